@@ -1,0 +1,1 @@
+"""arbitro: a referee for traditional card games."""
