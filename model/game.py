@@ -1,0 +1,96 @@
+"""The shape every game model shares, so that simulation, the oracle and the explorer drive any game.
+
+A game module (model.escoba, model.rummy) provides an object satisfying `GameModel`. States and
+actions are immutable hashable values; chance enters only through `deal`, which takes an explicit deck
+order, so a transcript that records deck orders replays exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+Phase = Literal["deal", "play", "over"]
+"""`deal`: the next step is a deal from a deck order; `play`: a player acts; `over`: the game is won."""
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who plays: the number of players and how they form sides (seat s belongs to side s % sides)."""
+
+    players: int
+    sides: int
+    layout: str = ""
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.sides
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended and what each side scored in it, by category."""
+
+    reason: str  # e.g. "went-out", "stock-out", "cards-played"
+    scores: tuple[int, ...]  # per side, the hand's total
+    categories: tuple[Mapping[str, int], ...]  # per side, category -> points
+
+
+class GameModel(Protocol):
+    """What a game module exposes; every function is pure."""
+
+    game: str
+
+    def seatings(self, rules: Any) -> Sequence[Seating]:
+        """Every seating the rulebook allows."""
+        ...
+
+    def new_game(self, rules: Any, seating: Seating, dealer: int = 0) -> Hashable:
+        """A game before its first deal."""
+        ...
+
+    def deck(self, rules: Any, seating: Seating) -> tuple[int, ...]:
+        """The cards of the deck as a sorted tuple; a deck order is a permutation of it."""
+        ...
+
+    def phase(self, state: Any) -> Phase: ...
+
+    def deal(self, rules: Any, state: Any, order: Sequence[int]) -> Hashable:
+        """Start the next hand from this deck order (top of the stock first)."""
+        ...
+
+    def to_move(self, state: Any) -> int:
+        """The seat that acts next (phase `play`)."""
+        ...
+
+    def legal_actions(self, rules: Any, state: Any) -> tuple[Hashable, ...]:
+        """Every legal action, exactly, in canonical order."""
+        ...
+
+    def apply(self, rules: Any, state: Any, action: Any) -> Hashable:
+        """The next state, or IllegalAction naming the clause."""
+        ...
+
+    def violations(self, rules: Any, state: Any) -> list[str]:
+        """Clause ids that the whole state breaks (conservation, wild limits, meld sizes...)."""
+        ...
+
+    def last_hand(self, state: Any) -> HandResult | None:
+        """The result of the hand most recently finished, if any."""
+        ...
+
+    def game_scores(self, state: Any) -> tuple[int, ...]:
+        """Each side's running total."""
+        ...
+
+    def winner(self, state: Any) -> int | None:
+        """The winning side once the game is over."""
+        ...
+
+    def state_to_json(self, state: Any) -> dict[str, Any]: ...
+
+    def state_from_json(self, rules: Any, data: Mapping[str, Any]) -> Hashable: ...
+
+    def action_to_json(self, action: Any) -> dict[str, Any]: ...
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Hashable: ...
