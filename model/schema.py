@@ -111,15 +111,21 @@ class RummyRules:
     layouts: tuple[Layout, ...]
     play_direction: Literal["left", "right"]  # the next player is on this side
     dealer_rotation: Literal["next_player"]  # who deals the next hand
-    upcard_cover: tuple[CardClass, ...]  # an upcard of these classes is covered by the next card, which stays on top
+    upcard_cover: tuple[
+        CardClass, ...
+    ]  # an upcard of these classes is covered by the next card, which stays on top
     # card values
     card_points: CardPoints
     # drawing
     draw_count: int  # cards drawn from the stock in a normal turn
     draw_short_stock: Literal["take_what_remains", "hand_ends"]  # fewer than draw_count left
     # the discard pile
-    pile_new_set_naturals: int  # naturals from hand needed with the top card for a new set (before opening / frozen)
-    pile_wild_pair_after: Literal["never", "side_opened", "first_pile_take"]  # when one natural + one wild may take it
+    pile_new_set_naturals: (
+        int  # naturals from hand needed with the top card for a new set (before opening / frozen)
+    )
+    pile_wild_pair_after: Literal[
+        "never", "side_opened", "first_pile_take"
+    ]  # when one natural + one wild may take it
     pile_to_own_set: bool  # top card alone added to a set of the side (unfrozen pile)
     pile_to_completed_set: bool  # ... also to a completed canasta
     pile_to_own_sequence: bool  # top card alone extends an escalera of the side
@@ -128,7 +134,9 @@ class RummyRules:
     blocked_by_top: tuple[CardClass, ...]  # a top card of these classes stops the pile being taken
     pile_one_card_rule: bool  # a player holding one card cannot take the pile while the stock lasts
     pile_top_counts_for_opening: bool  # the top card's points count toward the opening minimum
-    pile_rest_after_opening: bool  # the rest of the pile reaches the hand only after the opening melds are laid
+    pile_rest_after_opening: (
+        bool  # the rest of the pile reaches the hand only after the opening melds are laid
+    )
     # melds
     sequences: bool  # escaleras of one suit are melds
     sequence_ranks: tuple[str, ...]  # ranks an escalera may use, lowest first
@@ -161,10 +169,14 @@ class RummyRules:
     red_three_initial_replacement: Literal["at_deal", "on_turn"]
     red_three_each: int
     red_three_all: int  # total when a side holds every red three of the deck
-    red_three_positive_min_completed: int  # completed melds the side needs for red threes to count plus
+    red_three_positive_min_completed: (
+        int  # completed melds the side needs for red threes to count plus
+    )
     red_three_negative_below_completed: int  # with fewer completed melds than this they count minus
     red_three_negative_all: int  # total (negative number) for every red three when they count minus
-    red_three_undeclared_penalty: int  # per red three left in hand at the end (positive number deducted)
+    red_three_undeclared_penalty: (
+        int  # per red three left in hand at the end (positive number deducted)
+    )
     # black threes
     black_three_hand_penalty: int  # per black three in hand at the end, beyond its card value
     black_threes_all_melded_bonus: int  # a side melding every black three when going out
@@ -220,7 +232,9 @@ class EscobaRules:
     capture_values: tuple[int, ...]  # capture value of ranks 1..7, sota, caballo, rey
     # players
     player_counts: tuple[int, ...]
-    team_player_counts: tuple[int, ...]  # counts that may also play as two teams of partners facing each other
+    team_player_counts: tuple[
+        int, ...
+    ]  # counts that may also play as two teams of partners facing each other
     # deal
     hand_size: int
     table_initial: int
@@ -287,10 +301,18 @@ def check_rulebook(rb: Rulebook) -> None:
     have = set(rb.keys())
     missing = sorted(keys - have)
     if missing:
-        raise SpecError(rb.path, missing[0], f"missing clause; a {rb.game} spec must define {len(keys)} keys ({len(missing)} missing: {', '.join(missing)})")
+        raise SpecError(
+            rb.path,
+            missing[0],
+            f"missing clause; a {rb.game} spec must define {len(keys)} keys ({len(missing)} missing: {', '.join(missing)})",
+        )
     extra = sorted(have - keys)
     if extra:
-        raise SpecError(rb.path, extra[0], f"not a rule the {rb.game} model reads; known keys are listed in model/schema.py")
+        raise SpecError(
+            rb.path,
+            extra[0],
+            f"not a rule the {rb.game} model reads; known keys are listed in model/schema.py",
+        )
     hints = get_type_hints(SCHEMAS[rb.game])
     for c in rb.clauses:
         for r in c.readings:
@@ -299,7 +321,9 @@ def check_rulebook(rb: Rulebook) -> None:
         if c.optional and hints[c.key] is not bool:
             raise SpecError(rb.path, c.key, "only a true/false rule can be optional")
         if c.optional and c.value is not False:
-            raise SpecError(rb.path, c.key, "an optional rule is off (false) unless a variant turns it on")
+            raise SpecError(
+                rb.path, c.key, "an optional rule is off (false) unless a variant turns it on"
+            )
 
 
 def rules_for(rulebook: str | Rulebook, options: Options | None = None) -> Rules:
@@ -326,7 +350,9 @@ def _chosen(c: Clause, choice: str | bool | None, rb: Rulebook) -> Any:
         return c.value
     if c.optional:
         if not isinstance(choice, bool):
-            raise OptionError(f"option {c.key!r} of {rb.id} is an optional rule: give true or false")
+            raise OptionError(
+                f"option {c.key!r} of {rb.id} is an optional rule: give true or false"
+            )
         return choice
     if isinstance(choice, bool) or choice not in c.labels():
         labels = ", ".join(c.labels())
@@ -357,7 +383,9 @@ def _convert(tp: Any, value: Any, file: str, where: str) -> Any:
     if origin is Literal:
         allowed = get_args(tp)
         if value not in allowed:
-            raise SpecError(file, where, f"expected one of {', '.join(map(repr, allowed))}, got {value!r}")
+            raise SpecError(
+                file, where, f"expected one of {', '.join(map(repr, allowed))}, got {value!r}"
+            )
         return value
     if origin in (Union, types.UnionType):
         args = get_args(tp)
@@ -377,7 +405,9 @@ def _convert(tp: Any, value: Any, file: str, where: str) -> Any:
         names = {f.name for f in dataclasses.fields(tp)}
         extra = sorted(set(value) - names)
         if extra:
-            raise SpecError(file, f"{where}.{extra[0]}", f"unknown field; expected {_field_list(tp)}")
+            raise SpecError(
+                file, f"{where}.{extra[0]}", f"unknown field; expected {_field_list(tp)}"
+            )
         kwargs: dict[str, Any] = {}
         for f in dataclasses.fields(tp):
             if f.name in value:

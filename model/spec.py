@@ -202,8 +202,10 @@ def parse_spec(raw: Mapping[str, Any], file: str) -> Rulebook:
     if not re.fullmatch(r"[0-9a-f]{64}", sha):
         raise SpecError(file, "rulebook.sha256", "expected 64 lowercase hex digits")
     sections = head.get("sections")
-    if not isinstance(sections, list) or not sections or not all(
-        isinstance(s, str) and s for s in sections
+    if (
+        not isinstance(sections, list)
+        or not sections
+        or not all(isinstance(s, str) and s for s in sections)
     ):
         raise SpecError(file, "rulebook.sections", "expected a non-empty array of section headings")
     if len(set(sections)) != len(sections):
@@ -261,11 +263,15 @@ def _clause(
     _only(item, _CLAUSE_FIELDS, file, where)
     topic = _str(item, "topic", file, f"{where}.topic")
     if topic not in TOPICS:
-        raise SpecError(file, f"{where}.topic", f"unknown topic {topic!r}; known: {', '.join(TOPICS)}")
+        raise SpecError(
+            file, f"{where}.topic", f"unknown topic {topic!r}; known: {', '.join(TOPICS)}"
+        )
     section = _section(item, "section", sections, file, where)
     status = _str(item, "status", file, f"{where}.status")
     if status not in STATUSES:
-        raise SpecError(file, f"{where}.status", f"unknown status {status!r}; known: {', '.join(STATUSES)}")
+        raise SpecError(
+            file, f"{where}.status", f"unknown status {status!r}; known: {', '.join(STATUSES)}"
+        )
     paraphrase = _str(item, "paraphrase", file, f"{where}.paraphrase")
     anchor = _anchor(item, file, where)
     optional = item.get("optional", False)
@@ -276,36 +282,64 @@ def _clause(
     readings = _readings(item, sections, file, where, status)
 
     if status == "inferred" and not basis:
-        raise SpecError(file, f"{where}.basis", "an inferred clause must say what it is inferred from")
+        raise SpecError(
+            file, f"{where}.basis", "an inferred clause must say what it is inferred from"
+        )
     if status == "unspecified" and not rationale:
-        raise SpecError(file, f"{where}.rationale", "an unspecified clause must say why its default was chosen")
+        raise SpecError(
+            file, f"{where}.rationale", "an unspecified clause must say why its default was chosen"
+        )
     if status != "inferred" and basis is not None:
-        raise SpecError(file, f"{where}.basis", f"only inferred clauses take a basis, this one is {status}")
+        raise SpecError(
+            file, f"{where}.basis", f"only inferred clauses take a basis, this one is {status}"
+        )
 
     if status == "conflicting":
         if "value" in item:
-            raise SpecError(file, f"{where}.value", "a conflicting clause gives its values in its readings")
+            raise SpecError(
+                file, f"{where}.value", "a conflicting clause gives its values in its readings"
+            )
         if len(readings) < 2:
-            raise SpecError(file, f"{where}.reading", "a conflicting clause needs at least two readings")
+            raise SpecError(
+                file, f"{where}.reading", "a conflicting clause needs at least two readings"
+            )
         for r in readings:
             if r.section is None:
-                raise SpecError(file, f"{where}.reading.{r.label}.section", "each reading of a conflict needs its section")
+                raise SpecError(
+                    file,
+                    f"{where}.reading.{r.label}.section",
+                    "each reading of a conflict needs its section",
+                )
         default = _str(item, "default", file, f"{where}.default")
         labels = [r.label for r in readings]
         if default not in labels:
-            raise SpecError(file, f"{where}.default", f"{default!r} is not a reading; readings: {', '.join(labels)}")
+            raise SpecError(
+                file,
+                f"{where}.default",
+                f"{default!r} is not a reading; readings: {', '.join(labels)}",
+            )
         value = next(r.value for r in readings if r.label == default)
     else:
         if "value" not in item:
-            raise SpecError(file, f"{where}.value", "missing; every clause but a conflicting one has a value")
+            raise SpecError(
+                file, f"{where}.value", "missing; every clause but a conflicting one has a value"
+            )
         value = item["value"]
         if "default" in item:
-            raise SpecError(file, f"{where}.default", "only conflicting clauses name a default reading")
+            raise SpecError(
+                file, f"{where}.default", "only conflicting clauses name a default reading"
+            )
         if readings and status in ("stated", "inferred"):
-            raise SpecError(file, f"{where}.reading", f"a {status} clause has one value, not readings")
+            raise SpecError(
+                file, f"{where}.reading", f"a {status} clause has one value, not readings"
+            )
         default = "default" if status == "unspecified" else "book"
         if any(r.label == default for r in readings):
-            raise SpecError(file, f"{where}.reading", f"the label {default!r} is reserved for the spec's own value")
+            raise SpecError(
+                file,
+                f"{where}.reading",
+                f"the label {default!r} is reserved for the spec's own value",
+            )
         readings = (Reading(default, value, paraphrase, section, anchor), *readings)
     return Clause(
         rulebook=rb,
@@ -340,7 +374,9 @@ def _readings(
         _only(r, {"label", "value", "paraphrase", "section", "anchor"}, file, rw)
         label = _str(r, "label", file, f"{rw}.label")
         if not _LABEL.match(label):
-            raise SpecError(file, f"{rw}.label", "expected a short lowercase label such as 'a' or 'literal'")
+            raise SpecError(
+                file, f"{rw}.label", "expected a short lowercase label such as 'a' or 'literal'"
+            )
         if "value" not in r:
             raise SpecError(file, f"{rw}.value", "missing")
         section = _section(r, "section", sections, file, rw) if "section" in r else None
@@ -362,7 +398,9 @@ def _readings(
 def _only(table: Mapping[str, Any], allowed: set[str], file: str, where: str) -> None:
     extra = sorted(set(table) - allowed)
     if extra:
-        raise SpecError(file, f"{where}.{extra[0]}", f"unknown field; allowed: {', '.join(sorted(allowed))}")
+        raise SpecError(
+            file, f"{where}.{extra[0]}", f"unknown field; allowed: {', '.join(sorted(allowed))}"
+        )
 
 
 def _table(raw: Mapping[str, Any], key: str, file: str, where: str) -> Mapping[str, Any]:
@@ -385,10 +423,16 @@ def _opt_str(raw: Mapping[str, Any], key: str, file: str, where: str) -> str | N
     return _str(raw, key, file, f"{where}.{key}") if key in raw else None
 
 
-def _section(raw: Mapping[str, Any], key: str, sections: tuple[str, ...], file: str, where: str) -> str:
+def _section(
+    raw: Mapping[str, Any], key: str, sections: tuple[str, ...], file: str, where: str
+) -> str:
     s = _str(raw, key, file, f"{where}.{key}")
     if s not in sections:
-        raise SpecError(file, f"{where}.{key}", f"{s!r} is not one of the book's sections listed in rulebook.sections")
+        raise SpecError(
+            file,
+            f"{where}.{key}",
+            f"{s!r} is not one of the book's sections listed in rulebook.sections",
+        )
     return s
 
 
@@ -397,7 +441,11 @@ def _anchor(raw: Mapping[str, Any], file: str, where: str) -> str | None:
         return None
     a = _str(raw, "anchor", file, f"{where}.anchor")
     if len(a.split()) > _ANCHOR_MAX_WORDS:
-        raise SpecError(file, f"{where}.anchor", f"an anchor locates a passage in at most {_ANCHOR_MAX_WORDS} words; it never quotes a sentence")
+        raise SpecError(
+            file,
+            f"{where}.anchor",
+            f"an anchor locates a passage in at most {_ANCHOR_MAX_WORDS} words; it never quotes a sentence",
+        )
     return a
 
 
