@@ -38,7 +38,10 @@ def section_spans(text: str, sections: tuple[str, ...]) -> dict[str, tuple[int, 
     for heading in sections:
         m = re.compile(r"^[ \t]*" + re.escape(heading), re.MULTILINE).search(text, pos)
         if m is None:
-            return TextIssue("rulebook.sections", f"heading {heading!r} does not start a line after the previous heading")
+            return TextIssue(
+                "rulebook.sections",
+                f"heading {heading!r} does not start a line after the previous heading",
+            )
         starts.append(m.start())
         pos = m.end()
     ends = [*starts[1:], len(text)]
@@ -54,7 +57,12 @@ def check_text(rb: Rulebook, rulebooks_dir: Path) -> list[TextIssue]:
     issues: list[TextIssue] = []
     digest = text_sha256(raw)
     if digest != rb.sha256:
-        issues.append(TextIssue("rulebook.sha256", f"the text now has digest {digest}: re-read the book and update the spec"))
+        issues.append(
+            TextIssue(
+                "rulebook.sha256",
+                f"the text now has digest {digest}: re-read the book and update the spec",
+            )
+        )
     text = raw.decode("utf-8")
     spans = section_spans(text, rb.sections)
     if isinstance(spans, TextIssue):
@@ -62,17 +70,25 @@ def check_text(rb: Rulebook, rulebooks_dir: Path) -> list[TextIssue]:
     book_words = _words(text)
     runs = {tuple(book_words[i : i + COPY_RUN]) for i in range(len(book_words) - COPY_RUN + 1)}
     for c in rb.clauses:
-        places = [(c.key, c.section, c.anchor, c.paraphrase)]
+        places: list[tuple[str, str | None, str | None, str]] = [
+            (c.key, c.section, c.anchor, c.paraphrase)
+        ]
         places += [(f"{c.key}.{r.label}", r.section, r.anchor, r.paraphrase) for r in c.readings]
         for where, section, anchor, paraphrase in places:
             if anchor is not None and section is not None:
                 s, e = spans[section]
                 if _norm(anchor) not in _norm(text[s:e]):
-                    issues.append(TextIssue(where, f"anchor {anchor!r} is not in section {section!r}"))
+                    issues.append(
+                        TextIssue(where, f"anchor {anchor!r} is not in section {section!r}")
+                    )
             pw = _words(paraphrase)
             for i in range(len(pw) - COPY_RUN + 1):
                 if tuple(pw[i : i + COPY_RUN]) in runs:
-                    issues.append(TextIssue(where, f"paraphrase copies the book: {' '.join(pw[i : i + COPY_RUN])!r}"))
+                    issues.append(
+                        TextIssue(
+                            where, f"paraphrase copies the book: {' '.join(pw[i : i + COPY_RUN])!r}"
+                        )
+                    )
                     break
         for text_field in (c.basis, c.rationale):
             if text_field:

@@ -123,6 +123,10 @@ class Rulebook:
     def keys(self) -> tuple[str, ...]:
         return tuple(c.key for c in self.clauses)
 
+    def has(self, key: str) -> bool:
+        """Whether the book has a clause with this key."""
+        return any(c.key == key for c in self.clauses)
+
     def status_counts(self) -> dict[str, int]:
         counts = dict.fromkeys(STATUSES, 0)
         for c in self.clauses:

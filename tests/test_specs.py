@@ -35,7 +35,9 @@ def test_spec_matches_its_book(rb_id: str, rulebooks_dir: Path) -> None:
 def test_every_reading_is_selectable(rb_id: str) -> None:
     rb = load_rulebook(rb_id)
     for c in rb.clauses:
-        for r in c.readings:
-            rules_for(rb, {c.key: r.label})
+        if len(c.readings) > 1:
+            for r in c.readings:
+                rules = rules_for(rb, {c.key: r.label})
+                assert getattr(rules, c.key) is not None
         if c.optional:
             rules_for(rb, {c.key: True})

@@ -1,0 +1,184 @@
+"""Rulebooks side by side: one row per rule, one cell per rulebook, differences and doubts marked."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from model.schema import schema_keys
+from model.spec import TOPICS, Clause, Rulebook
+
+
+def canonical(value: Any) -> str:
+    """A value as canonical JSON, for deciding whether two rulebooks say the same thing."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def show_value(value: Any) -> str:
+    """A value written for a person: short, with the common table shapes spelt out."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        if not value:
+            return "none"
+        if all(isinstance(v, dict) for v in value):
+            return "; ".join(_show_row(v) for v in value)
+        return ", ".join(show_value(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {show_value(v)}" for k, v in value.items())
+    return str(value)
+
+
+def _show_row(row: dict[str, Any]) -> str:
+    if "minimum" in row:
+        low, high = row.get("low"), row.get("high")
+        if low is None and high is None:
+            span = "any score"
+        elif low is None:
+            span = f"≤ {high}"
+        elif high is None:
+            span = f"≥ {low}"
+        else:
+            span = f"{low}–{high}"
+        return f"{span}: {row['minimum']}"
+    if {"players", "sides", "hand_size"} <= row.keys():
+        packs = f", {row['packs']} packs" if row.get("packs") else ""
+        return f"{row['name']} ({row['players']} players, {row['sides']} sides, {row['hand_size']} cards{packs})"
+    if {"act", "points"} <= row.keys():
+        return f"{row['act'].replace('_', ' ')} {row['points']}"
+    if {"total", "escobas"} <= row.keys():
+        return f"{row['total']} → {row['escobas']}"
+    if {"players", "deals"} <= row.keys():
+        return f"{row['players']} players → {row['deals']}"
+    return ", ".join(f"{k} {show_value(v)}" for k, v in row.items())
+
+
+@dataclass(frozen=True)
+class Cell:
+    """What one rulebook says on one row, or nothing when the rule does not apply to its game."""
+
+    clause: Clause | None
+
+    @property
+    def applies(self) -> bool:
+        return self.clause is not None
+
+    def text(self) -> str:
+        c = self.clause
+        if c is None:
+            return "—"
+        if c.status == "conflicting":
+            return " / ".join(
+                f"{r.label}: {show_value(r.value)}" + (" (default)" if r.label == c.default else "")
+                for r in c.readings
+            )
+        return show_value(c.value)
+
+    def to_json(self) -> dict[str, Any] | None:
+        c = self.clause
+        if c is None:
+            return None
+        return {
+            "clause": c.id,
+            "status": c.status,
+            "section": c.section,
+            "value": c.value,
+            "readings": [
+                {"label": r.label, "value": r.value, "section": r.section} for r in c.readings
+            ]
+            if len(c.readings) > 1
+            else [],
+        }
+
+
+@dataclass(frozen=True)
+class Row:
+    """One rule across rulebooks."""
+
+    topic: str
+    key: str
+    cells: tuple[Cell, ...]
+
+    @property
+    def differs(self) -> bool:
+        """True when two rulebooks that have this rule give it different values (any reading)."""
+        seen = {
+            canonical(r.value)
+            for cell in self.cells
+            if cell.clause is not None
+            for r in cell.clause.readings
+        }
+        return len(seen) > 1
+
+    @property
+    def doubtful(self) -> bool:
+        """True when some rulebook is silent on it or says two things."""
+        return any(
+            c.clause is not None and c.clause.status in ("unspecified", "conflicting")
+            for c in self.cells
+        )
+
+
+def _key_order(books: Sequence[Rulebook]) -> list[str]:
+    order: list[str] = []
+    for game in dict.fromkeys(b.game for b in books):
+        for k in schema_keys(game):
+            if k not in order:
+                order.append(k)
+    return order
+
+
+def diff(books: Sequence[Rulebook]) -> list[Row]:
+    """Every rule of the given rulebooks as a row, topics in canonical order."""
+    keys = _key_order(books)
+    topic_of: dict[str, str] = {}
+    for b in books:
+        for c in b.clauses:
+            topic_of.setdefault(c.key, c.topic)
+    rows: list[Row] = []
+    for topic in TOPICS:
+        for key in keys:
+            if topic_of.get(key) != topic:
+                continue
+            cells = tuple(Cell(_find(b, key)) for b in books)
+            rows.append(Row(topic, key, cells))
+    return rows
+
+
+def shared_rows(books: Sequence[Rulebook]) -> list[Row]:
+    """Rows for rules that apply to every game among the books (for an all-games comparison)."""
+    games = {b.game for b in books}
+    common = set.intersection(*(set(schema_keys(g)) for g in games)) if games else set()
+    return [r for r in diff(books) if r.key in common]
+
+
+def _find(b: Rulebook, key: str) -> Clause | None:
+    for c in b.clauses:
+        if c.key == key:
+            return c
+    return None
+
+
+def deck_size(book: Rulebook) -> int:
+    """Cards in the book's default deck, computed from its deck clauses."""
+    if book.has("suits"):
+        return len(book.clause("suits").value) * len(book.clause("capture_values").value)
+    packs = book.clause("packs").value
+    jokers = book.clause("jokers_per_pack").value
+    return int(packs) * (52 + int(jokers))
+
+
+def player_counts(book: Rulebook) -> str:
+    """The player counts (and partnerships) a book allows, from its player clauses."""
+    if book.has("player_counts"):
+        counts = book.clause("player_counts").value
+        teams = book.clause("team_player_counts").value
+        return ", ".join(str(n) + (" (or two teams)" if n in teams else "") for n in counts)
+    layouts = book.clause("layouts").value
+    return "; ".join(
+        f"{lay['players']}"
+        + (f" in {lay['sides']} sides" if lay["sides"] != lay["players"] else " alone")
+        for lay in layouts
+    )
