@@ -103,14 +103,14 @@ class Row:
 
     @property
     def differs(self) -> bool:
-        """True when two rulebooks that have this rule give it different values (any reading)."""
-        seen = {
-            canonical(r.value)
-            for cell in self.cells
-            if cell.clause is not None
-            for r in cell.clause.readings
-        }
-        return len(seen) > 1
+        """True when rulebooks that have this rule say different things.
+
+        A book says its value (stated, inferred, or our flagged default where it is silent), or, where
+        it says two things, every one of its readings; the alternatives we offer to a silent book's
+        default are ours, not the book's, and do not count.
+        """
+        said = {tuple(sorted(_said(c.clause))) for c in self.cells if c.clause is not None}
+        return len(said) > 1
 
     @property
     def doubtful(self) -> bool:
@@ -119,6 +119,12 @@ class Row:
             c.clause is not None and c.clause.status in ("unspecified", "conflicting")
             for c in self.cells
         )
+
+
+def _said(c: Clause) -> set[str]:
+    if c.status == "conflicting":
+        return {canonical(r.value) for r in c.readings}
+    return {canonical(c.value)}
 
 
 def _key_order(books: Sequence[Rulebook]) -> list[str]:

@@ -7,6 +7,7 @@ Each finding is one JSON object with `kind` (internal-contradiction, gap, cross-
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,23 +94,32 @@ def internal(book: Rulebook) -> list[Finding]:
 
 
 def _band_findings(book: Rulebook) -> list[Finding]:
-    """Opening-minimum tables: a score covered by two rows or by none is a concrete witness."""
+    """Opening-minimum tables, checked over every side score below the target.
+
+    Within one reading, a score in two rows or in none is a contradiction or a gap; between the
+    readings of a conflicting table, each score where they give different minimums is a witness.
+    """
     if not book.has("opening_minimums"):
         return []
     c = book.clause("opening_minimums")
     target = int(book.clause("target_score").value)
     out: list[Finding] = []
+    edges: set[int] = {-1, 0, target - 1}
     for r in c.readings:
-        rows = r.value
-        bounds = sorted(
-            {int(b["low"]) for b in rows if b.get("low") is not None}
-            | {int(b["high"]) + 1 for b in rows if b.get("high") is not None}
-            | {-1, 0, target - 1}
-        )
-        for score in bounds:
-            hits = [b for b in rows if _in_band(score, b)]
-            label = "" if len(c.readings) == 1 else f" (reading {r.label!r})"
-            if len(hits) > 1 and len({h["minimum"] for h in hits}) > 1:
+        for b in r.value:
+            if b.get("low") is not None:
+                edges |= {int(b["low"]) - 1, int(b["low"])}
+            if b.get("high") is not None:
+                edges |= {int(b["high"]), int(b["high"]) + 1}
+    step = score_step(book)
+    scores = sorted(
+        {m for e in edges for m in (e // step * step, -(-e // step) * step) if m < target}
+    )
+    for r in c.readings:
+        label = "" if len(c.readings) == 1 else f" (reading {r.label!r})"
+        for score in scores:
+            hits = [b for b in r.value if _in_band(score, b)]
+            if len({h["minimum"] for h in hits}) > 1:
                 out.append(
                     Finding(
                         kind="internal-contradiction",
@@ -121,7 +131,7 @@ def _band_findings(book: Rulebook) -> list[Finding]:
                         witness={"side_score": score, "minimums": [h["minimum"] for h in hits]},
                     )
                 )
-            if not hits and score < target:
+            elif not hits:
                 out.append(
                     Finding(
                         kind="gap",
@@ -133,7 +143,61 @@ def _band_findings(book: Rulebook) -> list[Finding]:
                         witness={"side_score": score},
                     )
                 )
+    if c.status == "conflicting":
+        for score in scores:
+            by_reading = {r.label: _minimum(r.value, score) for r in c.readings}
+            if len(set(by_reading.values())) > 1:
+                shown = ", ".join(f"{k}: {v}" for k, v in by_reading.items())
+                out.append(
+                    Finding(
+                        kind="internal-contradiction",
+                        game=book.game,
+                        rulebooks=(book.id,),
+                        topic=c.topic,
+                        clauses=(c.id,),
+                        summary=f"{book.id}: for a side scoring {score} the readings of the opening table ask for different minimums ({shown})",
+                        witness={"side_score": score, "minimum_by_reading": by_reading},
+                    )
+                )
     return out
+
+
+SCORING_TOPICS = (
+    "card-values",
+    "scoring",
+    "red-threes",
+    "black-threes",
+    "special-melds",
+    "penalties",
+)
+
+
+def score_step(book: Rulebook) -> int:
+    """The step in which side scores move: the gcd of every point value the book gives."""
+    values: list[int] = []
+
+    def walk(v: Any) -> None:
+        if isinstance(v, bool):
+            return
+        if isinstance(v, int):
+            values.append(abs(v))
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+
+    for c in book.clauses:
+        if c.topic in SCORING_TOPICS and not c.key.endswith(("_count", "_completed", "_min_start")):
+            for r in c.readings:
+                walk(r.value)
+    return math.gcd(*values) or 1
+
+
+def _minimum(rows: list[dict[str, Any]], score: int) -> int | None:
+    hits = [b["minimum"] for b in rows if _in_band(score, b)]
+    return int(hits[0]) if len(hits) == 1 else None
 
 
 def _in_band(score: int, band: dict[str, Any]) -> bool:

@@ -12,7 +12,7 @@ LEGEND = (
     "Marks: `≠` the rulebooks differ on this row; after a value, `~` inferred (the book implies it), "
     "`?` unspecified (the book is silent; the value is the model's flagged default), "
     "`!` conflicting (the book says two things; every reading is shown and the model's default named); "
-    "`—` the rule does not apply to that game."
+    "`—` the rule does not apply to that game. `§` names the section of the book the value comes from."
 )
 
 
@@ -20,12 +20,16 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def cell_text(row: Row, i: int) -> str:
+def cell_text(row: Row, i: int, sections: bool = False) -> str:
     cell = row.cells[i]
     c = cell.clause
     if c is None:
         return "—"
-    return cell.text() + MARK[c.status]
+    text = cell.text() + MARK[c.status]
+    if sections:
+        where = sorted({r.section for r in c.readings if r.section} | {c.section})
+        text += " <br>§ " + "; ".join(where)
+    return text
 
 
 def clause_lines(c: Clause) -> list[str]:
@@ -83,7 +87,10 @@ def list_text(books: Sequence[Rulebook]) -> str:
 
 
 def diff_markdown(
-    books: Sequence[Rulebook], rows: Sequence[Row] | None = None, only_differences: bool = False
+    books: Sequence[Rulebook],
+    rows: Sequence[Row] | None = None,
+    only_differences: bool = False,
+    sections: bool = False,
 ) -> str:
     """A Markdown table per topic; differing rows marked ≠."""
     rows = list(rows if rows is not None else diff(books))
@@ -100,7 +107,7 @@ def diff_markdown(
             out.append("| | rule | " + " | ".join(b.id for b in books) + " |")
             out.append("|---|---|" + "---|" * len(books))
         mark = "≠" if row.differs else ""
-        cells = " | ".join(_md(cell_text(row, i)) for i in range(len(books)))
+        cells = " | ".join(_md(cell_text(row, i, sections)) for i in range(len(books)))
         out.append(f"| {mark} | {row.key.replace('_', ' ')} | {cells} |")
     return "\n".join(out).lstrip("\n") + "\n"
 
@@ -143,7 +150,7 @@ def comparison_document(books: Sequence[Rulebook]) -> str:
             "",
             f"{differing} of {len(diff(samba))} rules differ between the three Samba rulebooks.",
             "",
-            diff_markdown(samba).rstrip("\n"),
+            diff_markdown(samba, sections=True).rstrip("\n"),
         ]
     if len(rummy) > len(samba):
         out += [
@@ -152,6 +159,6 @@ def comparison_document(books: Sequence[Rulebook]) -> str:
             "",
             "Only the rules on which the four books differ; the Samba books are those above.",
             "",
-            diff_markdown(rummy, only_differences=True).rstrip("\n"),
+            diff_markdown(rummy, only_differences=True, sections=True).rstrip("\n"),
         ]
     return "\n".join(out) + "\n"
