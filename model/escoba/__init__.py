@@ -1,0 +1,47 @@
+"""Escoba (escoba de 15): the executable reference model.
+
+`ESCOBA` implements `model.game.GameModel`. Modules, one rule concept each: `cards` (the pack and
+its tables), `seats` (players, turn order, the dealer), `dealing` (opening deal, opening sweep,
+later deals), `capture` (capture groups, legal plays), `turn` (a play and what follows it),
+`scoring` and `setenta` (the points of a hand), `game_end` (the 21 rule), `checks` (violations),
+`codec` (JSON), `playout` (fast random hands for simulation).
+"""
+
+from __future__ import annotations
+
+from model.escoba.capture import capture_groups, legal_actions
+from model.escoba.cards import card, card_name, cards_of, mask_of, parse_card, parse_cards
+from model.escoba.checks import violations
+from model.escoba.dealing import deal, deals_in_hand, new_game
+from model.escoba.game_end import game_winner
+from model.escoba.model import ESCOBA, EscobaModel
+from model.escoba.scoring import score_hand, score_piles
+from model.escoba.seats import seatings
+from model.escoba.state import CATEGORIES, EscobaState, Play, Tally
+from model.escoba.turn import apply
+
+__all__ = [
+    "CATEGORIES",
+    "ESCOBA",
+    "EscobaModel",
+    "EscobaState",
+    "Play",
+    "Tally",
+    "apply",
+    "capture_groups",
+    "card",
+    "card_name",
+    "cards_of",
+    "deal",
+    "deals_in_hand",
+    "game_winner",
+    "legal_actions",
+    "mask_of",
+    "new_game",
+    "parse_card",
+    "parse_cards",
+    "score_hand",
+    "score_piles",
+    "seatings",
+    "violations",
+]

@@ -1,0 +1,212 @@
+"""States and plays as canonical JSON: plain objects of ints, lists and strings.
+
+Piles are sorted lists of card numbers; the stock keeps its order (next card first). Reading back
+checks the shape, the ranges and that no pile lists a card twice, and raises MalformedInput naming
+the field; whether the situation is possible is for `model.escoba.checks.violations` to say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from model.errors import MalformedInput, OptionError
+from model.escoba.cards import cards_of, tables
+from model.escoba.seats import TEAMS, check_seating
+from model.escoba.state import CATEGORIES, HAND_END_REASON, NOBODY, EscobaState, Play, hand_result
+from model.game import HandResult, Seating
+from model.schema import EscobaRules
+
+STATE_KEYS = (
+    "game",
+    "players",
+    "sides",
+    "layout",
+    "phase",
+    "dealer",
+    "to_move",
+    "hand_number",
+    "deal_number",
+    "hands",
+    "table",
+    "stock",
+    "piles",
+    "escobas",
+    "last_capturer",
+    "scores",
+    "last_hand",
+)
+PLAY_KEYS = ("seat", "card", "capture")
+
+
+def _opt(x: int) -> int | None:
+    return None if x == NOBODY else x
+
+
+def result_to_json(result: HandResult) -> dict[str, Any]:
+    return {
+        "reason": result.reason,
+        "scores": list(result.scores),
+        "categories": [{k: side[k] for k in CATEGORIES} for side in result.categories],
+    }
+
+
+def state_to_json(state: EscobaState) -> dict[str, Any]:
+    """The state as a JSON object; `json.dumps(..., sort_keys=True)` of it is canonical."""
+    return {
+        "game": "escoba",
+        "players": state.seating.players,
+        "sides": state.seating.sides,
+        "layout": state.seating.layout,
+        "phase": state.phase,
+        "dealer": state.dealer,
+        "to_move": _opt(state.to_move),
+        "hand_number": state.hand_number,
+        "deal_number": state.deal_number,
+        "hands": [list(cards_of(h)) for h in state.hands],
+        "table": list(cards_of(state.table)),
+        "stock": list(state.stock),
+        "piles": [list(cards_of(p)) for p in state.piles],
+        "escobas": list(state.escobas),
+        "last_capturer": _opt(state.last_capturer),
+        "scores": list(state.scores),
+        "last_hand": None if state.result is None else result_to_json(state.result),
+    }
+
+
+def action_to_json(action: Play) -> dict[str, Any]:
+    return {"seat": action.seat, "card": action.card, "capture": list(cards_of(action.capture))}
+
+
+def _exact_keys(data: object, keys: tuple[str, ...], what: str) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise MalformedInput(f"{what} must be a JSON object, got {type(data).__name__}")
+    missing = [k for k in keys if k not in data]
+    if missing:
+        raise MalformedInput(f"{what} lacks {', '.join(missing)}")
+    extra = sorted(str(k) for k in data if k not in keys)
+    if extra:
+        raise MalformedInput(f"{what} has unknown field {extra[0]!r}; fields: {', '.join(keys)}")
+    return data
+
+
+def _int(data: Mapping[str, Any], key: str, low: int, high: int, what: str) -> int:
+    v = data[key]
+    if type(v) is not int or not low <= v < high:
+        raise MalformedInput(f"{what}.{key} must be an integer from {low} to {high - 1}, got {v!r}")
+    return v
+
+
+def _opt_int(data: Mapping[str, Any], key: str, high: int, what: str) -> int:
+    if data[key] is None:
+        return NOBODY
+    return _int(data, key, 0, high, what)
+
+
+def _int_list(data: Mapping[str, Any], key: str, length: int, what: str) -> tuple[int, ...]:
+    v = data[key]
+    if not isinstance(v, list) or len(v) != length:
+        raise MalformedInput(f"{what}.{key} must be a list of {length} integers, got {v!r}")
+    for x in v:
+        if type(x) is not int or x < 0:
+            raise MalformedInput(f"{what}.{key} must hold non-negative integers, got {x!r}")
+    return tuple(v)
+
+
+def _cards(v: object, deck: int, where: str) -> list[int]:
+    if not isinstance(v, list):
+        raise MalformedInput(f"{where} must be a list of card numbers, got {v!r}")
+    for c in v:
+        if type(c) is not int or not 0 <= c < deck:
+            raise MalformedInput(f"{where} holds {c!r}, not a card of the {deck}-card deck")
+    if len(set(v)) != len(v):
+        raise MalformedInput(f"{where} lists a card twice")
+    return v
+
+
+def _mask(v: object, deck: int, where: str) -> int:
+    cards = _cards(v, deck, where)
+    if cards != sorted(cards):
+        raise MalformedInput(f"{where} must list its cards in ascending order")
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _masks(data: Mapping[str, Any], key: str, length: int, deck: int, what: str) -> tuple[int, ...]:
+    v = data[key]
+    if not isinstance(v, list) or len(v) != length:
+        raise MalformedInput(f"{what}.{key} must be a list of {length} card lists")
+    return tuple(_mask(x, deck, f"{what}.{key}[{i}]") for i, x in enumerate(v))
+
+
+def result_from_json(data: object, sides: int) -> HandResult:
+    d = _exact_keys(data, ("reason", "scores", "categories"), "state.last_hand")
+    if d["reason"] != HAND_END_REASON:
+        raise MalformedInput(f"state.last_hand.reason must be {HAND_END_REASON!r}")
+    cats = d["categories"]
+    if not isinstance(cats, list) or len(cats) != sides:
+        raise MalformedInput(f"state.last_hand.categories must list {sides} sides")
+    points = []
+    for i, side in enumerate(cats):
+        s = _exact_keys(side, CATEGORIES, f"state.last_hand.categories[{i}]")
+        points.append(
+            tuple(_int(s, k, 0, 1 << 31, f"state.last_hand.categories[{i}]") for k in CATEGORIES)
+        )
+    result = hand_result(tuple(points))
+    if _int_list(d, "scores", sides, "state.last_hand") != result.scores:
+        raise MalformedInput("state.last_hand.scores must be the sums of its categories")
+    return result
+
+
+def state_from_json(rules: EscobaRules, data: Mapping[str, Any]) -> EscobaState:
+    """The state a JSON object describes; MalformedInput names the first bad field."""
+    d = _exact_keys(data, STATE_KEYS, "state")
+    if d["game"] != "escoba":
+        raise MalformedInput(f"state.game must be 'escoba', got {d['game']!r}")
+    players = _int(d, "players", 1, 64, "state")
+    sides = _int(d, "sides", 1, 64, "state")
+    layout = d["layout"]
+    if layout not in ("", TEAMS):
+        raise MalformedInput(f"state.layout must be '' or {TEAMS!r}, got {layout!r}")
+    seating = Seating(players, sides, layout)
+    try:
+        check_seating(rules, seating)
+    except OptionError as e:
+        raise MalformedInput(f"state seating: {e}") from None
+    phase = d["phase"]
+    if phase not in ("deal", "play", "over"):
+        raise MalformedInput(f"state.phase must be deal, play or over, got {phase!r}")
+    deck = len(tables(rules).deck)
+    stock = tuple(_cards(d["stock"], deck, "state.stock"))
+    result = None if d["last_hand"] is None else result_from_json(d["last_hand"], sides)
+    return EscobaState(
+        seating=seating,
+        phase=phase,
+        dealer=_int(d, "dealer", 0, players, "state"),
+        to_move=_opt_int(d, "to_move", players, "state"),
+        hand_number=_int(d, "hand_number", 0, 1 << 31, "state"),
+        deal_number=_int(d, "deal_number", 0, 1 << 31, "state"),
+        hands=_masks(d, "hands", players, deck, "state"),
+        table=_mask(d["table"], deck, "state.table"),
+        stock=stock,
+        piles=_masks(d, "piles", sides, deck, "state"),
+        escobas=_int_list(d, "escobas", sides, "state"),
+        last_capturer=_opt_int(d, "last_capturer", sides, "state"),
+        scores=_int_list(d, "scores", sides, "state"),
+        result=result,
+    )
+
+
+def action_from_json(data: Mapping[str, Any]) -> Play:
+    """The play a JSON object describes (its legality is checked by apply)."""
+    d = _exact_keys(data, PLAY_KEYS, "play")
+    seat = d["seat"]
+    c = d["card"]
+    if type(seat) is not int or seat < 0:
+        raise MalformedInput(f"play.seat must be a seat number, got {seat!r}")
+    if type(c) is not int or not 0 <= c < 64:
+        raise MalformedInput(f"play.card must be a card number, got {c!r}")
+    cap = _mask(d["capture"], 64, "play.capture")
+    return Play(seat, c, cap)

@@ -1,0 +1,158 @@
+"""Starting a game and dealing: the opening deal, the opening sweep, the later deals.
+
+Replay convention (the book does not say how the three cards reach each player): cards are dealt
+one at a time, going round in turn order from the player after the dealer, ``hand_size`` times;
+then ``table_initial`` cards go face up to the table; the rest is the stock, and every later deal
+takes cards from its front the same way. One deck order therefore fixes the whole hand.
+Implements escoba-es:hand-size, escoba-es:table-initial, escoba-es:redeal-size,
+escoba-es:redeal-table, escoba-es:deals-per-hand and escoba-es:opening-sweeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from model.errors import IllegalAction, MalformedInput, OptionError, SpecError
+from model.escoba.cards import Tables, pile_value, tables
+from model.escoba.seats import check_seating, turn_order
+from model.escoba.state import NOBODY, EscobaState
+from model.game import Seating
+from model.schema import EscobaRules
+
+
+def deals_in_hand(rules: EscobaRules, players: int) -> int:
+    """How many deals of cards a hand has with this many players."""
+    for dc in rules.deals_per_hand:
+        if dc.players == players:
+            return dc.deals
+    raise OptionError(f"{rules.cid('deals_per_hand')} gives no deal count for {players} players")
+
+
+def check_deal_count(rules: EscobaRules, t: Tables, players: int) -> int:
+    """The deal count, checked against the pack: the deals must use up the deck exactly."""
+    deals = deals_in_hand(rules, players)
+    used = (
+        players * rules.hand_size
+        + rules.table_initial
+        + (deals - 1) * (players * rules.redeal_size + rules.redeal_table)
+    )
+    if used != len(t.deck):
+        raise SpecError(
+            f"{rules.rulebook}.toml",
+            "deals_per_hand",
+            f"{deals} deals to {players} players use {used} cards, but the pack has {len(t.deck)}",
+        )
+    return deals
+
+
+def new_game(rules: EscobaRules, seating: Seating, dealer: int = 0) -> EscobaState:
+    """A game before its first deal; ``dealer`` deals the first hand (the book draws for it)."""
+    check_seating(rules, seating)
+    if type(dealer) is not int or not 0 <= dealer < seating.players:
+        raise MalformedInput(f"dealer {dealer!r} is not a seat of {seating.players} players")
+    check_deal_count(rules, tables(rules), seating.players)
+    zeros_seats = (0,) * seating.players
+    zeros_sides = (0,) * seating.sides
+    return EscobaState(
+        seating=seating,
+        phase="deal",
+        dealer=dealer,
+        to_move=NOBODY,
+        hand_number=0,
+        deal_number=0,
+        hands=zeros_seats,
+        table=0,
+        stock=(),
+        piles=zeros_sides,
+        escobas=zeros_sides,
+        last_capturer=NOBODY,
+        scores=zeros_sides,
+        result=None,
+    )
+
+
+def deal_round(
+    stock: Sequence[int], order: Sequence[int], players: int, size: int
+) -> tuple[tuple[int, ...], int]:
+    """Give ``size`` cards to each seat of ``order``, one at a time; the hands and cards used."""
+    hands = [0] * players
+    i = 0
+    for _ in range(size):
+        for seat in order:
+            hands[seat] |= 1 << stock[i]
+            i += 1
+    return tuple(hands), i
+
+
+def opening_sweep(rules: EscobaRules, t: Tables, table: int) -> int:
+    """How many escobas the dealer scores for the opening table (0: no sweep)."""
+    total = pile_value(t, table)
+    for sweep in rules.opening_sweeps:
+        if sweep.total == total:
+            return sweep.escobas
+    return 0
+
+
+def check_order(t: Tables, order: Sequence[int]) -> tuple[int, ...]:
+    """The deck order as a tuple; MalformedInput unless it is a permutation of the deck."""
+    try:
+        cards = tuple(order)
+    except TypeError:
+        raise MalformedInput("a deck order is a sequence of card numbers") from None
+    mask = 0
+    for c in cards:
+        if type(c) is not int or not 0 <= c < len(t.deck):
+            raise MalformedInput(f"{c!r} is not a card of the {len(t.deck)}-card deck")
+        mask |= 1 << c
+    if len(cards) != len(t.deck) or mask != t.full:
+        raise MalformedInput(
+            f"a deck order lists each of the {len(t.deck)} cards once; got {len(cards)} entries"
+            f" with {mask.bit_count()} different cards"
+        )
+    return cards
+
+
+def deal(rules: EscobaRules, state: EscobaState, order: Sequence[int]) -> EscobaState:
+    """Start the next hand from ``order`` (top card first): opening deal, then any opening sweep."""
+    t = tables(rules)
+    cards = check_order(t, order)
+    if state.phase != "deal":
+        clause = rules.cid("target_score") if state.phase == "over" else rules.cid("redeal_size")
+        why = "the game is over" if state.phase == "over" else "the hand in progress is not over"
+        raise IllegalAction(cards, clause=clause, reason=f"cannot deal: {why}")
+    seating = state.seating
+    n = seating.players
+    check_deal_count(rules, t, n)
+    dealer = state.dealer
+    seats = turn_order(rules, n, dealer)
+    hands, used = deal_round(cards, seats, n, rules.hand_size)
+    table = 0
+    for c in cards[used : used + rules.table_initial]:
+        table |= 1 << c
+    stock = cards[used + rules.table_initial :]
+    piles = [0] * seating.sides
+    escobas = [0] * seating.sides
+    last = NOBODY
+    sweeps = opening_sweep(rules, t, table)
+    if sweeps:
+        side = seating.side_of(dealer)
+        piles[side] = table
+        escobas[side] = sweeps
+        last = side
+        table = 0
+    return EscobaState(
+        seating=seating,
+        phase="play",
+        dealer=dealer,
+        to_move=seats[0],
+        hand_number=state.hand_number + 1,
+        deal_number=1,
+        hands=hands,
+        table=table,
+        stock=stock,
+        piles=tuple(piles),
+        escobas=tuple(escobas),
+        last_capturer=last,
+        scores=state.scores,
+        result=state.result,
+    )

@@ -1,0 +1,95 @@
+"""The Escoba model as one object satisfying `model.game.GameModel`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from model.errors import MalformedInput
+from model.escoba import capture, cards, checks, codec, dealing, seats, turn
+from model.escoba.cards import RANKS, tables
+from model.escoba.state import EscobaState, Play
+from model.game import GameModel, HandResult, Phase, Seating
+from model.schema import EscobaRules
+
+
+class EscobaModel:
+    """Escoba behind the shared game protocol; every method is a pure function of its arguments."""
+
+    game = "escoba"
+
+    def seatings(self, rules: EscobaRules) -> Sequence[Seating]:
+        return seats.seatings(rules)
+
+    def new_game(self, rules: EscobaRules, seating: Seating, dealer: int = 0) -> EscobaState:
+        return dealing.new_game(rules, seating, dealer)
+
+    def deck(self, rules: EscobaRules, seating: Seating) -> tuple[int, ...]:
+        return tables(rules).deck
+
+    def phase(self, state: EscobaState) -> Phase:
+        return state.phase
+
+    def deal(self, rules: EscobaRules, state: EscobaState, order: Sequence[int]) -> EscobaState:
+        return dealing.deal(rules, state, order)
+
+    def to_move(self, state: EscobaState) -> int:
+        """The seat to play; in phase `deal` the dealer, who acts by dealing; -1 once over."""
+        if state.phase == "deal":
+            return state.dealer
+        return state.to_move
+
+    def legal_actions(self, rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:
+        return capture.legal_actions(rules, state)
+
+    def apply(self, rules: EscobaRules, state: EscobaState, action: Any) -> EscobaState:
+        return turn.apply(rules, state, action)
+
+    def violations(self, rules: EscobaRules, state: EscobaState) -> list[str]:
+        return checks.violations(rules, state)
+
+    def last_hand(self, state: EscobaState) -> HandResult | None:
+        return state.result
+
+    def game_scores(self, state: EscobaState) -> tuple[int, ...]:
+        return state.scores
+
+    def winner(self, state: EscobaState) -> int | None:
+        """The winning side once the game is over (the sole highest total by then)."""
+        if state.phase != "over":
+            return None
+        best = max(state.scores)
+        return state.scores.index(best)
+
+    def card_name(self, card: int) -> str:
+        """A card's name: rank (1-7, S sota, C caballo, R rey) then suit (o, c, b, e), e.g. ``7o``."""
+        if type(card) is not int or not 0 <= card < 4 * RANKS:
+            raise MalformedInput(
+                f"{card!r} is not a card of the Spanish pack (0 to {4 * RANKS - 1})"
+            )
+        return cards.card_name(card)
+
+    def parse_card(self, name: str) -> int:
+        """The card called ``name`` (see `card_name`); MalformedInput names what is wrong."""
+        if not isinstance(name, str):
+            raise MalformedInput(f"a card name is a string such as '7o', got {name!r}")
+        return cards.parse_card(name)
+
+    def state_to_json(self, state: EscobaState) -> dict[str, Any]:
+        return codec.state_to_json(state)
+
+    def state_from_json(self, rules: EscobaRules, data: Mapping[str, Any]) -> EscobaState:
+        return codec.state_from_json(rules, data)
+
+    def action_to_json(self, action: Play) -> dict[str, Any]:
+        return codec.action_to_json(action)
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Play:
+        return codec.action_from_json(data)
+
+
+ESCOBA = EscobaModel()
+
+
+def _satisfies_protocol(model: EscobaModel) -> GameModel:
+    return model  # mypy --strict checks here that EscobaModel implements GameModel

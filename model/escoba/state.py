@@ -1,0 +1,114 @@
+"""The values the Escoba model passes around: a game state and a play.
+
+Both are NamedTuples of ints, tuples and strings, so they are immutable, hashable and compare by
+value. Piles (hands, table, captured cards) are bitmasks of cards (see model.escoba.cards); the
+stock is the rest of the hand's deck order, next card first. The state holds no rule parameter:
+the same state means the same situation under any options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import NamedTuple
+
+from model.escoba.cards import card_name, cards_of
+from model.game import HandResult, Phase, Seating
+
+CATEGORIES = ("cards", "oros", "velo", "setenta", "escobas")
+"""The scoring categories of a hand, in the book's order."""
+
+HAND_END_REASON = "cards-played"
+"""An Escoba hand ends one way: every card of the stock was dealt and played."""
+
+NOBODY = -1
+"""`last_capturer` before anyone captured in the hand; `to_move` when nobody is to play."""
+
+
+class Play(NamedTuple):
+    """Seat ``seat`` plays ``card`` and takes the table cards in the mask ``capture`` (0: takes none).
+
+    Tuples order plays canonically: by seat, then card, then capture mask as an integer.
+    """
+
+    seat: int
+    card: int
+    capture: int
+
+    def captured(self) -> tuple[int, ...]:
+        """The table cards taken, ascending."""
+        return cards_of(self.capture)
+
+    def describe(self) -> str:
+        taken = " ".join(card_name(c) for c in self.captured())
+        what = f"takes {taken}" if taken else "takes nothing"
+        return f"seat {self.seat} plays {card_name(self.card)} and {what}"
+
+
+class Tally(Mapping[str, int]):
+    """One side's points of a hand by category: an immutable, hashable mapping."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: tuple[tuple[str, int], ...]) -> None:
+        self._items = items
+
+    def __getitem__(self, key: str) -> int:
+        for k, v in self._items:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Tally):
+            return self._items == other._items
+        if isinstance(other, Mapping):
+            return dict(self._items) == dict(other.items())
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __repr__(self) -> str:
+        return f"Tally({dict(self._items)!r})"
+
+    def total(self) -> int:
+        return sum(v for _, v in self._items)
+
+
+def hand_result(points: tuple[tuple[int, ...], ...]) -> HandResult:
+    """The HandResult of per-side points listed in CATEGORIES order."""
+    tallies = tuple(Tally(tuple(zip(CATEGORIES, side, strict=True))) for side in points)
+    return HandResult(
+        reason=HAND_END_REASON,
+        scores=tuple(t.total() for t in tallies),
+        categories=tallies,
+    )
+
+
+class EscobaState(NamedTuple):
+    """A whole game of Escoba between two moments.
+
+    After a hand ends the hands are empty and the captured piles (and any unclaimed table cards)
+    stay as they were until the next deal, so the hand's score can be recounted from the state.
+    """
+
+    seating: Seating
+    phase: Phase
+    dealer: int
+    to_move: int  # the seat to play in phase "play", else NOBODY
+    hand_number: int  # hands dealt since the game began
+    deal_number: int  # deals made in the current hand, the opening deal being 1
+    hands: tuple[int, ...]  # per seat, a mask
+    table: int
+    stock: tuple[int, ...]  # undealt cards, next to be dealt first
+    piles: tuple[int, ...]  # per side, the cards it captured this hand
+    escobas: tuple[int, ...]  # per side, escobas this hand
+    last_capturer: int  # the side that captured last this hand, else NOBODY
+    scores: tuple[int, ...]  # per side, the game's running total
+    result: HandResult | None  # the last finished hand, kept until the next one ends

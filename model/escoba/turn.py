@@ -1,0 +1,145 @@
+"""A turn and what follows it by itself: escobas, the next deal, the end of the hand.
+
+After a play the turn passes on; when every hand is empty the dealer deals again from the stock;
+after the last deal is played out, the last side to capture takes what is left on the table (no
+escoba), the hand is scored and the game either ends or passes the deal on. Implements
+escoba-es:escoba-points, escoba-es:last-capturer-takes-rest, escoba-es:rest-is-escoba,
+escoba-es:rest-without-capturer, escoba-es:dealer-rotation and, through the modules it calls,
+the capture, scoring and game-end clauses.
+"""
+
+from __future__ import annotations
+
+from model.escoba.capture import check_play, coerce_play
+from model.escoba.cards import tables
+from model.escoba.dealing import deal_round
+from model.escoba.game_end import game_winner
+from model.escoba.scoring import score_hand
+from model.escoba.seats import next_dealer, turn_order
+from model.escoba.state import NOBODY, EscobaState, Play
+from model.schema import EscobaRules
+
+_new_state = tuple.__new__
+"""Builds an EscobaState from its fields in order without the NamedTuple keyword machinery."""
+
+
+def apply(rules: EscobaRules, state: EscobaState, action: object) -> EscobaState:
+    """The state after ``action``; IllegalAction names the clause it breaks."""
+    t = tables(rules)
+    play = coerce_play(action, state.seating.players, len(t.deck))
+    check_play(rules, state, play)
+    return play_unchecked(rules, state, play)
+
+
+def play_unchecked(rules: EscobaRules, state: EscobaState, play: Play) -> EscobaState:
+    """The state after a play already known to be legal (`apply` checks first)."""
+    t = tables(rules)
+    seat, c, cap = play
+    seating = state.seating
+    bit = 1 << c
+    hands = list(state.hands)
+    hands[seat] ^= bit
+    table = state.table
+    piles = state.piles
+    escobas = state.escobas
+    last = state.last_capturer
+    if cap:
+        side = seat % seating.sides
+        table ^= cap
+        piles_l = list(piles)
+        piles_l[side] |= cap | bit
+        piles = tuple(piles_l)
+        if not table:
+            esc = list(escobas)
+            esc[side] += 1
+            escobas = tuple(esc)
+        last = side
+    else:
+        table |= bit
+    players = seating.players
+    to_move = t.after[players][seat]
+    stock = state.stock
+    deal_number = state.deal_number
+    if not any(hands):
+        if deal_number < t.deals[players]:
+            order = turn_order(rules, players, state.dealer)
+            new_hands, used = deal_round(stock, order, players, rules.redeal_size)
+            hands = list(new_hands)
+            for x in stock[used : used + rules.redeal_table]:
+                table |= 1 << x
+            stock = stock[used + rules.redeal_table :]
+            deal_number += 1
+            to_move = order[0]
+        else:
+            return end_hand(rules, state, deal_number, tuple(hands), table, piles, escobas, last)
+    return _new_state(
+        EscobaState,
+        (
+            seating,
+            "play",
+            state.dealer,
+            to_move,
+            state.hand_number,
+            deal_number,
+            tuple(hands),
+            table,
+            stock,
+            piles,
+            escobas,
+            last,
+            state.scores,
+            state.result,
+        ),
+    )
+
+
+def end_hand(
+    rules: EscobaRules,
+    state: EscobaState,
+    deal_number: int,
+    hands: tuple[int, ...],
+    table: int,
+    piles: tuple[int, ...],
+    escobas: tuple[int, ...],
+    last: int,
+) -> EscobaState:
+    """The last card is played: the rest of the table goes, the hand is scored, the game goes on.
+
+    ``state`` supplies the seating, dealer, hand number and scores from before the hand ended.
+    """
+    seating = state.seating
+    taker = NOBODY
+    if table:
+        if last != NOBODY:
+            if rules.last_capturer_takes_rest:
+                taker = last
+        elif rules.rest_without_capturer == "dealer":
+            taker = seating.side_of(state.dealer)
+    if taker != NOBODY:
+        piles_l = list(piles)
+        piles_l[taker] |= table
+        piles = tuple(piles_l)
+        table = 0
+        if rules.rest_is_escoba:
+            esc = list(escobas)
+            esc[taker] += 1
+            escobas = tuple(esc)
+    result = score_hand(rules, piles, escobas)
+    scores = tuple(a + b for a, b in zip(state.scores, result.scores, strict=True))
+    over = game_winner(rules, scores) is not None
+    return EscobaState(
+        seating,
+        "over" if over else "deal",
+        state.dealer if over else next_dealer(rules, seating.players, state.dealer),
+        NOBODY,
+        state.hand_number,
+        deal_number,
+        hands,
+        table,
+        (),
+        piles,
+        escobas,
+        last,
+        scores,
+        result,
+    )

@@ -1,0 +1,136 @@
+"""Whole hands from random deck orders: conservation, an independent referee and recount, JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from escoba_helpers import DECK, FOUR, TEAMS, THREE, TWO, rules, value
+from escoba_referee import Referee, recount
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from model.escoba import ESCOBA, cards_of
+from model.escoba.playout import play_hand, play_hand_stepwise
+from model.game import Seating
+from model.schema import EscobaRules
+
+SEATINGS = [TWO, THREE, FOUR, TEAMS]
+OPTION_SETS: list[dict[str, str | bool]] = [
+    {},
+    {"variant_cards_double": True, "variant_oros_all": True, "variant_sevens_all": True},
+    {"setenta_missing_suit": "lowest", "rest_without_capturer": "dealer"},
+    {"variant_cards_double": True, "variant_cards_double_rule": "together"},
+]
+RULES = [rules(o) for o in OPTION_SETS]
+
+
+def _hand(
+    r: EscobaRules, seating: Seating, order: list[int], rng: random.Random, dealer: int
+) -> None:
+    s = ESCOBA.deal(r, ESCOBA.new_game(r, seating, dealer=dealer), order)
+    assert ESCOBA.violations(r, s) == []
+    ref = Referee(r, s)
+    while s.phase == "play":
+        acts = ESCOBA.legal_actions(r, s)
+        assert list(acts) == sorted(set(acts))
+        a = acts[rng.randrange(len(acts))]
+        ref.play(a)
+        s = ESCOBA.apply(r, s, a)
+        assert ESCOBA.violations(r, s) == []
+        assert ESCOBA.state_from_json(r, json.loads(json.dumps(ESCOBA.state_to_json(s)))) == s
+        assert ESCOBA.action_from_json(json.loads(json.dumps(ESCOBA.action_to_json(a)))) == a
+    left = ref.finish()
+    # the book (Estrategia): the cards total 220 and every capture takes 15 or 30, so the table
+    # keeps 220 less a multiple of 15 at the end
+    assert sum(value(c) for c in DECK) == 220
+    assert left % 15 == 10
+    # every card of the deck is in exactly one place
+    assert [set(cards_of(p)) for p in s.piles] == ref.piles
+    assert set(cards_of(s.table)) == ref.table
+    assert sum(len(p) for p in ref.piles) + len(ref.table) == 40
+    assert list(s.escobas) == ref.escobas
+    assert s.result is not None
+    expected = recount(r, ref.piles, ref.escobas)
+    assert [dict(c) for c in s.result.categories] == expected
+    assert s.result.scores == tuple(sum(p.values()) for p in expected)
+    if seating.sides == 2:
+        fixed = sum(p[k] for p in expected for k in ("cards", "oros", "velo", "setenta"))
+        # four fixed points a hand; each optional rule may add one
+        bonus = r.variant_cards_double + r.variant_oros_all + r.variant_sevens_all
+        assert fixed <= 4 + bonus
+
+
+@given(
+    order=st.permutations(DECK),
+    seed=st.integers(0, 2**32),
+    seating=st.sampled_from(SEATINGS),
+    which=st.integers(0, len(RULES) - 1),
+    dealer=st.integers(0, 3),
+)
+def test_random_hands(
+    order: list[int], seed: int, seating: Seating, which: int, dealer: int
+) -> None:
+    """escoba-es:suits, escoba-es:capture-forced, escoba-es:cards-points .. escoba-es:escoba-points — whole hands check out."""
+    _hand(RULES[which], seating, list(order), random.Random(seed), dealer % seating.players)
+
+
+@settings(max_examples=30)
+@given(order=st.permutations(DECK), seed=st.integers(0, 2**32), seating=st.sampled_from(SEATINGS))
+def test_fast_playout_matches_the_stepwise_model(
+    order: list[int], seed: int, seating: Seating
+) -> None:
+    """escoba-es:capture-choice — the fast playout makes the same plays and reaches the same state."""
+    r = RULES[0]
+    g = ESCOBA.new_game(r, seating)
+    a_rng, b_rng = random.Random(seed), random.Random(seed)
+    assert play_hand(r, g, order, a_rng.randrange) == play_hand_stepwise(
+        r, g, order, b_rng.randrange
+    )
+    assert a_rng.random() == b_rng.random()
+
+
+def test_fast_playout_with_capture_not_forced() -> None:
+    """escoba-es:capture-forced — the playout reads the field the same way as legal_actions."""
+    import dataclasses
+
+    r = dataclasses.replace(RULES[0], capture_forced=False)
+    for seed in range(20):
+        order = list(DECK)
+        random.Random(seed).shuffle(order)
+        g = ESCOBA.new_game(r, TWO)
+        a_rng, b_rng = random.Random(seed), random.Random(seed)
+        assert play_hand(r, g, order, a_rng.randrange) == play_hand_stepwise(
+            r, g, order, b_rng.randrange
+        )
+
+
+@pytest.mark.parametrize("seating", SEATINGS)
+def test_whole_games_end(seating: Seating) -> None:
+    """escoba-es:target-score, escoba-es:target-tie — random games reach 21 and name the winner."""
+    r = RULES[0]
+    rng = random.Random(seating.players * 7 + seating.sides)
+    for game in range(3):
+        s = ESCOBA.new_game(r, seating, dealer=game % seating.players)
+        last = None
+        hands = 0
+        while ESCOBA.phase(s) != "over":
+            if ESCOBA.phase(s) == "deal":
+                order = list(DECK)
+                rng.shuffle(order)
+                before = s.scores
+                s = play_hand(r, s, order, rng.randrange)
+                hands += 1
+                assert s.result is not None and s.result is not last
+                last = s.result
+                assert s.scores == tuple(
+                    a + b for a, b in zip(before, s.result.scores, strict=True)
+                )
+                assert ESCOBA.violations(r, s) == []
+            assert hands < 200
+        top = max(s.scores)
+        assert top >= 21
+        assert s.scores.count(top) == 1
+        assert ESCOBA.winner(s) == s.scores.index(top)
+        assert ESCOBA.state_from_json(r, ESCOBA.state_to_json(s)) == s
