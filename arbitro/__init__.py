@@ -1,1 +1,9 @@
-"""arbitro: a referee for traditional card games."""
+"""arbitro: a referee for traditional card games.
+
+`arbitro.Oracle` answers what is legal and what a hand scores; the `arbitro` command line lists,
+shows, compares and checks the rulebooks, simulates, plays, checks transcripts and serves the oracle.
+"""
+
+from arbitro.oracle import Oracle
+
+__all__ = ["Oracle"]

@@ -225,6 +225,98 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 1 if summary.violations or summary.dead_ends else 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from arbitro.games import choose_seating, model_for
+    from arbitro.play import play_transcript
+
+    book = load_rulebook(args.rulebook)
+    options = _parse_options(args.option)
+    rules = rules_for(book, options)
+    model = model_for(book.game)
+    seating = choose_seating(model, rules, args.players, args.teams, args.layout)
+    if not 0 <= args.dealer < seating.players:
+        raise OptionError(
+            f"--dealer must be a seat from 0 to {seating.players - 1}, got {args.dealer}"
+        )
+    transcript = play_transcript(model, rules, seating, args.seed, options, args.dealer)
+    text = transcript.text()
+    if args.transcript == "-":
+        sys.stdout.write(text)
+    else:
+        path = Path(args.transcript)
+        if path.exists() and not args.force:
+            raise OptionError(f"{path} exists; pass --force to overwrite it")
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        sys.stderr.write(f"wrote {path}: {len(transcript.body)} lines after the header\n")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from arbitro.check import check_lines
+    from arbitro.transcript import TranscriptError
+
+    path = Path(args.file)
+    try:
+        if args.file == "-":
+            verdict = check_lines(sys.stdin)
+        else:
+            if not path.is_file():
+                raise OptionError(f"no transcript file {path}")
+            with path.open(encoding="utf-8") as f:
+                verdict = check_lines(f)
+    except TranscriptError as e:
+        if args.json:
+            _emit_json(
+                {"status": "malformed", "line": e.line, "field": e.field, "expected": e.expected}
+            )
+        else:
+            sys.stderr.write(f"arbitro: malformed transcript: {e}\n")
+        return 2
+    except UnicodeDecodeError as e:
+        sys.stderr.write(
+            f"arbitro: malformed transcript: not UTF-8 text ({e.reason} at byte {e.start})\n"
+        )
+        return 2
+    data = verdict.to_json()
+    if args.json:
+        _emit_json(data)
+    elif verdict.status == "valid":
+        sys.stdout.write(
+            f"valid: {verdict.actions} actions in {verdict.hands} hands, every score as claimed\n"
+        )
+    elif verdict.status == "illegal-action":
+        sys.stdout.write(
+            f"illegal action at step {verdict.step} (line {verdict.line}), seat {verdict.seat}: "
+            f"{verdict.reason} ({verdict.clause})"
+            + (
+                f"; the book prices it at {verdict.penalty} points"
+                if verdict.penalty is not None
+                else ""
+            )
+            + f"\n  action: {json.dumps(verdict.action, ensure_ascii=False)}"
+            + f"\n  state:  {json.dumps(verdict.state, ensure_ascii=False)}\n"
+        )
+    elif verdict.status == "score-mismatch":
+        sys.stdout.write(f"scores differ from the claims ({len(verdict.mismatches)}):\n")
+        for m in verdict.mismatches:
+            where = f"hand {m['hand']}, " if "hand" in m else ""
+            side = f"side {m['side']}, " if "side" in m else ""
+            sys.stdout.write(
+                f"  line {m['line']}: {where}{side}{m['category']}: claimed {m['claimed']}, arbitro says {m['actual']}\n"
+            )
+    else:
+        sys.stdout.write(f"{verdict.status}: {verdict.reason}\n")
+    return 0 if verdict.ok else 1
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from arbitro.server import serve
+
+    return serve(sys.stdin, sys.stdout)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="arbitro",
@@ -281,6 +373,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--json", action="store_true")
     sim.set_defaults(func=cmd_simulate)
+
+    play = sub.add_parser("play", help="play one random game and write it as a transcript")
+    play.add_argument("rulebook")
+    play.add_argument("--players", type=int)
+    play.add_argument("--teams", action="store_true")
+    play.add_argument("--layout")
+    play.add_argument("--dealer", type=int, default=0, help="the first dealer's seat (default 0)")
+    play.add_argument("--seed", type=int, required=True)
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    play.add_argument(
+        "--transcript", required=True, metavar="FILE", help="where to write it (- for stdout)"
+    )
+    play.add_argument("--force", action="store_true", help="overwrite an existing file")
+    play.set_defaults(func=cmd_play)
+
+    check = sub.add_parser(
+        "check",
+        help="replay a transcript: the first illegal action, a score that differs, or valid",
+    )
+    check.add_argument("file", help="a transcript (JSON Lines), - for stdin")
+    check.add_argument("--json", action="store_true")
+    check.set_defaults(func=cmd_check)
+
+    serve = sub.add_parser("serve", help="answer oracle requests as JSON Lines on stdin/stdout")
+    serve.set_defaults(func=cmd_serve)
     return p
 
 

@@ -10,10 +10,9 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from arbitro.playout import Acted, DeadEnd, Dealt, HandOver, Unfinished, random_game
 from model.errors import IllegalAction
-from model.game import GameModel, HandResult, Seating
-
-MAX_HANDS_PER_GAME = 2000
+from model.game import GameModel, Seating
 
 
 @dataclass
@@ -80,63 +79,58 @@ def simulate(
     options: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Summary:
-    """Play `games` random games; every game's randomness comes from (seed, game number)."""
+    """Play `games` random games; game g draws its randomness from (seed, g) alone."""
     summary = Summary(rules.rulebook, seating, dict(options or {}), seed)
     start = time.perf_counter()
-    deck = model.deck(rules, seating)
     for g in range(games):
         rng = random.Random(f"{seed}:{g}")
-        state: Hashable = model.new_game(rules, seating, dealer=g % seating.players)
+        state: Hashable | None = None
         hands = 0
-        finished = False
-        last: HandResult | None = None
-        while hands <= MAX_HANDS_PER_GAME:
-            phase = model.phase(state)
-            if phase == "over":
-                finished = True
-                break
-            if phase == "deal":
-                order = list(deck)
-                rng.shuffle(order)
-                state = model.deal(rules, state, order)
-            else:
-                actions = model.legal_actions(rules, state)
-                if not actions:
+        finished = True
+        try:
+            for event in random_game(model, rules, seating, rng, dealer=g % seating.players):
+                if isinstance(event, Acted):
+                    summary.actions += 1
+                elif isinstance(event, HandOver):
+                    hands += 1
+                    summary.rounds += 1
+                    summary.hand_endings[event.result.reason] += 1
+                elif isinstance(event, DeadEnd):
                     summary.dead_ends += 1
+                    finished = False
                     _record(
                         summary.dead_end_examples,
-                        {"game": g, "hand": hands, "state": model.state_to_json(state)},
+                        {"game": g, "hand": hands, "state": model.state_to_json(event.state)},
                     )
                     break
-                action = actions[rng.randrange(len(actions))]
-                try:
-                    state = model.apply(rules, state, action)
-                except IllegalAction as e:
-                    summary.violations += 1
-                    _record(
-                        summary.violation_examples,
-                        {
-                            "game": g,
-                            "hand": hands,
-                            "clauses": ["legal-action-refused", e.clause],
-                            "action": model.action_to_json(action),
-                        },
-                    )
+                elif isinstance(event, Unfinished):
+                    finished = False
                     break
-                summary.actions += 1
-            broken = model.violations(rules, state)
-            if broken:
-                summary.violations += 1
-                _record(summary.violation_examples, {"game": g, "hand": hands, "clauses": broken})
-                break
-            result = model.last_hand(state)
-            if result is not None and result is not last:
-                last = result
-                hands += 1
-                summary.rounds += 1
-                summary.hand_endings[result.reason] += 1
+                if isinstance(event, (Acted, Dealt)):
+                    state = event.state
+                    broken = model.violations(rules, state)
+                    if broken:
+                        summary.violations += 1
+                        finished = False
+                        _record(
+                            summary.violation_examples,
+                            {"game": g, "hand": hands, "clauses": broken},
+                        )
+                        break
+        except IllegalAction as e:
+            summary.violations += 1
+            finished = False
+            _record(
+                summary.violation_examples,
+                {
+                    "game": g,
+                    "hand": hands,
+                    "clauses": ["legal-action-refused", e.clause],
+                    "reason": e.reason,
+                },
+            )
         summary.games += 1
-        if finished:
+        if finished and state is not None and model.phase(state) == "over":
             winner = model.winner(state)
             if winner is not None:
                 summary.wins[winner] += 1

@@ -1,0 +1,91 @@
+"""Random play of whole games as a stream of events, shared by simulate, play and the tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from model.game import GameModel, HandResult, Seating
+
+MAX_HANDS_PER_GAME = 2000
+"""A game that has not ended after this many hands is reported unfinished rather than played on."""
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """A hand was dealt from this deck order."""
+
+    order: tuple[int, ...]
+    state: Hashable
+
+
+@dataclass(frozen=True)
+class Acted:
+    """`seat` took `action`, giving `state`."""
+
+    seat: int
+    action: Hashable
+    state: Hashable
+
+
+@dataclass(frozen=True)
+class HandOver:
+    """A hand ended with this result."""
+
+    result: HandResult
+    state: Hashable
+
+
+@dataclass(frozen=True)
+class DeadEnd:
+    """A state in phase play with no legal action: a finding about the rules, not a crash."""
+
+    state: Hashable
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """The game reached MAX_HANDS_PER_GAME hands without ending."""
+
+    state: Hashable
+
+
+Event = Dealt | Acted | HandOver | DeadEnd | Unfinished
+
+
+def random_game(
+    model: GameModel, rules: Any, seating: Seating, rng: random.Random, dealer: int = 0
+) -> Iterator[Event]:
+    """Play one game with uniformly random deck orders and legal actions, yielding what happens."""
+    state: Hashable = model.new_game(rules, seating, dealer=dealer)
+    deck = list(model.deck(rules, seating))
+    hands = 0
+    last: HandResult | None = None
+    while True:
+        phase = model.phase(state)
+        if phase == "over":
+            return
+        if hands >= MAX_HANDS_PER_GAME:
+            yield Unfinished(state)
+            return
+        if phase == "deal":
+            order = list(deck)
+            rng.shuffle(order)
+            state = model.deal(rules, state, order)
+            yield Dealt(tuple(order), state)
+        else:
+            actions = model.legal_actions(rules, state)
+            if not actions:
+                yield DeadEnd(state)
+                return
+            action = actions[rng.randrange(len(actions))]
+            seat = model.to_move(state)
+            state = model.apply(rules, state, action)
+            yield Acted(seat, action, state)
+        result = model.last_hand(state)
+        if result is not None and result is not last:
+            last = result
+            hands += 1
+            yield HandOver(result, state)

@@ -1,0 +1,262 @@
+"""Transcripts: a whole game as canonical JSON Lines, written by `arbitro play`, read by `arbitro check`.
+
+Line 1 is the header (protocol, rulebook, options, seating, first dealer, the deck order of every
+hand); then one `action` line per action, each with its step, hand and seat; after a hand ends the
+producer may claim its scores in a `hand` line; the last line is the `result` the producer claims.
+Each line is `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`, so the
+same game written twice is byte-identical.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from model.errors import ArbitroError
+
+PROTOCOL = "arbitro/1"
+
+
+class TranscriptError(ArbitroError, ValueError):
+    """A transcript that is not well formed: names the line, the field and what was expected."""
+
+    def __init__(self, line: int, field_name: str, expected: str) -> None:
+        self.line = line
+        self.field = field_name
+        self.expected = expected
+        super().__init__(f"line {line}: {field_name}: {expected}")
+
+
+def canonical_line(obj: Mapping[str, Any]) -> str:
+    """One transcript line, canonical."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Header:
+    rulebook: str
+    options: dict[str, str | bool]
+    players: int
+    sides: int
+    layout: str
+    dealer: int
+    deals: tuple[tuple[str, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "header",
+            "protocol": PROTOCOL,
+            "rulebook": self.rulebook,
+            "options": dict(self.options),
+            "players": self.players,
+            "sides": self.sides,
+            "layout": self.layout,
+            "dealer": self.dealer,
+            "deals": [list(d) for d in self.deals],
+        }
+
+
+@dataclass(frozen=True)
+class ActionLine:
+    line: int
+    step: int
+    hand: int
+    seat: int
+    action: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "action",
+            "step": self.step,
+            "hand": self.hand,
+            "seat": self.seat,
+            "action": dict(self.action),
+        }
+
+
+@dataclass(frozen=True)
+class HandLine:
+    line: int
+    hand: int
+    scores: tuple[int, ...]
+    categories: tuple[Mapping[str, int], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "hand",
+            "hand": self.hand,
+            "scores": list(self.scores),
+            "categories": [dict(c) for c in self.categories],
+        }
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    line: int
+    scores: tuple[int, ...]
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "result", "scores": list(self.scores), "winner": self.winner}
+
+
+Body = ActionLine | HandLine | ResultLine
+
+
+@dataclass
+class Transcript:
+    header: Header
+    body: list[Body] = field(default_factory=list)
+
+    def lines(self) -> Iterator[str]:
+        yield canonical_line(self.header.to_json())
+        for item in self.body:
+            yield canonical_line(item.to_json())
+
+    def text(self) -> str:
+        return "".join(line + "\n" for line in self.lines())
+
+
+# ---------------------------------------------------------------- reading, with precise errors
+
+
+def _obj(raw: str, n: int) -> dict[str, Any]:
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise TranscriptError(n, "<json>", f"a JSON object; {e.msg} at column {e.colno}") from None
+    if not isinstance(data, dict):
+        raise TranscriptError(n, "<json>", f"a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _int(d: Mapping[str, Any], key: str, n: int, low: int | None = None) -> int:
+    if key not in d:
+        raise TranscriptError(n, key, "a required integer field is missing")
+    v = d[key]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TranscriptError(n, key, f"an integer, got {json.dumps(v)}")
+    if low is not None and v < low:
+        raise TranscriptError(n, key, f"an integer ≥ {low}, got {v}")
+    return v
+
+
+def _str(d: Mapping[str, Any], key: str, n: int) -> str:
+    v = d.get(key)
+    if not isinstance(v, str):
+        raise TranscriptError(n, key, "a string" + ("" if key in d else " (missing)"))
+    return v
+
+
+def _ints(d: Mapping[str, Any], key: str, n: int) -> tuple[int, ...]:
+    v = d.get(key)
+    if not isinstance(v, list) or not all(
+        isinstance(x, int) and not isinstance(x, bool) for x in v
+    ):
+        raise TranscriptError(n, key, "an array of integers" + ("" if key in d else " (missing)"))
+    return tuple(v)
+
+
+def _only(d: Mapping[str, Any], allowed: Sequence[str], n: int) -> None:
+    extra = sorted(set(d) - set(allowed))
+    if extra:
+        raise TranscriptError(
+            n, extra[0], f"no such field; a {d.get('type')} line has {', '.join(allowed)}"
+        )
+
+
+HEADER_FIELDS = (
+    "type",
+    "protocol",
+    "rulebook",
+    "options",
+    "players",
+    "sides",
+    "layout",
+    "dealer",
+    "deals",
+)
+
+
+def parse_header(raw: str, n: int = 1) -> Header:
+    d = _obj(raw, n)
+    if d.get("type") != "header":
+        raise TranscriptError(
+            n, "type", f'"header" on the first line, got {json.dumps(d.get("type"))}'
+        )
+    _only(d, HEADER_FIELDS, n)
+    if d.get("protocol") != PROTOCOL:
+        raise TranscriptError(n, "protocol", f'"{PROTOCOL}", got {json.dumps(d.get("protocol"))}')
+    options = d.get("options", {})
+    if not isinstance(options, dict) or not all(
+        isinstance(v, (str, bool)) for v in options.values()
+    ):
+        raise TranscriptError(n, "options", "an object of reading labels (strings) or true/false")
+    deals = d.get("deals")
+    if not isinstance(deals, list) or not all(
+        isinstance(o, list) and all(isinstance(c, str) for c in o) for o in deals
+    ):
+        raise TranscriptError(n, "deals", "an array of deck orders, each an array of card names")
+    return Header(
+        rulebook=_str(d, "rulebook", n),
+        options=dict(options),
+        players=_int(d, "players", n, 1),
+        sides=_int(d, "sides", n, 1),
+        layout=d.get("layout", "")
+        if isinstance(d.get("layout", ""), str)
+        else _str(d, "layout", n),
+        dealer=_int(d, "dealer", n, 0),
+        deals=tuple(tuple(o) for o in deals),
+    )
+
+
+def parse_body(raw: str, n: int) -> Body:
+    d = _obj(raw, n)
+    kind = d.get("type")
+    if kind == "action":
+        _only(d, ("type", "step", "hand", "seat", "action"), n)
+        action = d.get("action")
+        if not isinstance(action, dict):
+            raise TranscriptError(n, "action", "an action object (see docs/protocol.md)")
+        return ActionLine(
+            n, _int(d, "step", n, 1), _int(d, "hand", n, 0), _int(d, "seat", n, 0), action
+        )
+    if kind == "hand":
+        _only(d, ("type", "hand", "scores", "categories"), n)
+        cats = d.get("categories", [])
+        if not isinstance(cats, list) or not all(
+            isinstance(c, dict)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in c.values())
+            for c in cats
+        ):
+            raise TranscriptError(
+                n, "categories", "an array, one object per side, of category → integer"
+            )
+        return HandLine(n, _int(d, "hand", n, 0), _ints(d, "scores", n), tuple(cats))
+    if kind == "result":
+        _only(d, ("type", "scores", "winner"), n)
+        winner = d.get("winner")
+        if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int)):
+            raise TranscriptError(n, "winner", "a side number or null")
+        return ResultLine(n, _ints(d, "scores", n), winner)
+    raise TranscriptError(n, "type", f'"action", "hand" or "result", got {json.dumps(kind)}')
+
+
+def read(lines: Iterable[str]) -> tuple[Header, Iterator[Body]]:
+    """The header, and the body lines parsed lazily (errors surface at the line they are on)."""
+    it = iter(enumerate(lines, start=1))
+    for n, raw in it:
+        if raw.strip():
+            header = parse_header(raw, n)
+            break
+    else:
+        raise TranscriptError(1, "<file>", "a header line; the transcript is empty")
+
+    def body() -> Iterator[Body]:
+        for m, line in it:
+            if line.strip():
+                yield parse_body(line, m)
+
+    return header, body()
