@@ -53,6 +53,8 @@ class Session:
 
     def handle(self, req: dict[str, Any]) -> Any:
         op = req["op"]
+        if op not in OPS:
+            raise RequestError("unknown-op", f"unknown op {op!r}; ops: {', '.join(OPS)}")
         if op == "hello":
             return {"protocol": PROTOCOL, "ops": list(OPS), "rulebooks": rulebook_ids()}
         if op == "start":

@@ -1,17 +1,18 @@
 """States and plays as canonical JSON: plain objects of ints, lists and strings.
 
-Piles are sorted lists of card numbers; the stock keeps its order (next card first). Reading back
+Cards are written by name (``7o``, ``Rc``: see `model.escoba.cards.card_name`); piles are lists of
+names in card order (suit, then rank); the stock keeps its order (next card first). Reading back
 checks the shape, the ranges and that no pile lists a card twice, and raises MalformedInput naming
 the field; whether the situation is possible is for `model.escoba.checks.violations` to say.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from model.errors import MalformedInput, OptionError
-from model.escoba.cards import cards_of, tables
+from model.escoba.cards import card_name, cards_of, parse_card, tables
 from model.escoba.seats import TEAMS, check_seating
 from model.escoba.state import CATEGORIES, HAND_END_REASON, NOBODY, EscobaState, Play, hand_result
 from model.game import HandResult, Seating
@@ -63,10 +64,10 @@ def state_to_json(state: EscobaState) -> dict[str, Any]:
         "to_move": _opt(state.to_move),
         "hand_number": state.hand_number,
         "deal_number": state.deal_number,
-        "hands": [list(cards_of(h)) for h in state.hands],
-        "table": list(cards_of(state.table)),
-        "stock": list(state.stock),
-        "piles": [list(cards_of(p)) for p in state.piles],
+        "hands": [_names(cards_of(h)) for h in state.hands],
+        "table": _names(cards_of(state.table)),
+        "stock": _names(state.stock),
+        "piles": [_names(cards_of(p)) for p in state.piles],
         "escobas": list(state.escobas),
         "last_capturer": _opt(state.last_capturer),
         "scores": list(state.scores),
@@ -75,7 +76,15 @@ def state_to_json(state: EscobaState) -> dict[str, Any]:
 
 
 def action_to_json(action: Play) -> dict[str, Any]:
-    return {"seat": action.seat, "card": action.card, "capture": list(cards_of(action.capture))}
+    return {
+        "seat": action.seat,
+        "card": card_name(action.card),
+        "capture": _names(cards_of(action.capture)),
+    }
+
+
+def _names(cards: Iterable[int]) -> list[str]:
+    return [card_name(c) for c in cards]
 
 
 def _exact_keys(data: object, keys: tuple[str, ...], what: str) -> Mapping[str, Any]:
@@ -115,19 +124,27 @@ def _int_list(data: Mapping[str, Any], key: str, length: int, what: str) -> tupl
 
 def _cards(v: object, deck: int, where: str) -> list[int]:
     if not isinstance(v, list):
-        raise MalformedInput(f"{where} must be a list of card numbers, got {v!r}")
-    for c in v:
-        if type(c) is not int or not 0 <= c < deck:
-            raise MalformedInput(f"{where} holds {c!r}, not a card of the {deck}-card deck")
-    if len(set(v)) != len(v):
+        raise MalformedInput(f"{where} must be a list of card names, got {v!r}")
+    cards: list[int] = []
+    for name in v:
+        if not isinstance(name, str):
+            raise MalformedInput(f"{where} holds {name!r}, not a card name such as '7o'")
+        try:
+            c = parse_card(name)
+        except MalformedInput as e:
+            raise MalformedInput(f"{where}: {e}") from None
+        if not 0 <= c < deck:
+            raise MalformedInput(f"{where} holds {name!r}, not a card of the {deck}-card deck")
+        cards.append(c)
+    if len(set(cards)) != len(cards):
         raise MalformedInput(f"{where} lists a card twice")
-    return v
+    return cards
 
 
 def _mask(v: object, deck: int, where: str) -> int:
     cards = _cards(v, deck, where)
     if cards != sorted(cards):
-        raise MalformedInput(f"{where} must list its cards in ascending order")
+        raise MalformedInput(f"{where} must list its cards in card order (suit, then rank)")
     m = 0
     for c in cards:
         m |= 1 << c
@@ -203,10 +220,8 @@ def action_from_json(data: Mapping[str, Any]) -> Play:
     """The play a JSON object describes (its legality is checked by apply)."""
     d = _exact_keys(data, PLAY_KEYS, "play")
     seat = d["seat"]
-    c = d["card"]
     if type(seat) is not int or seat < 0:
         raise MalformedInput(f"play.seat must be a seat number, got {seat!r}")
-    if type(c) is not int or not 0 <= c < 64:
-        raise MalformedInput(f"play.card must be a card number, got {c!r}")
-    cap = _mask(d["capture"], 64, "play.capture")
+    (c,) = _cards([d["card"]], 40, "play.card")
+    cap = _mask(d["capture"], 40, "play.capture")
     return Play(seat, c, cap)

@@ -54,7 +54,8 @@ def test_play_round_trip() -> None:
     """escoba-es:capture-choice — a play names its seat, card and the cards it takes."""
     a = Play(1, 3, (1 << 0) | (1 << 22))
     data = ESCOBA.action_to_json(a)
-    assert data == {"seat": 1, "card": 3, "capture": [0, 22]}
+    # card 3 is the 4 of oros; cards 0 and 22 are the 1 of oros and the 3 of bastos (suit * 10 + rank)
+    assert data == {"seat": 1, "card": "4o", "capture": ["1o", "3b"]}
     assert ESCOBA.action_from_json(data) == a
 
 
@@ -65,7 +66,7 @@ def _broken(change: str) -> dict[str, Any]:
     elif change == "extra":
         data["colour"] = "red"
     elif change == "card-40":
-        data["table"] = [*data["table"], 40]
+        data["table"] = [*data["table"], "8o"]
     elif change == "duplicate":
         data["hands"][0] = [data["hands"][0][0]] * 2
     elif change == "unsorted":
