@@ -8,6 +8,7 @@ value each book gives and where.
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
 import typing
 from collections.abc import Mapping
@@ -313,7 +314,7 @@ def check_rulebook(rb: Rulebook) -> None:
             extra[0],
             f"not a rule the {rb.game} model reads; known keys are listed in model/schema.py",
         )
-    hints = get_type_hints(SCHEMAS[rb.game])
+    hints = _hints(SCHEMAS[rb.game])
     for c in rb.clauses:
         for r in c.readings:
             where = c.key if r.label == c.default else f"{c.key} (reading {r.label!r})"
@@ -326,9 +327,28 @@ def check_rulebook(rb: Rulebook) -> None:
             )
 
 
+_RULES_CACHE: dict[tuple[int, str], tuple[Rulebook, Rules]] = {}
+
+
 def rules_for(rulebook: str | Rulebook, options: Options | None = None) -> Rules:
-    """The typed rules of a rulebook with options applied; unknown options are refused by name."""
+    """The typed rules of a rulebook with options applied; unknown options are refused by name.
+
+    Rules are immutable, so equal requests share one object (which also keeps the models' per-rules
+    lookup tables warm).
+    """
     rb = rulebook if isinstance(rulebook, Rulebook) else load_rulebook(rulebook)
+    key = (id(rb), json.dumps(dict(options or {}), sort_keys=True))
+    hit = _RULES_CACHE.get(key)
+    if hit is not None and hit[0] is rb:
+        return hit[1]
+    rules = _build_rules(rb, options)
+    if len(_RULES_CACHE) > 512:
+        _RULES_CACHE.clear()
+    _RULES_CACHE[key] = (rb, rules)
+    return rules
+
+
+def _build_rules(rb: Rulebook, options: Options | None) -> Rules:
     check_rulebook(rb)
     opts = dict(options or {})
     values: dict[str, Any] = {}
@@ -339,7 +359,7 @@ def rules_for(rulebook: str | Rulebook, options: Options | None = None) -> Rules
         choosable = sorted(c.key for c in rb.clauses if c.optional or len(c.readings) > 1)
         raise OptionError(f"{rb.id} has no option {bad!r}; options: {', '.join(choosable)}")
     cls = SCHEMAS[rb.game]
-    hints = get_type_hints(cls)
+    hints = _hints(cls)
     typed = {k: _convert(hints[k], v, rb.path, k) for k, v in values.items()}
     ids = {c.key: c.id for c in rb.clauses}
     return cls(**typed, rulebook=rb.id, clause_ids=ids)
@@ -363,6 +383,17 @@ def _chosen(c: Clause, choice: str | bool | None, rb: Rulebook) -> Any:
 
 
 T = TypeVar("T")
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(tp: type) -> dict[str, Any]:
+    """get_type_hints, once per class: it compiles the annotations every time it is called."""
+    hit = _HINTS.get(tp)
+    if hit is None:
+        hit = _HINTS[tp] = get_type_hints(tp)
+    return hit
 
 
 def _convert(tp: Any, value: Any, file: str, where: str) -> Any:
@@ -401,7 +432,7 @@ def _convert(tp: Any, value: Any, file: str, where: str) -> Any:
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         if not isinstance(value, dict):
             raise SpecError(file, where, f"expected a table with {_field_list(tp)}, got {value!r}")
-        hints = get_type_hints(tp)
+        hints = _hints(tp)
         names = {f.name for f in dataclasses.fields(tp)}
         extra = sorted(set(value) - names)
         if extra:
