@@ -66,14 +66,20 @@ def test_diff_marks_rows_that_differ(capsys: pytest.CaptureFixture[str]) -> None
     # samba-es and samba-fr: two cards from the stock; samba-en: one (see each spec's draw_count clause)
     draw = rows["draw_count"]
     assert draw["differs"]
-    assert {k: v["value"] for k, v in draw["cells"].items()} == {"samba-es": 2, "samba-en": 1, "samba-fr": 2}
+    assert {k: v["value"] for k, v in draw["cells"].items()} == {
+        "samba-es": 2,
+        "samba-en": 1,
+        "samba-fr": 2,
+    }
     # every book agrees on the size that completes a canasta or samba: seven
     assert not rows["completed_size"]["differs"]
     code, text, _ = run(capsys, "rules", "diff", "samba-es", "samba-en", "--only-differences")
     assert "draw count" in text and "completed size" not in text
 
 
-def test_diff_across_games_marks_rules_that_do_not_apply(capsys: pytest.CaptureFixture[str]) -> None:
+def test_diff_across_games_marks_rules_that_do_not_apply(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, _ = run(capsys, "rules", "diff", "samba-en", "escoba-es", "--json")
     assert code == 0
     rows = {r["key"]: r for r in json.loads(out)["rows"]}
@@ -111,7 +117,9 @@ def test_findings_have_the_promised_shape(capsys: pytest.CaptureFixture[str]) ->
     books = {b.id: b for b in load_all()}
     conflicting = {c.id for b in books.values() for c in b.clauses if c.status == "conflicting"}
     unspecified = {c.id for b in books.values() for c in b.clauses if c.status == "unspecified"}
-    contradiction_clauses = {c for f in found if f["kind"] == "internal-contradiction" for c in f["clauses"]}
+    contradiction_clauses = {
+        c for f in found if f["kind"] == "internal-contradiction" for c in f["clauses"]
+    }
     gap_clauses = {c for f in found if f["kind"] == "gap" for c in f["clauses"]}
     assert conflicting <= contradiction_clauses
     assert unspecified <= gap_clauses

@@ -17,13 +17,27 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.skipif(shutil.which("uv") is None, reason="uv is needed to build the wheel")
 def test_installed_wheel_lists_the_rulebooks(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
-    subprocess.run(["uv", "build", "--wheel", "--out-dir", str(dist), str(ROOT)], check=True, capture_output=True)
+    subprocess.run(
+        ["uv", "build", "--wheel", "--out-dir", str(dist), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = dist.glob("arbitro-*.whl")
     venv = tmp_path / "venv"
-    subprocess.run(["uv", "venv", "--python", sys.executable, str(venv)], check=True, capture_output=True)
+    subprocess.run(
+        ["uv", "venv", "--python", sys.executable, str(venv)], check=True, capture_output=True
+    )
     python = venv / "bin" / "python"
-    subprocess.run(["uv", "pip", "install", "--python", str(python), str(wheel)], check=True, capture_output=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ARBITRO_", "VIRTUAL_ENV", "PYTHONPATH"))}
+    subprocess.run(
+        ["uv", "pip", "install", "--python", str(python), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("ARBITRO_", "VIRTUAL_ENV", "PYTHONPATH"))
+    }
     out = subprocess.run(
         [str(venv / "bin" / "arbitro"), "rules", "list", "--json"],
         check=True,

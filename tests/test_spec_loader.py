@@ -75,7 +75,9 @@ def test_an_enum_value_outside_its_choices_is_refused(tmp_path: Path) -> None:
     text = (spec_dir() / "samba-en.toml").read_text(encoding="utf-8")
     m = re.search(r'key = "go_out_discard"(?:(?!\[\[clause\]\]).)*?\nvalue = "(\w+)"', text, re.S)
     assert m
-    path = _mutated(tmp_path, "samba-en", m.group(0), m.group(0).replace(f'"{m.group(1)}"', '"sometimes"'))
+    path = _mutated(
+        tmp_path, "samba-en", m.group(0), m.group(0).replace(f'"{m.group(1)}"', '"sometimes"')
+    )
     with pytest.raises(SpecError) as info:
         check_rulebook(load_file(path))
     assert info.value.key == "go_out_discard"
