@@ -48,7 +48,6 @@ def play_through_server(server: Server, rulebook: str, seed: int) -> list[str]:
         legal = server.ask(id=3, op="legal", state=state)["result"]
         assert legal, "the server offers no legal action in play"
         action = legal[rng.randrange(len(legal))]
-        before = state
         reply = server.ask(id=4, op="apply", state=state, action=action)
         assert reply["ok"], reply
         state = reply["result"]
@@ -56,7 +55,7 @@ def play_through_server(server: Server, rulebook: str, seed: int) -> list[str]:
         body.append(
             {"type": "action", "step": step, "hand": hand, "seat": action["seat"], "action": action}
         )
-        if state.get("last_hand") != before.get("last_hand") and state.get("last_hand") is not None:
+        if state["phase"] != "play":  # the hand is over: claim its scores as the server gives them
             scored = server.ask(id=5, op="score", state=state)["result"]["hand"]
             body.append(
                 {
