@@ -1,0 +1,76 @@
+"""Samba (three books) and Canasta: one rummy-family engine driven entirely by spec data.
+
+`RUMMY` implements `model.game.GameModel`. Modules, one rule concept each: `cards` (cards as small
+ints, the deck), `tables` (per-rules lookups), `melds` (sets, escaleras, wild and black-three
+melds), `laying` (candidate new melds), `arrange` (exact search over arrangements of a hand),
+`dealing` (seatings, the deal, the upcard, the opening table), `stock` (drawing, stock-out),
+`pile` (taking the discard pile), `opening` (the opening minimum), `red_threes`, `going_out`
+(requirements, asking the partner), `scoring` (a hand, the game), `state`, `actions`, `engine`
+(legal actions and their effects), `checks` (violations), `codec` (JSON).
+"""
+
+from __future__ import annotations
+
+from model.rummy.actions import (
+    Action,
+    AddToMeld,
+    Answer,
+    AskPartner,
+    Discard,
+    Draw,
+    FinishOpening,
+    LayMeld,
+    Merge,
+    ReplaceWild,
+    Stop,
+    TakePile,
+    action_from_json,
+    action_to_json,
+)
+from model.rummy.cards import JOKER, card, card_name, parse_card, parse_cards
+from model.rummy.checks import violations
+from model.rummy.dealing import RuleGap, deal, deck, new_game, opening_minimum, seatings
+from model.rummy.engine import apply, legal_actions
+from model.rummy.melds import Meld
+from model.rummy.model import RUMMY, RummyModel
+from model.rummy.scoring import CATEGORIES, score_hand
+from model.rummy.state import Result, Side, State
+
+__all__ = [
+    "CATEGORIES",
+    "JOKER",
+    "RUMMY",
+    "Action",
+    "AddToMeld",
+    "Answer",
+    "AskPartner",
+    "Discard",
+    "Draw",
+    "FinishOpening",
+    "LayMeld",
+    "Meld",
+    "Merge",
+    "ReplaceWild",
+    "Result",
+    "RuleGap",
+    "RummyModel",
+    "Side",
+    "State",
+    "Stop",
+    "TakePile",
+    "action_from_json",
+    "action_to_json",
+    "apply",
+    "card",
+    "card_name",
+    "deal",
+    "deck",
+    "legal_actions",
+    "new_game",
+    "opening_minimum",
+    "parse_card",
+    "parse_cards",
+    "score_hand",
+    "seatings",
+    "violations",
+]

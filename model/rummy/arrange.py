@@ -1,0 +1,730 @@
+"""Exact search over arrangements of hand cards onto a side's melds.
+
+Two questions decide whether an action leaves the player a way to finish the turn:
+
+- `reaches(...)`: can cards from the hand be laid (new melds, additions, merges, cleanings) so that
+  at least `target` points are placed while `keep` cards stay in hand? (the opening minimum,
+  *:opening-minimums)
+- `places_all(...)`: can every card be placed so that the side's completed melds meet the
+  going-out requirements? (*:go-out-min-completed, *:go-out-min-clean, *:go-out-min-dirty,
+  *:go-out-wait-after-clean)
+
+Both look at final arrangements, not at orders of atomic actions: a final arrangement is admitted
+only when some order of `LayMeld` (at its minimum size) and single-card `AddToMeld` reaches it
+(e.g. under *:completed-set-growth "naturals" every wild of a set must be in before it reaches
+the completed size). Escaleras are chosen per suit; what is left of each rank goes to sets, whose
+options are combined rank by rank with the wild cards they use. The tests compare these answers
+with a brute-force search over the engine's own atomic actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import NamedTuple
+
+from model.rummy.cards import JOKER, is_black_three, is_natural, is_wild
+from model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, is_clean, seq_span, wild_count
+from model.rummy.tables import Tables
+
+
+class SetRules(NamedTuple):
+    """The rule values that shape sets (a hashable key for caches)."""
+
+    completed: int
+    cap: int
+    at_most: bool
+    start_min: int
+    set_min: int
+    set_lay: int
+    growth: str
+    merge: bool
+    several: bool
+    clean: bool
+
+
+class Need(NamedTuple):
+    """What going out requires of the side's completed melds."""
+
+    completed: int
+    clean: int
+    dirty: int
+    wait: bool  # new clean canastas do not count (*:go-out-wait-after-clean)
+    clean_start: int  # clean canastas the side had when the turn began
+
+
+def set_rules(t: Tables) -> SetRules:
+    r = t.rules
+    return SetRules(
+        t.completed,
+        t.wild_cap,
+        r.wilds_at_most_naturals,
+        r.set_start_min_naturals,
+        r.set_min,
+        t.set_lay,
+        r.completed_set_growth,
+        r.merge_sets,
+        r.several_sets_same_rank,
+        r.clean_by_replacing_wilds,
+    )
+
+
+def final_ok(sr: SetRules, n0: int, w0: int, new: bool, n: int, w: int) -> bool:
+    """Whether a set with `n0` naturals and `w0` wilds (or a new set) can end with `n`, `w`."""
+    if n < 1 or w < 0 or w > sr.cap or (sr.at_most and w > n):
+        return False
+    s = n + w
+    if new:
+        if n < sr.start_min or s < sr.set_min:
+            return False
+        nl = min(n, sr.set_lay)
+        wl = sr.set_lay - nl
+        if wl > w or wl > sr.cap or (sr.at_most and wl > nl):
+            return False
+        s0 = 0
+    else:
+        if n < n0:
+            return False
+        if w < w0 and (not sr.clean or n - n0 < w0 - w):
+            return False
+        s0 = n0 + w0
+    done0 = s0 >= sr.completed
+    if s > sr.completed:
+        g = sr.growth
+        if g == "none":
+            return False
+        if g == "naturals":
+            if done0:
+                return w <= w0
+            # every wild must be in before the set reaches the completed size
+            if n0 + w > sr.completed:
+                return False
+            return not (sr.at_most and w > sr.completed - w)
+        if g == "one_natural_if_clean":
+            return s == sr.completed + 1 and w == 0
+    return True
+
+
+# ---------------------------------------------------------------- sets, rank by rank
+
+Option = tuple[int, int, int, int, int, int]
+"""(naturals placed, net wilds used, completed, clean, dirty, clean completed before)."""
+
+
+def _partitions(items: list[int]) -> Iterable[list[list[int]]]:
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in _partitions(rest):
+        yield [[first], *part]
+        for i in range(len(part)):
+            yield [*part[:i], [first, *part[i]], *part[i + 1 :]]
+
+
+def _group_options(sr: SetRules, n0: int, w0: int, new: bool, a: int) -> list[Option]:
+    """Final outcomes of one set given up to `a` naturals from the hand."""
+    out: list[Option] = []
+    was_clean_done = (not new) and w0 == 0 and n0 + w0 >= sr.completed
+    lo_n = 1 if new else n0
+    for n in range(lo_n, n0 + a + 1):
+        for w in range(0, sr.cap + 1):
+            if not final_ok(sr, n0, w0, new, n, w):
+                continue
+            done = n + w >= sr.completed
+            clean = done and w == 0
+            out.append(
+                (
+                    n - n0,
+                    w - w0,
+                    int(done),
+                    int(clean),
+                    int(done and w > 0),
+                    int(clean and was_clean_done),
+                )
+            )
+    return out
+
+
+@lru_cache(maxsize=200_000)
+def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> frozenset[Option]:
+    """Every outcome for one rank: existing sets `bases` (naturals, wilds), `a` naturals in hand."""
+    results: set[Option] = set()
+    incomplete = [i for i, (n, w) in enumerate(bases) if n + w < sr.completed]
+    complete = [i for i, (n, w) in enumerate(bases) if n + w >= sr.completed]
+    groupings: list[list[list[int]]]
+    if sr.merge and len(incomplete) > 1:
+        groupings = list(_partitions(incomplete))
+    else:
+        groupings = [[[i] for i in incomplete]]
+    for grouping in groupings:
+        groups: list[tuple[int, int]] = []
+        ok = True
+        for g in grouping:
+            n0 = sum(bases[i][0] for i in g)
+            w0 = sum(bases[i][1] for i in g)
+            if len(g) > 1 and (
+                w0 > sr.cap
+                or (sr.at_most and w0 > n0)
+                or (n0 + w0 > sr.completed and sr.growth != "any")
+            ):
+                ok = False
+                break
+            groups.append((n0, w0))
+        if not ok:
+            continue
+        groups += [bases[i] for i in complete]
+        kmax = a // max(1, sr.start_min) if sr.several else 1 if not bases else 0
+        partial: set[Option] = {(0, 0, 0, 0, 0, 0)}
+        for n0, w0 in groups:
+            partial = _combine(partial, _group_options(sr, n0, w0, False, a), a)
+        for _ in range(kmax + 1):
+            results |= partial
+            partial = _combine(partial, _group_options(sr, 0, 0, True, a), a)
+            if not partial:
+                break
+    return frozenset(results)
+
+
+def _combine(partial: set[Option], opts: list[Option], a: int) -> set[Option]:
+    out: set[Option] = set()
+    for p in partial:
+        for o in opts:
+            n = p[0] + o[0]
+            if n <= a:
+                out.add((n, p[1] + o[1], p[2] + o[2], p[3] + o[3], p[4] + o[4], p[5] + o[5]))
+    return out
+
+
+# ---------------------------------------------------------------- escaleras, suit by suit
+
+SeqOption = tuple[tuple[int, ...], int]
+"""(cards of each escalera position left over, completed escaleras)."""
+
+
+@lru_cache(maxsize=100_000)
+def suit_options(
+    counts: tuple[int, ...], bases: tuple[tuple[int, int], ...], smin: int, smax: int, done: int
+) -> tuple[SeqOption, ...]:
+    """Every way to extend the suit's escaleras `bases` and start new ones from `counts`."""
+    n = len(counts)
+    results: set[SeqOption] = set()
+
+    def runs(rem: list[int], start: int, min_len: int, comp: int) -> None:
+        results.add((tuple(rem), comp))
+        for i in range(start, n):
+            for length in range(min_len if i == start else smin, smax + 1):
+                if i + length > n:
+                    break
+                if all(rem[k] for k in range(i, i + length)):
+                    for k in range(i, i + length):
+                        rem[k] -= 1
+                    runs(rem, i, length, comp + (length >= done))
+                    for k in range(i, i + length):
+                        rem[k] += 1
+                else:
+                    break
+
+    def extend(b: int, rem: list[int], comp: int) -> None:
+        if b == len(bases):
+            runs(rem, 0, smin, comp)
+            return
+        lo, hi = bases[b]
+        size = hi - lo + 1
+        el = 0
+        while True:
+            er = 0
+            while size + el + er <= smax:
+                extend(b + 1, rem, comp + (size + el + er >= done))
+                k = hi + er + 1
+                if k >= n or not rem[k]:
+                    break
+                rem[k] -= 1
+                er += 1
+            for k in range(hi + 1, hi + er + 1):
+                rem[k] += 1
+            k = lo - el - 1
+            if k < 0 or not rem[k] or size + el + 1 > smax:
+                break
+            rem[k] -= 1
+            el += 1
+        for k in range(lo - el, lo):
+            rem[k] += 1
+
+    extend(0, list(counts), 0)
+    return tuple(sorted(results, key=lambda o: sum(o[0])))
+
+
+# ---------------------------------------------------------------- the hand and the table
+
+
+class Split(NamedTuple):
+    """A hand split by what the arrangement can do with each card."""
+
+    seq: tuple[tuple[int, ...], ...]  # per suit, per escalera position: naturals
+    other: tuple[int, ...]  # per rank index: naturals not usable in escaleras
+    jokers: int
+    twos: int
+    black: int
+    rest: int  # cards that can never be placed (red threes)
+
+
+def split(t: Tables, cards: Iterable[int]) -> Split:
+    P = len(t.seq_rank)
+    seq = [[0] * P for _ in range(4)]
+    other = [0] * 13
+    jokers = twos = black = rest = 0
+    sequences = t.rules.sequences
+    for c in cards:
+        if c == JOKER:
+            jokers += 1
+        elif c < 4:
+            twos += 1
+        elif is_natural(c):
+            p = t.seq_pos[c >> 2]
+            if sequences and p >= 0:
+                seq[c & 3][p] += 1
+            else:
+                other[c >> 2] += 1
+        elif is_black_three(c):
+            black += 1
+        else:
+            rest += 1
+    return Split(tuple(tuple(s) for s in seq), tuple(other), jokers, twos, black, rest)
+
+
+class Table(NamedTuple):
+    """The side's melds in the shape the search uses."""
+
+    sets: tuple[tuple[tuple[int, int], ...], ...]  # per rank index: (naturals, wilds) of each set
+    seqs: tuple[tuple[tuple[int, int], ...], ...]  # per suit: (lo, hi) escalera positions
+    wild_room: int  # wilds the existing wild melds can still take
+    completed: int  # completed melds that are not sets or escaleras' own counts (none: 0)
+    wild_done: int
+
+
+def table_of(t: Tables, melds: Iterable[Meld]) -> Table:
+    sets: list[list[tuple[int, int]]] = [[] for _ in range(13)]
+    seqs: list[list[tuple[int, int]]] = [[] for _ in range(4)]
+    room = 0
+    wild_done = 0
+    for m in melds:
+        if m.kind == SET:
+            w = wild_count(m.cards)
+            sets[m.key].append((len(m.cards) - w, w))
+        elif m.kind == SEQ:
+            seqs[m.key].append(seq_span(t, m))
+        elif m.kind == WILDS:
+            room += max(0, t.completed - len(m.cards))
+            wild_done += len(m.cards) >= t.completed
+    return Table(
+        tuple(tuple(sorted(s)) for s in sets),
+        tuple(tuple(sorted(s)) for s in seqs),
+        room,
+        0,
+        wild_done,
+    )
+
+
+def _freeable(tb: Table, sr: SetRules) -> int:
+    """How many wilds cleaning could free from the table's sets (0 without cleaning)."""
+    if not sr.clean:
+        return 0
+    return sum(w for rank in tb.sets for _, w in rank)
+
+
+def _wild_meld_amounts(t: Tables, room: int, avail: int) -> list[int]:
+    """How many wilds (0..avail) can go into wild-only melds: the room left plus new melds."""
+    r = t.rules
+    if not r.wild_canasta:
+        return [0]
+    lo = max(1, r.wild_meld_min_start)
+    hi = t.completed
+    ok = [False] * (avail + 1)
+    ok[0] = True
+    # new melds of lo..hi wilds each, any number of them
+    for total in range(1, avail + 1):
+        for size in range(lo, hi + 1):
+            if size <= total and ok[total - size]:
+                ok[total] = True
+                break
+    out = []
+    for y in range(avail + 1):
+        if any(ok[y - e] for e in range(0, min(room, y) + 1)):
+            out.append(y)
+    return out
+
+
+def _wild_points(t: Tables, jokers: int, twos: int) -> list[int]:
+    """Points of the best k wilds from the hand, for k = 0..jokers+twos."""
+    vals = sorted([t.points[JOKER]] * jokers + [t.points[0]] * twos, reverse=True)
+    out = [0]
+    for v in vals:
+        out.append(out[-1] + v)
+    return out
+
+
+def reaches(
+    t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], target: int, keep: int
+) -> bool:
+    """Whether at least `target` points of `cards` can be placed, leaving `keep` cards in hand."""
+    if target <= 0 and keep <= len(cards):
+        return True
+    sp = split(t, cards)
+    pts = t.points
+    bound = sum(pts[c] for c in cards if is_natural(c) or is_wild(c))
+    if bound < target:
+        return False
+    tb = table_of(t, melds)
+    sr = set_rules(t)
+    W = sp.jokers + sp.twos
+    freeable = _freeable(tb, sr)
+    wp = _wild_points(t, sp.jokers, sp.twos)
+    fixed_keep = sp.black + sp.rest
+    rank_pts = [pts[r * 4 + 0] for r in range(13)]
+    r = t.rules
+    seq_opts = [
+        suit_options(sp.seq[s], tb.seqs[s], r.sequence_min, r.sequence_max, t.completed)
+        if r.sequences
+        else ((sp.seq[s], 0),)
+        for s in range(4)
+    ]
+    seen: dict[tuple[int, ...], int] = {}
+
+    def best_sets(avail: tuple[int, ...]) -> int:
+        """Best points from sets and wilds, given naturals per rank; -1 if `keep` cannot hold."""
+        got = seen.get(avail)
+        if got is not None:
+            return got
+        # state: (net wilds, kept capped at keep) -> best natural points
+        states: dict[tuple[int, int], int] = {(0, 0): 0}
+        hi_x = W + freeable
+        for rank in range(13):
+            a = avail[rank]
+            bases = tb.sets[rank]
+            if not a and not bases:
+                continue
+            opts = rank_options(sr, bases, a)
+            if not opts:
+                continue
+            pairs = {(o[0], o[1]) for o in opts}
+            nxt: dict[tuple[int, int], int] = {}
+            for (x, k), v in states.items():
+                for p, dw in pairs:
+                    nx = x + dw
+                    if nx > hi_x:
+                        continue
+                    nk = min(keep, k + a - p)
+                    nv = v + p * rank_pts[rank]
+                    key = (nx, nk)
+                    if nxt.get(key, -1) < nv:
+                        nxt[key] = nv
+            states = nxt
+        best = -1
+        for (x, k), v in states.items():
+            for y in _wild_meld_amounts(t, tb.wild_room, W - x) if x <= W else []:
+                placed = x + y
+                if placed < 0:
+                    continue
+                if k + (W - placed) + fixed_keep < keep:
+                    continue
+                total = v + wp[placed]
+                if total > best:
+                    best = total
+        seen[avail] = best
+        return best
+
+    P = len(t.seq_rank)
+
+    def dfs(s: int, seq_pts: int, avail: list[int]) -> bool:
+        if s == 4:
+            b = best_sets(tuple(avail))
+            return b >= 0 and seq_pts + b >= target
+        for rem, _comp in reversed(seq_opts[s]):
+            add = 0
+            for p in range(P):
+                used = sp.seq[s][p] - rem[p]
+                add += used * rank_pts[t.seq_rank[p]]
+            for p in range(P):
+                avail[t.seq_rank[p]] += rem[p]
+            # kept naturals are counted by the sets part through `avail`
+            if dfs(s + 1, seq_pts + add, avail):
+                for p in range(P):
+                    avail[t.seq_rank[p]] -= rem[p]
+                return True
+            for p in range(P):
+                avail[t.seq_rank[p]] -= rem[p]
+        return False
+
+    if not r.sequences:
+        b = best_sets(sp.other)
+        return b >= 0 and b >= target
+    return dfs(0, 0, list(sp.other))
+
+
+def places_all(
+    t: Tables,
+    cards: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    need: Need,
+    tb: Table | None = None,
+    spare: str = "none",
+    slack: int | None = None,
+) -> bool:
+    """Whether the cards can be placed so that the side's completed melds meet `need`.
+
+    `spare` says how many cards stay over (the going-out discard): "none", "one", or "upto1";
+    a card kept over must be worth at most `slack` points when that is given (the opening
+    minimum of a side going out in the turn it opens).
+    """
+    sp = split(t, cards)
+    if sp.rest:
+        return False
+    r = t.rules
+    if tb is None:
+        tb = table_of(t, melds)
+    sr = set_rules(t)
+    W = sp.jokers + sp.twos
+    freeable = _freeable(tb, sr)
+    pts = t.points
+    may_spare = spare != "none"
+
+    def fits(points: int) -> bool:
+        return may_spare and (slack is None or points <= slack)
+
+    # black threes: all in one black-three meld (with wilds if allowed), or one kept over
+    blacks: list[tuple[int, list[int]]] = []  # (kept over, possible wilds in the meld)
+    cap_z = t.wild_cap if r.black_three_meld_wilds else 0
+    for b, kept in ((sp.black, 0), (sp.black - 1, 1)):
+        if b < 0 or (kept and not fits(pts[4])):
+            continue
+        if b == 0:
+            blacks.append((kept, [0]))
+        elif r.black_threes_meld != "never":
+            zs = [z for z in range(0, cap_z + 1) if final_ok(sr, 0, 0, True, b, z)]
+            if zs:
+                blacks.append((kept, zs))
+    if not blacks:
+        return False
+    if not may_spare and not _homes_possible(t, sp, tb, W + freeable):
+        return False
+    cheapest_wild = pts[0] if sp.twos else pts[JOKER]
+    wild_kept = [0, 1] if W and fits(cheapest_wild) else [0]
+    caps = (need.completed, need.clean, need.dirty, need.clean)
+    P = len(t.seq_rank)
+    seq_opts = [
+        suit_options(sp.seq[s], tb.seqs[s], r.sequence_min, r.sequence_max, t.completed)
+        if r.sequences
+        else ((sp.seq[s], 0),)
+        for s in range(4)
+    ]
+    rank_pts = [pts[k * 4] for k in range(13)]
+    seen: dict[tuple[tuple[int, ...], int], bool] = {}
+
+    def sets_ok(avail: tuple[int, ...], seq_done: int) -> bool:
+        key = (avail, seq_done)
+        got = seen.get(key)
+        if got is not None:
+            return got
+        # (net wilds, completed, clean, dirty, clean-before, kept over), capped at the needs
+        c0 = min(caps[0], seq_done)
+        cl0 = min(caps[1], seq_done)
+        states: set[tuple[int, int, int, int, int, int]] = {(0, c0, cl0, 0, 0, 0)}
+        ok = True
+        for rank in range(13):
+            a = avail[rank]
+            bases = tb.sets[rank]
+            if not a and not bases:
+                continue
+            keep_one = a >= 1 and fits(rank_pts[rank])
+            opts = [
+                (o, a - o[0])
+                for o in rank_options(sr, bases, a)
+                if o[0] == a or (keep_one and o[0] == a - 1)
+            ]
+            if not opts:
+                ok = False
+                break
+            nxt: set[tuple[int, int, int, int, int, int]] = set()
+            for x, c, cl, d, old, kept in states:
+                for o, k in opts:
+                    nx = x + o[1]
+                    if nx > W + freeable or kept + k > 1:
+                        continue
+                    nxt.add(
+                        (
+                            nx,
+                            min(caps[0], c + o[2]),
+                            min(caps[1], cl + o[3]),
+                            min(caps[2], d + o[4]),
+                            min(caps[3], old + o[5]),
+                            kept + k,
+                        )
+                    )
+            states = nxt
+            if not states:
+                ok = False
+                break
+        result = False
+        if ok:
+            for x, c, cl, d, old, kept in states:
+                clean = min(old, need.clean_start) if need.wait else cl
+                if c < need.completed or clean < need.clean or d < need.dirty:
+                    continue
+                rest = W - x
+                if rest < 0:
+                    continue
+                ys = _wild_meld_amounts(t, tb.wild_room, rest)
+                for b_kept, zs in blacks:
+                    for w_kept in wild_kept:
+                        total = kept + b_kept + w_kept
+                        if total > 1 or (spare == "one" and total != 1):
+                            continue
+                        if any((rest - w_kept - z) in ys for z in zs if z <= rest - w_kept):
+                            result = True
+                            break
+                    if result:
+                        break
+                if result:
+                    break
+        seen[key] = result
+        return result
+
+    def dfs(s: int, avail: list[int], done: int) -> bool:
+        if s == 4:
+            return sets_ok(tuple(avail), done)
+        for rem, comp in seq_opts[s]:
+            for p in range(P):
+                avail[t.seq_rank[p]] += rem[p]
+            hit = dfs(s + 1, avail, done + comp)
+            for p in range(P):
+                avail[t.seq_rank[p]] -= rem[p]
+            if hit:
+                return True
+        return False
+
+    if not r.sequences:
+        return sets_ok(sp.other, 0)
+    return dfs(0, list(sp.other), 0)
+
+
+def _homes_possible(t: Tables, sp: Split, tb: Table, W: int) -> bool:
+    """A necessary condition for placing everything: each natural has somewhere it might go."""
+    r = t.rules
+    sr = set_rules(t)
+    totals = list(sp.other)
+    for s in range(4):
+        for p, k in enumerate(sp.seq[s]):
+            totals[t.seq_rank[p]] += k
+    for rank in range(13):
+        a = totals[rank]
+        if not a:
+            continue
+        if tb.sets[rank] or (a >= sr.start_min and a + W >= sr.set_min):
+            continue
+        # no set can take them: every card of this rank must go into escaleras
+        p = t.seq_pos[rank]
+        if not r.sequences or p < 0:
+            return False
+        for s in range(4):
+            if not sp.seq[s][p] or tb.seqs[s]:
+                continue
+            row = sp.seq[s]
+            lo = max(0, p - r.sequence_min + 1)
+            hi = min(len(row) - r.sequence_min, p)
+            if not any(
+                all(row[q] for q in range(i, i + r.sequence_min)) for i in range(lo, hi + 1)
+            ):
+                return False
+    return True
+
+
+def homeless(t: Tables, cards: tuple[int, ...], tb: Table) -> list[int]:
+    """Cards of `cards` that no arrangement could place (a permissive test: a card listed here
+    certainly has no home; removing other cards never gives it one)."""
+    r = t.rules
+    sr = set_rules(t)
+    W = sum(1 for c in cards if is_wild(c)) + _freeable(tb, sr)
+    counts = [0] * 53
+    for c in cards:
+        counts[c] += 1
+    present = [[False] * len(t.seq_rank) for _ in range(4)]
+    if r.sequences:
+        for c in cards:
+            if is_natural(c) and t.seq_pos[c >> 2] >= 0:
+                present[c & 3][t.seq_pos[c >> 2]] = True
+    blacks = counts[4] + counts[7]
+    out: list[int] = []
+    for c in cards:
+        if is_wild(c):
+            continue
+        if is_natural(c):
+            rank = c >> 2
+            a = (
+                counts[rank * 4]
+                + counts[rank * 4 + 1]
+                + counts[rank * 4 + 2]
+                + counts[rank * 4 + 3]
+            )
+            if tb.sets[rank] or (a >= sr.start_min and a + W >= sr.set_min):
+                continue
+            p = t.seq_pos[rank]
+            if r.sequences and p >= 0:
+                suit = c & 3
+                if tb.seqs[suit]:
+                    continue
+                row = present[suit]
+                n = r.sequence_min
+                if any(
+                    all(row[q] for q in range(i, i + n))
+                    for i in range(max(0, p - n + 1), min(len(row) - n, p) + 1)
+                ):
+                    continue
+            out.append(c)
+        elif is_black_three(c):
+            wild_ok = W if r.black_three_meld_wilds else 0
+            if r.black_threes_meld != "never" and blacks + wild_ok >= sr.set_min:
+                continue
+            out.append(c)
+        else:
+            out.append(c)
+    return out
+
+
+def completions_bound(t: Tables, n_cards: int, melds: tuple[Meld, ...]) -> int:
+    """At most how many more melds `n_cards` cards could complete (an upper bound)."""
+    needs = sorted(
+        t.completed - len(m.cards)
+        for m in melds
+        if m.kind in (SET, SEQ) and len(m.cards) < t.completed
+    )
+    done = 0
+    left = n_cards
+    for k in needs:
+        if k > left:
+            break
+        left -= k
+        done += 1
+    return done + left // t.completed
+
+
+def is_clean_completed(t: Tables, m: Meld) -> bool:
+    return m.kind in (SET, SEQ) and len(m.cards) >= t.completed and is_clean(m)
+
+
+__all__ = [
+    "BLACK3",
+    "Need",
+    "SetRules",
+    "Table",
+    "completions_bound",
+    "final_ok",
+    "homeless",
+    "is_clean_completed",
+    "places_all",
+    "rank_options",
+    "reaches",
+    "set_rules",
+    "suit_options",
+    "table_of",
+]

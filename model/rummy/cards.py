@@ -1,0 +1,179 @@
+"""French-suited cards as small ints, their names, classes and points; the deck of a rulebook.
+
+A card is ``rank * 4 + suit`` for the 52 of a pack (rank index 0 is the two, 1 the three, 2 the
+four ... 11 the king, 12 the ace; suits C, D, H, S), and ``JOKER = 52``. Packs shuffled together
+hold indistinguishable copies, so a pile of cards is a multiset: a sorted tuple of ints, equal
+situations being equal values. Implements the card classes the rules name (`CardClass`:
+joker, two, wild, red_three, black_three), *:card-points, *:packs and *:jokers-per-pack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import groupby
+
+from model.errors import MalformedInput
+from model.schema import CardPoints
+
+SUITS = "CDHS"
+"""Clubs, diamonds, hearts, spades: diamonds and hearts are red."""
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+TWO, THREE, FOUR, SEVEN, EIGHT, ACE = 0, 1, 2, 5, 6, 12
+"""Rank indices (a card's rank is ``card >> 2``)."""
+JOKER = 52
+KINDS = 53
+"""Distinct cards: the 52 of a pack and the joker."""
+NATURAL_RANKS = tuple(range(FOUR, ACE + 1))
+"""Ranks that form sets (4 to ace): neither wild nor threes."""
+
+RED_THREES = (THREE * 4 + DIAMONDS, THREE * 4 + HEARTS)
+BLACK_THREES = (THREE * 4 + CLUBS, THREE * 4 + SPADES)
+
+CARD_CLASSES = ("joker", "two", "wild", "red_three", "black_three")
+
+
+def card(rank: str, suit: str) -> int:
+    """The card of a rank name ('2'..'10', 'J', 'Q', 'K', 'A') and a suit letter (C, D, H, S)."""
+    return RANK_NAMES.index(rank) * 4 + SUITS.index(suit)
+
+
+def rank_of(c: int) -> int:
+    return c >> 2
+
+
+def suit_of(c: int) -> int:
+    return c & 3
+
+
+def is_wild(c: int) -> bool:
+    """Jokers and twos."""
+    return c == JOKER or c < 4
+
+
+def is_natural(c: int) -> bool:
+    """A card of rank 4 to ace: it can form sets and escaleras."""
+    return 8 <= c < JOKER
+
+
+def is_red_three(c: int) -> bool:
+    return c == 5 or c == 6
+
+
+def is_black_three(c: int) -> bool:
+    return c == 4 or c == 7
+
+
+def in_class(c: int, cls: str) -> bool:
+    """Whether card `c` belongs to a class named by the rules."""
+    if cls == "joker":
+        return c == JOKER
+    if cls == "two":
+        return c < 4
+    if cls == "wild":
+        return is_wild(c)
+    if cls == "red_three":
+        return is_red_three(c)
+    if cls == "black_three":
+        return is_black_three(c)
+    raise ValueError(f"unknown card class {cls!r}; known: {', '.join(CARD_CLASSES)}")
+
+
+def class_mask(classes: Iterable[str]) -> tuple[bool, ...]:
+    """For each card kind, whether it belongs to any of the classes."""
+    cs = tuple(classes)
+    return tuple(any(in_class(c, k) for k in cs) for c in range(KINDS))
+
+
+def card_name(c: int) -> str:
+    """A short name: rank then suit letter (``10H``, ``QS``, ``2C``) or ``JK`` for a joker."""
+    if c == JOKER:
+        return "JK"
+    if not 0 <= c < JOKER:
+        raise MalformedInput(f"not a card: {c!r}")
+    return RANK_NAMES[c >> 2] + SUITS[c & 3]
+
+
+def parse_card(name: str) -> int:
+    """The card called `name` (see `card_name`); MalformedInput says what is expected."""
+    if not isinstance(name, str):
+        raise MalformedInput(f"a card is a name such as 'QH' or 'JK', got {name!r}")
+    if name == "JK":
+        return JOKER
+    if len(name) >= 2 and name[:-1] in RANK_NAMES and name[-1] in SUITS:
+        return card(name[:-1], name[-1])
+    raise MalformedInput(
+        f"unknown card {name!r}; expected a rank (2-10, J, Q, K, A) then a suit (C, D, H, S), or JK"
+    )
+
+
+def parse_cards(names: str) -> tuple[int, ...]:
+    """Cards written as space-separated names, sorted: ``"QH QS JK"``."""
+    return tuple(sorted(parse_card(n) for n in names.split()))
+
+
+def names(cards: Iterable[int]) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+def point_table(p: CardPoints) -> tuple[int, ...]:
+    """What each card kind counts (red threes count nothing here: they are honours). *:card-points."""
+    out = []
+    for c in range(KINDS):
+        r = c >> 2
+        if c == JOKER:
+            v = p.joker
+        elif r == TWO:
+            v = p.two
+        elif r == THREE:
+            v = p.black_three if is_black_three(c) else 0
+        elif r == ACE:
+            v = p.ace
+        elif r >= EIGHT:
+            v = p.high
+        else:
+            v = p.low
+        out.append(v)
+    return tuple(out)
+
+
+def make_deck(packs: int, jokers_per_pack: int) -> tuple[int, ...]:
+    """The sorted deck: `packs` copies of the 52 cards plus their jokers. *:packs, *:jokers-per-pack."""
+    return tuple(
+        sorted([c for c in range(52) for _ in range(packs)] + [JOKER] * (packs * jokers_per_pack))
+    )
+
+
+def counts(cards: Iterable[int]) -> list[int]:
+    """A count vector of length KINDS."""
+    v = [0] * KINDS
+    for c in cards:
+        v[c] += 1
+    return v
+
+
+def remove(cards: Sequence[int], taken: Iterable[int]) -> tuple[int, ...]:
+    """The sorted multiset `cards` minus `taken`; None-safe callers check containment first."""
+    out = list(cards)
+    for c in taken:
+        out.remove(c)
+    return tuple(out)
+
+
+def add(cards: Sequence[int], more: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted((*cards, *more)))
+
+
+def contains(cards: Sequence[int], wanted: Iterable[int]) -> bool:
+    """Whether the multiset `cards` holds the multiset `wanted`."""
+    have = counts(cards)
+    for c in wanted:
+        if not 0 <= c < KINDS or have[c] == 0:
+            return False
+        have[c] -= 1
+    return True
+
+
+def distinct(cards: Iterable[int]) -> list[int]:
+    """The distinct cards of a sorted multiset, in order."""
+    return [k for k, _ in groupby(cards)]

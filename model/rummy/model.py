@@ -1,0 +1,86 @@
+"""Samba and Canasta behind the shared game protocol (`model.game.GameModel`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from model.game import HandResult, Phase, Seating
+from model.rummy import checks, codec, dealing, engine
+from model.rummy.actions import Action, action_from_json, action_to_json
+from model.rummy.cards import card_name, parse_card
+from model.rummy.scoring import hand_result, winner
+from model.rummy.state import State
+from model.schema import RummyRules
+
+
+class RummyModel:
+    """Every method is a pure function of its arguments."""
+
+    game = "rummy"
+
+    def seatings(self, rules: RummyRules) -> Sequence[Seating]:
+        return dealing.seatings(rules)
+
+    def new_game(self, rules: RummyRules, seating: Seating, dealer: int = 0) -> State:
+        return dealing.new_game(rules, seating, dealer)
+
+    def deck(self, rules: RummyRules, seating: Seating) -> tuple[int, ...]:
+        return dealing.deck(rules, seating)
+
+    def phase(self, state: State) -> Phase:
+        p = state.phase
+        return "play" if p == "play" else "over" if p == "over" else "deal"
+
+    def deal(self, rules: RummyRules, state: State, order: Sequence[int]) -> State:
+        return dealing.deal(rules, state, order)
+
+    def to_move(self, state: State) -> int:
+        """The seat to act; in phase `deal` the dealer; -1 once over."""
+        if state.phase == "deal":
+            return state.dealer
+        if state.phase == "over":
+            return -1
+        return state.to_move()
+
+    def legal_actions(self, rules: RummyRules, state: State) -> tuple[Action, ...]:
+        return engine.legal_actions(rules, state)
+
+    def apply(self, rules: RummyRules, state: State, action: Any) -> State:
+        return engine.apply(rules, state, action)
+
+    def violations(self, rules: RummyRules, state: State) -> list[str]:
+        return checks.violations(rules, state)
+
+    def last_hand(self, state: State) -> HandResult | None:
+        return None if state.result is None else hand_result(state.result)
+
+    def game_scores(self, state: State) -> tuple[int, ...]:
+        return state.scores
+
+    def winner(self, state: State) -> int | None:
+        """The side with the sole highest total once the game is over."""
+        if state.phase != "over":
+            return None
+        return winner(state.scores)
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return codec.state_to_json(state)
+
+    def state_from_json(self, rules: RummyRules, data: Mapping[str, Any]) -> State:
+        return codec.state_from_json(data)
+
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        return action_to_json(action)
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Action:
+        return action_from_json(data)
+
+    def card_name(self, card: int) -> str:
+        return card_name(card)
+
+    def parse_card(self, name: str) -> int:
+        return parse_card(name)
+
+
+RUMMY = RummyModel()

@@ -1,0 +1,250 @@
+"""The discard pile: when it may be taken, how its top card is used, where the rest goes.
+
+The pile is always taken whole and its top card is used at once (`TakePile.use`):
+
+- "set": a new set of the top card with `pile_new_set_naturals` naturals of its rank from the
+  hand; or with one natural fewer and a wild when the pile is not frozen and
+  *:pile-wild-pair-after allows it (the side has opened, or the pile was already taken this hand).
+  When a side keeps one set per rank (*:several-sets-same-rank false) and already has a set of
+  that rank, the top card and the cards shown join that set instead (reading: the pair still
+  takes a frozen pile).
+- "escalera": a new escalera with two cards of the hand (*:pile-new-sequence).
+- "add": onto a set of the side (*:pile-to-own-set, a completed one only with
+  *:pile-to-completed-set, and only where the set may still grow), or onto one of its escaleras
+  (*:pile-to-own-sequence). Never while the pile is frozen.
+
+The pile cannot be taken when empty, when its top card is of a *:blocked-by-top class, by a player
+holding one card while the stock lasts (*:pile-one-card-rule), or with an exhausted stock beyond
+what *:stock-out allows. It is frozen while it holds a card of a *:frozen-by class. A side that has
+not opened takes it only to open: the new meld is the start of a pending opening, which must be
+able to reach the minimum (*:pile-top-counts-for-opening, *:pile-rest-after-opening). Red threes
+in the pile go to the taker's side, without replacement.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from model.rummy.actions import TakePile
+from model.rummy.cards import distinct, is_natural, is_wild, remove
+from model.rummy.melds import SEQ, SET, Meld, add_problem, classify, is_completed
+from model.rummy.red_threes import lay_out
+from model.rummy.refusal import Refusal
+from model.rummy.state import PLAY, Side, State
+from model.rummy.stock import exhausted
+from model.rummy.tables import Tables
+
+
+def frozen(t: Tables, pile: tuple[int, ...]) -> bool:
+    """*:frozen-by: the pile holds a card of a freezing class."""
+    fz = t.frozen_by
+    return any(fz[c] for c in pile)
+
+
+def wild_pair_allowed(t: Tables, state: State, opened: bool) -> bool:
+    """*:pile-wild-pair-after: whether one natural and a wild may take an unfrozen pile."""
+    when = t.rules.pile_wild_pair_after
+    if when == "side_opened":
+        return opened
+    if when == "first_pile_take":
+        return state.pile_taken
+    return False
+
+
+def candidates(t: Tables, state: State) -> list[TakePile]:
+    """Every TakePile whose cards the player holds; the rules are checked by `take`."""
+    if not state.pile:
+        return []
+    seat = state.seat
+    top = state.pile[-1]
+    if not is_natural(top):
+        return []
+    hand = state.hands[seat]
+    out: list[TakePile] = []
+    rank = top >> 2
+    k = t.rules.pile_new_set_naturals
+    same = [c for c in hand if c >> 2 == rank]
+    for combo in sorted(set(combinations(same, k))):
+        out.append(TakePile(seat, "set", -1, combo))
+    if k >= 1:
+        wilds = distinct(c for c in hand if is_wild(c))
+        for combo in sorted(set(combinations(same, k - 1))):
+            for w in wilds:
+                out.append(TakePile(seat, "set", -1, tuple(sorted((*combo, w)))))
+    if t.rules.pile_new_sequence and t.rules.sequences:
+        suit = top & 3
+        near = distinct(c for c in hand if is_natural(c) and c & 3 == suit)
+        for a, b in combinations(near, 2):
+            out.append(TakePile(seat, "escalera", -1, (a, b)))
+    melds = state.table[seat % state.sides].melds
+    for i in range(len(melds)):
+        out.append(TakePile(seat, "add", i, ()))
+    return out
+
+
+def take(t: Tables, state: State, a: TakePile) -> State:
+    """The state after taking the pile; Refusal names the clause that forbids it."""
+    r = t.rules
+    seat = state.seat
+    side_i = seat % state.sides
+    sd = state.table[side_i]
+    hand = state.hands[seat]
+    if not state.pile:
+        raise Refusal("pile_new_set_naturals", "the discard pile is empty")
+    top = state.pile[-1]
+    if t.blocked_by[top]:
+        raise Refusal("blocked_by_top", "the top card of the pile stops it being taken")
+    if r.pile_one_card_rule and len(hand) == 1 and state.stock:
+        raise Refusal(
+            "pile_one_card_rule",
+            "a player holding one card may not take the pile while the stock lasts",
+        )
+    ex = exhausted(r, state)
+    unable = "take_upcard_unable_to_use"
+    if not is_natural(top):
+        raise Refusal(
+            "pile_new_set_naturals", "the top card has no natural rank to meld with", unable
+        )
+    is_frozen = frozen(t, state.pile)
+    melds = list(sd.melds)
+    joined = False
+    if a.use == "set":
+        if any(c not in hand for c in a.cards) or not _holds(hand, a.cards):
+            raise Refusal("pile_new_set_naturals", "the player does not hold those cards")
+        nat = [c for c in a.cards if not is_wild(c)]
+        wild = len(a.cards) - len(nat)
+        k = r.pile_new_set_naturals
+        if any(c >> 2 != top >> 2 or not is_natural(c) for c in nat):
+            raise Refusal(
+                "pile_new_set_naturals", "the cards must match the top card's rank", unable
+            )
+        if wild == 0:
+            if len(nat) != k:
+                raise Refusal(
+                    "pile_new_set_naturals",
+                    f"a new set from the pile takes {k} naturals from the hand",
+                    unable,
+                )
+        else:
+            if wild != 1 or len(nat) != k - 1:
+                raise Refusal(
+                    "pile_new_set_naturals", "the pile is never taken with two wilds", unable
+                )
+            if is_frozen:
+                raise Refusal(
+                    "frozen_by", "a frozen pile needs a natural pair matching its top card", unable
+                )
+            if not wild_pair_allowed(t, state, sd.opened):
+                raise Refusal(
+                    "pile_wild_pair_after", "a natural and a wild do not take the pile yet", unable
+                )
+        own = [i for i, m in enumerate(melds) if m.kind == SET and m.key == top >> 2]
+        if own and not r.several_sets_same_rank:
+            # one set per rank: the top card and the cards shown join the side's set
+            i = own[0]
+            m = melds[i]
+            for c in (top, *sorted(a.cards, key=is_wild)):
+                p = add_problem(t, m, c)
+                if p:
+                    raise Refusal(
+                        p, "the top card and those cards cannot join the side's set", unable
+                    )
+                m = Meld(SET, m.key, tuple(sorted((*m.cards, c))))
+            melds[i] = m
+        else:
+            got = classify(t, tuple(sorted((*a.cards, top))))
+            if isinstance(got, str):
+                raise Refusal(got, "those cards and the top card do not form a set", unable)
+            melds.append(got)
+        joined = bool(own) and not r.several_sets_same_rank
+        used = a.cards
+    elif a.use == "escalera":
+        if not (r.sequences and r.pile_new_sequence):
+            raise Refusal("pile_new_sequence", "the pile is not taken to start an escalera", unable)
+        if is_frozen:
+            raise Refusal(
+                "frozen_by", "a frozen pile needs a natural pair matching its top card", unable
+            )
+        if len(a.cards) != 2 or not _holds(hand, a.cards):
+            raise Refusal(
+                "pile_new_sequence", "an escalera from the pile takes two cards from the hand"
+            )
+        got = classify(t, tuple(sorted((*a.cards, top))))
+        if isinstance(got, str) or got.kind != SEQ:
+            raise Refusal(
+                "sequences", "those cards and the top card do not form an escalera", unable
+            )
+        melds.append(got)
+        used = a.cards
+    elif a.use == "add":
+        if not 0 <= a.meld < len(melds):
+            raise Refusal("pile_to_own_set", f"the side has no meld {a.meld}", unable)
+        if is_frozen:
+            raise Refusal(
+                "frozen_by",
+                "a frozen pile is taken only with a natural pair matching its top card",
+                unable,
+            )
+        m = melds[a.meld]
+        if m.kind == SET:
+            if not r.pile_to_own_set:
+                raise Refusal(
+                    "pile_to_own_set", "the top card alone does not take the pile", unable
+                )
+            if is_completed(t, m) and not r.pile_to_completed_set:
+                raise Refusal(
+                    "pile_to_completed_set", "a finished canasta does not take the pile", unable
+                )
+        elif m.kind == SEQ:
+            if not r.pile_to_own_sequence:
+                raise Refusal(
+                    "pile_to_own_sequence", "extending an escalera does not take the pile", unable
+                )
+        else:
+            raise Refusal("pile_to_own_set", "the top card cannot go onto that meld", unable)
+        p = add_problem(t, m, top)
+        if p:
+            raise Refusal(p, "the top card cannot go onto that meld", unable)
+        melds[a.meld] = Meld(m.kind, m.key, tuple(sorted((*m.cards, top))))
+        used = ()
+    else:
+        raise Refusal("pile_new_set_naturals", f"unknown use of the top card {a.use!r}")
+    if ex and r.stock_out == "forced_take_if_matches_meld" and not (a.use == "add" or joined):
+        raise Refusal(
+            "stock_out", "with the stock exhausted only a top card that fits a meld takes it"
+        )
+    rest = state.pile[:-1]
+    reds = [c for c in rest if c in (5, 6)]
+    rest = tuple(c for c in rest if c not in (5, 6))
+    new_hand = remove(hand, used)
+    held: tuple[int, ...] = ()
+    opening = not sd.opened
+    if opening and r.pile_rest_after_opening:
+        held = tuple(sorted(rest))
+    else:
+        new_hand = tuple(sorted((*new_hand, *rest)))
+    table = (
+        *state.table[:side_i],
+        Side(tuple(sorted(melds)), sd.red_threes, sd.opened),
+        *state.table[side_i + 1 :],
+    )
+    hands = (*state.hands[:seat], new_hand, *state.hands[seat + 1 :])
+    s = state._replace(
+        table=table,
+        hands=hands,
+        pile=(),
+        pile_taken=True,
+        took_pile=True,
+        held=held,
+        top_points=t.points[top] if opening else 0,
+        step=PLAY,
+    )
+    return lay_out(s, side_i, reds)
+
+
+def _holds(hand: tuple[int, ...], cards: tuple[int, ...]) -> bool:
+    try:
+        remove(hand, cards)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,136 @@
+"""The state of a Samba or Canasta game: an immutable, hashable value.
+
+Hands, the red threes laid out and the melds are sorted multisets, so equal situations are equal
+values; the stock keeps the dealt order (top first) and the discard pile its order (top last). A
+pile is frozen while it holds a card of a `frozen_by` class: that is read off the pile itself,
+which is always taken whole. Per turn the state records the step (draw, play, the partner's
+answer, placing a freed wild) and the bookkeeping the rules need: whether the pile was taken this
+turn, the rest of the pile held aside until the opening is laid, the points of the top card taken
+(for *:pile-top-counts-for-opening), the partner's answer, and how many clean canastas the side had
+when the turn began (*:go-out-wait-after-clean).
+
+A side has *opened* once its opening melds are accepted; while the player to move lays melds for
+a side that has not opened, those melds are the pending opening (a side without an opening has
+no other melds).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from model.rummy.melds import Meld
+
+DRAW, PLAY, ANSWER, FREED = "draw", "play", "answer", "freed"
+STEPS = (DRAW, PLAY, ANSWER, FREED)
+
+
+class Side(NamedTuple):
+    """What a side has on the table."""
+
+    melds: tuple[Meld, ...]  # sorted
+    red_threes: tuple[int, ...]  # sorted
+    opened: bool
+
+
+EMPTY_SIDE = Side((), (), False)
+
+
+class Result(NamedTuple):
+    """A finished hand, hashable (HandResult is built from it on demand)."""
+
+    hand: int
+    reason: str  # "went-out", "stock-out", "dead-end"
+    scores: tuple[int, ...]
+    categories: tuple[tuple[tuple[str, int], ...], ...]
+    finding: tuple[str, ...]  # clause ids behind a dead end; empty otherwise
+
+
+class State(NamedTuple):
+    """A whole game. Before the first deal the hand fields are empty; after a hand they keep its
+    final position until the next deal."""
+
+    players: int
+    sides: int
+    layout: str
+    phase: str  # "deal", "play", "over"
+    hand_no: int  # the current (or next) hand, from 0
+    dealer: int
+    scores: tuple[int, ...]  # per side
+    result: Result | None  # the hand most recently finished
+    hands: tuple[tuple[int, ...], ...]  # per seat, sorted
+    stock: tuple[int, ...]  # top first
+    pile: tuple[int, ...]  # bottom first, top last
+    table: tuple[Side, ...]
+    minimums: tuple[int, ...]  # per side: the opening minimum of this hand
+    owed: tuple[int, ...]  # per seat: red-three replacements still to draw
+    pile_taken: bool  # someone has taken the pile this hand
+    seat: int  # whose turn
+    step: str
+    took_pile: bool  # the player to move took the pile this turn
+    held: tuple[int, ...]  # the rest of a pile taken to open, until the opening is laid
+    top_points: int  # points of the top card taken this turn for a pending opening, else 0
+    asked: bool  # the player asked the partner this turn
+    answer: str  # "", "yes", "no"
+    melded: bool  # the player has laid or added cards this turn
+    clean_start: int  # clean canastas the side had when the turn began
+    no_discard: bool  # the last card of the stock was a red three: play stops without a discard
+    freed: int  # a wild freed by cleaning a meld, to be placed now; -1 if none
+    freed_meld: int  # the index of the meld it came from (it may not go back there); -1 if none
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.sides
+
+    def to_move(self) -> int:
+        if self.step == ANSWER:
+            return partner(self, self.seat)
+        return self.seat
+
+
+def partner(state: State, seat: int) -> int:
+    """The partner who answers "may I go out?": the next player of the side in play order."""
+    return (seat + state.sides) % state.players
+
+
+def new_state(players: int, sides: int, layout: str, dealer: int) -> State:
+    return State(
+        players=players,
+        sides=sides,
+        layout=layout,
+        phase="deal",
+        hand_no=0,
+        dealer=dealer,
+        scores=(0,) * sides,
+        result=None,
+        hands=(),
+        stock=(),
+        pile=(),
+        table=(),
+        minimums=(),
+        owed=(),
+        pile_taken=False,
+        seat=-1,
+        step="",
+        took_pile=False,
+        held=(),
+        top_points=0,
+        asked=False,
+        answer="",
+        melded=False,
+        clean_start=0,
+        no_discard=False,
+        freed=-1,
+        freed_meld=-1,
+    )
+
+
+TURN_RESET = {
+    "took_pile": False,
+    "held": (),
+    "top_points": 0,
+    "asked": False,
+    "answer": "",
+    "melded": False,
+    "no_discard": False,
+    "freed": -1,
+    "freed_meld": -1,
+}

@@ -1,0 +1,98 @@
+"""Per-rules lookup tables, computed once per RummyRules object.
+
+Nothing here decides a rule; it turns spec fields into the arrays the engine indexes (card points,
+which cards freeze or block the pile, escalera positions). Implements no clause of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from model.errors import SpecError
+from model.rummy.cards import (
+    BLACK_THREES,
+    JOKER,
+    RANK_NAMES,
+    RED_THREES,
+    class_mask,
+    make_deck,
+    point_table,
+)
+from model.schema import Layout, RummyRules
+
+
+@dataclass(frozen=True)
+class Tables:
+    """What the engine looks up for one rules object."""
+
+    rules: RummyRules
+    points: tuple[int, ...]  # per card kind
+    frozen_by: tuple[bool, ...]  # per card kind: its presence in the pile freezes it
+    blocked_by: tuple[bool, ...]  # per card kind: as top card it stops the pile being taken
+    cover: tuple[bool, ...]  # per card kind: as upcard it is covered by the next card
+    seq_pos: tuple[int, ...]  # per rank index: position among sequence_ranks, -1 if none
+    seq_rank: tuple[int, ...]  # per position: rank index
+    set_lay: int  # cards in a newly laid set: max(set_min, set_start_min_naturals)
+    wild_cap: int  # most wilds in a set, from wild_cap (and completed size)
+    completed: int
+
+    def deck(self, layout: Layout) -> tuple[int, ...]:
+        packs = layout.packs or self.rules.packs
+        return make_deck(packs, self.rules.jokers_per_pack)
+
+    def packs(self, layout: Layout) -> int:
+        return layout.packs or self.rules.packs
+
+    def red_threes_total(self, layout: Layout) -> int:
+        return len(RED_THREES) * self.packs(layout)
+
+    def black_threes_total(self, layout: Layout) -> int:
+        return len(BLACK_THREES) * self.packs(layout)
+
+
+_CACHE: dict[int, Tables] = {}
+
+
+def tables(rules: RummyRules) -> Tables:
+    """The tables of `rules` (cached by identity; the entry keeps the rules alive)."""
+    t = _CACHE.get(id(rules))
+    if t is not None and t.rules is rules:
+        return t
+    t = _build(rules)
+    if len(_CACHE) > 256:
+        _CACHE.clear()
+    _CACHE[id(rules)] = t
+    return t
+
+
+def _build(rules: RummyRules) -> Tables:
+    file = f"{rules.rulebook or 'rules'}.toml"
+    seq_pos = [-1] * len(RANK_NAMES)
+    seq_rank: list[int] = []
+    for i, name in enumerate(rules.sequence_ranks):
+        rn = "10" if name in ("T", "10") else name.upper()
+        if rn not in RANK_NAMES:
+            raise SpecError(file, "sequence_ranks", f"unknown rank {name!r}")
+        r = RANK_NAMES.index(rn)
+        if r < 2:
+            raise SpecError(file, "sequence_ranks", f"rank {name!r} cannot be in an escalera")
+        if seq_rank and r != seq_rank[-1] + 1:
+            raise SpecError(file, "sequence_ranks", "the ranks must be consecutive, lowest first")
+        seq_pos[r] = i
+        seq_rank.append(r)
+    points = point_table(rules.card_points)
+    return Tables(
+        rules=rules,
+        points=points,
+        frozen_by=class_mask(rules.frozen_by),
+        blocked_by=class_mask(rules.blocked_by_top),
+        cover=class_mask(rules.upcard_cover),
+        seq_pos=tuple(seq_pos),
+        seq_rank=tuple(seq_rank),
+        set_lay=max(rules.set_min, rules.set_start_min_naturals),
+        wild_cap=rules.wild_cap,
+        completed=rules.completed_size,
+    )
+
+
+__all__ = ["JOKER", "Tables", "tables"]

@@ -1,0 +1,213 @@
+"""The arrangement search (opening reach, going-out feasibility) agrees with brute force.
+
+`arrange.reaches` and `arrange.places_all` reason about final arrangements; here an independent
+depth-first search applies atomic moves one by one (lay a meld at its minimum size, add one card,
+merge two sets, clean a set and place the freed wild at once), checked only by the meld clauses,
+and the two answers must agree on random hands and tables of every book. This is what makes
+`legal_actions` exact during an opening and after the partner's "yes".
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from rummy_helpers import BOOKS, R
+
+from model.rummy.arrange import Need, places_all, reaches
+from model.rummy.cards import distinct, is_red_three, remove
+from model.rummy.laying import lay_candidates
+from model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, add_problem, classify, merge_problem
+from model.rummy.table import going_out_counts
+from model.rummy.tables import Tables, tables
+from model.schema import RummyRules
+
+Node = tuple[tuple[int, ...], tuple[Meld, ...], int, int]
+
+
+def _lay_ok(t: Tables, m: Meld, rest: int, allow_black: bool, melds: tuple[Meld, ...]) -> bool:
+    r = t.rules
+    if m.kind == SET:
+        if len(m.cards) != t.set_lay:
+            return False
+        return r.several_sets_same_rank or not any(x.kind == SET and x.key == m.key for x in melds)
+    if m.kind == SEQ:
+        return len(m.cards) == r.sequence_min
+    if m.kind == WILDS:
+        return len(m.cards) == r.wild_meld_min_start
+    return allow_black and rest == 0
+
+
+def moves(t: Tables, node: Node, allow_black: bool) -> list[Node]:
+    hand, melds, freed, from_meld = node
+    pool = tuple(sorted((*hand, freed))) if freed >= 0 else hand
+    out: list[Node] = []
+    for cards in lay_candidates(t, pool, melds, freed):
+        m = classify(t, cards)
+        if isinstance(m, str):
+            continue
+        rest = remove(pool, cards)
+        if _lay_ok(t, m, len(rest), allow_black, melds):
+            out.append((rest, tuple(sorted((*melds, m))), -1, -1))
+    for i, m in enumerate(melds):
+        for c in distinct(pool):
+            if freed >= 0 and (c != freed or i == from_meld):
+                continue
+            if add_problem(t, m, c) is None:
+                grown = m._replace(cards=tuple(sorted((*m.cards, c))))
+                new = tuple(sorted((*melds[:i], grown, *melds[i + 1 :])))
+                out.append((remove(pool, (c,)), new, -1, -1))
+    if freed >= 0:
+        return out
+    for i, m in enumerate(melds):
+        for j in range(i + 1, len(melds)):
+            if merge_problem(t, m, melds[j]) is None:
+                joined = Meld(SET, m.key, tuple(sorted((*m.cards, *melds[j].cards))))
+                rest_m = [x for k, x in enumerate(melds) if k not in (i, j)]
+                out.append((hand, tuple(sorted((*rest_m, joined))), -1, -1))
+    if t.rules.clean_by_replacing_wilds:
+        for i, m in enumerate(melds):
+            if m.kind != SET:
+                continue
+            for w in distinct(c for c in m.cards if c < 4 or c == 52):
+                for n in distinct(c for c in hand if c >> 2 == m.key and 8 <= c < 52):
+                    cleaned = m._replace(cards=tuple(sorted((*remove(m.cards, (w,)), n))))
+                    new = tuple(sorted((*melds[:i], cleaned, *melds[i + 1 :])))
+                    out.append((remove(hand, (n,)), new, w, new.index(cleaned)))
+    return out
+
+
+def explore(
+    t: Tables, hand: tuple[int, ...], melds: tuple[Meld, ...], allow_black: bool
+) -> set[Node]:
+    seen: set[Node] = set()
+    todo: list[Node] = [(hand, melds, -1, -1)]
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        todo.extend(moves(t, n, allow_black))
+        assert len(seen) < 200_000, "brute force too large"
+    return {n for n in seen if n[2] < 0}
+
+
+def random_case(rules: RummyRules, rng: random.Random) -> tuple[tuple[int, ...], tuple[Meld, ...]]:
+    """A table grown by random atomic moves from 14 cards, and a hand of 4 to 7 other cards."""
+    t = tables(rules)
+    deck = [c for c in t.deck(rules.layouts[0]) if not is_red_three(c)]
+    rng.shuffle(deck)
+    node: Node = (tuple(sorted(deck[:14])), (), -1, -1)
+    for _ in range(rng.randrange(0, 10)):
+        nxt = [n for n in moves(t, node, False) if n[2] < 0]
+        if not nxt:
+            break
+        node = rng.choice(nxt)
+    size = rng.randrange(4, 8)
+    return tuple(sorted(deck[14 : 14 + size])), node[1]
+
+
+def placeable_case(
+    rules: RummyRules, rng: random.Random
+) -> tuple[tuple[int, ...], tuple[Meld, ...]]:
+    """A table grown from 24 cards and a hand that random moves could meld, sometimes plus one."""
+    t = tables(rules)
+    deck = [c for c in t.deck(rules.layouts[0]) if not is_red_three(c)]
+    rng.shuffle(deck)
+    node: Node = (tuple(sorted(deck[:24])), (), -1, -1)
+    for _ in range(rng.randrange(3, 25)):
+        nxt = [n for n in moves(t, node, False) if n[2] < 0]
+        if not nxt:
+            break
+        node = rng.choice(nxt)
+    table = node[1]
+    pool = tuple(sorted(deck[24:36]))
+    step: Node = (pool, table, -1, -1)
+    for _ in range(rng.randrange(1, 8)):
+        nxt = [n for n in moves(t, step, True) if n[2] < 0]
+        if not nxt:
+            break
+        step = rng.choice(nxt)
+    hand = list(remove(pool, step[0]))
+    if rng.random() < 0.3:
+        hand.append(deck[40])
+    return tuple(sorted(hand[:8])), table
+
+
+def _points(t: Tables, melds: tuple[Meld, ...]) -> int:
+    return sum(t.points[c] for m in melds for c in m.cards)
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_reaches_matches_brute_force(book: str) -> None:
+    """*:opening-minimums, meld clauses: the most points placeable while keeping 0, 1 or 2 cards."""
+    rules = R(book)
+    t = tables(rules)
+    rng = random.Random(f"reach:{book}")
+    for _ in range(40):
+        hand, melds = random_case(rules, rng)
+        base = _points(t, melds)
+        states = explore(t, hand, melds, allow_black=False)
+        for keep in (0, 1, 2):
+            best = max((_points(t, n[1]) - base for n in states if len(n[0]) >= keep), default=-1)
+            assert reaches(t, hand, melds, best, keep), (book, hand, melds, keep, best)
+            assert not reaches(t, hand, melds, best + 1, keep), (book, hand, melds, keep, best)
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_places_all_matches_brute_force(book: str) -> None:
+    """*:go-out-min-completed, *:go-out-min-clean, *:go-out-min-dirty: can everything be melded?"""
+    rules = R(book)
+    t = tables(rules)
+    rng = random.Random(f"out:{book}")
+    checked = 0
+    for _ in range(60):
+        hand, melds = placeable_case(rules, rng)
+        states = explore(t, hand, melds, allow_black=True)
+        outs = {going_out_counts(t, n[1]) for n in states if not n[0]}
+        for c in range(3):
+            for cl in range(2):
+                for d in range(2):
+                    want = any(o[0] >= c and o[1] >= cl and o[2] >= d for o in outs)
+                    got = places_all(t, hand, melds, Need(c, cl, d, False, 0))
+                    assert got == want, (book, hand, melds, (c, cl, d), outs)
+                    checked += want
+    assert checked > 0
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_places_all_with_a_card_kept_over(book: str) -> None:
+    """*:go-out-discard: every card but one (the discard) melded, with the kept card's points
+    bounded (the opening minimum of a side that opens by going out)."""
+    rules = R(book)
+    t = tables(rules)
+    rng = random.Random(f"spare:{book}")
+    for _ in range(25):
+        hand, melds = placeable_case(rules, rng)
+        states = explore(t, hand, melds, allow_black=True)
+        for spare, sizes in (("one", (1,)), ("upto1", (0, 1))):
+            for slack in (None, 5, 20):
+                for c in range(3):
+                    want = any(
+                        len(n[0]) in sizes
+                        and going_out_counts(t, n[1])[0] >= c
+                        and (slack is None or all(t.points[x] <= slack for x in n[0]))
+                        for n in states
+                    )
+                    got = places_all(t, hand, melds, Need(c, 0, 0, False, 0), None, spare, slack)
+                    assert got == want, (book, hand, melds, spare, slack, c)
+
+
+def test_places_all_wait_rule_counts_old_clean_canastas_only() -> None:
+    """canasta-es:go-out-wait-after-clean: a clean canasta finished this turn does not count yet."""
+    rules = R("canasta-es")
+    t = tables(rules)
+    from rummy_helpers import C, meld
+
+    melds = (meld(rules, "KH KS KD KC KH KS 2C"), meld(rules, "QH QS QD QC QH QS"))
+    hand = C("QD 5H 5S 5C")
+    # laying the queen completes a clean canasta; with the dirty king canasta that is enough...
+    assert places_all(t, hand, melds, Need(2, 1, 1, False, 0))
+    # ...unless the clean one must already have been there when the turn began
+    assert not places_all(t, hand, melds, Need(2, 1, 1, True, 0))
+    _ = BLACK3
