@@ -553,7 +553,10 @@ def _lay(t: Tables, s: State, a: LayMeld) -> State:
     try:
         rest = remove(pool, a.cards)
     except ValueError:
-        raise MalformedInput("the player does not hold those cards") from None
+        raise Refusal(
+            "packs",
+            "the player does not hold those cards: playing them would put a card in two places",
+        ) from None
     m = _lay_meld(t, s, a.cards, rest)
     s2 = s._replace(
         table=_side_with(s, (*mover_side(s).melds, m)),
@@ -582,7 +585,10 @@ def _add(t: Tables, s: State, a: AddToMeld) -> State:
         try:
             hand = remove(s.hands[s.seat], (a.card,))
         except ValueError:
-            raise MalformedInput("the player does not hold that card") from None
+            raise Refusal(
+                "packs",
+                "the player does not hold that card: playing it would put a card in two places",
+            ) from None
     m = melds[a.meld]
     p = add_problem(t, m, a.card)
     if p:
@@ -629,7 +635,9 @@ def _replace_wild(t: Tables, s: State, a: ReplaceWild) -> State:
     try:
         hand = remove(s.hands[s.seat], (a.natural,))
     except ValueError:
-        raise MalformedInput("the player does not hold that card") from None
+        raise Refusal(
+            "packs", "the player does not hold that card: playing it would put a card in two places"
+        ) from None
     if a.natural >> 2 != m.key or is_wild(a.natural):
         raise Refusal(
             "clean_by_replacing_wilds", "a wild is replaced by a natural of the set's rank"
@@ -703,7 +711,9 @@ def _discard(t: Tables, s: State, a: Discard) -> State:
     try:
         hand = remove(s.hands[s.seat], (a.card,))
     except ValueError:
-        raise MalformedInput("the player does not hold that card") from None
+        raise Refusal(
+            "packs", "the player does not hold that card: playing it would put a card in two places"
+        ) from None
     if s.no_discard:
         raise Refusal("last_red_three_ends_hand", "play stops after the last red three: no discard")
     if hand:

@@ -90,8 +90,11 @@ def test_malformed_input() -> None:
     ):
         with pytest.raises(MalformedInput):
             RUMMY.action_from_json(bad)
-    with pytest.raises(MalformedInput):
-        RUMMY.apply(rules, s, Discard(0, parse_card("AS")))  # not in hand
+    # a card the player does not hold is well formed but would be in two places at once: refused
+    # with the deck clause (samba-es:packs), as a transcript checker must report it
+    with pytest.raises(IllegalAction) as info:
+        RUMMY.apply(rules, s, Discard(0, parse_card("AS")))
+    assert info.value.clause == "samba-es:packs"
     with pytest.raises(MalformedInput):
         RUMMY.apply(rules, s, LayMeld(0, (parse_card("KH"), 99)))
     with pytest.raises(MalformedInput):
