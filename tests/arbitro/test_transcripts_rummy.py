@@ -227,3 +227,24 @@ def test_a_deck_order_with_a_card_too_many_is_malformed() -> None:
     with pytest.raises(TranscriptError) as info:
         check_lines([json.dumps(header)])
     assert (info.value.line, info.value.field) == (1, "deals[0]")
+
+
+@pytest.mark.parametrize("rulebook", RUMMY)
+def test_states_and_actions_match_the_published_schemas(rulebook: str) -> None:
+    from tests.arbitro.test_serve import validator
+
+    states = validator("rummy-state.schema.json")
+    actions = validator("rummy-action.schema.json")
+    oracle = Oracle(rulebook)
+    rng = random.Random(2)
+    deck = oracle.describe()["deck"]
+    state = oracle.new_game()
+    states.validate(state)
+    state = oracle.deal(state, rng.sample(deck, len(deck)))
+    while state["phase"] == "play":
+        states.validate(state)
+        legal = oracle.legal_actions(state)
+        for a in legal:
+            actions.validate(a)
+        state = oracle.apply(state, legal[rng.randrange(len(legal))])
+    states.validate(state)
