@@ -122,9 +122,12 @@ class Transcript:
 # ---------------------------------------------------------------- reading, with precise errors
 
 
+_decode = json.JSONDecoder().decode
+
+
 def _obj(raw: str, n: int) -> dict[str, Any]:
     try:
-        data = json.loads(raw)
+        data = _decode(raw)
     except json.JSONDecodeError as e:
         raise TranscriptError(n, "<json>", f"a JSON object; {e.msg} at column {e.colno}") from None
     if not isinstance(data, dict):
@@ -212,9 +215,25 @@ def parse_header(raw: str, n: int = 1) -> Header:
     )
 
 
+_ACTION_KEYS = frozenset(("type", "step", "hand", "seat", "action"))
+
+
 def parse_body(raw: str, n: int) -> Body:
     d = _obj(raw, n)
     kind = d.get("type")
+    if kind == "action" and d.keys() == _ACTION_KEYS:
+        # the common, well-formed case in one pass; anything odd falls through to the full checks
+        step, hand, seat, action = d["step"], d["hand"], d["seat"], d["action"]
+        if (
+            type(step) is int
+            and type(hand) is int
+            and type(seat) is int
+            and step >= 1
+            and hand >= 0
+            and seat >= 0
+            and type(action) is dict
+        ):
+            return ActionLine(n, step, hand, seat, action)
     if kind == "action":
         _only(d, ("type", "step", "hand", "seat", "action"), n)
         action = d.get("action")
