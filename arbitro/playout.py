@@ -76,13 +76,12 @@ def random_game(
             state = model.deal(rules, state, order)
             yield Dealt(tuple(order), state)
         else:
-            actions = model.legal_actions(rules, state)
-            if not actions:
+            seat = model.to_move(state)
+            step = model.random_step(rules, state, rng)
+            if step is None:
                 yield DeadEnd(state)
                 return
-            action = actions[rng.randrange(len(actions))]
-            seat = model.to_move(state)
-            state = model.apply(rules, state, action)
+            action, state = step
             yield Acted(seat, action, state)
         result = model.last_hand(state)
         if result is not None and result is not last:

@@ -7,6 +7,7 @@ order, so a transcript that records deck orders replays exactly.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -69,6 +70,13 @@ class GameModel(Protocol):
 
     def apply(self, rules: Any, state: Any, action: Any) -> Hashable:
         """The next state, or IllegalAction naming the clause."""
+        ...
+
+    def random_step(
+        self, rules: Any, state: Any, rng: random.Random
+    ) -> tuple[Hashable, Hashable] | None:
+        """A legal action drawn uniformly from `legal_actions` and the state after it, or None when
+        there is none; a model may draw it without listing every action first."""
         ...
 
     def violations(self, rules: Any, state: Any) -> list[str]:

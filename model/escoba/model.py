@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -44,6 +45,16 @@ class EscobaModel:
 
     def apply(self, rules: EscobaRules, state: EscobaState, action: Any) -> EscobaState:
         return turn.apply(rules, state, action)
+
+    def random_step(
+        self, rules: EscobaRules, state: EscobaState, rng: random.Random
+    ) -> tuple[Play, EscobaState] | None:
+        """A uniformly random legal play and the state after it (None: nothing to play)."""
+        actions = capture.legal_actions(rules, state)
+        if not actions:
+            return None
+        action = actions[rng.randrange(len(actions))]
+        return action, turn.apply(rules, state, action)
 
     def violations(self, rules: EscobaRules, state: EscobaState) -> list[str]:
         return checks.violations(rules, state)

@@ -13,10 +13,41 @@ from collections import Counter
 
 from model.rummy.cards import is_red_three
 from model.rummy.dealing import layout_of
-from model.rummy.melds import meld_problem
+from model.rummy.melds import Meld, meld_problem
 from model.rummy.state import State
-from model.rummy.tables import tables
+from model.rummy.tables import Tables, tables
 from model.schema import RummyRules
+
+
+class _Memo:
+    """What the checks remember for one Tables object (kept alive by the entry, so ids stay unique)."""
+
+    def __init__(self, t: Tables) -> None:
+        self.tables = t
+        self.problems: dict[Meld, str | None] = {}
+        self.decks: dict[str, Counter[int]] = {}
+
+
+_MEMO: dict[int, _Memo] = {}
+
+
+def _memo(t: Tables) -> _Memo:
+    memo = _MEMO.get(id(t))
+    if memo is None or memo.tables is not t:
+        if len(_MEMO) > 64:
+            _MEMO.clear()
+        memo = _MEMO[id(t)] = _Memo(t)
+    return memo
+
+
+def _meld_problem(memo: _Memo, m: Meld) -> str | None:
+    """meld_problem, remembered per meld: melds are values and most persist for many steps."""
+    if m in memo.problems:
+        return memo.problems[m]
+    if len(memo.problems) > 100_000:
+        memo.problems.clear()
+    p = memo.problems[m] = meld_problem(memo.tables, m) or None
+    return p
 
 
 def violations(rules: RummyRules, state: State) -> list[str]:
@@ -37,11 +68,15 @@ def violations(rules: RummyRules, state: State) -> list[str]:
         have.update(sd.red_threes)
         for m in sd.melds:
             have.update(m.cards)
-    if have != Counter(t.deck(lay)):
+    memo = _memo(t)
+    deck = memo.decks.get(lay.name)
+    if deck is None:
+        deck = memo.decks[lay.name] = Counter(t.deck(lay))
+    if have != deck:
         out.add(rules.cid("packs"))
     for i, sd in enumerate(state.table):
         for m in sd.melds:
-            p = meld_problem(t, m)
+            p = _meld_problem(memo, m)
             if p:
                 out.add(rules.cid(p))
         if any(not is_red_three(c) for c in sd.red_threes):

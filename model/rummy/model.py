@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -48,6 +49,18 @@ class RummyModel:
 
     def apply(self, rules: RummyRules, state: State, action: Any) -> State:
         return engine.apply(rules, state, action)
+
+    def random_step(
+        self, rules: RummyRules, state: State, rng: random.Random
+    ) -> tuple[Action, State] | None:
+        """A uniformly random legal action and the state after it (None: no legal action), drawn by
+        trying candidates in random order instead of listing them all (`playout.random_step`)."""
+        from model.rummy.playout import random_step
+
+        try:
+            return random_step(rules, state, rng)
+        except ValueError:
+            return None
 
     def violations(self, rules: RummyRules, state: State) -> list[str]:
         return checks.violations(rules, state)
