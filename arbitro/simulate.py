@@ -14,6 +14,9 @@ from arbitro.playout import Acted, DeadEnd, Dealt, HandOver, Unfinished, random_
 from model.errors import IllegalAction
 from model.game import GameModel, Seating
 
+DEAD_END = "dead-end"
+"""The hand-end reason a model gives when a book's rules leave the player to move without a move."""
+
 
 @dataclass
 class Summary:
@@ -30,6 +33,7 @@ class Summary:
     violation_examples: list[dict[str, Any]] = field(default_factory=list)
     dead_ends: int = 0
     dead_end_examples: list[dict[str, Any]] = field(default_factory=list)
+    dead_end_clauses: Counter[tuple[str, ...]] = field(default_factory=Counter)
     unfinished_games: int = 0
     hand_endings: Counter[str] = field(default_factory=Counter)
     wins: Counter[int] = field(default_factory=Counter)
@@ -53,6 +57,9 @@ class Summary:
             "violation_examples": self.violation_examples,
             "dead_ends": self.dead_ends,
             "dead_end_examples": self.dead_end_examples,
+            "dead_end_findings": [
+                {"clauses": list(k), "hands": v} for k, v in self.dead_end_clauses.most_common()
+            ],
             "unfinished_games": self.unfinished_games,
             "hand_endings": dict(sorted(self.hand_endings.items())),
             "wins_by_side": {str(k): v for k, v in sorted(self.wins.items())},
@@ -95,8 +102,19 @@ def simulate(
                     hands += 1
                     summary.rounds += 1
                     summary.hand_endings[event.result.reason] += 1
+                    if event.result.reason == DEAD_END:
+                        # the model ended the hand itself: a finding about the book, not a crash
+                        summary.dead_ends += 1
+                        result = model.state_to_json(event.state).get("result") or {}
+                        clauses = tuple(result.get("finding", ()))
+                        summary.dead_end_clauses[clauses] += 1
+                        _record(
+                            summary.dead_end_examples,
+                            {"game": g, "hand": hands, "clauses": list(clauses)},
+                        )
                 elif isinstance(event, DeadEnd):
                     summary.dead_ends += 1
+                    summary.dead_end_clauses[("no-legal-action",)] += 1
                     finished = False
                     _record(
                         summary.dead_end_examples,
@@ -143,8 +161,9 @@ def simulate(
     return summary
 
 
-def progress_bar(stream: Any = sys.stderr) -> Callable[[int, int], None]:
-    """A one-line progress bar on a terminal; silent when the stream is not a terminal."""
+def progress_bar(stream: Any = None) -> Callable[[int, int], None]:
+    """A one-line progress bar on a terminal (stderr by default); silent when it is not a terminal."""
+    stream = sys.stderr if stream is None else stream
     interactive = bool(getattr(stream, "isatty", lambda: False)())
     started = time.perf_counter()
 
