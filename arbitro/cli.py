@@ -181,13 +181,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise OptionError(f"--games must be at least 1, got {args.games}")
+    if args.max_hands < 1:
+        raise OptionError(f"--max-hands must be at least 1, got {args.max_hands}")
     book = load_rulebook(args.rulebook)
     options = _parse_options(args.option)
     rules = rules_for(book, options)
     model = model_for(book.game)
     seating = choose_seating(model, rules, args.players, args.teams, args.layout)
     summary = simulate(
-        model, rules, seating, args.games, args.seed, options, progress=progress_bar()
+        model,
+        rules,
+        seating,
+        args.games,
+        args.seed,
+        options,
+        progress=progress_bar(),
+        max_hands=args.max_hands,
     )
     data = summary.to_json()
     if args.json:
@@ -198,7 +207,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             f"{book.id}: {seating.players} players {kind}"
             + (f" ({seating.layout})" if seating.layout else "")
             + (f", options {options}" if options else ""),
-            f"games       {data['games']} ({data['unfinished_games']} unfinished)",
+            f"games       {data['games']} ({data['unfinished_games']} unfinished after --max-hands {args.max_hands})",
             f"rounds      {data['rounds']}",
             f"actions     {data['actions']}",
             f"hands ended {', '.join(f'{k}: {v}' for k, v in data['hand_endings'].items()) or '-'}",
@@ -368,6 +377,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--layout", help="a layout name of the rulebook (see rules show ID, layouts)")
     sim.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     sim.add_argument("--seed", type=int, default=0, help="seed that picks deck orders and moves")
+    sim.add_argument(
+        "--max-hands",
+        type=int,
+        default=2000,
+        help="stop a game that has not ended after this many hands and count it unfinished (default 2000)",
+    )
     sim.add_argument(
         "--option",
         action="append",

@@ -47,7 +47,7 @@ class DeadEnd:
 
 @dataclass(frozen=True)
 class Unfinished:
-    """The game reached MAX_HANDS_PER_GAME hands without ending."""
+    """The game reached its limit of hands without ending."""
 
     state: Hashable
 
@@ -56,7 +56,12 @@ Event = Dealt | Acted | HandOver | DeadEnd | Unfinished
 
 
 def random_game(
-    model: GameModel, rules: Any, seating: Seating, rng: random.Random, dealer: int = 0
+    model: GameModel,
+    rules: Any,
+    seating: Seating,
+    rng: random.Random,
+    dealer: int = 0,
+    max_hands: int = MAX_HANDS_PER_GAME,
 ) -> Iterator[Event]:
     """Play one game with uniformly random deck orders and legal actions, yielding what happens."""
     state: Hashable = model.new_game(rules, seating, dealer=dealer)
@@ -67,7 +72,7 @@ def random_game(
         phase = model.phase(state)
         if phase == "over":
             return
-        if hands >= MAX_HANDS_PER_GAME:
+        if hands >= max_hands:
             yield Unfinished(state)
             return
         if phase == "deal":

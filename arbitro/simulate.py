@@ -10,7 +10,15 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbitro.playout import Acted, DeadEnd, Dealt, HandOver, Unfinished, random_game
+from arbitro.playout import (
+    MAX_HANDS_PER_GAME,
+    Acted,
+    DeadEnd,
+    Dealt,
+    HandOver,
+    Unfinished,
+    random_game,
+)
 from model.errors import IllegalAction
 from model.game import GameModel, Seating
 
@@ -85,6 +93,7 @@ def simulate(
     seed: int,
     options: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    max_hands: int = MAX_HANDS_PER_GAME,
 ) -> Summary:
     """Play `games` random games; game g draws its randomness from (seed, g) alone."""
     summary = Summary(rules.rulebook, seating, dict(options or {}), seed)
@@ -95,7 +104,9 @@ def simulate(
         hands = 0
         finished = True
         try:
-            for event in random_game(model, rules, seating, rng, dealer=g % seating.players):
+            for event in random_game(
+                model, rules, seating, rng, dealer=g % seating.players, max_hands=max_hands
+            ):
                 if isinstance(event, Acted):
                     summary.actions += 1
                 elif isinstance(event, HandOver):

@@ -73,3 +73,21 @@ def test_bad_options_are_named(
     code, _, err = run(capsys, *argv)
     assert code == 2
     assert err.startswith("arbitro: error: ") and message in err
+
+
+def test_a_game_past_max_hands_is_counted_unfinished(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data, _ = run(
+        capsys,
+        "simulate",
+        "samba-fr",
+        "--players",
+        "7",
+        "--games",
+        "1",
+        "--max-hands",
+        "2",
+        "--json",
+    )
+    assert code == 0 and isinstance(data, dict)
+    assert (data["unfinished_games"], data["rounds"]) == (1, 2)
+    assert data["final_scores"] == {"min": [], "mean": [], "max": []}
