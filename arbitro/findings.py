@@ -53,6 +53,27 @@ def _readings_json(c: Clause) -> list[dict[str, Any]]:
     ]
 
 
+def _about(
+    book: Rulebook,
+    c: Clause,
+    kind: str,
+    summary: str,
+    details: dict[str, Any] | None = None,
+    witness: dict[str, Any] | None = None,
+) -> Finding:
+    """A finding inside one book about one of its clauses."""
+    return Finding(
+        kind=kind,
+        game=book.game,
+        rulebooks=(book.id,),
+        topic=c.topic,
+        clauses=(c.id,),
+        summary=summary,
+        details=details or {},
+        witness=witness,
+    )
+
+
 def internal(book: Rulebook) -> list[Finding]:
     """Every conflicting and unspecified clause of one book, plus table checks with witnesses."""
     out: list[Finding] = []
@@ -60,13 +81,11 @@ def internal(book: Rulebook) -> list[Finding]:
         if c.status == "conflicting":
             readings = "; ".join(f"{r.label} ({r.section}): {r.paraphrase}" for r in c.readings)
             out.append(
-                Finding(
-                    kind="internal-contradiction",
-                    game=book.game,
-                    rulebooks=(book.id,),
-                    topic=c.topic,
-                    clauses=(c.id,),
-                    summary=f"{book.id} says two things on {c.key.replace('_', ' ')}: {readings}; the model follows {c.default!r}",
+                _about(
+                    book,
+                    c,
+                    "internal-contradiction",
+                    f"{book.id} says two things on {c.key.replace('_', ' ')}: {readings}; the model follows {c.default!r}",
                     details={"default": c.default, "readings": _readings_json(c)},
                 )
             )
@@ -79,13 +98,11 @@ def internal(book: Rulebook) -> list[Finding]:
                 else ""
             )
             out.append(
-                Finding(
-                    kind="gap",
-                    game=book.game,
-                    rulebooks=(book.id,),
-                    topic=c.topic,
-                    clauses=(c.id,),
-                    summary=f"{book.id} is silent on {c.key.replace('_', ' ')}; the model uses {show_value(c.value)} because {c.rationale}{alt}",
+                _about(
+                    book,
+                    c,
+                    "gap",
+                    f"{book.id} is silent on {c.key.replace('_', ' ')}; the model uses {show_value(c.value)} because {c.rationale}{alt}",
                     details={"default": c.value, "readings": _readings_json(c)},
                 )
             )
@@ -121,25 +138,21 @@ def _band_findings(book: Rulebook) -> list[Finding]:
             hits = [b for b in r.value if _in_band(score, b)]
             if len({h["minimum"] for h in hits}) > 1:
                 out.append(
-                    Finding(
-                        kind="internal-contradiction",
-                        game=book.game,
-                        rulebooks=(book.id,),
-                        topic=c.topic,
-                        clauses=(c.id,),
-                        summary=f"{book.id}{label}: a side scoring {score} falls in two rows of the opening table, with minimums {', '.join(str(h['minimum']) for h in hits)}",
+                    _about(
+                        book,
+                        c,
+                        "internal-contradiction",
+                        f"{book.id}{label}: a side scoring {score} falls in two rows of the opening table, with minimums {', '.join(str(h['minimum']) for h in hits)}",
                         witness={"side_score": score, "minimums": [h["minimum"] for h in hits]},
                     )
                 )
             elif not hits:
                 out.append(
-                    Finding(
-                        kind="gap",
-                        game=book.game,
-                        rulebooks=(book.id,),
-                        topic=c.topic,
-                        clauses=(c.id,),
-                        summary=f"{book.id}{label}: no row of the opening table covers a side score of {score}",
+                    _about(
+                        book,
+                        c,
+                        "gap",
+                        f"{book.id}{label}: no row of the opening table covers a side score of {score}",
                         witness={"side_score": score},
                     )
                 )
@@ -149,13 +162,11 @@ def _band_findings(book: Rulebook) -> list[Finding]:
             if len(set(by_reading.values())) > 1:
                 shown = ", ".join(f"{k}: {v}" for k, v in by_reading.items())
                 out.append(
-                    Finding(
-                        kind="internal-contradiction",
-                        game=book.game,
-                        rulebooks=(book.id,),
-                        topic=c.topic,
-                        clauses=(c.id,),
-                        summary=f"{book.id}: for a side scoring {score} the readings of the opening table ask for different minimums ({shown})",
+                    _about(
+                        book,
+                        c,
+                        "internal-contradiction",
+                        f"{book.id}: for a side scoring {score} the readings of the opening table ask for different minimums ({shown})",
                         witness={"side_score": score, "minimum_by_reading": by_reading},
                     )
                 )

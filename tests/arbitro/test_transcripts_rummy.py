@@ -37,6 +37,21 @@ def _in(card: str, classes: tuple[str, ...]) -> bool:
     return any(card in CLASSES[c] for c in classes)
 
 
+def header(rulebook: str, state: dict[str, Any], deals: list[list[str]]) -> dict[str, Any]:
+    """The transcript header for a game of `rulebook` seated as `state` is, first dealer 0."""
+    return {
+        "type": "header",
+        "protocol": PROTOCOL,
+        "rulebook": rulebook,
+        "options": {},
+        "players": state["players"],
+        "sides": state["sides"],
+        "layout": state["layout"],
+        "dealer": 0,
+        "deals": deals,
+    }
+
+
 def broken_transcript(
     rulebook: str, finder: Finder, seeds: range = range(30)
 ) -> tuple[list[str], int]:
@@ -66,18 +81,10 @@ def broken_transcript(
                         "action": bad,
                     }
                 )
-                header = {
-                    "type": "header",
-                    "protocol": PROTOCOL,
-                    "rulebook": rulebook,
-                    "options": {},
-                    "players": state["players"],
-                    "sides": state["sides"],
-                    "layout": state["layout"],
-                    "dealer": 0,
-                    "deals": deals,
-                }
-                return [canonical_line(header), *map(canonical_line, body)], step
+                return [
+                    canonical_line(header(rulebook, state, deals)),
+                    *map(canonical_line, body),
+                ], step
             action = legal[rng.randrange(len(legal))]
             body.append(
                 {
@@ -191,18 +198,9 @@ def test_a_wrong_claimed_hand_score_is_reported(rulebook: str) -> None:
     cats = [dict(c) for c in scored["categories"]]
     cats[1]["melds"] += 5
     body.append({"type": "hand", "hand": 0, "scores": scored["scores"], "categories": cats})
-    header = {
-        "type": "header",
-        "protocol": PROTOCOL,
-        "rulebook": rulebook,
-        "options": {},
-        "players": state["players"],
-        "sides": state["sides"],
-        "layout": state["layout"],
-        "dealer": 0,
-        "deals": [order],
-    }
-    verdict = check_lines([canonical_line(header), *map(canonical_line, body)])
+    verdict = check_lines(
+        [canonical_line(header(rulebook, state, [order])), *map(canonical_line, body)]
+    )
     assert verdict.status == "score-mismatch"
     (m,) = verdict.mismatches
     assert (m["side"], m["category"], m["claimed"] - m["actual"]) == (1, "melds", 5)
@@ -213,19 +211,9 @@ def test_a_deck_order_with_a_card_too_many_is_malformed() -> None:
     oracle = Oracle("samba-en")
     deck = oracle.describe()["deck"]
     order = [*deck[:-1], "AS"]
-    header = {
-        "type": "header",
-        "protocol": PROTOCOL,
-        "rulebook": "samba-en",
-        "options": {},
-        "players": 4,
-        "sides": 2,
-        "layout": "partnerships",
-        "dealer": 0,
-        "deals": [order],
-    }
+    seated = {"players": 4, "sides": 2, "layout": "partnerships"}
     with pytest.raises(TranscriptError) as info:
-        check_lines([json.dumps(header)])
+        check_lines([json.dumps(header("samba-en", seated, [order]))])
     assert (info.value.line, info.value.field) == (1, "deals[0]")
 
 
