@@ -7,10 +7,13 @@ actions. Two drivers are timed:
   (what the simulator and the tests do);
 - `sampled`: `model.rummy.playout.random_step` draws the same uniform choice by trying the
   candidate actions in random order until one is legal, without listing them all, and returns
-  the next state with it.
+  the next state with it;
+- `playout`: `model.rummy.playout.play_hand` plays the whole hand that way in one call (the
+  tests replay its actions through `legal_actions` and `apply`).
 
-Usage: uv run python benchmarks/bench_rummy.py [--seconds S] [--driver reference|sampled|both]
-       [BOOK ...]
+Usage: uv run python benchmarks/bench_rummy.py [--seconds S]
+       [--driver reference|sampled|playout|both|all] [BOOK ...]
+("all", the default, times the three; "both" reference and sampled.)
 Targets: Samba >= 700 hands/s, Canasta >= 1,000 hands/s.
 """
 
@@ -23,7 +26,7 @@ from collections.abc import Callable
 
 from model.game import Seating
 from model.rummy import RUMMY
-from model.rummy.playout import random_step
+from model.rummy.playout import play_hand, random_step
 from model.rummy.state import State
 from model.schema import RummyRules, rules_for
 
@@ -60,7 +63,7 @@ def hands_per_second(
     rules = rules_for(book)
     assert isinstance(rules, RummyRules)
     seating = seating_for(rules)
-    step = DRIVERS[driver]
+    step = DRIVERS.get(driver)
     rng = random.Random(seed)
     deck = list(RUMMY.deck(rules, seating))
     hands = actions = 0
@@ -70,9 +73,13 @@ def hands_per_second(
         order = deck[:]
         rng.shuffle(order)
         s = RUMMY.deal(rules, s, order)
-        while s.phase == "play":
-            s = step(rules, s, rng)
-            actions += 1
+        if step is None:  # the whole hand in one call
+            s, played = play_hand(rules, s, rng)
+            actions += len(played)
+        else:
+            while s.phase == "play":
+                s = step(rules, s, rng)
+                actions += 1
         hands += 1
     took = time.perf_counter() - start
     return hands / took, actions / max(1, hands), hands
@@ -82,9 +89,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("books", nargs="*", default=list(BOOKS))
     ap.add_argument("--seconds", type=float, default=5.0)
-    ap.add_argument("--driver", choices=("reference", "sampled", "both"), default="both")
+    ap.add_argument(
+        "--driver", choices=("reference", "sampled", "playout", "both", "all"), default="all"
+    )
     args = ap.parse_args()
-    drivers = ("reference", "sampled") if args.driver == "both" else (args.driver,)
+    drivers = {
+        "both": ("reference", "sampled"),
+        "all": ("reference", "sampled", "playout"),
+    }.get(args.driver, (args.driver,))
     print(
         f"{'rulebook':<12}{'driver':<11}{'hands/s':>9}{'actions/hand':>14}{'hands':>7}{'target':>8}"
     )

@@ -21,6 +21,7 @@ one card in hand (no *:last-red-three-ends-hand). Such a hand ends at once with 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from model.errors import IllegalAction, MalformedInput
@@ -41,7 +42,7 @@ from model.rummy.actions import (
 )
 from model.rummy.cards import KINDS, distinct, is_wild, remove
 from model.rummy.going_out import can_go_out, go_out_problem, one_card_ok
-from model.rummy.laying import lay_candidates
+from model.rummy.laying import lay_candidates, shape
 from model.rummy.melds import (
     BLACK3,
     SEQ,
@@ -51,7 +52,7 @@ from model.rummy.melds import (
     add_problem,
     classify,
     merge_problem,
-    seq_span,
+    takes,
 )
 from model.rummy.opening import reach_ok, reached
 from model.rummy.refusal import Refusal
@@ -59,7 +60,7 @@ from model.rummy.scoring import end_hand
 from model.rummy.state import ANSWER, DRAW, FREED, PLAY, Side, State, partner
 from model.rummy.stock import draw_cards, exhausted
 from model.rummy.table import going_out_counts, mover_side, opening_points, pending
-from model.rummy.tables import Tables, tables
+from model.rummy.tables import BY_ID_CAP, Tables, tables
 from model.schema import RummyRules
 
 _ACTION_TYPES = (
@@ -82,21 +83,47 @@ _ACTION_TYPES = (
 
 def begin_turn(rules: RummyRules, state: State, seat: int) -> State:
     """Hand the turn to `seat`: owed red-three replacements, then a stock-out check."""
-    t = tables(rules)
-    sd = state.table[seat % state.sides]
-    s = state._replace(
-        seat=seat,
-        step=DRAW,
-        took_pile=False,
-        held=(),
-        top_points=0,
-        asked=False,
-        answer="",
-        melded=False,
-        clean_start=going_out_counts(t, sd.melds)[1],
-        no_discard=False,
-        freed=-1,
-        freed_meld=-1,
+    return _turn_to(tables(rules), state, seat, state.hands, state.pile)
+
+
+def _turn_to(
+    t: Tables,
+    state: State,
+    seat: int,
+    hands: tuple[tuple[int, ...], ...],
+    pile: tuple[int, ...],
+) -> State:
+    """`begin_turn` from `state` with its hands and pile replaced (one new state, not three)."""
+    rules = t.rules
+    st = state
+    s = State(
+        st.players,
+        st.sides,
+        st.layout,
+        st.phase,
+        st.hand_no,
+        st.dealer,
+        st.scores,
+        st.result,
+        hands,
+        st.stock,
+        pile,
+        st.table,
+        st.minimums,
+        st.owed,
+        st.pile_taken,
+        seat,
+        DRAW,
+        False,  # took_pile
+        (),  # held
+        0,  # top_points
+        False,  # asked
+        "",  # answer
+        False,  # melded
+        _clean_count(t, st.table[seat % st.sides].melds),
+        False,  # no_discard
+        -1,  # freed
+        -1,  # freed_meld
     )
     owed = s.owed[seat]
     if owed:
@@ -109,6 +136,11 @@ def begin_turn(rules: RummyRules, state: State, seat: int) -> State:
     return s
 
 
+def _clean_count(t: Tables, melds: tuple[Meld, ...]) -> int:
+    """Clean canastas among a side's melds (`going_out_counts`), remembered with its `_slots`."""
+    return _slots(t, melds)[4] if melds else 0
+
+
 def _takes(t: Tables, s: State) -> list[TakePile]:
     out = []
     for a in pile_rules.candidates(t, s):
@@ -118,10 +150,6 @@ def _takes(t: Tables, s: State) -> list[TakePile]:
             continue
         out.append(a)
     return out
-
-
-def _next_turn(t: Tables, s: State) -> State:
-    return begin_turn(t.rules, s, (s.seat + 1) % s.players)
 
 
 # ---------------------------------------------------------------- legal actions
@@ -249,66 +277,108 @@ def _specs(t: Tables, s: State) -> list[Spec]:
         out: list[Spec] = []
         if not exhausted(r, s) or r.stock_out == "hand_ends":
             out.append((Draw, seat, _draw_count(r, s)))
-        out.extend((TakePile, a.seat, a.use, a.meld, a.cards) for a in pile_rules.candidates(t, s))
+        out += [(TakePile, seat, *f) for f in pile_rules.candidate_fields(t, s)]
         return out
     hand = s.hands[seat]
     melds = mover_side(s).melds
     if s.step == FREED:
-        out = [(LayMeld, seat, c) for c in lay_candidates(t, (*hand, s.freed), melds, s.freed)]
-        out += [(AddToMeld, seat, i, s.freed) for i in range(len(melds)) if i != s.freed_meld]
-        return out
-    out = [(LayMeld, seat, c) for c in lay_candidates(t, hand, melds)]
-    cards = distinct(hand)
-    by_rank: dict[int, list[int]] = {}
-    wilds: list[int] = []
-    for c in cards:
-        if c < 4 or c == 52:
-            wilds.append(c)
-        else:
-            by_rank.setdefault(c >> 2, []).append(c)
-    held = set(cards)
-    for i, m in enumerate(melds):
-        kind = m.kind
-        if kind == SET:
-            for c in by_rank.get(m.key, ()):
-                if add_problem(t, m, c) is None:
-                    out.append((AddToMeld, seat, i, c))
-            if wilds and add_problem(t, m, wilds[0]) is None:
-                out.extend((AddToMeld, seat, i, w) for w in wilds)
-        elif kind == SEQ:
-            lo, hi = seq_span(t, m)
-            if len(m.cards) < r.sequence_max:
-                for p in (lo - 1, hi + 1):
-                    if 0 <= p < len(t.seq_rank):
-                        c = t.seq_rank[p] * 4 + m.key
-                        if c in held:
-                            out.append((AddToMeld, seat, i, c))
-        elif kind == WILDS and wilds and add_problem(t, m, wilds[0]) is None:
-            out.extend((AddToMeld, seat, i, w) for w in wilds)
-    if r.merge_sets:
-        for i, m in enumerate(melds):
-            for j in range(i + 1, len(melds)):
-                o = melds[j]
-                if m.kind == SET == o.kind and o.key == m.key and merge_problem(t, m, o) is None:
-                    out.append((Merge, seat, i, j))
-    if r.clean_by_replacing_wilds:
-        for i, m in enumerate(melds):
-            if m.kind != SET:
-                continue
-            nats = by_rank.get(m.key)
-            if not nats:
-                continue
-            for w in distinct(c for c in m.cards if c < 4 or c == 52):
-                for n in nats:
-                    out.append((ReplaceWild, seat, i, n, w))
+        return list(_freed_specs(t, s))
+    sh = shape(t, hand)
+    adds, merges, cleans, set_ranks, _ = _slots(t, melds)
+    lays = lay_candidates(t, hand, melds, -1, sh, set_ranks)
+    out = [(LayMeld, seat, c) for c in lays]
+    cards = sh.distinct
+    held = sh.counts
+    wilds = sh.wild_kinds  # (card, count)
+    for i, rank, wild_ok, ends in adds:
+        if rank >= 0 and rank in sh.rank_count:
+            b = rank * 4
+            out += [(AddToMeld, seat, i, c) for c in (b, b + 1, b + 2, b + 3) if c in held]
+        if wild_ok and wilds:
+            out += [(AddToMeld, seat, i, w) for w, _ in wilds]
+        for c in ends:
+            if c in held:
+                out.append((AddToMeld, seat, i, c))
+    out += [(Merge, seat, i, j) for i, j in merges]
+    for i, rank, freeable in cleans:
+        if rank in sh.rank_count:
+            nats = sh.naturals(rank)
+            out += [(ReplaceWild, seat, i, n, w) for w in freeable for n in nats]
     if pending(s):
         out.append((FinishOpening, seat))
-    out.extend((Discard, seat, c) for c in cards)
+    out += [(Discard, seat, c) for c in cards]
     if r.ask_partner and s.players > s.sides and not s.asked and not s.melded and len(hand) >= 2:
         out.append((AskPartner, seat))
     if s.no_discard:
         out.append((Stop, seat))
     return out
+
+
+def _freed_specs(t: Tables, s: State) -> Iterator[Spec]:
+    """The candidates of the `freed` step: the freed wild onto another meld, then (worked out
+    only when asked for) into a new meld."""
+    seat = s.seat
+    melds = mover_side(s).melds
+    for i in range(len(melds)):
+        if i != s.freed_meld:
+            yield (AddToMeld, seat, i, s.freed)
+    pool = tuple(sorted((*s.hands[seat], s.freed)))
+    for c in lay_candidates(t, pool, melds, s.freed):
+        yield (LayMeld, seat, c)
+
+
+Slots = tuple[
+    tuple[tuple[int, int, bool, tuple[int, ...]], ...],
+    tuple[tuple[int, int], ...],
+    tuple[tuple[int, int, tuple[int, ...]], ...],
+    frozenset[int],
+    int,
+]
+"""What a side's melds can take: per meld (index, rank of the naturals it takes or -1, whether
+it takes a wild, the escalera cards that extend it); the pairs of sets that merge; per set with
+wilds (index, rank, its distinct wilds) for cleaning; the ranks of its sets; how many clean
+canastas it has."""
+
+
+def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
+    """The `Slots` of a side's melds by the meld clauses (`add_problem`, `merge_problem`).
+
+    A natural of a set's rank joins it or not whichever natural it is, and likewise any wild,
+    so one card of each class decides for all; the answer is remembered per table position.
+    """
+    # keyed by identity (the entry keeps `melds` alive, so its id is not reused meanwhile): an
+    # unchanged side is the same tuple from state to state, and hashing every card is slower
+    memo = t.by_id
+    hit = memo.get(id(melds))
+    if hit is not None and hit[0] is melds:
+        got: Slots = hit[1]
+        return got
+    adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
+    for i, m in enumerate(melds):
+        got_m = takes(t, m)
+        if got_m[1] or got_m[0] >= 0 or got_m[2]:
+            adds.append((i, *got_m))
+    r = t.rules
+    merges: list[tuple[int, int]] = []
+    if r.merge_sets:
+        for i, m in enumerate(melds):
+            for j in range(i + 1, len(melds)):
+                o = melds[j]
+                if m.kind == SET == o.kind and o.key == m.key and merge_problem(t, m, o) is None:
+                    merges.append((i, j))
+    cleans: list[tuple[int, int, tuple[int, ...]]] = []
+    if r.clean_by_replacing_wilds:
+        for i, m in enumerate(melds):
+            if m.kind == SET:
+                ws = tuple(distinct(c for c in m.cards if c < 4 or c == 52))
+                if ws:
+                    cleans.append((i, m.key, ws))
+    ranks = frozenset(m.key for m in melds if m.kind == SET)
+    got = (tuple(adds), tuple(merges), tuple(cleans), ranks, going_out_counts(t, melds)[1])
+    if len(memo) > BY_ID_CAP:
+        memo.clear()
+    memo[id(melds)] = (melds, got)
+    return got
 
 
 def _draw_count(r: RummyRules, s: State) -> int:
@@ -432,8 +502,15 @@ def _draw(t: Tables, s: State, a: Draw) -> State:
     if a.count != want:
         act = "draw_two_instead_of_one" if a.count > want else None
         raise Refusal("draw_count", f"the draw is of {want} card(s), not {a.count}", act)
-    s2, stop = draw_cards(r, s, s.seat, want)
-    s2 = s2._replace(step=PLAY, no_discard=stop)
+    stock = s.stock
+    drawn = stock[:want]
+    if 5 in drawn or 6 in drawn:
+        s2, stop = draw_cards(r, s, s.seat, want)
+        s2 = s2._replace(step=PLAY, no_discard=stop)
+    else:
+        # no red three among them: the cards go straight to the hand
+        hand = tuple(sorted((*s.hands[s.seat], *drawn)))
+        s2 = s._replace(hands=_hand_with(s, hand), stock=stock[want:], step=PLAY, no_discard=False)
     return _check_stuck(t, s2, False)
 
 
@@ -654,9 +731,9 @@ def _replace_wild(t: Tables, s: State, a: ReplaceWild) -> State:
         freed_meld=ordered.index(cleaned),
         melded=True,
     )
-    for c in _candidates(t, s2):
+    for spec in _freed_specs(t, s2):
         try:
-            _transition(t, s2, c)
+            _transition(t, s2, spec[0](*spec[1:]))
         except Refusal:
             continue
         return s2
@@ -721,8 +798,7 @@ def _discard(t: Tables, s: State, a: Discard) -> State:
             raise Refusal("opening_minimums", "finish the opening before discarding")
         if s.answer == "yes":
             raise Refusal("ask_partner", "the partner said yes: the player must go out this turn")
-        s2 = s._replace(hands=_hand_with(s, hand), pile=(*s.pile, a.card))
-        return _next_turn(t, s2)
+        return _turn_to(t, s, (s.seat + 1) % s.players, _hand_with(s, hand), (*s.pile, a.card))
     p = go_out_problem(t, s, by_discard=True)
     if p:
         raise Refusal(*p)

@@ -3,13 +3,20 @@
 Sets are laid at their minimum size (max of *:set-min and *:set-start-min-naturals), escaleras at
 *:sequence-min, wild-only melds at *:wild-meld-min-start; a black-three meld, laid only to go out,
 holds all but at most one of the cards left (*:black-threes-meld). The rules of each candidate
-are checked by `melds.classify` and the engine; this module only enumerates.
+are checked by `melds.classify` and the engine; this module only enumerates. The hand is read
+once into a `Shape` (counts per card and per rank, escalera positions held), which the engine's
+list of candidate additions and discards shares; the sets and escaleras a group of cards can
+start are remembered, since the same few groups recur in every hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import collections
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
+from typing import NamedTuple
 
+from model.rummy.cards import JOKER
 from model.rummy.melds import SET, Meld
 from model.rummy.tables import Tables
 
@@ -30,88 +37,157 @@ def submultisets(kinds: list[tuple[int, int]], size: int) -> Iterator[tuple[int,
             yield (c,) * take + tail
 
 
+@lru_cache(maxsize=65_536)
+def _choose(kinds: tuple[tuple[int, int], ...], size: int) -> tuple[tuple[int, ...], ...]:
+    """`submultisets`, remembered: the same few (card, count) groups recur in every hand."""
+    return tuple(submultisets(list(kinds), size))
+
+
+@lru_cache(maxsize=65_536)
+def _set_lays(
+    rank: int,
+    per_suit: tuple[int, ...],
+    wild_kinds: tuple[tuple[int, int], ...],
+    count: int,
+    lay: int,
+    lo_nat: int,
+) -> tuple[tuple[int, ...], ...]:
+    """New sets of `rank` (`per_suit`: naturals held of each suit): `n` of its naturals (most
+    first) and `lay - n` wilds."""
+    kinds = tuple((rank * 4 + s, k) for s, k in enumerate(per_suit) if k)
+    out: list[tuple[int, ...]] = []
+    for n in range(min(lay, count), lo_nat - 1, -1):
+        w = lay - n
+        if w == 0:
+            out.extend(_choose(kinds, n))
+            continue
+        wls = _choose(wild_kinds, w)
+        for nat in _choose(kinds, n):
+            for wl in wls:
+                out.append(tuple(sorted(nat + wl)))
+    return tuple(out)
+
+
+class Shape(NamedTuple):
+    """A sorted pool of cards grouped the way candidate melds are read off it."""
+
+    distinct: tuple[int, ...]  # each card once, in order
+    counts: dict[int, int]  # card -> copies held
+    wild_kinds: tuple[tuple[int, int], ...]  # (wild card, count)
+    black_kinds: tuple[tuple[int, int], ...]  # (black three, count)
+    rank_count: dict[int, int]  # natural rank -> cards of it
+    masks: tuple[int, ...]  # per suit: bit p set when the card at escalera position p is held
+    wilds: int  # wild cards held
+
+    def naturals(self, rank: int) -> list[int]:
+        """The distinct naturals of `rank` held, in order."""
+        got = self.counts
+        return [c for c in range(rank * 4, rank * 4 + 4) if c in got]
+
+
+_WILD_KINDS = (0, 1, 2, 3, JOKER)
+# what `Counter.update` runs (in C), without Counter's own overhead
+_count_elements: Callable[[dict[int, int], Iterable[int]], None]
+_count_elements = collections._count_elements  # type: ignore[attr-defined]
+
+
+def shape(t: Tables, pool: tuple[int, ...]) -> Shape:
+    """The `Shape` of the sorted `pool` (counted in C: `_count_elements`, `map`, `sum`)."""
+    got: dict[int, int] = {}
+    _count_elements(got, pool)  # in the pool's (sorted) order
+    rank_count: dict[int, int] = {}
+    _count_elements(rank_count, map(t.nat_rank.__getitem__, pool))
+    rank_count.pop(-1, None)
+    if t.rules.sequences:
+        bits = sum(map(t.seq_bit.__getitem__, got))  # each distinct card its own bit
+        masks = (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
+    else:
+        masks = _NO_MASKS
+    wild_kinds = tuple([(c, got[c]) for c in _WILD_KINDS if c in got])
+    nw = 0
+    for _, k in wild_kinds:
+        nw += k
+    black_kinds = tuple([(c, got[c]) for c in (4, 7) if c in got]) if 4 in got or 7 in got else ()
+    return Shape(tuple(got), got, wild_kinds, black_kinds, rank_count, masks, nw)
+
+
+_NO_MASKS = (0, 0, 0, 0)
+
+
+@lru_cache(maxsize=65_536)
+def _seq_lays(mask: int, suit: int, smin: int, low: int) -> tuple[tuple[int, ...], ...]:
+    """New escaleras of `smin` cards of `suit` from the positions held (a `Shape.masks` entry);
+    position p is rank `low + p` (the escalera ranks are consecutive, see `tables`)."""
+    return tuple(tuple((low + i + k) * 4 + suit for k in range(smin)) for i in _runs(mask, smin))
+
+
+@lru_cache(maxsize=4096)
+def _runs(mask: int, smin: int) -> tuple[int, ...]:
+    """Positions where `smin` consecutive bits of `mask` start."""
+    starts = mask
+    for k in range(1, smin):
+        starts &= mask >> k
+    return tuple(i for i in range(starts.bit_length()) if starts >> i & 1)
+
+
 def lay_candidates(
-    t: Tables, pool: tuple[int, ...], melds: tuple[Meld, ...], must: int = -1
+    t: Tables,
+    pool: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    must: int = -1,
+    sh: Shape | None = None,
+    set_ranks: frozenset[int] | None = None,
 ) -> list[tuple[int, ...]]:
     """New melds that could be laid from the sorted `pool`; with `must` >= 0 only those holding
-    that card."""
+    that card. `sh` is the pool's `shape` and `set_ranks` the ranks of the sets in `melds`, when
+    the caller has them."""
     r = t.rules
     out: list[tuple[int, ...]] = []
-    # run-length groups of the sorted pool
-    wild_kinds: list[tuple[int, int]] = []
-    black_kinds: list[tuple[int, int]] = []
-    by_rank: dict[int, list[tuple[int, int]]] = {}
-    rank_count: dict[int, int] = {}
-    seq_pos = t.seq_pos
-    masks = [0, 0, 0, 0]
-    nw = 0
-    prev = -1
-    run = 0
-    for c in (*pool, -1):
-        if c == prev:
-            run += 1
-            continue
-        if prev >= 0:
-            if prev < 4 or prev == 52:
-                wild_kinds.append((prev, run))
-                nw += run
-            elif prev >= 8:
-                rank = prev >> 2
-                by_rank.setdefault(rank, []).append((prev, run))
-                rank_count[rank] = rank_count.get(rank, 0) + run
-                p = seq_pos[rank]
-                if p >= 0:
-                    masks[prev & 3] |= 1 << p
-            elif prev == 4 or prev == 7:
-                black_kinds.append((prev, run))
-        prev = c
-        run = 1
+    if sh is None:
+        sh = shape(t, pool)
+    wild_kinds = sh.wild_kinds
+    black_kinds = sh.black_kinds
+    nw = sh.wilds
     lay = t.set_lay
     lo_nat = max(1, r.set_start_min_naturals, lay - min(nw, t.wild_cap))
     several = r.several_sets_same_rank
-    have_rank = set() if several else {m.key for m in melds if m.kind == SET}
-    wilds_of: dict[int, list[tuple[int, ...]]] = {}
-    for rank, kinds in by_rank.items():
-        count = rank_count[rank]
+    if several:
+        have_rank: frozenset[int] = frozenset()
+    elif set_ranks is None:
+        have_rank = frozenset(m.key for m in melds if m.kind == SET)
+    else:
+        have_rank = set_ranks
+    wild_t = wild_kinds if lo_nat < lay else ()
+    got = sh.counts
+    for rank, count in sh.rank_count.items():
         if count < lo_nat or rank in have_rank:
             continue
-        for n in range(min(lay, count), lo_nat - 1, -1):
-            w = lay - n
-            if w == 0:
-                out.extend(submultisets(kinds, n))
-                continue
-            wls = wilds_of.get(w)
-            if wls is None:
-                wls = wilds_of[w] = list(submultisets(wild_kinds, w))
-            for nat in submultisets(kinds, n):
-                for wl in wls:
-                    out.append(tuple(sorted(nat + wl)))
+        b = rank * 4
+        out += _set_lays(
+            rank,
+            (got.get(b, 0), got.get(b + 1, 0), got.get(b + 2, 0), got.get(b + 3, 0)),
+            wild_t,
+            count,
+            lay,
+            lo_nat,
+        )
     if r.sequences:
-        smin = r.sequence_min
-        ranks = t.seq_rank
-        for suit in range(4):
-            m = masks[suit]
-            starts = m
-            for k in range(1, smin):
-                starts &= m >> k
-            i = 0
-            while starts:
-                if starts & 1:
-                    out.append(tuple(ranks[i + k] * 4 + suit for k in range(smin)))
-                starts >>= 1
-                i += 1
+        for suit, m in enumerate(sh.masks):
+            if m:
+                out += _seq_lays(m, suit, r.sequence_min, t.seq_rank[0])
     if r.wild_canasta and nw >= r.wild_meld_min_start > 0:
-        out.extend(submultisets(wild_kinds, r.wild_meld_min_start))
-    if black_kinds and r.black_threes_meld != "never":
-        nb = sum(k for _, k in black_kinds)
-        size = len(pool)
-        wmax = min(nw, t.wild_cap) if r.black_three_meld_wilds else 0
+        out.extend(submultisets(list(wild_kinds), r.wild_meld_min_start))
+    wmax = min(nw, t.wild_cap) if r.black_three_meld_wilds else 0
+    nb = sum([k for _, k in black_kinds]) if black_kinds else 0
+    size = len(pool)
+    # a black-three meld leaves at most one card in hand
+    if nb and r.black_threes_meld != "never" and size - nb - wmax <= 1:
         for b in range(nb, 0, -1):
             for w in range(0, wmax + 1):
                 if size - b - w > 1 or b + w < r.set_min:
                     continue
-                for bl in submultisets(black_kinds, b):
-                    for wl in submultisets(wild_kinds, w):
+                for bl in _choose(black_kinds, b):
+                    for wl in _choose(wild_kinds, w):
                         out.append(tuple(sorted(bl + wl)))
     if must >= 0:
         out = [c for c in out if must in c]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from model.rummy.cards import JOKER, is_black_three, is_natural, is_wild
-from model.rummy.tables import Tables
+from model.rummy.tables import MEMO_CAP, Tables
 
 SET, SEQ, WILDS, BLACK3 = 0, 1, 2, 3
 KIND_NAMES = ("set", "escalera", "wilds", "black-threes")
@@ -176,6 +176,38 @@ def add_problem(t: Tables, m: Meld, c: int) -> str | None:
             return "completed_size"
         return None
     return "black_threes_meld"
+
+
+def takes(t: Tables, m: Meld) -> tuple[int, bool, tuple[int, ...]]:
+    """What may join `m` by `add_problem`: (the rank whose naturals may join, else -1; whether
+    a wild may; the escalera cards that extend it), remembered per meld.
+
+    A natural of a set's rank joins it or not whichever natural it is, and likewise any wild,
+    so one card of each class decides for all.
+    """
+    got: tuple[int, bool, tuple[int, ...]] | None = t.memo.get(m)
+    if got is not None:
+        return got
+    kind = m.kind
+    if kind == SET:
+        nat_ok = add_problem(t, m, m.key * 4) is None
+        got = (m.key if nat_ok else -1, add_problem(t, m, 0) is None, ())
+    elif kind == SEQ:
+        ends: list[int] = []
+        if len(m.cards) < t.rules.sequence_max:
+            lo, hi = seq_span(t, m)
+            for p in (lo - 1, hi + 1):
+                if 0 <= p < len(t.seq_rank):
+                    ends.append(t.seq_rank[p] * 4 + m.key)
+        got = (-1, False, tuple(ends))
+    elif kind == WILDS:
+        got = (-1, add_problem(t, m, 0) is None, ())
+    else:
+        got = (-1, False, ())
+    if len(t.memo) > MEMO_CAP:
+        t.memo.clear()
+    t.memo[m] = got
+    return got
 
 
 def merge_problem(t: Tables, a: Meld, b: Meld) -> str | None:

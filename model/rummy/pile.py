@@ -23,11 +23,13 @@ in the pile go to the taker's side, without replacement.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from functools import lru_cache
 from itertools import combinations
 
 from model.rummy.actions import TakePile
-from model.rummy.cards import distinct, is_natural, is_wild, remove
-from model.rummy.melds import SEQ, SET, Meld, add_problem, classify, is_completed
+from model.rummy.cards import JOKER, distinct, is_natural, is_wild, remove
+from model.rummy.melds import SEQ, SET, Meld, add_problem, classify, is_completed, takes
 from model.rummy.red_threes import lay_out
 from model.rummy.refusal import Refusal
 from model.rummy.state import PLAY, Side, State
@@ -37,8 +39,7 @@ from model.rummy.tables import Tables
 
 def frozen(t: Tables, pile: tuple[int, ...]) -> bool:
     """*:frozen-by: the pile holds a card of a freezing class."""
-    fz = t.frozen_by
-    return any(fz[c] for c in pile)
+    return any(map(t.frozen_by.__getitem__, pile))
 
 
 def wild_pair_allowed(t: Tables, state: State, opened: bool) -> bool:
@@ -52,34 +53,60 @@ def wild_pair_allowed(t: Tables, state: State, opened: bool) -> bool:
 
 
 def candidates(t: Tables, state: State) -> list[TakePile]:
-    """Every TakePile whose cards the player holds; the rules are checked by `take`."""
-    if not state.pile:
-        return []
+    """Every TakePile whose cards the player holds, less those `take` refuses whatever else holds:
+    any take of an empty, blocked (*:blocked-by-top) or non-natural top, or under
+    *:pile-one-card-rule; a wild pair or an escalera or an addition on a frozen pile
+    (*:frozen-by); a wild pair before *:pile-wild-pair-after allows it; an addition to a meld the
+    top card cannot join (`add_problem`). The rest are checked by `take`."""
     seat = state.seat
-    top = state.pile[-1]
-    if not is_natural(top):
+    return [TakePile(seat, *f) for f in candidate_fields(t, state)]
+
+
+def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int, ...]]]:
+    """The (use, meld, cards) of `candidates`."""
+    pile = state.pile
+    if not pile:
         return []
+    top = pile[-1]
+    if not 8 <= top < 52 or t.blocked_by[top]:
+        return []
+    r = t.rules
+    seat = state.seat
     hand = state.hands[seat]
-    out: list[TakePile] = []
+    if r.pile_one_card_rule and len(hand) == 1 and state.stock:
+        return []
+    out: list[tuple[str, int, tuple[int, ...]]] = []
     rank = top >> 2
-    k = t.rules.pile_new_set_naturals
-    same = [c for c in hand if c >> 2 == rank]
-    for combo in sorted(set(combinations(same, k))):
-        out.append(TakePile(seat, "set", -1, combo))
-    if k >= 1:
-        wilds = distinct(c for c in hand if is_wild(c))
-        for combo in sorted(set(combinations(same, k - 1))):
-            for w in wilds:
-                out.append(TakePile(seat, "set", -1, tuple(sorted((*combo, w)))))
-    if t.rules.pile_new_sequence and t.rules.sequences:
+    k = r.pile_new_set_naturals
+    same = hand[bisect_left(hand, rank * 4) : bisect_left(hand, rank * 4 + 4)]
+    out += [("set", -1, combo) for combo in _combos(same, k)]
+    is_frozen = frozen(t, pile)
+    sd = state.table[seat % state.sides]
+    if k >= 1 and not is_frozen and wild_pair_allowed(t, state, sd.opened):
+        wilds = distinct((*hand[: bisect_left(hand, 4)], *hand[bisect_left(hand, JOKER) :]))
+        if wilds:
+            for combo in _combos(same, k - 1):
+                for w in wilds:
+                    out.append(("set", -1, tuple(sorted((*combo, w)))))
+    if r.pile_new_sequence and r.sequences and not is_frozen:
         suit = top & 3
         near = distinct(c for c in hand if is_natural(c) and c & 3 == suit)
         for a, b in combinations(near, 2):
-            out.append(TakePile(seat, "escalera", -1, (a, b)))
-    melds = state.table[seat % state.sides].melds
-    for i in range(len(melds)):
-        out.append(TakePile(seat, "add", i, ()))
+            out.append(("escalera", -1, (a, b)))
+    if not is_frozen:
+        for i, m in enumerate(sd.melds):
+            # the top card joins by `add_problem` (a natural: by rank for a set, as an end of an
+            # escalera); wild and black-three melds never take it
+            nat_rank, _, ends = takes(t, m)
+            if nat_rank == rank or top in ends:
+                out.append(("add", i, ()))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """The distinct sub-multisets of `k` cards of the sorted `cards`, in order."""
+    return tuple(sorted(set(combinations(cards, k))))
 
 
 def take(t: Tables, state: State, a: TakePile) -> State:

@@ -6,7 +6,8 @@ which cards freeze or block the pile, escalera positions). Implements no clause 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from model.errors import SpecError
 from model.rummy.cards import (
@@ -35,6 +36,14 @@ class Tables:
     set_lay: int  # cards in a newly laid set: max(set_min, set_start_min_naturals)
     wild_cap: int  # most wilds in a set, from wild_cap (and completed size)
     completed: int
+    nat_rank: tuple[int, ...]  # per card kind: its rank if natural (4 to ace), else -1
+    seq_bit: tuple[int, ...]  # per card kind: 1 << (16 * suit + escalera position), else 0
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Answers that depend only on these rules and a hashable key (such as a meld), remembered
+    by the modules that compute them; cleared beyond `MEMO_CAP` entries."""
+    by_id: dict[int, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
+    """Likewise keyed by an object's id, each entry (the object, the answer): the entry keeps the
+    object alive, so a hit is checked by identity; cleared beyond `BY_ID_CAP` entries."""
 
     def deck(self, layout: Layout) -> tuple[int, ...]:
         packs = layout.packs or self.rules.packs
@@ -49,6 +58,12 @@ class Tables:
     def black_threes_total(self, layout: Layout) -> int:
         return len(BLACK_THREES) * self.packs(layout)
 
+
+MEMO_CAP = 20_000
+"""`Tables.memo` is cleared when it holds more entries than this (each keeps a meld alive)."""
+BY_ID_CAP = 4_096
+"""`Tables.by_id` is cleared when it holds more entries than this (each keeps a side's melds
+alive; a hand meets a few hundred)."""
 
 _CACHE: dict[int, Tables] = {}
 
@@ -81,6 +96,13 @@ def _build(rules: RummyRules) -> Tables:
         seq_pos[r] = i
         seq_rank.append(r)
     points = point_table(rules.card_points)
+    nat_rank = tuple(c >> 2 if 8 <= c < JOKER else -1 for c in range(JOKER + 1))
+    seq_bit = tuple(
+        1 << (16 * (c & 3) + seq_pos[c >> 2])
+        if rules.sequences and 8 <= c < JOKER and seq_pos[c >> 2] >= 0
+        else 0
+        for c in range(JOKER + 1)
+    )
     return Tables(
         rules=rules,
         points=points,
@@ -92,6 +114,8 @@ def _build(rules: RummyRules) -> Tables:
         set_lay=max(rules.set_min, rules.set_start_min_naturals),
         wild_cap=rules.wild_cap,
         completed=rules.completed_size,
+        nat_rank=nat_rank,
+        seq_bit=seq_bit,
     )
 
 

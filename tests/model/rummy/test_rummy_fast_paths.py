@@ -1,6 +1,7 @@
 """The shortcuts agree with the slow, obvious definitions: the plain-moment legality test with
-the full transition, `random_step` with `legal_actions`, and the cheap pre-tests of going out
-with the exhaustive search."""
+the full transition, `random_step` with `legal_actions`, the cheap pre-tests of going out
+with the exhaustive search, and the candidate lists (pile takes, additions, new melds) with
+trying every card combination."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from collections import Counter
 import pytest
 from rummy_helpers import BOOKS, R, make_state
 
+from model.errors import MalformedInput
 from model.rummy import RUMMY, engine
+from model.rummy.actions import Action
 from model.rummy.arrange import places_all
 from model.rummy.cards import distinct, remove
 from model.rummy.going_out import can_go_out, need
@@ -18,7 +21,7 @@ from model.rummy.playout import random_step
 from model.rummy.refusal import Refusal
 from model.rummy.state import State
 from model.rummy.table import mover_side, opening_points
-from model.rummy.tables import tables
+from model.rummy.tables import Tables, tables
 from model.schema import RummyRules
 
 
@@ -118,3 +121,98 @@ def test_going_out_pre_tests_lose_nothing(book: str) -> None:
         assert got == _exhaustive_can_go_out(rules, s), s
         seen += got
     assert seen >= 0
+
+
+def _refused(t: Tables, s: State, a: Action) -> bool:
+    try:
+        engine._transition(t, s, a)
+    except (Refusal, MalformedInput):
+        return True
+    return False
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_pile_candidates_leave_out_only_refused_takes(book: str) -> None:
+    """Every TakePile the transition accepts is a candidate: tried against every sub-multiset of
+    up to three hand cards for a new set or escalera and every meld for an addition."""
+    from itertools import combinations
+
+    from model.rummy.actions import TakePile
+
+    rules = R(book)
+    t = tables(rules)
+    tried = 0
+    for s in walk(rules, 21, 400):
+        if s.step != "draw" or not s.pile:
+            continue
+        listed = {a for a in engine._candidates(t, s) if isinstance(a, TakePile)}
+        hand = s.hands[s.seat]
+        everything: set[TakePile] = {
+            TakePile(s.seat, "add", i, ()) for i in range(len(mover_side(s).melds))
+        }
+        for k in (1, 2, 3):
+            for combo in set(combinations(hand, k)):
+                everything.add(TakePile(s.seat, "set", -1, combo))
+                if k == 2:
+                    everything.add(TakePile(s.seat, "escalera", -1, combo))
+        for a in everything - listed:
+            assert _refused(t, s, a), (a, s)
+        tried += 1
+    assert tried > 20
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_addition_candidates_leave_out_only_refused_additions(book: str) -> None:
+    """Every AddToMeld the transition accepts in a play step is a candidate (`melds.takes` reads
+    a meld's verdict off one card of each class)."""
+    from model.rummy.actions import AddToMeld
+
+    merging = book in ("samba-es", "canasta-es")  # also list merges where the book allows them
+    rules = R(book, merge_sets="merge") if merging else R(book)
+    t = tables(rules)
+    tried = 0
+    for s in walk(rules, 22, 500):
+        if s.step != "play" or not mover_side(s).melds:
+            continue
+        listed = {a for a in engine._candidates(t, s) if isinstance(a, AddToMeld)}
+        for i in range(len(mover_side(s).melds)):
+            for c in distinct(s.hands[s.seat]):
+                a = AddToMeld(s.seat, i, c)
+                if a not in listed:
+                    assert _refused(t, s, a), (a, s)
+        tried += 1
+    assert tried > 20
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_lay_candidates_miss_no_meld(book: str) -> None:
+    """Every sub-multiset of a hand of a new meld's size that forms a set, an escalera or a wild
+    meld (`classify`; one set per rank where *:several-sets-same-rank says so) is a candidate
+    lay, and no candidate is listed twice or with its cards out of order."""
+    from itertools import combinations
+
+    from model.rummy.laying import lay_candidates
+    from model.rummy.melds import SEQ, SET, WILDS, Meld, classify
+
+    rules = R(book)
+    t = tables(rules)
+    # a new meld is laid at its kind's minimum size (`actions.LayMeld`)
+    size = {SET: t.set_lay, SEQ: rules.sequence_min, WILDS: rules.wild_meld_min_start}
+    seen = 0
+    for s in walk(rules, 23, 300)[::5]:
+        hand = s.hands[s.seat]
+        melds = mover_side(s).melds
+        got = lay_candidates(t, hand, melds)
+        assert len(set(got)) == len(got)
+        assert all(list(c) == sorted(c) for c in got)
+        have = {m.key for m in melds if m.kind == SET}
+        for k in set(size.values()):
+            for cards in set(combinations(hand, k)):
+                m = classify(t, cards)
+                if not isinstance(m, Meld) or size.get(m.kind) != k:
+                    continue
+                if m.kind == SET and not rules.several_sets_same_rank and m.key in have:
+                    continue
+                assert cards in got, (cards, hand)
+                seen += 1
+    assert seen > 10

@@ -279,3 +279,28 @@ def test_cleaning_a_dirty_set() -> None:
     # the other reading allows no cleaning at all
     rules_c = R("canasta-es", clean_by_replacing_wilds="canastas-only")
     assert not any(isinstance(a, ReplaceWild) for a in legal(rules_c, s))
+
+
+def test_a_freed_wild_like_one_in_hand_lists_each_new_meld_once() -> None:
+    """canasta-es:clean-by-replacing-wilds: when the freed wild is a card the player also holds,
+    each new meld it can start is still one legal action (legal_actions lists no action twice)."""
+    rules, s = opened("canasta-es", "KD 9H 9S 2C", ("KH KS KC 2C", "QH QS QD"))
+    s1 = RUMMY.apply(rules, s, ReplaceWild(0, 1, parse_card("KD"), parse_card("2C")))
+    assert s1.step == FREED and s1.freed == parse_card("2C")  # type: ignore[attr-defined]
+    acts = legal(rules, s1)
+    assert len(set(acts)) == len(acts)
+    assert acts.count(LayMeld(0, C("2C 9H 9S"))) == 1
+
+
+def test_a_freed_wild_starts_a_wild_meld_with_its_cards_in_order() -> None:
+    """canasta-es:wild-canasta, canasta-es:clean-by-replacing-wilds: a freed two that, with the
+    wilds in hand, can start a wild meld is listed as a lay of sorted cards (an action's cards
+    are a multiset), and every listed action is one `apply` accepts."""
+    rules, s = opened("canasta-es", "KD 2C 2D JK JK 9H", ("KH KS KC 2S", "QH QS QD"))
+    s1 = RUMMY.apply(rules, s, ReplaceWild(0, 1, parse_card("KD"), parse_card("2S")))
+    assert s1.step == FREED  # type: ignore[attr-defined]
+    acts = legal(rules, s1)
+    assert LayMeld(0, C("2C 2D 2S JK JK")) in acts
+    for a in acts:
+        assert not isinstance(a, LayMeld) or list(a.cards) == sorted(a.cards)
+        RUMMY.apply(rules, s1, a)
