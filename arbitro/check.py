@@ -97,28 +97,33 @@ def check_lines(lines: Iterable[str]) -> Verdict:
             )
         state = model.deal(rules, state, orders[hand])
 
+    # bound once: this loop runs once per action of the transcript
+    phase_of, to_move_of, last_hand = model.phase, model.to_move, model.last_hand
+    apply, action_from_json = model.apply, model.action_from_json
     for item in body:
         if claimed_result:
             raise TranscriptError(item.line, "type", "nothing after the result line")
-        if isinstance(item, ActionLine):
+        if type(item) is ActionLine:
             step += 1
             if item.step != step:
                 raise TranscriptError(
                     item.line, "step", f"{step} (steps count from 1 without gaps), got {item.step}"
                 )
-            if model.phase(state) == "deal":
+            phase = phase_of(state)
+            if phase == "deal":
                 next_deal(item.line)
+                phase = phase_of(state)
             if item.hand != hand:
                 raise TranscriptError(
                     item.line, "hand", f"{hand}, the hand being played, got {item.hand}"
                 )
-            if model.phase(state) == "over":
+            if phase == "over":
                 raise TranscriptError(item.line, "type", "no action after the game is over")
             try:
-                action = model.action_from_json(item.action)
+                action = action_from_json(item.action)
             except MalformedInput as e:
                 raise TranscriptError(item.line, "action", str(e)) from None
-            to_move = model.to_move(state)
+            to_move = to_move_of(state)
             try:
                 if item.seat != to_move:
                     raise IllegalAction(
@@ -127,7 +132,7 @@ def check_lines(lines: Iterable[str]) -> Verdict:
                         reason=f"seat {item.seat} acted but it is seat {to_move}'s turn",
                         penalty=None,
                     )
-                state = model.apply(rules, state, action)
+                state = apply(rules, state, action)
             except IllegalAction as e:
                 verdict.status = "illegal-action"
                 verdict.step, verdict.line, verdict.seat = step, item.line, item.seat
@@ -138,7 +143,7 @@ def check_lines(lines: Iterable[str]) -> Verdict:
             except MalformedInput as e:
                 raise TranscriptError(item.line, "action", str(e)) from None
             verdict.actions += 1
-            result = model.last_hand(state)
+            result = last_hand(state)
             if result is not None and result is not last_result:
                 last_result = result
                 results.append(result)

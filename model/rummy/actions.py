@@ -212,6 +212,9 @@ _FIELDS: dict[str, set[str]] = {
 }
 
 
+_ALLOWED = {t: frozenset({"type", "seat", *f}) for t, f in _FIELDS.items()}
+
+
 def action_from_json(data: Mapping[str, Any]) -> Action:
     """The action a JSON object describes; MalformedInput names what is wrong."""
     if not isinstance(data, Mapping):
@@ -219,8 +222,8 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
     t = data.get("type")
     if t not in _FIELDS:
         raise MalformedInput(f"unknown action type {t!r}; known: {', '.join(_FIELDS)}")
-    extra = sorted(set(data) - _FIELDS[t] - {"type", "seat"})
-    if extra:
+    if not data.keys() <= _ALLOWED[t]:
+        extra = sorted(set(data) - _ALLOWED[t])
         raise MalformedInput(f"action {t!r} has no field {extra[0]!r}")
     seat = _int(data, "seat")
     if t == "draw":

@@ -96,6 +96,9 @@ def card_name(c: int) -> str:
 
 def parse_card(name: str) -> int:
     """The card called `name` (see `card_name`); MalformedInput says what is expected."""
+    hit = _BY_NAME.get(name) if isinstance(name, str) else None
+    if hit is not None:
+        return hit
     if not isinstance(name, str):
         raise MalformedInput(f"a card is a name such as 'QH' or 'JK', got {name!r}")
     if name == "JK":
@@ -105,6 +108,12 @@ def parse_card(name: str) -> int:
     raise MalformedInput(
         f"unknown card {name!r}; expected a rank (2-10, J, Q, K, A) then a suit (C, D, H, S), or JK"
     )
+
+
+_BY_NAME = {
+    **{RANK_NAMES[r] + SUITS[u]: r * 4 + u for r in range(len(RANK_NAMES)) for u in range(4)},
+    "JK": JOKER,
+}
 
 
 def parse_cards(names: str) -> tuple[int, ...]:
