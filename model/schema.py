@@ -166,6 +166,7 @@ class RummyRules:
     # opening
     opening_minimums: tuple[Band, ...]
     opening_concealed_exempt: bool  # laying the whole hand at once needs no minimum
+    opening_rule: Literal["meet", "exceed"]  # the opening's points must reach / go past the minimum
     # red threes
     red_three_initial_replacement: Literal["at_deal", "on_turn"]
     red_three_each: int

@@ -67,10 +67,11 @@ def deck(rules: RummyRules, seating: Seating) -> tuple[int, ...]:
 
 
 def opening_minimum(rules: RummyRules, score: int) -> int:
-    """The opening minimum for a side with this score. *:opening-minimums."""
+    """The points a side with this score must reach with its opening. *:opening-minimums,
+    *:opening-rule (a book that asks to go past the minimum needs one point more than it)."""
     for band in rules.opening_minimums:
         if (band.low is None or score >= band.low) and (band.high is None or score <= band.high):
-            return band.minimum
+            return band.minimum + (1 if rules.opening_rule == "exceed" else 0)
     raise RuleGap(
         rules.cid("opening_minimums"), f"no opening minimum is given for a side on {score} points"
     )

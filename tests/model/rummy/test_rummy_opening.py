@@ -153,3 +153,47 @@ def test_laying_the_whole_hand_at_once(book: str, exempt: bool) -> None:
         s = RUMMY.apply(rules, s, AddToMeld(0, 1, parse_card(c)))
     end = RUMMY.apply(rules, s, Discard(0, parse_card("9D")))
     assert end.result is not None and end.result.reason == "went-out"
+
+
+@pytest.mark.parametrize(
+    ("book", "options", "opens"),
+    [
+        ("samba-es", {}, True),
+        ("samba-en", {}, True),
+        ("samba-en", {"opening_rule": "exceed"}, False),
+        ("samba-fr", {}, True),
+        ("canasta-es", {}, True),
+    ],
+)
+def test_an_opening_of_exactly_the_minimum(book: str, options: dict[str, str], opens: bool) -> None:
+    """*:opening-rule — samba-es:opening-rule, samba-fr:opening-rule and canasta-es:opening-rule
+    ask the opening to reach the minimum, so equal is enough; samba-en:opening-rule says both
+    'meet' and 'exceed': under 'exceed' a side on 0 points (minimum 50 in every book's table:
+    samba-en:opening-minimums) cannot open with kings (30) and four fours (20), exactly 50."""
+    from model.rummy.dealing import opening_minimum
+
+    rules = R(book, **options)
+    need = opening_minimum(rules, 0)
+    assert need == (50 if opens else 51)
+    # nothing else in the hand melds: 9C, 7D and 6H make no set and no escalera
+    hand = "KH KS KD 4C 4D 4H 4S 9C 7D 6H"
+    s = make_state(rules, hands={0: hand}, opened={0: False}, minimums=(need, need))
+    if not opens:
+        assert LayMeld(0, C("KH KS KD")) not in legal(rules, s)
+        return
+    s = RUMMY.apply(rules, s, LayMeld(0, C("KH KS KD")))
+    s = RUMMY.apply(rules, s, LayMeld(0, C("4C 4D 4H")))
+    s = RUMMY.apply(
+        rules,
+        s,
+        AddToMeld(
+            0,
+            next(
+                i
+                for i, m in enumerate(s.table[0].melds)
+                if len(m.cards) == 3 and m.cards == C("4C 4D 4H")
+            ),
+            parse_card("4S"),
+        ),
+    )
+    assert FinishOpening(0) in legal(rules, s)
