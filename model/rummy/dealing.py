@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from model.errors import ArbitroError, MalformedInput
 from model.game import Seating
 from model.rummy.cards import is_red_three
-from model.rummy.state import DRAW, EMPTY_SIDE, Side, State, new_state
+from model.rummy.state import DRAW, EMPTY_SIDE, TURN_START, Side, State, new_state
 from model.rummy.tables import tables
 from model.schema import Layout, RummyRules
 
@@ -147,16 +147,7 @@ def deal(rules: RummyRules, state: State, order: Sequence[int]) -> State:
         pile_taken=False,
         seat=first,
         step=DRAW,
-        took_pile=False,
-        held=(),
-        top_points=0,
-        asked=False,
-        answer="",
-        melded=False,
-        clean_start=0,
-        no_discard=False,
-        freed=-1,
-        freed_meld=-1,
+        **TURN_START,
     )
     from model.rummy.engine import begin_turn  # the turn machinery lives in the engine
 

@@ -178,24 +178,7 @@ def legal_actions(rules: RummyRules, state: State) -> tuple[Action, ...]:
     return tuple(out)
 
 
-_ORDER = {
-    cls: i
-    for i, cls in enumerate(
-        (
-            Draw,
-            TakePile,
-            LayMeld,
-            AddToMeld,
-            Merge,
-            ReplaceWild,
-            FinishOpening,
-            Discard,
-            AskPartner,
-            Answer,
-            Stop,
-        )
-    )
-}
+_ORDER = {cls: i for i, cls in enumerate(_ACTION_TYPES)}
 _USES = {"set": 0, "escalera": 1, "add": 2}
 
 

@@ -16,7 +16,7 @@ no other melds).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from model.rummy.melds import Meld
 
@@ -91,6 +91,21 @@ def partner(state: State, seat: int) -> int:
     return (seat + state.sides) % state.players
 
 
+TURN_START: dict[str, Any] = {
+    "took_pile": False,
+    "held": (),
+    "top_points": 0,
+    "asked": False,
+    "answer": "",
+    "melded": False,
+    "clean_start": 0,
+    "no_discard": False,
+    "freed": -1,
+    "freed_meld": -1,
+}
+"""The per-turn fields of a state as they stand when a hand begins."""
+
+
 def new_state(players: int, sides: int, layout: str, dealer: int) -> State:
     return State(
         players=players,
@@ -110,16 +125,7 @@ def new_state(players: int, sides: int, layout: str, dealer: int) -> State:
         pile_taken=False,
         seat=-1,
         step="",
-        took_pile=False,
-        held=(),
-        top_points=0,
-        asked=False,
-        answer="",
-        melded=False,
-        clean_start=0,
-        no_discard=False,
-        freed=-1,
-        freed_meld=-1,
+        **TURN_START,
     )
 
 
