@@ -606,17 +606,21 @@ def _lay_meld(t: Tables, s: State, cards: tuple[int, ...], rest: tuple[int, ...]
     return m
 
 
+def _held(hand: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    """`hand` without `cards`; a card the player does not hold would be in two places (*:packs)."""
+    try:
+        return remove(hand, cards)
+    except ValueError:
+        raise Refusal(
+            "packs", "the player does not hold that card: playing it would put a card in two places"
+        ) from None
+
+
 def _lay(t: Tables, s: State, a: LayMeld) -> State:
     pool = _pool(s)
     if s.step == FREED and s.freed not in a.cards:
         raise Refusal("clean_by_replacing_wilds", "the freed wild must be placed first")
-    try:
-        rest = remove(pool, a.cards)
-    except ValueError:
-        raise Refusal(
-            "packs",
-            "the player does not hold those cards: playing them would put a card in two places",
-        ) from None
+    rest = _held(pool, a.cards)
     m = _lay_meld(t, s, a.cards, rest)
     s2 = s._replace(
         table=_side_with(s, (*mover_side(s).melds, m)),
@@ -642,13 +646,7 @@ def _add(t: Tables, s: State, a: AddToMeld) -> State:
             )
         hand = s.hands[s.seat]
     else:
-        try:
-            hand = remove(s.hands[s.seat], (a.card,))
-        except ValueError:
-            raise Refusal(
-                "packs",
-                "the player does not hold that card: playing it would put a card in two places",
-            ) from None
+        hand = _held(s.hands[s.seat], (a.card,))
     m = melds[a.meld]
     p = add_problem(t, m, a.card)
     if p:
@@ -692,12 +690,7 @@ def _replace_wild(t: Tables, s: State, a: ReplaceWild) -> State:
     m = melds[a.meld]
     if m.kind != SET or not is_wild(a.wild) or a.wild not in m.cards:
         raise MalformedInput("that meld holds no such wild")
-    try:
-        hand = remove(s.hands[s.seat], (a.natural,))
-    except ValueError:
-        raise Refusal(
-            "packs", "the player does not hold that card: playing it would put a card in two places"
-        ) from None
+    hand = _held(s.hands[s.seat], (a.natural,))
     if a.natural >> 2 != m.key or is_wild(a.natural):
         raise Refusal(
             "clean_by_replacing_wilds", "a wild is replaced by a natural of the set's rank"
@@ -768,12 +761,7 @@ def _settle(t: Tables, s: State) -> State:
 
 
 def _discard(t: Tables, s: State, a: Discard) -> State:
-    try:
-        hand = remove(s.hands[s.seat], (a.card,))
-    except ValueError:
-        raise Refusal(
-            "packs", "the player does not hold that card: playing it would put a card in two places"
-        ) from None
+    hand = _held(s.hands[s.seat], (a.card,))
     if s.no_discard:
         raise Refusal("last_red_three_ends_hand", "play stops after the last red three: no discard")
     if hand:
