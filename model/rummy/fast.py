@@ -62,9 +62,10 @@ _BIG = 1 << 30
 class _Meld:
     """A meld on the table, mutable: its cards unsorted, with counts kept as it grows."""
 
-    __slots__ = ("cards", "hi", "key", "kind", "lo", "nat", "wild")
+    __slots__ = ("cards", "hi", "key", "kind", "lo", "nat", "side", "wild")
 
-    def __init__(self, kind: int, key: int, cards: list[int], t: Tables) -> None:
+    def __init__(self, side: int, kind: int, key: int, cards: list[int], t: Tables) -> None:
+        self.side = side
         self.kind = kind
         self.key = key
         self.cards = cards
@@ -113,25 +114,32 @@ class FastHand:
         self.players = state.players
         self.sides = state.sides
         self.hands = [list(h) for h in state.hands]
-        self.cnt: list[list[int]] = []
-        self.mask: list[int] = []
+        self.cnt: list[list[int]] = []  # per seat, per card kind
+        self.rc: list[list[int]] = []  # per seat, per rank (13: jokers)
+        self.mask: list[int] = []  # per seat, `Tables.seq_bit` of the cards held
         seq_bit = t.seq_bit
         for h in state.hands:
             c = [0] * 53
-            m = 0
+            rc = [0] * 14
+            bits = 0
             for x in h:
                 c[x] += 1
-                m |= seq_bit[x]
+                rc[x >> 2] += 1
+                bits |= seq_bit[x]
             self.cnt.append(c)
-            self.mask.append(m)
+            self.rc.append(rc)
+            self.mask.append(bits)
         self.stock = state.stock
         self.sp = 0
         self.pile = list(state.pile)
         frozen_by = t.frozen_by
         self.frozen_n = sum(1 for c in state.pile if frozen_by[c])
-        self.melds = [
-            [_Meld(m.kind, m.key, list(m.cards), t) for m in sd.melds] for sd in state.table
-        ]
+        self.melds: list[list[_Meld]] = [[] for _ in state.table]
+        self.done = [0] * state.sides  # completed canastas and sambas per side
+        self.clean = [0] * state.sides  # ... of them clean
+        for i, sd in enumerate(state.table):
+            for old in sd.melds:
+                self._place(_Meld(i, old.kind, old.key, list(old.cards), t))
         self.reds = [list(sd.red_threes) for sd in state.table]
         self.opened = [sd.opened for sd in state.table]
         self.owed = list(state.owed)
@@ -257,6 +265,7 @@ class FastHand:
 
     def _gain(self, seat: int, c: int) -> None:
         self.hands[seat].append(c)
+        self.rc[seat][c >> 2] += 1
         cnt = self.cnt[seat]
         cnt[c] += 1
         if cnt[c] == 1:
@@ -264,6 +273,7 @@ class FastHand:
 
     def _lose(self, seat: int, c: int) -> None:
         self.hands[seat].remove(c)
+        self.rc[seat][c >> 2] -= 1
         cnt = self.cnt[seat]
         cnt[c] -= 1
         if not cnt[c]:
@@ -347,7 +357,7 @@ class FastHand:
         k = r.pile_new_set_naturals
         cnt = self.cnt[seat]
         b = rank * 4
-        if k < 1 or cnt[b] + cnt[b + 1] + cnt[b + 2] + cnt[b + 3] < k:
+        if k < 1 or self.rc[seat][rank] < k:
             return False
         if len(hand) - k + rest < 2:
             return False
@@ -379,7 +389,7 @@ class FastHand:
             for c in (top, *used):
                 self._grow(own, c)
         else:
-            melds.append(_Meld(SET, rank, [top, *used], t))
+            self._place(_Meld(side, SET, rank, [top, *used], t))
         self._take_rest(seat, side)
         if self.record:
             self._note(a)
@@ -436,9 +446,18 @@ class FastHand:
         p = self.t.seq_pos[c >> 2]
         return p >= 0 and (p == m.lo - 1 or p == m.hi + 1)
 
+    def _place(self, m: _Meld) -> None:
+        """A new meld on its side's table, counted if it is already completed."""
+        self.melds[m.side].append(m)
+        if m.kind <= SEQ and len(m.cards) >= self.t.completed:
+            self.done[m.side] += 1
+            if not m.wild:
+                self.clean[m.side] += 1
+
     def _grow(self, m: _Meld, c: int) -> None:
         m.cards.append(c)
-        if c < 4 or c == 52:
+        wild = c < 4 or c == 52
+        if wild:
             m.wild += 1
         else:
             m.nat += 1
@@ -448,6 +467,15 @@ class FastHand:
                     m.lo = p
                 else:
                     m.hi = p
+        if m.kind <= SEQ:
+            n = len(m.cards)
+            comp = self.t.completed
+            if n == comp:
+                self.done[m.side] += 1
+                if not m.wild:
+                    self.clean[m.side] += 1
+            elif n > comp and wild and m.wild == 1:
+                self.clean[m.side] -= 1  # a clean canasta took its first wild
 
     # ------------------------------------------------------------ laying
 
@@ -455,8 +483,8 @@ class FastHand:
         a = LayMeld(seat, tuple(sorted(cards))) if self.record else None
         for c in cards:
             self._lose(seat, c)
-        m = _Meld(kind, key, list(cards), self.t)
-        self.melds[side].append(m)
+        m = _Meld(side, kind, key, list(cards), self.t)
+        self._place(m)
         self.melded = True
         if a is not None:
             self._note(a)
@@ -474,7 +502,10 @@ class FastHand:
         """Escaleras in a mask of held cards (`Tables.seq_bit`): (suit, lowest position, length),
         disjoint, each of sequence_min to sequence_max cards, from the low end of each run."""
         r = self.r
-        if not mask:
+        x = mask
+        for i in range(1, r.sequence_min):
+            x &= mask >> i
+        if not x:
             return []
         out = []
         lo_n = r.sequence_min
@@ -505,11 +536,13 @@ class FastHand:
         cnt = self.cnt[seat]
         melds = self.melds[side]
         lay = t.set_lay
-        have = {m.key for m in melds if m.kind == SET}
-        for rank in range(2, 13):
+        rc = self.rc[seat]
+        ready = [rank for rank in range(2, 13) if rc[rank] >= lay]
+        if ready:
+            have = {m.key for m in melds if m.kind == SET}
+        for rank in ready:
             b = rank * 4
-            n = cnt[b] + cnt[b + 1] + cnt[b + 2] + cnt[b + 3]
-            if n >= lay and rank not in have and len(hand) - lay >= keep:
+            if rank not in have and len(hand) - lay >= keep:
                 cards: list[int] = []
                 for c in (b, b + 1, b + 2, b + 3):
                     cards += [c] * min(cnt[c], lay - len(cards))
@@ -570,9 +603,10 @@ class FastHand:
         spare = len(hand) - 2
         plan: list[tuple[int, int, list[int]]] = []  # (kind, key, cards): lay then add in order
         total = 0
+        rc = self.rc[seat]
         for rank in range(2, 13):
             b = rank * 4
-            n = cnt[b] + cnt[b + 1] + cnt[b + 2] + cnt[b + 3]
+            n = rc[rank]
             if n >= t.set_lay:
                 n = min(n, t.completed)
                 if n > spare:
@@ -634,19 +668,17 @@ class FastHand:
     # ------------------------------------------------------------ ending the turn
 
     def _counts(self, side: int) -> tuple[int, int, int]:
-        size = self.t.completed
-        done = clean = dirty = 0
-        for m in self.melds[side]:
-            if m.kind <= SEQ and len(m.cards) >= size:
-                done += 1
-                if m.wild:
-                    dirty += 1
-                else:
-                    clean += 1
-        return done, clean, dirty
+        """Completed canastas and sambas of the side: all, clean, dirty (`table.going_out_counts`)."""
+        done = self.done[side]
+        clean = self.clean[side]
+        return done, clean, done - clean
 
     def _go_out(self, seat: int, side: int) -> State | None:
         """Go out when the side may and every card but the discard fits its melds."""
+        hand = self.hands[seat]
+        if len(hand) > 2:
+            # `_meld` stopped short of keeping two cards: nothing more fits (no natural, no end)
+            return None
         r = self.r
         done, clean, dirty = self._counts(side)
         if (
@@ -656,7 +688,6 @@ class FastHand:
             or (r.go_out_wait_after_clean and min(clean, self.clean_start) < r.go_out_min_clean)
         ):
             return None
-        hand = self.hands[seat]
         mode = r.go_out_discard
         # what the melds would still take, one card after another
         left = len(hand) - self._fits(seat, side)
@@ -745,7 +776,7 @@ class FastHand:
 
     def _discard(self, seat: int) -> None:
         hand = self.hands[seat]
-        c = hand[self.rng.randrange(len(hand))]
+        c = hand[int(self.rng.random() * len(hand))]
         a = Discard(seat, c)
         nxt = (seat + 1) % self.players
         # the next turn's start (`engine._turn_to`): owed red threes replaced, the stock checked
@@ -788,7 +819,7 @@ class FastHand:
         self.took_pile = False
         self.top_points = 0
         self.melded = False
-        self.clean_start = self._counts(nxt % self.sides)[1]
+        self.clean_start = self.clean[nxt % self.sides]
         if self.record:
             self._note(a)
 
