@@ -9,11 +9,19 @@ actions. Two drivers are timed:
   candidate actions in random order until one is legal, without listing them all, and returns
   the next state with it;
 - `playout`: `model.rummy.playout.play_hand` plays the whole hand that way in one call (the
-  tests replay its actions through `legal_actions` and `apply`).
+  tests replay its actions through `legal_actions` and `apply`);
+- `fast`: `model.rummy.fast.play_hand`, the fast playout: incremental mutable state and a fixed
+  random policy (take the pile when it fits, meld what fits, discard at random), handing the
+  rare non-plain moments to the engine; the tests replay its hands through `apply` and compare
+  the state after every action. Its hands are not the uniform sampler's: actions per hand and
+  how hands end are printed beside the rate (counted on a separate, untimed sample for `fast`,
+  which records no actions when timed).
+
+Every hand is dealt by the engine (`RUMMY.deal`) and scored by it; both are in the timing.
 
 Usage: uv run python benchmarks/bench_rummy.py [--seconds S]
-       [--driver reference|sampled|playout|both|all] [BOOK ...]
-("all", the default, times the three; "both" reference and sampled.)
+       [--driver reference|sampled|playout|fast|both|all] [BOOK ...]
+("all", the default, times the four; "both" reference and sampled.)
 Targets: Samba >= 700 hands/s, Canasta >= 1,000 hands/s.
 """
 
@@ -25,7 +33,7 @@ import time
 from collections.abc import Callable
 
 from model.game import Seating
-from model.rummy import RUMMY
+from model.rummy import RUMMY, fast
 from model.rummy.playout import play_hand, random_step
 from model.rummy.state import State
 from model.schema import RummyRules, rules_for
@@ -58,22 +66,25 @@ DRIVERS: dict[str, Callable[[RummyRules, State, random.Random], State]] = {
 
 def hands_per_second(
     book: str, driver: str, seconds: float, seed: int = 1
-) -> tuple[float, float, int]:
-    """(hands per second, actions per hand, hands played) for one book and driver."""
+) -> tuple[float, float, int, float]:
+    """(hands per second, actions per hand, hands played, share of hands someone went out of)
+    for one book and driver."""
     rules = rules_for(book)
     assert isinstance(rules, RummyRules)
     seating = seating_for(rules)
     step = DRIVERS.get(driver)
     rng = random.Random(seed)
     deck = list(RUMMY.deck(rules, seating))
-    hands = actions = 0
+    hands = actions = out = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         s = RUMMY.new_game(rules, seating, dealer=hands % seating.players)
         order = deck[:]
         rng.shuffle(order)
         s = RUMMY.deal(rules, s, order)
-        if step is None:  # the whole hand in one call
+        if driver == "fast":
+            s, _ = fast.play_hand(rules, s, rng)
+        elif step is None:  # the whole hand in one call
             s, played = play_hand(rules, s, rng)
             actions += len(played)
         else:
@@ -81,8 +92,25 @@ def hands_per_second(
                 s = step(rules, s, rng)
                 actions += 1
         hands += 1
+        out += s.result is not None and s.result.reason == "went-out"
     took = time.perf_counter() - start
-    return hands / took, actions / max(1, hands), hands
+    if driver == "fast":
+        actions = _fast_actions(rules, seating, deck, 200, seed) * hands
+    return hands / took, actions / max(1, hands), hands, out / max(1, hands)
+
+
+def _fast_actions(
+    rules: RummyRules, seating: Seating, deck: list[int], hands: int, seed: int
+) -> float:
+    """Mean actions per hand of the fast playout, from hands played with `record` (untimed)."""
+    rng = random.Random(seed)
+    total = 0
+    for i in range(hands):
+        order = deck[:]
+        rng.shuffle(order)
+        s = RUMMY.deal(rules, RUMMY.new_game(rules, seating, dealer=i % seating.players), order)
+        total += len(fast.play_hand(rules, s, rng, record=True)[1])
+    return total / hands
 
 
 def main() -> None:
@@ -90,20 +118,26 @@ def main() -> None:
     ap.add_argument("books", nargs="*", default=list(BOOKS))
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument(
-        "--driver", choices=("reference", "sampled", "playout", "both", "all"), default="all"
+        "--driver",
+        choices=("reference", "sampled", "playout", "fast", "both", "all"),
+        default="all",
     )
     args = ap.parse_args()
     drivers = {
         "both": ("reference", "sampled"),
-        "all": ("reference", "sampled", "playout"),
+        "all": ("reference", "sampled", "playout", "fast"),
     }.get(args.driver, (args.driver,))
     print(
-        f"{'rulebook':<12}{'driver':<11}{'hands/s':>9}{'actions/hand':>14}{'hands':>7}{'target':>8}"
+        f"{'rulebook':<12}{'driver':<11}{'hands/s':>9}{'actions/hand':>14}{'went out':>10}"
+        f"{'hands':>7}{'target':>8}"
     )
     for book in args.books:
         for d in drivers:
-            rate, per_hand, n = hands_per_second(book, d, args.seconds)
-            print(f"{book:<12}{d:<11}{rate:>9.1f}{per_hand:>14.1f}{n:>7}{TARGET.get(book, 0):>8}")
+            rate, per_hand, n, out = hands_per_second(book, d, args.seconds)
+            print(
+                f"{book:<12}{d:<11}{rate:>9.1f}{per_hand:>14.1f}{out:>10.0%}{n:>7}"
+                f"{TARGET.get(book, 0):>8}"
+            )
 
 
 if __name__ == "__main__":
