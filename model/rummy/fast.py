@@ -281,13 +281,13 @@ class FastHand:
 
     # ------------------------------------------------------------ drawing
 
-    def _draw(self, seat: int) -> None:
-        r = self.r
+    def _walk(self, todo: int) -> tuple[list[int], list[int], int, bool]:
+        """Drawing `todo` cards from the stock (`stock.draw_cards`), without moving them yet: the
+        cards for the hand, the red threes met, where the stock then begins, and whether the
+        stock's last card was a red three."""
         stock = self.stock
         end = len(stock)
         pos = self.sp
-        want = min(r.draw_count, end - pos)
-        todo = want
         got: list[int] = []
         reds: list[int] = []
         last_red = False
@@ -301,13 +301,22 @@ class FastHand:
                 got.append(c)
                 todo -= 1
                 last_red = False
-        a = Draw(seat, want)
-        if (last_red and r.last_red_three_ends_hand) or len(self.hands[seat]) + len(got) < 2:
-            raise _Handoff(a)
+        return got, reds, pos, last_red
+
+    def _receive(self, seat: int, got: list[int], reds: list[int], pos: int) -> None:
         for c in got:
             self._gain(seat, c)
         self.reds[seat % self.sides].extend(reds)
         self.sp = pos
+
+    def _draw(self, seat: int) -> None:
+        r = self.r
+        want = min(r.draw_count, len(self.stock) - self.sp)
+        got, reds, pos, last_red = self._walk(want)
+        a = Draw(seat, want)
+        if (last_red and r.last_red_three_ends_hand) or len(self.hands[seat]) + len(got) < 2:
+            raise _Handoff(a)
+        self._receive(seat, got, reds, pos)
         self.step = PLAY
         if self.record:
             self._note(a)
@@ -781,24 +790,8 @@ class FastHand:
         nxt = (seat + 1) % self.players
         # the next turn's start (`engine._turn_to`): owed red threes replaced, the stock checked
         r = self.r
-        stock = self.stock
-        end = len(stock)
-        pos = self.sp
-        todo = self.owed[nxt]
-        got: list[int] = []
-        reds: list[int] = []
-        last_red = False
-        while todo and pos < end:
-            x = stock[pos]
-            pos += 1
-            if x == 5 or x == 6:
-                reds.append(x)
-                last_red = pos == end
-            else:
-                got.append(x)
-                todo -= 1
-                last_red = False
-        left = end - pos
+        got, reds, pos, last_red = self._walk(self.owed[nxt])
+        left = len(self.stock) - pos
         if (
             (last_red and r.last_red_three_ends_hand)
             or left == 0
@@ -810,10 +803,7 @@ class FastHand:
         if self.t.frozen_by[c]:
             self.frozen_n += 1
         self.owed[nxt] = 0
-        for x in got:
-            self._gain(nxt, x)
-        self.reds[nxt % self.sides].extend(reds)
-        self.sp = pos
+        self._receive(nxt, got, reds, pos)
         self.seat = nxt
         self.step = DRAW
         self.took_pile = False

@@ -143,3 +143,12 @@ def deal_order(players: int, hands: Mapping[int, str], hand_size: int, first: in
         seat = (first + i) % players
         out.append(lists[seat][i // players])
     return out
+
+
+def dealt(rules: RummyRules, seating: Seating, seed: int) -> State:
+    """A hand dealt from a deck order shuffled by `seed`, the dealer moving with the seed."""
+    rng = random.Random(seed)
+    order = list(RUMMY.deck(rules, seating))
+    rng.shuffle(order)
+    s = RUMMY.new_game(rules, seating, dealer=seed % seating.players)
+    return RUMMY.deal(rules, s, order)

@@ -15,25 +15,16 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rummy_helpers import BOOKS, C, R, make_state
+from rummy_helpers import BOOKS, C, R, dealt, make_state
 
 from arbitro.strategies import variants
 from model.errors import MalformedInput
-from model.game import Seating
 from model.rummy import RUMMY
 from model.rummy.actions import Discard, Draw, FinishOpening, LayMeld, TakePile
 from model.rummy.fast import play_hand
 from model.rummy.state import DRAW, State
 from model.schema import RummyRules
 from model.spec import load_rulebook
-
-
-def dealt(rules: RummyRules, seating: Seating, seed: int) -> State:
-    rng = random.Random(seed)
-    order = list(RUMMY.deck(rules, seating))
-    rng.shuffle(order)
-    s = RUMMY.new_game(rules, seating, dealer=seed % seating.players)
-    return RUMMY.deal(rules, s, order)
 
 
 def diff(got: State, want: State) -> str:

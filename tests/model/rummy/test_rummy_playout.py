@@ -10,10 +10,9 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from rummy_helpers import BOOKS, R, make_state
+from rummy_helpers import BOOKS, R, dealt, make_state
 
 from model.errors import MalformedInput
-from model.game import Seating
 from model.rummy import RUMMY
 from model.rummy.playout import play_hand, random_step
 from model.rummy.state import State
@@ -43,14 +42,6 @@ CASES = [
     for book, options in READINGS
     for seating in RUMMY.seatings(R(book, **options))[:2]
 ]
-
-
-def dealt(rules: RummyRules, seating: Seating, seed: int) -> State:
-    rng = random.Random(seed)
-    order = list(RUMMY.deck(rules, seating))
-    rng.shuffle(order)
-    s = RUMMY.new_game(rules, seating, dealer=seed % seating.players)
-    return RUMMY.deal(rules, s, order)
 
 
 def replay(rules: RummyRules, start: State, actions: list[Any]) -> State:
