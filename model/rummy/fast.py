@@ -13,7 +13,8 @@ The policy, per turn:
 
 - take the discard pile when the side has opened and the top card can go onto one of its melds
   or start a set with naturals from the hand (never with a wild, never to start an escalera),
-  keeping at least two cards afterwards; otherwise draw;
+  keeping at least two cards afterwards; a side that has not opened takes it with a natural pair
+  when the set it starts and the hand then reach the opening minimum; otherwise draw;
 - a side that has not opened opens when its hand holds melds worth the minimum (sets of
   naturals, grown with every natural of their rank, escaleras, then wilds by points, keeping two
   cards), laying them, adding to them and finishing the opening;
@@ -81,6 +82,10 @@ class _Meld:
 
     def frozen(self) -> Meld:
         return Meld(self.kind, self.key, tuple(sorted(self.cards)))
+
+
+_Plan = list[tuple[int, int, list[int], _Meld | None]]
+"""An opening to lay: (kind, key, cards, the meld they are added to or None for a new meld)."""
 
 
 class _Handoff(Exception):
@@ -249,7 +254,8 @@ class FastHand:
     def _turn(self) -> State | None:
         seat = self.seat
         side = seat % self.sides
-        if not (self.opened[side] and self._take(seat, side)):
+        take = self._take if self.opened[side] else self._take_to_open
+        if not take(seat, side):
             self._draw(seat)
         if not self.opened[side]:
             self._open(seat, side)
@@ -601,78 +607,188 @@ class FastHand:
 
     # ------------------------------------------------------------ opening
 
-    def _open(self, seat: int, side: int) -> None:
-        """Open when the hand holds melds worth the minimum, keeping two cards."""
+    def _plan(
+        self, cnt: list[int], rc: list[int], spare: int, base: _Meld | None = None
+    ) -> tuple[_Plan, int, int, list[int]]:
+        """Melds worth the most this policy finds in a hand of these counts, using at most `spare`
+        cards: sets of naturals grown with every natural of their rank, escaleras, then wilds by
+        points; with `base`, a set already laid this turn is grown first. Each entry is (kind, key,
+        cards to lay or add, the meld they go onto or None); with the points they make, the cards
+        still spare and the wilds held, jokers first."""
         t = self.t
         r = self.r
         pts = t.points
-        cnt = self.cnt[seat]
-        hand = self.hands[seat]
-        need = self.base.minimums[side]
-        spare = len(hand) - 2
-        plan: list[tuple[int, int, list[int]]] = []  # (kind, key, cards): lay then add in order
+        plan: _Plan = []
         total = 0
-        rc = self.rc[seat]
         for rank in range(2, 13):
             b = rank * 4
             n = rc[rank]
-            if n >= t.set_lay:
+            if base is not None and rank == base.key:
+                n = min(n, t.completed - len(base.cards), spare)
+                if n <= 0:
+                    continue
+            elif n >= t.set_lay:
                 n = min(n, t.completed)
                 if n > spare:
                     continue
-                cards: list[int] = []
-                for c in (b, b + 1, b + 2, b + 3):
-                    cards += [c] * min(cnt[c], n - len(cards))
-                plan.append((SET, rank, cards))
-                spare -= n
-                total += pts[b] * n
+            else:
+                continue
+            cards: list[int] = []
+            for c in (b, b + 1, b + 2, b + 3):
+                cards += [c] * min(cnt[c], n - len(cards))
+            plan.append((SET, rank, cards, base if base is not None and rank == base.key else None))
+            spare -= n
+            total += pts[b] * n
         if r.sequences:
             # escaleras from what the sets leave
             seq_bit = t.seq_bit
             mask = 0
             for c in range(8, 52):
-                if cnt[c] > sum(1 for _, _, cs in plan for x in cs if x == c):
+                if cnt[c] > sum(1 for _, _, cs, _ in plan for x in cs if x == c):
                     mask |= seq_bit[c]
             for s, p, k in self._runs(mask):
                 if k > spare:
                     continue
                 cards = [t.seq_rank[p + i] * 4 + s for i in range(k)]
-                plan.append((SEQ, s, cards))
+                plan.append((SEQ, s, cards, None))
                 spare -= k
                 total += sum(pts[c] for c in cards)
+        if base is not None and not any(m is base for _, _, _, m in plan):
+            plan.insert(0, (SET, base.key, [], base))
+        wilds = [52] * cnt[52] + [c for c in range(4) for _ in range(cnt[c])]
+        return plan, total, spare, wilds
+
+    def _top_up(self, plan: _Plan, total: int, need: int, spare: int, wilds: list[int]) -> int:
+        """Wilds onto the planned sets, in the order given, until the plan makes `need` points."""
+        t = self.t
+        r = self.r
+        pts = t.points
+        cap = t.wild_cap
+        for kind, _, cards, onto in plan:
+            if kind != SET:
+                continue
+            nat = len(cards) + (onto.nat if onto is not None else 0)
+            size = len(cards) + (len(onto.cards) if onto is not None else 0)
+            w = onto.wild if onto is not None else 0
+            while (
+                total < need
+                and wilds
+                and spare > 0
+                and w + 1 <= cap
+                and not (r.wilds_at_most_naturals and w + 1 > nat)
+                and size < t.completed
+            ):
+                c = wilds.pop(0)
+                cards.append(c)
+                w += 1
+                size += 1
+                spare -= 1
+                total += pts[c]
+        return total
+
+    def _open(self, seat: int, side: int) -> None:
+        """Open when the hand holds melds worth the minimum, keeping two cards."""
+        need = self.base.minimums[side]
+        plan, total, spare, wilds = self._plan(
+            self.cnt[seat], self.rc[seat], len(self.hands[seat]) - 2
+        )
         if total < need:
-            wilds = [52] * cnt[52] + [c for c in range(4) for _ in range(cnt[c])]
-            cap = t.wild_cap
-            for kind, _, cards in plan:
-                if kind != SET:
-                    continue
-                nat = len(cards)
-                w = 0
-                while (
-                    total < need
-                    and wilds
-                    and spare > 0
-                    and w + 1 <= cap
-                    and not (r.wilds_at_most_naturals and w + 1 > nat)
-                    and len(cards) < t.completed
-                ):
-                    c = wilds.pop(0)
-                    cards.append(c)
-                    w += 1
-                    spare -= 1
-                    total += pts[c]
-        if total < need or not plan:
-            return
-        for kind, key, cards in plan:
-            first = cards[: t.set_lay if kind == SET else r.sequence_min]
-            m = self._lay(seat, side, kind, key, first)
-            for c in cards[len(first) :]:
-                self._add(seat, side, m, c)
+            total = self._top_up(plan, total, need, spare, wilds)
+        if total >= need and plan:
+            self._lay_opening(seat, side, plan)
+
+    def _lay_opening(self, seat: int, side: int, plan: _Plan) -> None:
+        t = self.t
+        for kind, key, cards, onto in plan:
+            if onto is None:
+                first = cards[: t.set_lay if kind == SET else self.r.sequence_min]
+                onto = self._lay(seat, side, kind, key, first)
+                cards = cards[len(first) :]
+            for c in cards:
+                self._add(seat, side, onto, c)
         a = FinishOpening(seat)
         self.opened[side] = True
         self.top_points = 0
+        if self.held:
+            for c in self.held:
+                self._gain(seat, c)
+            self.held = []
         if self.record:
             self._note(a)
+
+    def _take_to_open(self, seat: int, side: int) -> bool:
+        """Take the pile with a natural pair to open, when the set it starts and the hand reach
+        the minimum (the top card counting or not, *:pile-top-counts-for-opening; the rest of the
+        pile held aside or not, *:pile-rest-after-opening); whether it did."""
+        pile = self.pile
+        if not pile:
+            return False
+        t = self.t
+        r = self.r
+        top = pile[-1]
+        if not 8 <= top < 52 or t.blocked_by[top]:
+            return False
+        hand = self.hands[seat]
+        if r.pile_one_card_rule and len(hand) == 1:
+            return False
+        rank = top >> 2
+        k = r.pile_new_set_naturals
+        rc = self.rc[seat]
+        if k < 1 or rc[rank] < k:
+            return False
+        if not (k + 1 >= r.set_min and k + 1 >= r.set_start_min_naturals and k + 1 <= t.completed):
+            return False
+        cnt = self.cnt[seat]
+        b = rank * 4
+        used: list[int] = []
+        for c in (b, b + 1, b + 2, b + 3):
+            used += [c] * min(cnt[c], k - len(used))
+        rest = [c for c in pile[:-1] if c != 5 and c != 6]
+        held = r.pile_rest_after_opening
+        # the hand the opening is planned from: without the pair, with the rest unless held
+        cnt2 = cnt[:]
+        rc2 = rc[:]
+        for c in used:
+            cnt2[c] -= 1
+            rc2[c >> 2] -= 1
+        size = len(hand) - k
+        if not held:
+            for c in rest:
+                cnt2[c] += 1
+                rc2[c >> 2] += 1
+            size += len(rest)
+        pts = t.points
+        base = _Meld(side, SET, rank, [top, *used], t)
+        start = pts[top] * (k + 1) - (0 if r.pile_top_counts_for_opening else pts[top])
+        plan, total, spare, wilds = self._plan(cnt2, rc2, size - 2, base)
+        need = self.base.minimums[side]
+        total += start
+        if total < need:
+            total = self._top_up(plan, total, need, spare, wilds)
+        if total < need:
+            return False
+        a = TakePile(seat, "set", -1, tuple(sorted(used)))
+        for c in used:
+            self._lose(seat, c)
+        self._place(base)
+        reds = self.reds[side]
+        for c in pile[:-1]:
+            if c == 5 or c == 6:
+                reds.append(c)
+            elif held:
+                self.held.append(c)
+            else:
+                self._gain(seat, c)
+        self.pile = []
+        self.frozen_n = 0
+        self.pile_taken = True
+        self.took_pile = True
+        self.top_points = pts[top]
+        self.step = PLAY
+        if self.record:
+            self._note(a)
+        self._lay_opening(seat, side, plan)
+        return True
 
     # ------------------------------------------------------------ ending the turn
 
