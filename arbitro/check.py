@@ -100,6 +100,8 @@ def check_lines(lines: Iterable[str]) -> Verdict:
     # bound once: this loop runs once per action of the transcript
     phase_of, to_move_of, last_hand = model.phase, model.to_move, model.last_hand
     apply, action_from_json = model.apply, model.action_from_json
+    # actions are immutable values parsed by a pure function: once per distinct action text
+    parsed: dict[str, Hashable] = {}
     for item in body:
         if claimed_result:
             raise TranscriptError(item.line, "type", "nothing after the result line")
@@ -119,10 +121,15 @@ def check_lines(lines: Iterable[str]) -> Verdict:
                 )
             if phase == "over":
                 raise TranscriptError(item.line, "type", "no action after the game is over")
-            try:
-                action = action_from_json(item.action)
-            except MalformedInput as e:
-                raise TranscriptError(item.line, "action", str(e)) from None
+            text = item.text
+            action = parsed.get(text)
+            if action is None:
+                try:
+                    action = action_from_json(item.action)
+                except MalformedInput as e:
+                    raise TranscriptError(item.line, "action", str(e)) from None
+                if text:
+                    parsed[text] = action
             to_move = to_move_of(state)
             try:
                 if item.seat != to_move:

@@ -10,6 +10,7 @@ same game written twice is byte-identical.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +66,9 @@ class ActionLine:
     hand: int
     seat: int
     action: Mapping[str, Any]
+    text: str = field(default="", compare=False, repr=False)
+    """The action object's JSON text when the line was read in its canonical form, else "": equal
+    texts describe equal actions, so a reader may parse each distinct one once."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -263,8 +267,47 @@ def parse_body(raw: str, n: int) -> Body:
     raise TranscriptError(n, "type", f'"action", "hand" or "result", got {json.dumps(kind)}')
 
 
+_ACTION_HEAD = '{"action":{'
+_ACTION_TAIL = re.compile(
+    r',"hand":(0|[1-9][0-9]{0,17}),"seat":(0|[1-9][0-9]{0,17}),"step":([1-9][0-9]{0,17}),'
+    r'"type":"action"\}[ \t\n\r]*\Z'
+)
+"""After the action object, the rest of an action line as `canonical_line` writes it: every field
+then has the type and range `parse_body` requires (steps from 1, hands and seats from 0, at most
+18 digits)."""
+
+
+def _action_line(
+    line: int, step: int, hand: int, seat: int, action: Mapping[str, Any], text: str
+) -> ActionLine:
+    """`ActionLine(line, step, hand, seat, action, text)`: the same instance dictionary, filled
+    without the frozen dataclass's `object.__setattr__` call per field (one line per action)."""
+    new = object.__new__(ActionLine)
+    fields = new.__dict__
+    fields["line"] = line
+    fields["step"] = step
+    fields["hand"] = hand
+    fields["seat"] = seat
+    fields["action"] = action
+    fields["text"] = text
+    return new
+
+
+def _object_or_none(text: str) -> dict[str, Any] | None:
+    try:
+        got: dict[str, Any] = _decode(text)
+    except json.JSONDecodeError:
+        return None
+    return got
+
+
 def read(lines: Iterable[str]) -> tuple[Header, Iterator[Body]]:
-    """The header, and the body lines parsed lazily (errors surface at the line they are on)."""
+    """The header, and the body lines parsed lazily (errors surface at the line they are on).
+
+    An action line in canonical form whose action object holds no nested object skips the general
+    checks (`_ACTION_TAIL`), and each distinct action object is decoded once; every other line,
+    valid or not, is read by `parse_body`. The lines read are the ones `parse_body` returns.
+    """
     it = iter(enumerate(lines, start=1))
     for n, raw in it:
         if raw.strip():
@@ -273,8 +316,27 @@ def read(lines: Iterable[str]) -> tuple[Header, Iterator[Body]]:
     else:
         raise TranscriptError(1, "<file>", "a header line; the transcript is empty")
 
+    head, tail = _ACTION_HEAD, _ACTION_TAIL.match
+    decoded: dict[str, dict[str, Any]] = {}
+
     def body() -> Iterator[Body]:
         for m, line in it:
+            if line.startswith(head):
+                # the action object ends at its first "}" if it decodes as a whole: then that "}"
+                # closed no nested object and sat in no string
+                end = line.find("}", 11) + 1
+                got = tail(line, end) if end else None
+                if got is not None:
+                    text = line[10:end]
+                    action = decoded.get(text)
+                    if action is None:
+                        action = _object_or_none(text)
+                        if action is not None:
+                            decoded[text] = action
+                    if action is not None:
+                        hand, seat, step = got.groups()
+                        yield _action_line(m, int(step), int(hand), int(seat), action, text)
+                        continue
             if line.strip():
                 yield parse_body(line, m)
 

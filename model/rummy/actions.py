@@ -178,6 +178,8 @@ def action_to_json(a: Action) -> dict[str, Any]:
 
 def _int(data: Mapping[str, Any], key: str) -> int:
     v = data.get(key)
+    if type(v) is int:
+        return v
     if isinstance(v, bool) or not isinstance(v, int):
         raise MalformedInput(f"action field {key!r} must be an integer, got {v!r}")
     return v
@@ -217,7 +219,7 @@ _ALLOWED = {t: frozenset({"type", "seat", *f}) for t, f in _FIELDS.items()}
 
 def action_from_json(data: Mapping[str, Any]) -> Action:
     """The action a JSON object describes; MalformedInput names what is wrong."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise MalformedInput(f"an action is a JSON object, got {data!r}")
     t = data.get("type")
     if t not in _FIELDS:
