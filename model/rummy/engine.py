@@ -21,7 +21,7 @@ one card in hand (no *:last-red-three-ends-hand). Such a hand ends at once with 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from model.errors import IllegalAction, MalformedInput
@@ -57,7 +57,7 @@ from model.rummy.melds import (
 from model.rummy.opening import reach_ok, reached
 from model.rummy.refusal import Refusal
 from model.rummy.scoring import end_hand
-from model.rummy.state import ANSWER, DRAW, FREED, PLAY, Side, State, partner
+from model.rummy.state import ANSWER, DRAW, FREED, PLAY, Side, State, partner, replaced
 from model.rummy.stock import draw_cards, exhausted
 from model.rummy.table import going_out_counts, mover_side, opening_points, pending
 from model.rummy.tables import BY_ID_CAP, Tables, tables
@@ -131,25 +131,32 @@ def _turn_to(
         s, stop = draw_cards(rules, s, seat, owed)
         if stop:
             return s._replace(step=PLAY, no_discard=True)
-    if exhausted(rules, s) and rules.stock_out != "hand_ends" and not _takes(t, s):
+    if exhausted(rules, s) and rules.stock_out != "hand_ends" and not _can_take(t, s):
         return end_hand(t, s, "stock-out", -1)
     return s
 
 
 def _clean_count(t: Tables, melds: tuple[Meld, ...]) -> int:
-    """Clean canastas among a side's melds (`going_out_counts`), remembered with its `_slots`."""
-    return _slots(t, melds)[4] if melds else 0
+    """Clean canastas among a side's melds (`going_out_counts`), read from its `_slots` when
+    they are remembered; counting is cheaper than working out the rest of the slots."""
+    if not melds:
+        return 0
+    hit = t.by_id.get(id(melds))
+    if hit is not None and hit[0] is melds:
+        got: int = hit[1][4]
+        return got
+    return going_out_counts(t, melds)[1]
 
 
-def _takes(t: Tables, s: State) -> list[TakePile]:
-    out = []
+def _can_take(t: Tables, s: State) -> bool:
+    """Whether the player to move may take the pile (some candidate is not refused)."""
     for a in pile_rules.candidates(t, s):
         try:
             _take(t, s, a)
         except Refusal:
             continue
-        out.append(a)
-    return out
+        return True
+    return False
 
 
 # ---------------------------------------------------------------- legal actions
@@ -415,9 +422,17 @@ def _out_of_turn(rules: RummyRules, state: State, a: Action, mover: int) -> Ille
     )
 
 
+_NO_CARDS = frozenset((Draw, Merge, FinishOpening, AskPartner, Answer, Stop))
+"""The action types whose fields name no card (exact types: a subclass takes the general path)."""
+
+
 def _check_shape(state: State, a: Action) -> None:
     if isinstance(a.seat, bool) or not isinstance(a.seat, int) or not 0 <= a.seat < state.players:
         raise MalformedInput(f"seat must be 0 to {state.players - 1}, got {a.seat!r}")
+    if type(a) in _NO_CARDS:
+        return
+    if isinstance(a, (Discard, AddToMeld)) and type(a.card) is int and 0 <= a.card < KINDS:
+        return
     cards: tuple[object, ...] = ()
     if isinstance(a, (TakePile, LayMeld)):
         cards = a.cards
@@ -435,6 +450,11 @@ def _check_shape(state: State, a: Action) -> None:
 
 
 def _transition(t: Tables, s: State, a: Action) -> State:
+    if s.step == PLAY:
+        # the plain step: what the chain below comes to for an action of exactly these types
+        go = _IN_PLAY.get(type(a))
+        if go is not None:
+            return go(t, s, a)
     if isinstance(a, Draw):
         return _draw(t, s, a)
     if isinstance(a, TakePile):
@@ -493,7 +513,7 @@ def _draw(t: Tables, s: State, a: Draw) -> State:
     else:
         # no red three among them: the cards go straight to the hand
         hand = tuple(sorted((*s.hands[s.seat], *drawn)))
-        s2 = s._replace(hands=_hand_with(s, hand), stock=stock[want:], step=PLAY, no_discard=False)
+        s2 = replaced(s, hands=_hand_with(s, hand), stock=stock[want:], step=PLAY, no_discard=False)
     return _check_stuck(t, s2, False)
 
 
@@ -622,7 +642,8 @@ def _lay(t: Tables, s: State, a: LayMeld) -> State:
         raise Refusal("clean_by_replacing_wilds", "the freed wild must be placed first")
     rest = _held(pool, a.cards)
     m = _lay_meld(t, s, a.cards, rest)
-    s2 = s._replace(
+    s2 = replaced(
+        s,
         table=_side_with(s, (*mover_side(s).melds, m)),
         hands=_hand_with(s, rest),
         step=PLAY,
@@ -655,7 +676,8 @@ def _add(t: Tables, s: State, a: AddToMeld) -> State:
     grown = Meld(m.kind, m.key, tuple(sorted((*m.cards, a.card))))
     new = list(melds)
     new[a.meld] = grown
-    s2 = s._replace(
+    s2 = replaced(
+        s,
         table=_side_with(s, new),
         hands=_hand_with(s, hand),
         step=PLAY,
@@ -676,7 +698,7 @@ def _merge(t: Tables, s: State, a: Merge) -> State:
         raise Refusal(p, "those two melds cannot be joined")
     new = [m for i, m in enumerate(melds) if i not in (a.meld, a.other)]
     new.append(Meld(SET, x.key, tuple(sorted((*x.cards, *y.cards)))))
-    s2 = s._replace(table=_side_with(s, new), melded=True)
+    s2 = replaced(s, table=_side_with(s, new), melded=True)
     return _settle(t, s2)
 
 
@@ -804,6 +826,22 @@ def _stop(t: Tables, s: State) -> State:
     if s.answer == "yes":
         raise Refusal("ask_partner", "the partner said yes: the player must go out this turn")
     return end_hand(t, s, "stock-out", -1)
+
+
+_IN_PLAY: dict[type[Any], Callable[[Tables, State, Any], State]] = {
+    Draw: _draw,
+    TakePile: _take_pile,
+    LayMeld: _lay,
+    AddToMeld: _add,
+    Merge: _merge,
+    ReplaceWild: _replace_wild,
+    FinishOpening: lambda t, s, a: _finish_opening(t, s),
+    Discard: _discard,
+    AskPartner: lambda t, s, a: _ask(t, s),
+    Stop: lambda t, s, a: _stop(t, s),
+}
+"""What `_transition` does with an action of each type in the `play` step (Answer is refused there
+by the general path)."""
 
 
 __all__ = ["apply", "begin_turn", "legal_actions"]

@@ -32,7 +32,7 @@ from model.rummy.cards import JOKER, distinct, is_natural, is_wild, remove
 from model.rummy.melds import SEQ, SET, Meld, add_problem, classify, is_completed, takes
 from model.rummy.red_threes import lay_out
 from model.rummy.refusal import Refusal
-from model.rummy.state import PLAY, Side, State
+from model.rummy.state import PLAY, Side, State, replaced
 from model.rummy.stock import exhausted
 from model.rummy.tables import Tables
 
@@ -136,7 +136,7 @@ def take(t: Tables, state: State, a: TakePile) -> State:
     melds = list(sd.melds)
     joined = False
     if a.use == "set":
-        if any(c not in hand for c in a.cards) or not _holds(hand, a.cards):
+        if not _holds(hand, a.cards):
             raise Refusal("pile_new_set_naturals", "the player does not hold those cards")
         nat = [c for c in a.cards if not is_wild(c)]
         wild = len(a.cards) - len(nat)
@@ -241,8 +241,10 @@ def take(t: Tables, state: State, a: TakePile) -> State:
             "stock_out", "with the stock exhausted only a top card that fits a meld takes it"
         )
     rest = state.pile[:-1]
-    reds = [c for c in rest if c in (5, 6)]
-    rest = tuple(c for c in rest if c not in (5, 6))
+    reds: list[int] = []
+    if 5 in rest or 6 in rest:
+        reds = [c for c in rest if c in (5, 6)]
+        rest = tuple(c for c in rest if c not in (5, 6))
     new_hand = remove(hand, used)
     held: tuple[int, ...] = ()
     opening = not sd.opened
@@ -256,7 +258,8 @@ def take(t: Tables, state: State, a: TakePile) -> State:
         *state.table[side_i + 1 :],
     )
     hands = (*state.hands[:seat], new_hand, *state.hands[seat + 1 :])
-    s = state._replace(
+    s = replaced(
+        state,
         table=table,
         hands=hands,
         pile=(),

@@ -151,10 +151,17 @@ def winner(scores: tuple[int, ...]) -> int | None:
 
 
 _RESULTS: dict[Result, HandResult] = {}
+_last: tuple[Result | None, HandResult | None] = (None, None)
+"""The result last asked for and its HandResult: a state keeps its result object until the next
+hand ends, and hashing a result is slower than comparing identities."""
 
 
 def hand_result(res: Result) -> HandResult:
     """The shared HandResult of a stored result (the same object for the same result)."""
+    global _last
+    last = _last
+    if last[0] is res and last[1] is not None:
+        return last[1]
     got = _RESULTS.get(res)
     if got is None:
         if len(_RESULTS) > 4096:
@@ -162,4 +169,5 @@ def hand_result(res: Result) -> HandResult:
         reason = res.reason
         got = HandResult(reason, res.scores, tuple(dict(c) for c in res.categories))
         _RESULTS[res] = got
+    _last = (res, got)
     return got

@@ -86,6 +86,18 @@ class State(NamedTuple):
         return self.seat
 
 
+_INDEX = {name: i for i, name in enumerate(State._fields)}
+
+
+def replaced(state: State, **changes: Any) -> State:
+    """`state._replace(**changes)` without its generic machinery (the engine builds a state or
+    two per action); an unknown field name raises KeyError."""
+    fields = list(state)
+    for name, value in changes.items():
+        fields[_INDEX[name]] = value
+    return tuple.__new__(State, fields)
+
+
 def partner(state: State, seat: int) -> int:
     """The partner who answers "may I go out?": the next player of the side in play order."""
     return (seat + state.sides) % state.players
