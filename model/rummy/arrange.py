@@ -275,18 +275,20 @@ def split(t: Tables, cards: Iterable[int]) -> Split:
     other = [0] * 13
     jokers = twos = black = rest = 0
     sequences = t.rules.sequences
+    seq_pos = t.seq_pos
     for c in cards:
+        # the tests of `is_wild`, `is_natural` and `is_black_three`, inline
         if c == JOKER:
             jokers += 1
         elif c < 4:
             twos += 1
-        elif is_natural(c):
-            p = t.seq_pos[c >> 2]
+        elif 8 <= c < JOKER:
+            p = seq_pos[c >> 2]
             if sequences and p >= 0:
                 seq[c & 3][p] += 1
             else:
                 other[c >> 2] += 1
-        elif is_black_three(c):
+        elif c == 4 or c == 7:
             black += 1
         else:
             rest += 1
@@ -304,26 +306,26 @@ class Table(NamedTuple):
 
 
 def table_of(t: Tables, melds: Iterable[Meld]) -> Table:
-    sets: list[list[tuple[int, int]]] = [[] for _ in range(13)]
-    seqs: list[list[tuple[int, int]]] = [[] for _ in range(4)]
+    sets: dict[int, list[tuple[int, int]]] = {}
+    seqs: dict[int, list[tuple[int, int]]] = {}
     room = 0
     wild_done = 0
     for m in melds:
         if m.kind == SET:
             w = wild_count(m.cards)
-            sets[m.key].append((len(m.cards) - w, w))
+            sets.setdefault(m.key, []).append((len(m.cards) - w, w))
         elif m.kind == SEQ:
-            seqs[m.key].append(seq_span(t, m))
+            seqs.setdefault(m.key, []).append(seq_span(t, m))
         elif m.kind == WILDS:
             room += max(0, t.completed - len(m.cards))
             wild_done += len(m.cards) >= t.completed
-    return Table(
-        tuple(tuple(sorted(s)) for s in sets),
-        tuple(tuple(sorted(s)) for s in seqs),
-        room,
-        0,
-        wild_done,
-    )
+    set_rows: list[tuple[tuple[int, int], ...]] = [()] * 13
+    for k, got in sets.items():
+        set_rows[k] = tuple(sorted(got))
+    seq_rows: list[tuple[tuple[int, int], ...]] = [()] * 4
+    for k, got in seqs.items():
+        seq_rows[k] = tuple(sorted(got))
+    return Table(tuple(set_rows), tuple(seq_rows), room, 0, wild_done)
 
 
 def _freeable(tb: Table, sr: SetRules) -> int:
@@ -372,7 +374,8 @@ def reaches(
         return True
     sp = split(t, cards)
     pts = t.points
-    bound = sum(pts[c] for c in cards if is_natural(c) or is_wild(c))
+    # naturals and wilds: every card but the threes (4 to 7)
+    bound = sum(pts[c] for c in cards if not 4 <= c < 8)
     if bound < target:
         return False
     tb = table_of(t, melds)
@@ -381,14 +384,8 @@ def reaches(
     freeable = _freeable(tb, sr)
     wp = _wild_points(t, sp.jokers, sp.twos)
     fixed_keep = sp.black + sp.rest
-    rank_pts = [pts[r * 4 + 0] for r in range(13)]
+    rank_pts = tuple(pts[r * 4 + 0] for r in range(13))
     r = t.rules
-    seq_opts = [
-        suit_options(sp.seq[s], tb.seqs[s], r.sequence_min, r.sequence_max, t.completed)
-        if r.sequences
-        else ((sp.seq[s], 0),)
-        for s in range(4)
-    ]
     seen: dict[tuple[int, ...], int] = {}
 
     def best_sets(avail: tuple[int, ...]) -> int:
@@ -404,18 +401,20 @@ def reaches(
             bases = tb.sets[rank]
             if not a and not bases:
                 continue
-            opts = rank_options(sr, bases, a)
-            if not opts:
+            pairs = _rank_pairs(sr, bases, a)
+            if not pairs:
                 continue
-            pairs = {(o[0], o[1]) for o in opts}
+            rp = rank_pts[rank]
             nxt: dict[tuple[int, int], int] = {}
             for (x, k), v in states.items():
                 for p, dw in pairs:
                     nx = x + dw
                     if nx > hi_x:
                         continue
-                    nk = min(keep, k + a - p)
-                    nv = v + p * rank_pts[rank]
+                    nk = k + a - p
+                    if nk > keep:
+                        nk = keep
+                    nv = v + p * rp
                     key = (nx, nk)
                     if nxt.get(key, -1) < nv:
                         nxt[key] = nv
@@ -434,32 +433,60 @@ def reaches(
         seen[avail] = best
         return best
 
-    P = len(t.seq_rank)
+    if not r.sequences:
+        b = best_sets(sp.other)
+        return b >= 0 and b >= target
+    moves = [
+        _suit_moves(
+            sp.seq[s], tb.seqs[s], r.sequence_min, r.sequence_max, t.completed, t.seq_rank, rank_pts
+        )
+        for s in range(4)
+    ]
 
     def dfs(s: int, seq_pts: int, avail: list[int]) -> bool:
         if s == 4:
             b = best_sets(tuple(avail))
             return b >= 0 and seq_pts + b >= target
-        for rem, _comp in reversed(seq_opts[s]):
-            add = 0
-            for p in range(P):
-                used = sp.seq[s][p] - rem[p]
-                add += used * rank_pts[t.seq_rank[p]]
-            for p in range(P):
-                avail[t.seq_rank[p]] += rem[p]
+        for add, _comp, left in reversed(moves[s]):
             # kept naturals are counted by the sets part through `avail`
-            if dfs(s + 1, seq_pts + add, avail):
-                for p in range(P):
-                    avail[t.seq_rank[p]] -= rem[p]
+            for rank, k in left:
+                avail[rank] += k
+            hit = dfs(s + 1, seq_pts + add, avail)
+            for rank, k in left:
+                avail[rank] -= k
+            if hit:
                 return True
-            for p in range(P):
-                avail[t.seq_rank[p]] -= rem[p]
         return False
 
-    if not r.sequences:
-        b = best_sets(sp.other)
-        return b >= 0 and b >= target
     return dfs(0, 0, list(sp.other))
+
+
+@lru_cache(maxsize=200_000)
+def _rank_pairs(
+    sr: SetRules, bases: tuple[tuple[int, int], ...], a: int
+) -> tuple[tuple[int, int], ...]:
+    """The distinct (naturals placed, net wilds used) of `rank_options`."""
+    return tuple(sorted({(o[0], o[1]) for o in rank_options(sr, bases, a)}))
+
+
+@lru_cache(maxsize=100_000)
+def _suit_moves(
+    counts: tuple[int, ...],
+    bases: tuple[tuple[int, int], ...],
+    smin: int,
+    smax: int,
+    done: int,
+    seq_rank: tuple[int, ...],
+    rank_pts: tuple[int, ...],
+) -> tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]:
+    """The options of `suit_options`, in its order, as the searches walk them: the points of the
+    naturals an option lays, the escaleras it completes, and the (rank, count) of the naturals it
+    leaves over (`seq_rank` gives the rank of each escalera position)."""
+    out = []
+    for rem, comp in suit_options(counts, bases, smin, smax, done):
+        add = sum((counts[p] - k) * rank_pts[seq_rank[p]] for p, k in enumerate(rem))
+        out.append((add, comp, tuple((seq_rank[p], k) for p, k in enumerate(rem) if k)))
+    return tuple(out)
 
 
 def places_all(
@@ -511,14 +538,9 @@ def places_all(
     cheapest_wild = pts[0] if sp.twos else pts[JOKER]
     wild_kept = [0, 1] if W and fits(cheapest_wild) else [0]
     caps = (need.completed, need.clean, need.dirty, need.clean)
-    P = len(t.seq_rank)
-    seq_opts = [
-        suit_options(sp.seq[s], tb.seqs[s], r.sequence_min, r.sequence_max, t.completed)
-        if r.sequences
-        else ((sp.seq[s], 0),)
-        for s in range(4)
-    ]
-    rank_pts = [pts[k * 4] for k in range(13)]
+    cap_done, cap_clean, cap_dirty, cap_old = caps
+    hi_x = W + freeable
+    rank_pts = tuple(pts[k * 4] for k in range(13))
     seen: dict[tuple[tuple[int, ...], int], bool] = {}
 
     def sets_ok(avail: tuple[int, ...], seq_done: int) -> bool:
@@ -549,15 +571,20 @@ def places_all(
             for x, c, cl, d, old, kept in states:
                 for o, k in opts:
                     nx = x + o[1]
-                    if nx > W + freeable or kept + k > 1:
+                    if nx > hi_x or kept + k > 1:
                         continue
+                    # each count capped at its need (`min`, written out: this is the inner loop)
+                    c1 = c + o[2]
+                    cl1 = cl + o[3]
+                    d1 = d + o[4]
+                    old1 = old + o[5]
                     nxt.add(
                         (
                             nx,
-                            min(caps[0], c + o[2]),
-                            min(caps[1], cl + o[3]),
-                            min(caps[2], d + o[4]),
-                            min(caps[3], old + o[5]),
+                            cap_done if c1 > cap_done else c1,
+                            cap_clean if cl1 > cap_clean else cl1,
+                            cap_dirty if d1 > cap_dirty else d1,
+                            cap_old if old1 > cap_old else old1,
                             kept + k,
                         )
                     )
@@ -590,21 +617,28 @@ def places_all(
         seen[key] = result
         return result
 
+    if not r.sequences:
+        return sets_ok(sp.other, 0)
+    moves = [
+        _suit_moves(
+            sp.seq[s], tb.seqs[s], r.sequence_min, r.sequence_max, t.completed, t.seq_rank, rank_pts
+        )
+        for s in range(4)
+    ]
+
     def dfs(s: int, avail: list[int], done: int) -> bool:
         if s == 4:
             return sets_ok(tuple(avail), done)
-        for rem, comp in seq_opts[s]:
-            for p in range(P):
-                avail[t.seq_rank[p]] += rem[p]
+        for _add, comp, left in moves[s]:
+            for rank, k in left:
+                avail[rank] += k
             hit = dfs(s + 1, avail, done + comp)
-            for p in range(P):
-                avail[t.seq_rank[p]] -= rem[p]
+            for rank, k in left:
+                avail[rank] -= k
             if hit:
                 return True
         return False
 
-    if not r.sequences:
-        return sets_ok(sp.other, 0)
     return dfs(0, list(sp.other), 0)
 
 
