@@ -85,7 +85,6 @@ def check_lines(lines: Iterable[str]) -> Verdict:
     verdict = Verdict("valid")
     hand = 0  # index of the hand being played
     step = 0
-    last_result = None
     results: list[Any] = []
     claimed_result = False
 
@@ -150,9 +149,11 @@ def check_lines(lines: Iterable[str]) -> Verdict:
             except MalformedInput as e:
                 raise TranscriptError(item.line, "action", str(e)) from None
             verdict.actions += 1
-            result = last_hand(state)
-            if result is not None and result is not last_result:
-                last_result = result
+            if phase_of(state) != "play":
+                # every action is played in a hand: leaving play means this one ended it
+                result = last_hand(state)
+                if result is None:
+                    raise AssertionError("a hand ended without a result")  # pragma: no cover
                 results.append(result)
                 hand += 1
                 verdict.hands = hand
