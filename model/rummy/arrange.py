@@ -372,6 +372,75 @@ def reaches(
     """Whether at least `target` points of `cards` can be placed, leaving `keep` cards in hand."""
     if target <= 0 and keep <= len(cards):
         return True
+    if greedy_reaches(t, cards, melds, target, keep):
+        return True
+    return search_reaches(t, cards, melds, target, keep)
+
+
+def greedy_reaches(
+    t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], target: int, keep: int
+) -> bool:
+    """A quick sufficient test for `reaches`: one arrangement built by hand.
+
+    Naturals go onto the side's unfinished sets of their rank up to the completed size, ranks
+    with `set_lay` naturals start new sets (where the side may hold one of that rank), then wilds,
+    best first, go onto those sets within the wild limits without passing the completed size.
+    Each step is a legal `AddToMeld` or `LayMeld` in that order, so True means the points can be
+    placed; False says nothing (the exact search decides). The tests hold it to the search.
+    """
+    comp = t.completed
+    r = t.rules
+    counts = [0] * 14
+    for c in cards:
+        counts[c >> 2] += 1
+    pts = t.points
+    placed = got = 0
+    sets: list[tuple[int, int, int]] = []  # (size, naturals, wilds) after the naturals
+    grown: set[int] = set()
+    for m in melds:
+        if m.kind == SET and m.key not in grown and len(m.cards) < comp:
+            grown.add(m.key)
+            size = len(m.cards)
+            w = wild_count(m.cards)
+            k = min(counts[m.key], comp - size)
+            placed += k
+            got += k * pts[m.key * 4]
+            sets.append((size + k, size - w + k, w))
+    for rank in range(2, 13):
+        n = counts[rank]
+        if n < t.set_lay or rank in grown:
+            continue
+        if not r.several_sets_same_rank and any(m.kind == SET and m.key == rank for m in melds):
+            continue
+        k = min(n, comp)
+        placed += k
+        got += k * pts[rank * 4]
+        sets.append((k, k, 0))
+    room = len(cards) - keep
+    if placed > room:
+        return False
+    if got >= target:
+        return True
+    wilds = sorted([pts[JOKER]] * counts[13] + [pts[0]] * counts[0], reverse=True)
+    i = 0
+    for size, n, w in sets:
+        fits = min(t.wild_cap - w, comp - size, n - w if r.wilds_at_most_naturals else comp)
+        while fits > 0 and i < len(wilds) and placed < room:
+            got += wilds[i]
+            i += 1
+            placed += 1
+            fits -= 1
+            if got >= target:
+                return True
+    return False
+
+
+def search_reaches(
+    t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], target: int, keep: int
+) -> bool:
+    """`reaches` by the exact search over final arrangements."""
+    if target <= 0 and keep <= len(cards):
+        return True
     sp = split(t, cards)
     pts = t.points
     # naturals and wilds: every card but the threes (4 to 7)

@@ -14,7 +14,7 @@ import random
 import pytest
 from rummy_helpers import BOOKS, R
 
-from model.rummy.arrange import Need, places_all, reaches
+from model.rummy.arrange import Need, greedy_reaches, places_all, reaches, search_reaches
 from model.rummy.cards import distinct, is_red_three, remove
 from model.rummy.laying import lay_candidates
 from model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, add_problem, classify, merge_problem
@@ -152,6 +152,33 @@ def test_reaches_matches_brute_force(book: str) -> None:
             best = max((_points(t, n[1]) - base for n in states if len(n[0]) >= keep), default=-1)
             assert reaches(t, hand, melds, best, keep), (book, hand, melds, keep, best)
             assert not reaches(t, hand, melds, best + 1, keep), (book, hand, melds, keep, best)
+
+
+@pytest.mark.parametrize(
+    ("book", "options"),
+    [
+        *[(b, {}) for b in BOOKS],
+        ("samba-en", {"wilds_at_most_naturals": "at-most-naturals"}),
+        ("canasta-es", {"several_sets_same_rank": "several"}),
+    ],
+)
+def test_the_quick_reaches_test_never_says_yes_wrongly(book: str, options: dict[str, str]) -> None:
+    """`greedy_reaches` is only a shortcut: whenever it says the points can be placed, the exact
+    search agrees (and it does say so often, or it would save nothing)."""
+    rules = R(book, **options)
+    t = tables(rules)
+    rng = random.Random(f"greedy:{book}:{sorted(options.items())}")
+    said = 0
+    for i in range(300):
+        hand, melds = (random_case if i % 2 else placeable_case)(rules, rng)
+        hand = tuple(sorted((*hand, *rng.sample(t.deck(rules.layouts[0]), rng.randrange(0, 6)))))
+        hand = tuple(c for c in hand if not is_red_three(c))
+        for target in (10, 30, 50, 90, 120, 150):
+            for keep in (0, 1, 2):
+                if greedy_reaches(t, hand, melds, target, keep):
+                    said += 1
+                    assert search_reaches(t, hand, melds, target, keep), (hand, melds, target, keep)
+    assert said > 100
 
 
 @pytest.mark.parametrize("book", BOOKS)
