@@ -84,6 +84,15 @@ class _Meld:
         return Meld(self.kind, self.key, tuple(sorted(self.cards)))
 
 
+def _naturals(cnt: list[int], rank: int, n: int) -> list[int]:
+    """`n` naturals of `rank` from a hand with these counts per card, lowest suits first."""
+    b = rank * 4
+    out: list[int] = []
+    for c in (b, b + 1, b + 2, b + 3):
+        out += [c] * min(cnt[c], n - len(out))
+    return out
+
+
 _Plan = list[tuple[int, int, list[int], _Meld | None]]
 """An opening to lay: (kind, key, cards, the meld they are added to or None for a new meld)."""
 
@@ -327,19 +336,29 @@ class FastHand:
         if self.record:
             self._note(a)
 
-    def _take(self, seat: int, side: int) -> bool:
-        """Take the pile onto a meld or with a natural pair, when the policy can; whether it did."""
+    def _top(self, seat: int) -> int:
+        """The pile's top card when the pile may be taken at all (`pile.candidate_fields`): not
+        empty, a natural on top that does not block it, no single card in hand under
+        *:pile-one-card-rule (turns on the plain path begin with a stock); else -1."""
         pile = self.pile
         if not pile:
+            return -1
+        top = pile[-1]
+        if not 8 <= top < 52 or self.t.blocked_by[top]:
+            return -1
+        if self.r.pile_one_card_rule and len(self.hands[seat]) == 1:
+            return -1
+        return top
+
+    def _take(self, seat: int, side: int) -> bool:
+        """Take the pile onto a meld or with a natural pair, when the policy can; whether it did."""
+        top = self._top(seat)
+        if top < 0:
             return False
         t = self.t
         r = self.r
-        top = pile[-1]
-        if not 8 <= top < 52 or t.blocked_by[top]:
-            return False
+        pile = self.pile
         hand = self.hands[seat]
-        if r.pile_one_card_rule and len(hand) == 1:
-            return False  # the stock lasts: turns begin only with a stock
         rank = top >> 2
         melds = self.melds[side]
         frozen = self.frozen_n > 0
@@ -371,15 +390,11 @@ class FastHand:
             return True
         k = r.pile_new_set_naturals
         cnt = self.cnt[seat]
-        b = rank * 4
         if k < 1 or self.rc[seat][rank] < k:
             return False
         if len(hand) - k + rest < 2:
             return False
-        used: list[int] = []
-        for c in (b, b + 1, b + 2, b + 3):
-            n = min(cnt[c], k - len(used))
-            used += [c] * n
+        used = _naturals(cnt, rank, k)
         own = None
         if not r.several_sets_same_rank:
             for m in melds:
@@ -410,20 +425,23 @@ class FastHand:
             self._note(a)
         return True
 
-    def _take_rest(self, seat: int, side: int) -> None:
-        """The pile taken by an opened side: its rest into the hand, red threes laid out."""
+    def _take_rest(self, seat: int, side: int, held: bool = False, top_points: int = 0) -> None:
+        """The rest of the pile taken (`pile.take`): red threes laid out for the side, the other
+        cards into the hand or, with `held`, aside until the opening is laid."""
         pile = self.pile
         reds = self.reds[side]
         for c in pile[:-1]:
             if c == 5 or c == 6:
                 reds.append(c)
+            elif held:
+                self.held.append(c)
             else:
                 self._gain(seat, c)
         self.pile = []
         self.frozen_n = 0
         self.pile_taken = True
         self.took_pile = True
-        self.top_points = 0
+        self.top_points = top_points
         self.step = PLAY
 
     # ------------------------------------------------------------ what melds take
@@ -556,12 +574,8 @@ class FastHand:
         if ready:
             have = {m.key for m in melds if m.kind == SET}
         for rank in ready:
-            b = rank * 4
             if rank not in have and len(hand) - lay >= keep:
-                cards: list[int] = []
-                for c in (b, b + 1, b + 2, b + 3):
-                    cards += [c] * min(cnt[c], lay - len(cards))
-                self._lay(seat, side, SET, rank, cards)
+                self._lay(seat, side, SET, rank, _naturals(cnt, rank, lay))
         if r.sequences:
             for s, p, k in self._runs(self.mask[seat]):
                 k = min(k, r.sequence_min)
@@ -633,9 +647,7 @@ class FastHand:
                     continue
             else:
                 continue
-            cards: list[int] = []
-            for c in (b, b + 1, b + 2, b + 3):
-                cards += [c] * min(cnt[c], n - len(cards))
+            cards = _naturals(cnt, rank, n)
             plan.append((SET, rank, cards, base if base is not None and rank == base.key else None))
             spare -= n
             total += pts[b] * n
@@ -720,17 +732,13 @@ class FastHand:
         """Take the pile with a natural pair to open, when the set it starts and the hand reach
         the minimum (the top card counting or not, *:pile-top-counts-for-opening; the rest of the
         pile held aside or not, *:pile-rest-after-opening); whether it did."""
-        pile = self.pile
-        if not pile:
+        top = self._top(seat)
+        if top < 0:
             return False
         t = self.t
         r = self.r
-        top = pile[-1]
-        if not 8 <= top < 52 or t.blocked_by[top]:
-            return False
+        pile = self.pile
         hand = self.hands[seat]
-        if r.pile_one_card_rule and len(hand) == 1:
-            return False
         rank = top >> 2
         k = r.pile_new_set_naturals
         rc = self.rc[seat]
@@ -739,10 +747,7 @@ class FastHand:
         if not (k + 1 >= r.set_min and k + 1 >= r.set_start_min_naturals and k + 1 <= t.completed):
             return False
         cnt = self.cnt[seat]
-        b = rank * 4
-        used: list[int] = []
-        for c in (b, b + 1, b + 2, b + 3):
-            used += [c] * min(cnt[c], k - len(used))
+        used = _naturals(cnt, rank, k)
         rest = [c for c in pile[:-1] if c != 5 and c != 6]
         held = r.pile_rest_after_opening
         # the hand the opening is planned from: without the pair, with the rest unless held
@@ -771,20 +776,7 @@ class FastHand:
         for c in used:
             self._lose(seat, c)
         self._place(base)
-        reds = self.reds[side]
-        for c in pile[:-1]:
-            if c == 5 or c == 6:
-                reds.append(c)
-            elif held:
-                self.held.append(c)
-            else:
-                self._gain(seat, c)
-        self.pile = []
-        self.frozen_n = 0
-        self.pile_taken = True
-        self.took_pile = True
-        self.top_points = pts[top]
-        self.step = PLAY
+        self._take_rest(seat, side, held, pts[top])
         if self.record:
             self._note(a)
         self._lay_opening(seat, side, plan)
