@@ -79,8 +79,20 @@ def set_shape_problem(t: Tables, n: int, w: int) -> str | None:
 def classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:
     """The meld these cards form when laid together, or the clause key that refuses them.
 
-    Size limits of a lay (the minimum the engine accepts) are checked by the engine.
+    Size limits of a lay (the minimum the engine accepts) are checked by the engine. Remembered
+    per card tuple (`Tables.memo`): a lay names few distinct tuples.
     """
+    key = ("classify", cards)
+    got: Meld | str | None = t.memo.get(key)
+    if got is None:
+        got = _classify(t, cards)
+        if len(t.memo) > MEMO_CAP:
+            t.memo.clear()
+        t.memo[key] = got
+    return got
+
+
+def _classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:
     r = t.rules
     if not cards:
         return "set_min"
