@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbitro.games import model_for
+from arbitro.model.errors import ArbitroError, IllegalAction, MalformedInput
+from arbitro.model.game import GameModel, Seating
+from arbitro.model.schema import rules_for
+from arbitro.model.spec import load_rulebook
 from arbitro.transcript import ActionLine, HandLine, ResultLine, TranscriptError, read
-from model.errors import ArbitroError, IllegalAction, MalformedInput
-from model.game import GameModel, Seating
-from model.schema import rules_for
-from model.spec import load_rulebook
 
 
 @dataclass

@@ -12,9 +12,9 @@ from typing import Any
 from arbitro import report
 from arbitro.compare import diff
 from arbitro.findings import KINDS, findings
-from model.errors import ArbitroError, OptionError
-from model.schema import rules_for
-from model.spec import GAMES, load_all, load_rulebook
+from arbitro.model.errors import ArbitroError, OptionError
+from arbitro.model.schema import rules_for
+from arbitro.model.spec import GAMES, load_all, load_rulebook
 
 COMPARISON = Path("docs/rules-comparison.md")
 

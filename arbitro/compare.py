@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from model.schema import schema_keys
-from model.spec import TOPICS, Clause, Rulebook
+from arbitro.model.schema import schema_keys
+from arbitro.model.spec import TOPICS, Clause, Rulebook
 
 
 def canonical(value: Any) -> str:

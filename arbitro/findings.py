@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbitro.compare import Cell, canonical, diff, show_value
-from model.spec import Clause, Rulebook
+from arbitro.model.spec import Clause, Rulebook
 
 KINDS = ("internal-contradiction", "gap", "cross-rulebook-difference")
 

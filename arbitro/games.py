@@ -5,13 +5,13 @@ from __future__ import annotations
 import importlib
 from typing import Any, cast
 
-from model.errors import OptionError
-from model.game import GameModel, Seating
+from arbitro.model.errors import OptionError
+from arbitro.model.game import GameModel, Seating
 
 _MODELS = {
-    "escoba": ("model.escoba", "ESCOBA"),
-    "samba": ("model.rummy", "RUMMY"),
-    "canasta": ("model.rummy", "RUMMY"),
+    "escoba": ("arbitro.model.escoba", "ESCOBA"),
+    "samba": ("arbitro.model.rummy", "RUMMY"),
+    "canasta": ("arbitro.model.rummy", "RUMMY"),
 }
 
 

@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arbitro.games import choose_seating, model_for
-from model.errors import IllegalAction, MalformedInput
-from model.schema import Options, rules_for
-from model.spec import load_rulebook
+from arbitro.model.errors import IllegalAction, MalformedInput
+from arbitro.model.schema import Options, rules_for
+from arbitro.model.spec import load_rulebook
 
 
 class Oracle:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from arbitro.model.errors import ArbitroError
+from arbitro.model.game import GameModel, Seating
 from arbitro.playout import Acted, DeadEnd, Dealt, HandOver, Unfinished, random_game
 from arbitro.transcript import ActionLine, HandLine, Header, ResultLine, Transcript
-from model.errors import ArbitroError
-from model.game import GameModel, Seating
 
 
 class GameDidNotFinish(ArbitroError, RuntimeError):

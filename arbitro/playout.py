@@ -7,7 +7,7 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from model.game import GameModel, HandResult, Seating
+from arbitro.model.game import GameModel, HandResult, Seating
 
 MAX_HANDS_PER_GAME = 2000
 """A game that has not ended after this many hands is reported unfinished rather than played on."""

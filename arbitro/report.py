@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arbitro.compare import Row, deck_size, diff, player_counts, show_value
-from model.spec import STATUSES, Clause, Rulebook
+from arbitro.model.spec import STATUSES, Clause, Rulebook
 
 MARK = {"stated": "", "inferred": " ~", "unspecified": " ?", "conflicting": " !"}
 LEGEND = (

@@ -12,9 +12,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
-from arbitro.oracle import Oracle
-from arbitro.transcript import PROTOCOL
-from model.errors import (
+from arbitro.model.errors import (
     ArbitroError,
     IllegalAction,
     MalformedInput,
@@ -22,7 +20,9 @@ from model.errors import (
     SpecError,
     UnknownRulebook,
 )
-from model.spec import rulebook_ids
+from arbitro.model.spec import rulebook_ids
+from arbitro.oracle import Oracle
+from arbitro.transcript import PROTOCOL
 
 OPS = ("hello", "start", "new_game", "deal", "legal", "apply", "score", "check", "explain", "quit")
 

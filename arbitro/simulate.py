@@ -10,6 +10,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from arbitro.model.errors import IllegalAction
+from arbitro.model.game import GameModel, Seating
 from arbitro.playout import (
     MAX_HANDS_PER_GAME,
     Acted,
@@ -19,8 +21,6 @@ from arbitro.playout import (
     Unfinished,
     random_game,
 )
-from model.errors import IllegalAction
-from model.game import GameModel, Seating
 
 DEAD_END = "dead-end"
 """The hand-end reason a model gives when a book's rules leave the player to move without a move."""

@@ -16,9 +16,9 @@ from typing import Any
 from hypothesis import strategies as st
 
 from arbitro.games import model_for
-from model.game import GameModel, Seating
-from model.schema import rules_for
-from model.spec import load_rulebook, rulebook_ids
+from arbitro.model.game import GameModel, Seating
+from arbitro.model.schema import rules_for
+from arbitro.model.spec import load_rulebook, rulebook_ids
 
 
 def rulebooks(game: str | None = None) -> st.SearchStrategy[str]:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from model.errors import ArbitroError
+from arbitro.model.errors import ArbitroError
 
 PROTOCOL = "arbitro/1"
 

@@ -3,7 +3,7 @@
 Every hand starts from a freshly shuffled deck order and every play is drawn uniformly from the
 legal plays (``actions[rng.randrange(len(actions))]``). Two paths are timed:
 
-- playout: `model.escoba.playout.play_hand`, which plays a whole hand without building the states
+- playout: `arbitro.model.escoba.playout.play_hand`, which plays a whole hand without building the states
   in between (the path simulations use; tests check it makes the same plays as the stepwise model);
 - stepwise: the `GameModel` protocol, `ESCOBA.legal_actions` then `ESCOBA.apply` for every play.
 
@@ -20,10 +20,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from model.escoba import ESCOBA, EscobaState
-from model.escoba.playout import play_hand
-from model.game import Seating
-from model.schema import EscobaRules, rules_for
+from arbitro.model.escoba import ESCOBA, EscobaState
+from arbitro.model.escoba.playout import play_hand
+from arbitro.model.game import Seating
+from arbitro.model.schema import EscobaRules, rules_for
 
 TARGET = 6000
 """Hands per second asked of the playout path."""

@@ -17,9 +17,9 @@ import time
 
 from arbitro.check import check_lines
 from arbitro.games import choose_seating, model_for
+from arbitro.model.schema import rules_for
+from arbitro.model.spec import load_rulebook, rulebook_ids
 from arbitro.play import play_transcript
-from model.schema import rules_for
-from model.spec import load_rulebook, rulebook_ids
 
 
 def transcripts(rulebook: str, games: int) -> list[list[str]]:

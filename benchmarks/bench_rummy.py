@@ -5,12 +5,12 @@ actions. Two drivers are timed:
 
 - `reference`: `legal_actions` lists every legal action, one is drawn uniformly, `apply` plays it
   (what the simulator and the tests do);
-- `sampled`: `model.rummy.playout.random_step` draws the same uniform choice by trying the
+- `sampled`: `arbitro.model.rummy.playout.random_step` draws the same uniform choice by trying the
   candidate actions in random order until one is legal, without listing them all, and returns
   the next state with it;
-- `playout`: `model.rummy.playout.play_hand` plays the whole hand that way in one call (the
+- `playout`: `arbitro.model.rummy.playout.play_hand` plays the whole hand that way in one call (the
   tests replay its actions through `legal_actions` and `apply`);
-- `fast`: `model.rummy.fast.play_hand`, the fast playout: incremental mutable state and a fixed
+- `fast`: `arbitro.model.rummy.fast.play_hand`, the fast playout: incremental mutable state and a fixed
   random policy (take the pile when it fits, meld what fits, discard at random), handing the
   rare non-plain moments to the engine; the tests replay its hands through `apply` and compare
   the state after every action. Its hands are not the uniform sampler's: actions per hand and
@@ -32,11 +32,11 @@ import random
 import time
 from collections.abc import Callable
 
-from model.game import Seating
-from model.rummy import RUMMY, fast
-from model.rummy.playout import play_hand, random_step
-from model.rummy.state import State
-from model.schema import RummyRules, rules_for
+from arbitro.model.game import Seating
+from arbitro.model.rummy import RUMMY, fast
+from arbitro.model.rummy.playout import play_hand, random_step
+from arbitro.model.rummy.state import State
+from arbitro.model.schema import RummyRules, rules_for
 
 BOOKS = ("samba-es", "samba-en", "samba-fr", "canasta-es")
 TARGET = {"samba-es": 700, "samba-en": 700, "samba-fr": 700, "canasta-es": 1000}

@@ -1,6 +1,6 @@
 """The shape every game model shares, so that simulation, the oracle and the explorer drive any game.
 
-A game module (model.escoba, model.rummy) provides an object satisfying `GameModel`. States and
+A game module (arbitro.model.escoba, model.rummy) provides an object satisfying `GameModel`. States and
 actions are immutable hashable values; chance enters only through `deal`, which takes an explicit deck
 order, so a transcript that records deck orders replays exactly.
 """

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from model.spec import Rulebook, text_sha256
+from arbitro.model.spec import Rulebook, text_sha256
 
 COPY_RUN = 8
 """A paraphrase sharing this many consecutive words with its book is a copy."""

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from model.errors import OptionError, SpecError
-from model.spec import Clause, Rulebook, load_rulebook
+from arbitro.model.errors import OptionError, SpecError
+from arbitro.model.spec import Clause, Rulebook, load_rulebook
 
 CardClass = Literal["joker", "two", "wild", "red_three", "black_three"]
 """Classes of card that rules name: `wild` means joker or two."""

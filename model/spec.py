@@ -2,7 +2,7 @@
 
 A spec holds one rulebook. Every rule parameter is a clause with an id, the section of the book it
 comes from, a paraphrase in our own words and a status (stated, inferred, unspecified, conflicting).
-This module knows the clause format only; `model.schema` knows which keys a game needs.
+This module knows the clause format only; `arbitro.model.schema` knows which keys a game needs.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from model.errors import SpecError, UnknownRulebook
+from arbitro.model.errors import SpecError, UnknownRulebook
 
 Value = Any
 """A clause value: a TOML value (int, bool, str, array, table)."""

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from arbitro.cli import main
+from arbitro.model.spec import STATUSES, load_all, load_rulebook, rulebook_ids
 from arbitro.report import comparison_document
-from model.spec import STATUSES, load_all, load_rulebook, rulebook_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""The built wheel, installed outside the checkout, finds its rulebooks."""
+"""The built wheel, installed outside the checkout: one import package, and it finds its rulebooks."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,12 @@ def test_installed_wheel_lists_the_rulebooks(tmp_path: Path) -> None:
         capture_output=True,
     )
     (wheel,) = dist.glob("arbitro-*.whl")
+    with zipfile.ZipFile(wheel) as zf:
+        top = {name.split("/")[0] for name in zf.namelist()}
+    assert top == {
+        "arbitro",
+        wheel.name.split("-")[0] + "-" + wheel.name.split("-")[1] + ".dist-info",
+    }
     venv = tmp_path / "venv"
     subprocess.run(
         ["uv", "venv", "--python", sys.executable, str(venv)], check=True, capture_output=True
@@ -38,6 +45,9 @@ def test_installed_wheel_lists_the_rulebooks(tmp_path: Path) -> None:
         for k, v in os.environ.items()
         if not k.startswith(("ARBITRO_", "VIRTUAL_ENV", "PYTHONPATH"))
     }
+    # a user's own modules named like the repository's folders must not shadow arbitro's
+    (tmp_path / "model.py").write_text("raise SystemExit('the user model.py was imported')\n")
+    (tmp_path / "proofs.py").write_text("raise SystemExit('the user proofs.py was imported')\n")
     out = subprocess.run(
         [str(venv / "bin" / "arbitro"), "rules", "list", "--json"],
         check=True,
@@ -50,7 +60,7 @@ def test_installed_wheel_lists_the_rulebooks(tmp_path: Path) -> None:
     spec_ids = sorted(p.stem for p in (ROOT / "spec").glob("*.toml"))
     assert [b["id"] for b in listed] == spec_ids
     where = subprocess.run(
-        [str(python), "-c", "import model.spec as s; print(s.spec_dir())"],
+        [str(python), "-c", "import arbitro.model.spec as s, arbitro.proofs; print(s.spec_dir())"],
         check=True,
         capture_output=True,
         text=True,

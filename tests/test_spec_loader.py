@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from model.errors import OptionError, SpecError, UnknownRulebook
-from model.schema import check_rulebook, rules_for
-from model.spec import load_file, load_rulebook, spec_dir
+from arbitro.model.errors import OptionError, SpecError, UnknownRulebook
+from arbitro.model.schema import check_rulebook, rules_for
+from arbitro.model.spec import load_file, load_rulebook, spec_dir
 
 BROKEN = Path(__file__).parent / "data" / "broken"
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from model.provenance import check_text
-from model.schema import rules_for, schema_keys
-from model.spec import load_rulebook, rulebook_ids
+from arbitro.model.provenance import check_text
+from arbitro.model.schema import rules_for, schema_keys
+from arbitro.model.spec import load_rulebook, rulebook_ids
 
 IDS = rulebook_ids()
 

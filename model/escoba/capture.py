@@ -14,10 +14,10 @@ order is found walking down from the highest card: the groups without it come fi
 
 from __future__ import annotations
 
-from model.errors import IllegalAction, MalformedInput
-from model.escoba.cards import Tables, card_name, cards_of, pile_value, tables
-from model.escoba.state import EscobaState, Play
-from model.schema import EscobaRules
+from arbitro.model.errors import IllegalAction, MalformedInput
+from arbitro.model.escoba.cards import Tables, card_name, cards_of, pile_value, tables
+from arbitro.model.escoba.state import EscobaState, Play
+from arbitro.model.schema import EscobaRules
 
 _new_play = tuple.__new__
 """Builds a Play from (seat, card, capture) without the NamedTuple keyword machinery."""

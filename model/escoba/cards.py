@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from model.errors import MalformedInput, SpecError
-from model.escoba.seats import next_seat
-from model.schema import EscobaRules
+from arbitro.model.errors import MalformedInput, SpecError
+from arbitro.model.escoba.seats import next_seat
+from arbitro.model.schema import EscobaRules
 
 OROS, COPAS, BASTOS, ESPADAS = 0, 1, 2, 3
 SOTA, CABALLO, REY = 7, 8, 9

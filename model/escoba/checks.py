@@ -8,13 +8,13 @@ of its piles; the game over exactly when the target rule names a winner.
 
 from __future__ import annotations
 
-from model.escoba.cards import tables
-from model.escoba.dealing import deals_in_hand
-from model.escoba.game_end import game_winner
-from model.escoba.scoring import CATEGORY_CLAUSES, score_hand
-from model.escoba.seats import turn_order
-from model.escoba.state import NOBODY, EscobaState
-from model.schema import EscobaRules
+from arbitro.model.escoba.cards import tables
+from arbitro.model.escoba.dealing import deals_in_hand
+from arbitro.model.escoba.game_end import game_winner
+from arbitro.model.escoba.scoring import CATEGORY_CLAUSES, score_hand
+from arbitro.model.escoba.seats import turn_order
+from arbitro.model.escoba.state import NOBODY, EscobaState
+from arbitro.model.schema import EscobaRules
 
 
 def violations(rules: EscobaRules, state: EscobaState) -> list[str]:

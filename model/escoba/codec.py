@@ -1,9 +1,9 @@
 """States and plays as canonical JSON: plain objects of ints, lists and strings.
 
-Cards are written by name (``7o``, ``Rc``: see `model.escoba.cards.card_name`); piles are lists of
+Cards are written by name (``7o``, ``Rc``: see `arbitro.model.escoba.cards.card_name`); piles are lists of
 names in card order (suit, then rank); the stock keeps its order (next card first). Reading back
 checks the shape, the ranges and that no pile lists a card twice, and raises MalformedInput naming
-the field; whether the situation is possible is for `model.escoba.checks.violations` to say.
+the field; whether the situation is possible is for `arbitro.model.escoba.checks.violations` to say.
 """
 
 from __future__ import annotations
@@ -11,12 +11,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from model.errors import MalformedInput, OptionError
-from model.escoba.cards import card_name, cards_of, parse_card, tables
-from model.escoba.seats import TEAMS, check_seating
-from model.escoba.state import CATEGORIES, HAND_END_REASON, NOBODY, EscobaState, Play, hand_result
-from model.game import HandResult, Seating
-from model.schema import EscobaRules
+from arbitro.model.errors import MalformedInput, OptionError
+from arbitro.model.escoba.cards import card_name, cards_of, parse_card, tables
+from arbitro.model.escoba.seats import TEAMS, check_seating
+from arbitro.model.escoba.state import (
+    CATEGORIES,
+    HAND_END_REASON,
+    NOBODY,
+    EscobaState,
+    Play,
+    hand_result,
+)
+from arbitro.model.game import HandResult, Seating
+from arbitro.model.schema import EscobaRules
 
 STATE_KEYS = (
     "game",

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from model.errors import IllegalAction, MalformedInput, OptionError, SpecError
-from model.escoba.cards import Tables, pile_value, tables
-from model.escoba.seats import check_seating, turn_order
-from model.escoba.state import NOBODY, EscobaState
-from model.game import Seating
-from model.schema import EscobaRules
+from arbitro.model.errors import IllegalAction, MalformedInput, OptionError, SpecError
+from arbitro.model.escoba.cards import Tables, pile_value, tables
+from arbitro.model.escoba.seats import check_seating, turn_order
+from arbitro.model.escoba.state import NOBODY, EscobaState
+from arbitro.model.game import Seating
+from arbitro.model.schema import EscobaRules
 
 
 def deals_in_hand(rules: EscobaRules, players: int) -> int:

@@ -7,7 +7,7 @@ escoba-es:target-score and escoba-es:target-tie.
 
 from __future__ import annotations
 
-from model.schema import EscobaRules
+from arbitro.model.schema import EscobaRules
 
 
 def game_winner(rules: EscobaRules, scores: tuple[int, ...]) -> int | None:

@@ -1,4 +1,4 @@
-"""The Escoba model as one object satisfying `model.game.GameModel`."""
+"""The Escoba model as one object satisfying `arbitro.model.game.GameModel`."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from model.errors import MalformedInput
-from model.escoba import capture, cards, checks, codec, dealing, seats, turn
-from model.escoba.cards import RANKS, tables
-from model.escoba.state import EscobaState, Play
-from model.game import GameModel, HandResult, Phase, Seating
-from model.schema import EscobaRules
+from arbitro.model.errors import MalformedInput
+from arbitro.model.escoba import capture, cards, checks, codec, dealing, seats, turn
+from arbitro.model.escoba.cards import RANKS, tables
+from arbitro.model.escoba.state import EscobaState, Play
+from arbitro.model.game import GameModel, HandResult, Phase, Seating
+from arbitro.model.schema import EscobaRules
 
 
 class EscobaModel:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Sequence
 
-from model.escoba.cards import cards_of, mask_of, tables
-from model.escoba.dealing import deal
-from model.escoba.seats import turn_order
-from model.escoba.state import EscobaState
-from model.escoba.turn import end_hand
-from model.schema import EscobaRules
+from arbitro.model.escoba.cards import cards_of, mask_of, tables
+from arbitro.model.escoba.dealing import deal
+from arbitro.model.escoba.seats import turn_order
+from arbitro.model.escoba.state import EscobaState
+from arbitro.model.escoba.turn import end_hand
+from arbitro.model.schema import EscobaRules
 
 Chooser = Callable[[int], int]
 """Given how many legal plays there are, the index of the one to make (e.g. ``rng.randrange``)."""
@@ -125,8 +125,8 @@ def play_hand_stepwise(
     rules: EscobaRules, state: EscobaState, order: Sequence[int], choose: Chooser
 ) -> EscobaState:
     """The same as `play_hand` through the public model, one state per play (the reference)."""
-    from model.escoba.capture import legal_actions
-    from model.escoba.turn import apply
+    from arbitro.model.escoba.capture import legal_actions
+    from arbitro.model.escoba.turn import apply
 
     s = deal(rules, state, order)
     while s.phase == "play":

@@ -9,11 +9,11 @@ escoba-es:variant-cards-double-rule, escoba-es:variant-oros-all, escoba-es:varia
 
 from __future__ import annotations
 
-from model.escoba.cards import Tables, tables
-from model.escoba.setenta import setenta_leaders
-from model.escoba.state import hand_result
-from model.game import HandResult
-from model.schema import EscobaRules
+from arbitro.model.escoba.cards import Tables, tables
+from arbitro.model.escoba.setenta import setenta_leaders
+from arbitro.model.escoba.state import hand_result
+from arbitro.model.game import HandResult
+from arbitro.model.schema import EscobaRules
 
 CATEGORY_CLAUSES = {
     "cards": "cards_points",

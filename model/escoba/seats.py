@@ -8,9 +8,9 @@ and escoba-es:dealer-rotation.
 
 from __future__ import annotations
 
-from model.errors import OptionError
-from model.game import Seating
-from model.schema import EscobaRules
+from arbitro.model.errors import OptionError
+from arbitro.model.game import Seating
+from arbitro.model.schema import EscobaRules
 
 TEAMS = "teams"
 """The layout name of a partnership seating."""

@@ -8,8 +8,8 @@ escoba-es:setenta-order and escoba-es:setenta-missing-suit.
 
 from __future__ import annotations
 
-from model.escoba.cards import RANKS, Tables
-from model.schema import EscobaRules
+from arbitro.model.escoba.cards import RANKS, Tables
+from arbitro.model.schema import EscobaRules
 
 RANK_BITS = (1 << RANKS) - 1
 MISSING = 0

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
-from model.escoba.cards import card_name, cards_of
-from model.game import HandResult, Phase, Seating
+from arbitro.model.escoba.cards import card_name, cards_of
+from arbitro.model.game import HandResult, Phase, Seating
 
 CATEGORIES = ("cards", "oros", "velo", "setenta", "escobas")
 """The scoring categories of a hand, in the book's order."""

@@ -10,14 +10,14 @@ the capture, scoring and game-end clauses.
 
 from __future__ import annotations
 
-from model.escoba.capture import check_play, coerce_play
-from model.escoba.cards import tables
-from model.escoba.dealing import deal_round
-from model.escoba.game_end import game_winner
-from model.escoba.scoring import score_hand
-from model.escoba.seats import next_dealer, turn_order
-from model.escoba.state import NOBODY, EscobaState, Play
-from model.schema import EscobaRules
+from arbitro.model.escoba.capture import check_play, coerce_play
+from arbitro.model.escoba.cards import tables
+from arbitro.model.escoba.dealing import deal_round
+from arbitro.model.escoba.game_end import game_winner
+from arbitro.model.escoba.scoring import score_hand
+from arbitro.model.escoba.seats import next_dealer, turn_order
+from arbitro.model.escoba.state import NOBODY, EscobaState, Play
+from arbitro.model.schema import EscobaRules
 
 _new_state = tuple.__new__
 """Builds an EscobaState from its fields in order without the NamedTuple keyword machinery."""

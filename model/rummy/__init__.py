@@ -1,6 +1,6 @@
 """Samba (three books) and Canasta: one rummy-family engine driven entirely by spec data.
 
-`RUMMY` implements `model.game.GameModel`. Modules, one rule concept each: `cards` (cards as small
+`RUMMY` implements `arbitro.model.game.GameModel`. Modules, one rule concept each: `cards` (cards as small
 ints, the deck), `tables` (per-rules lookups), `melds` (sets, escaleras, wild and black-three
 melds), `laying` (candidate new melds), `arrange` (exact search over arrangements of a hand),
 `dealing` (seatings, the deal, the upcard, the opening table), `stock` (drawing, stock-out),
@@ -11,7 +11,7 @@ melds), `laying` (candidate new melds), `arrange` (exact search over arrangement
 
 from __future__ import annotations
 
-from model.rummy.actions import (
+from arbitro.model.rummy.actions import (
     Action,
     AddToMeld,
     Answer,
@@ -27,14 +27,14 @@ from model.rummy.actions import (
     action_from_json,
     action_to_json,
 )
-from model.rummy.cards import JOKER, card, card_name, parse_card, parse_cards
-from model.rummy.checks import violations
-from model.rummy.dealing import RuleGap, deal, deck, new_game, opening_minimum, seatings
-from model.rummy.engine import apply, legal_actions
-from model.rummy.melds import Meld
-from model.rummy.model import RUMMY, RummyModel
-from model.rummy.scoring import CATEGORIES, score_hand
-from model.rummy.state import Result, Side, State
+from arbitro.model.rummy.cards import JOKER, card, card_name, parse_card, parse_cards
+from arbitro.model.rummy.checks import violations
+from arbitro.model.rummy.dealing import RuleGap, deal, deck, new_game, opening_minimum, seatings
+from arbitro.model.rummy.engine import apply, legal_actions
+from arbitro.model.rummy.melds import Meld
+from arbitro.model.rummy.model import RUMMY, RummyModel
+from arbitro.model.rummy.scoring import CATEGORIES, score_hand
+from arbitro.model.rummy.state import Result, Side, State
 
 __all__ = [
     "CATEGORIES",

@@ -29,8 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from model.errors import MalformedInput
-from model.rummy.cards import card_name, parse_card
+from arbitro.model.errors import MalformedInput
+from arbitro.model.rummy.cards import card_name, parse_card
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,9 +23,9 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
-from model.rummy.cards import JOKER, is_black_three, is_natural, is_wild
-from model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, is_clean, seq_span, wild_count
-from model.rummy.tables import Tables
+from arbitro.model.rummy.cards import JOKER, is_black_three, is_natural, is_wild
+from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, is_clean, seq_span, wild_count
+from arbitro.model.rummy.tables import Tables
 
 
 class SetRules(NamedTuple):

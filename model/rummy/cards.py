@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 
-from model.errors import MalformedInput
-from model.schema import CardPoints
+from arbitro.model.errors import MalformedInput
+from arbitro.model.schema import CardPoints
 
 SUITS = "CDHS"
 """Clubs, diamonds, hearts, spades: diamonds and hearts are red."""

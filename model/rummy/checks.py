@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from model.rummy.cards import is_red_three
-from model.rummy.dealing import layout_of
-from model.rummy.melds import Meld, meld_problem
-from model.rummy.state import State
-from model.rummy.tables import Tables, tables
-from model.schema import RummyRules
+from arbitro.model.rummy.cards import is_red_three
+from arbitro.model.rummy.dealing import layout_of
+from arbitro.model.rummy.melds import Meld, meld_problem
+from arbitro.model.rummy.state import State
+from arbitro.model.rummy.tables import Tables, tables
+from arbitro.model.schema import RummyRules
 
 
 class _Memo:

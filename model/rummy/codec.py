@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from model.errors import MalformedInput
-from model.rummy.cards import RANK_NAMES, SUITS, card_name, parse_card
-from model.rummy.melds import KIND_NAMES, SEQ, SET, Meld
-from model.rummy.state import STEPS, Result, Side, State
+from arbitro.model.errors import MalformedInput
+from arbitro.model.rummy.cards import RANK_NAMES, SUITS, card_name, parse_card
+from arbitro.model.rummy.melds import KIND_NAMES, SEQ, SET, Meld
+from arbitro.model.rummy.state import STEPS, Result, Side, State
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:

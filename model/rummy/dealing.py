@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from model.errors import ArbitroError, MalformedInput
-from model.game import Seating
-from model.rummy.cards import is_red_three
-from model.rummy.state import DRAW, EMPTY_SIDE, TURN_START, Side, State, new_state
-from model.rummy.tables import tables
-from model.schema import Layout, RummyRules
+from arbitro.model.errors import ArbitroError, MalformedInput
+from arbitro.model.game import Seating
+from arbitro.model.rummy.cards import is_red_three
+from arbitro.model.rummy.state import DRAW, EMPTY_SIDE, TURN_START, Side, State, new_state
+from arbitro.model.rummy.tables import tables
+from arbitro.model.schema import Layout, RummyRules
 
 
 class RuleGap(ArbitroError, ValueError):
@@ -149,6 +149,6 @@ def deal(rules: RummyRules, state: State, order: Sequence[int]) -> State:
         step=DRAW,
         **TURN_START,
     )
-    from model.rummy.engine import begin_turn  # the turn machinery lives in the engine
+    from arbitro.model.rummy.engine import begin_turn  # the turn machinery lives in the engine
 
     return begin_turn(rules, s, first)

@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from model.errors import IllegalAction, MalformedInput
-from model.rummy import pile as pile_rules
-from model.rummy.actions import (
+from arbitro.model.errors import IllegalAction, MalformedInput
+from arbitro.model.rummy import pile as pile_rules
+from arbitro.model.rummy.actions import (
     Action,
     AddToMeld,
     Answer,
@@ -40,10 +40,10 @@ from model.rummy.actions import (
     Stop,
     TakePile,
 )
-from model.rummy.cards import KINDS, distinct, is_wild, remove
-from model.rummy.going_out import can_go_out, go_out_problem, one_card_ok
-from model.rummy.laying import lay_candidates, shape
-from model.rummy.melds import (
+from arbitro.model.rummy.cards import KINDS, distinct, is_wild, remove
+from arbitro.model.rummy.going_out import can_go_out, go_out_problem, one_card_ok
+from arbitro.model.rummy.laying import lay_candidates, shape
+from arbitro.model.rummy.melds import (
     BLACK3,
     SEQ,
     SET,
@@ -54,14 +54,14 @@ from model.rummy.melds import (
     merge_problem,
     takes,
 )
-from model.rummy.opening import reach_ok, reached
-from model.rummy.refusal import Refusal
-from model.rummy.scoring import end_hand
-from model.rummy.state import ANSWER, DRAW, FREED, PLAY, Side, State, partner, replaced
-from model.rummy.stock import draw_cards, exhausted
-from model.rummy.table import going_out_counts, mover_side, opening_points, pending
-from model.rummy.tables import BY_ID_CAP, Tables, tables
-from model.schema import RummyRules
+from arbitro.model.rummy.opening import reach_ok, reached
+from arbitro.model.rummy.refusal import Refusal
+from arbitro.model.rummy.scoring import end_hand
+from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, Side, State, partner, replaced
+from arbitro.model.rummy.stock import draw_cards, exhausted
+from arbitro.model.rummy.table import going_out_counts, mover_side, opening_points, pending
+from arbitro.model.rummy.tables import BY_ID_CAP, Tables, tables
+from arbitro.model.schema import RummyRules
 
 _ACTION_TYPES = (
     Draw,

@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import random
 
-from model.errors import MalformedInput
-from model.rummy import engine
-from model.rummy.actions import (
+from arbitro.model.errors import MalformedInput
+from arbitro.model.rummy import engine
+from arbitro.model.rummy.actions import (
     Action,
     AddToMeld,
     Discard,
@@ -50,12 +50,12 @@ from model.rummy.actions import (
     LayMeld,
     TakePile,
 )
-from model.rummy.melds import SEQ, SET, Meld
-from model.rummy.playout import _step
-from model.rummy.scoring import end_hand
-from model.rummy.state import DRAW, PLAY, Side, State
-from model.rummy.tables import Tables, tables
-from model.schema import RummyRules
+from arbitro.model.rummy.melds import SEQ, SET, Meld
+from arbitro.model.rummy.playout import _step
+from arbitro.model.rummy.scoring import end_hand
+from arbitro.model.rummy.state import DRAW, PLAY, Side, State
+from arbitro.model.rummy.tables import Tables, tables
+from arbitro.model.schema import RummyRules
 
 _BIG = 1 << 30
 

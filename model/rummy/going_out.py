@@ -16,12 +16,12 @@ two cards so that the discard does not empty the hand. Asking when one cannot go
 
 from __future__ import annotations
 
-from model.rummy.arrange import Need, completions_bound, homeless, places_all, table_of
-from model.rummy.cards import remove
-from model.rummy.melds import Meld, add_problem
-from model.rummy.state import Side, State
-from model.rummy.table import going_out_counts, mover_side, opening_points
-from model.rummy.tables import Tables
+from arbitro.model.rummy.arrange import Need, completions_bound, homeless, places_all, table_of
+from arbitro.model.rummy.cards import remove
+from arbitro.model.rummy.melds import Meld, add_problem
+from arbitro.model.rummy.state import Side, State
+from arbitro.model.rummy.table import going_out_counts, mover_side, opening_points
+from arbitro.model.rummy.tables import Tables
 
 Problem = tuple[str, str, str | None]
 """(clause key, reason, priced act or None)."""

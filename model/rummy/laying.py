@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from model.rummy.cards import JOKER
-from model.rummy.melds import SET, Meld
-from model.rummy.tables import Tables
+from arbitro.model.rummy.cards import JOKER
+from arbitro.model.rummy.melds import SET, Meld
+from arbitro.model.rummy.tables import Tables
 
 
 def submultisets(kinds: list[tuple[int, int]], size: int) -> Iterator[tuple[int, ...]]:

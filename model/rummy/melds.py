@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from model.rummy.cards import JOKER, is_black_three, is_natural, is_wild
-from model.rummy.tables import MEMO_CAP, Tables
+from arbitro.model.rummy.cards import JOKER, is_black_three, is_natural, is_wild
+from arbitro.model.rummy.tables import MEMO_CAP, Tables
 
 SET, SEQ, WILDS, BLACK3 = 0, 1, 2, 3
 KIND_NAMES = ("set", "escalera", "wilds", "black-threes")

@@ -1,4 +1,4 @@
-"""Samba and Canasta behind the shared game protocol (`model.game.GameModel`)."""
+"""Samba and Canasta behind the shared game protocol (`arbitro.model.game.GameModel`)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from model.game import HandResult, Phase, Seating
-from model.rummy import checks, codec, dealing, engine
-from model.rummy.actions import Action, action_from_json, action_to_json
-from model.rummy.cards import card_name, parse_card
-from model.rummy.scoring import hand_result, winner
-from model.rummy.state import State
-from model.schema import RummyRules
+from arbitro.model.game import HandResult, Phase, Seating
+from arbitro.model.rummy import checks, codec, dealing, engine
+from arbitro.model.rummy.actions import Action, action_from_json, action_to_json
+from arbitro.model.rummy.cards import card_name, parse_card
+from arbitro.model.rummy.scoring import hand_result, winner
+from arbitro.model.rummy.state import State
+from arbitro.model.schema import RummyRules
 
 
 class RummyModel:
@@ -55,7 +55,7 @@ class RummyModel:
     ) -> tuple[Action, State] | None:
         """A uniformly random legal action and the state after it (None: no legal action), drawn by
         trying candidates in random order instead of listing them all (`playout.random_step`)."""
-        from model.rummy.playout import random_step
+        from arbitro.model.rummy.playout import random_step
 
         try:
             return random_step(rules, state, rng)

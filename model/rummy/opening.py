@@ -15,11 +15,11 @@ take_upcard_unable_to_open when refused).
 
 from __future__ import annotations
 
-from model.rummy.arrange import reaches
-from model.rummy.going_out import can_go_out
-from model.rummy.state import State
-from model.rummy.table import mover_side, opening_points
-from model.rummy.tables import Tables
+from arbitro.model.rummy.arrange import reaches
+from arbitro.model.rummy.going_out import can_go_out
+from arbitro.model.rummy.state import State
+from arbitro.model.rummy.table import mover_side, opening_points
+from arbitro.model.rummy.tables import Tables
 
 
 def minimum_of(state: State) -> int:

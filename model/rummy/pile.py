@@ -27,14 +27,14 @@ from bisect import bisect_left
 from functools import lru_cache
 from itertools import combinations
 
-from model.rummy.actions import TakePile
-from model.rummy.cards import JOKER, distinct, is_natural, is_wild, remove
-from model.rummy.melds import SEQ, SET, Meld, add_problem, classify, is_completed, takes
-from model.rummy.red_threes import lay_out
-from model.rummy.refusal import Refusal
-from model.rummy.state import PLAY, Side, State, replaced
-from model.rummy.stock import exhausted
-from model.rummy.tables import Tables
+from arbitro.model.rummy.actions import TakePile
+from arbitro.model.rummy.cards import JOKER, distinct, is_natural, is_wild, remove
+from arbitro.model.rummy.melds import SEQ, SET, Meld, add_problem, classify, is_completed, takes
+from arbitro.model.rummy.red_threes import lay_out
+from arbitro.model.rummy.refusal import Refusal
+from arbitro.model.rummy.state import PLAY, Side, State, replaced
+from arbitro.model.rummy.stock import exhausted
+from arbitro.model.rummy.tables import Tables
 
 
 def frozen(t: Tables, pile: tuple[int, ...]) -> bool:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import random
 
-from model.errors import MalformedInput
-from model.rummy import engine
-from model.rummy.actions import Action
-from model.rummy.refusal import Refusal
-from model.rummy.state import State
-from model.rummy.tables import Tables, tables
-from model.schema import RummyRules
+from arbitro.model.errors import MalformedInput
+from arbitro.model.rummy import engine
+from arbitro.model.rummy.actions import Action
+from arbitro.model.rummy.refusal import Refusal
+from arbitro.model.rummy.state import State
+from arbitro.model.rummy.tables import Tables, tables
+from arbitro.model.schema import RummyRules
 
 
 def random_step(rules: RummyRules, state: State, rng: random.Random) -> tuple[Action, State]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from model.rummy.state import Side, State
-from model.schema import RummyRules
+from arbitro.model.rummy.state import Side, State
+from arbitro.model.schema import RummyRules
 
 
 def lay_out(state: State, side: int, cards: Iterable[int]) -> State:

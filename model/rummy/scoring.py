@@ -22,14 +22,14 @@ total wins; a tie at the top plays on or is shared (*:target-tie).
 
 from __future__ import annotations
 
-from model.game import HandResult
-from model.rummy.cards import is_black_three, is_red_three
-from model.rummy.dealing import layout_of
-from model.rummy.melds import BLACK3, SEQ, SET, WILDS, is_clean
-from model.rummy.red_threes import red_three_score
-from model.rummy.state import Result, State
-from model.rummy.table import completed_count
-from model.rummy.tables import Tables
+from arbitro.model.game import HandResult
+from arbitro.model.rummy.cards import is_black_three, is_red_three
+from arbitro.model.rummy.dealing import layout_of
+from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, is_clean
+from arbitro.model.rummy.red_threes import red_three_score
+from arbitro.model.rummy.state import Result, State
+from arbitro.model.rummy.table import completed_count
+from arbitro.model.rummy.tables import Tables
 
 CATEGORIES = (
     "melds",

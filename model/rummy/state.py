@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from model.rummy.melds import Meld
+from arbitro.model.rummy.melds import Meld
 
 DRAW, PLAY, ANSWER, FREED = "draw", "play", "answer", "freed"
 STEPS = (DRAW, PLAY, ANSWER, FREED)

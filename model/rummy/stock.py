@@ -14,10 +14,10 @@ discard.
 
 from __future__ import annotations
 
-from model.rummy.cards import is_red_three
-from model.rummy.red_threes import lay_out
-from model.rummy.state import State
-from model.schema import RummyRules
+from arbitro.model.rummy.cards import is_red_three
+from arbitro.model.rummy.red_threes import lay_out
+from arbitro.model.rummy.state import State
+from arbitro.model.schema import RummyRules
 
 
 def exhausted(rules: RummyRules, state: State) -> bool:

@@ -4,9 +4,9 @@ points of a pending opening. Implements no clause of its own.
 
 from __future__ import annotations
 
-from model.rummy.melds import SEQ, SET, WILDS, Meld, is_clean
-from model.rummy.state import Side, State
-from model.rummy.tables import Tables
+from arbitro.model.rummy.melds import SEQ, SET, WILDS, Meld, is_clean
+from arbitro.model.rummy.state import Side, State
+from arbitro.model.rummy.tables import Tables
 
 
 def mover_side(state: State) -> Side:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from model.errors import SpecError
-from model.rummy.cards import (
+from arbitro.model.errors import SpecError
+from arbitro.model.rummy.cards import (
     BLACK_THREES,
     JOKER,
     RANK_NAMES,
@@ -19,7 +19,7 @@ from model.rummy.cards import (
     make_deck,
     point_table,
 )
-from model.schema import Layout, RummyRules
+from arbitro.model.schema import Layout, RummyRules
 
 
 @dataclass(frozen=True)

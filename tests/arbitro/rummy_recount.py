@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from model.schema import RummyRules
+from arbitro.model.schema import RummyRules
 
 WILD = {"JK", "2C", "2D", "2H", "2S"}
 RED_THREES = {"3D", "3H"}

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from arbitro.games import model_for
+from arbitro.model.spec import load_rulebook, rulebook_ids
 from arbitro.transcript import PROTOCOL, canonical_line
-from model.spec import load_rulebook, rulebook_ids
 from tests.arbitro.test_serve import Server
 
 

@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from arbitro.games import model_for
-from model.errors import IllegalAction, MalformedInput
-from model.game import Seating
-from model.schema import rules_for
-from model.spec import load_rulebook, rulebook_ids
+from arbitro.model.errors import IllegalAction, MalformedInput
+from arbitro.model.game import Seating
+from arbitro.model.schema import rules_for
+from arbitro.model.spec import load_rulebook, rulebook_ids
 
 # The Escoba tests' independent referee, imported the way those tests import it.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model" / "escoba"))
@@ -55,7 +55,7 @@ def card_names(data: Any) -> Counter[str]:
 
 
 def _escoba_recount(rules: Any, state: dict[str, Any]) -> list[dict[str, int]]:
-    from model.escoba.cards import parse_card
+    from arbitro.model.escoba.cards import parse_card
 
     piles = [{parse_card(c) for c in pile} for pile in state["piles"]]
     return escoba_recount(rules, piles, list(state["escobas"]))

@@ -10,9 +10,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping
 
-from model.escoba import EscobaState, parse_cards
-from model.game import Seating
-from model.schema import EscobaRules, Options, rules_for
+from arbitro.model.escoba import EscobaState, parse_cards
+from arbitro.model.game import Seating
+from arbitro.model.schema import EscobaRules, Options, rules_for
 
 BOOK = "escoba-es"
 TWO = Seating(2, 2)

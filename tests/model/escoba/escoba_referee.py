@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from escoba_helpers import value
 
-from model.escoba import EscobaState, Play, cards_of
-from model.schema import EscobaRules
+from arbitro.model.escoba import EscobaState, Play, cards_of
+from arbitro.model.schema import EscobaRules
 
 SETENTA = ["7", "6", "1", "5", "4", "3", "2", "figures"]  # Puntuación: best first
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from escoba_helpers import DECK, TWO, cards, mask, rules, value
 from escoba_referee import Referee
 
-from model.escoba import ESCOBA, Play
+from arbitro.model.escoba import ESCOBA, Play
 
 R = rules()
 

@@ -10,9 +10,9 @@ from escoba_helpers import DECK, TWO, cards, deal_order, mask, rules, start_of_d
 from hypothesis import given
 from hypothesis import strategies as st
 
-from model.errors import IllegalAction, MalformedInput
-from model.escoba import ESCOBA, Play, capture_groups, cards_of
-from model.escoba.state import EscobaState
+from arbitro.model.errors import IllegalAction, MalformedInput
+from arbitro.model.escoba import ESCOBA, Play, capture_groups, cards_of
+from arbitro.model.escoba.state import EscobaState
 
 R = rules()
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from escoba_helpers import DECK, TEAMS, TWO, rules
 
-from model.errors import MalformedInput
-from model.escoba import ESCOBA, EscobaState, Play
-from model.escoba.playout import play_hand
+from arbitro.model.errors import MalformedInput
+from arbitro.model.escoba import ESCOBA, EscobaState, Play
+from arbitro.model.escoba.playout import play_hand
 
 R = rules()
 

@@ -20,11 +20,11 @@ from escoba_helpers import (
     value,
 )
 
-from model.errors import IllegalAction, MalformedInput, OptionError
-from model.escoba import ESCOBA, cards_of, deals_in_hand
-from model.escoba.cards import tables
-from model.escoba.state import NOBODY
-from model.game import Seating
+from arbitro.model.errors import IllegalAction, MalformedInput, OptionError
+from arbitro.model.escoba import ESCOBA, cards_of, deals_in_hand
+from arbitro.model.escoba.cards import tables
+from arbitro.model.escoba.state import NOBODY
+from arbitro.model.game import Seating
 
 R = rules()
 

@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 from escoba_helpers import FOUR, TEAMS, TWO, cards, last_play_state, mask, right_of, rules
 
-from model.escoba import ESCOBA, Play, game_winner
-from model.escoba.state import NOBODY
+from arbitro.model.escoba import ESCOBA, Play, game_winner
+from arbitro.model.escoba.state import NOBODY
 
 R = rules()
 

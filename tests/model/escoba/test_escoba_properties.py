@@ -11,10 +11,10 @@ from escoba_referee import Referee, recount
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.escoba import ESCOBA, cards_of
-from model.escoba.playout import play_hand, play_hand_stepwise
-from model.game import Seating
-from model.schema import EscobaRules
+from arbitro.model.escoba import ESCOBA, cards_of
+from arbitro.model.escoba.playout import play_hand, play_hand_stepwise
+from arbitro.model.game import Seating
+from arbitro.model.schema import EscobaRules
 
 SEATINGS = [TWO, THREE, FOUR, TEAMS]
 OPTION_SETS: list[dict[str, str | bool]] = [

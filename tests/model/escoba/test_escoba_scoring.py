@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from escoba_helpers import DECK, cards, mask, rules
 
-from model.escoba import score_hand
-from model.escoba.cards import tables
-from model.escoba.scoring import cards_double
-from model.escoba.setenta import setenta_leaders
-from model.schema import EscobaRules
+from arbitro.model.escoba import score_hand
+from arbitro.model.escoba.cards import tables
+from arbitro.model.escoba.scoring import cards_double
+from arbitro.model.escoba.setenta import setenta_leaders
+from arbitro.model.schema import EscobaRules
 
 R = rules()
 EVEN = mask(c for c in DECK if c % 2 == 0)

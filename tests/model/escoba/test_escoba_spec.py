@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from model.spec import load_rulebook
+from arbitro.model.spec import load_rulebook
 
 RB = load_rulebook("escoba-es")
 

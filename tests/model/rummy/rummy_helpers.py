@@ -12,12 +12,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from model.game import Seating
-from model.rummy import RUMMY, Meld, Side, State, parse_cards
-from model.rummy.melds import classify
-from model.rummy.state import new_state
-from model.rummy.tables import tables
-from model.schema import RummyRules, rules_for
+from arbitro.model.game import Seating
+from arbitro.model.rummy import RUMMY, Meld, Side, State, parse_cards
+from arbitro.model.rummy.melds import classify
+from arbitro.model.rummy.state import new_state
+from arbitro.model.rummy.tables import tables
+from arbitro.model.schema import RummyRules, rules_for
 
 BOOKS = ("samba-es", "samba-en", "samba-fr", "canasta-es")
 SAMBAS = ("samba-es", "samba-en", "samba-fr")
@@ -117,7 +117,7 @@ def make_state(
 
 
 def parse_cards_ordered(names: str) -> list[int]:
-    from model.rummy.cards import parse_card
+    from arbitro.model.rummy.cards import parse_card
 
     return [parse_card(n) for n in names.split()]
 

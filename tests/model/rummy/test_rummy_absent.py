@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from rummy_helpers import BOOKS, SAMBAS, R, legal, make_state
 
-from model.rummy import RUMMY, AddToMeld, Discard, Draw, ReplaceWild, parse_card
-from model.rummy.scoring import score_hand
-from model.rummy.state import DRAW
-from model.rummy.tables import tables
+from arbitro.model.rummy import RUMMY, AddToMeld, Discard, Draw, ReplaceWild, parse_card
+from arbitro.model.rummy.scoring import score_hand
+from arbitro.model.rummy.state import DRAW
+from arbitro.model.rummy.tables import tables
 
 FIVE = (
     "KC KD KH KS KC KD KH",

@@ -14,13 +14,22 @@ import random
 import pytest
 from rummy_helpers import BOOKS, R
 
-from model.rummy.arrange import Need, greedy_reaches, places_all, reaches, search_reaches
-from model.rummy.cards import distinct, is_red_three, remove
-from model.rummy.laying import lay_candidates
-from model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, add_problem, classify, merge_problem
-from model.rummy.table import going_out_counts
-from model.rummy.tables import Tables, tables
-from model.schema import RummyRules
+from arbitro.model.rummy.arrange import Need, greedy_reaches, places_all, reaches, search_reaches
+from arbitro.model.rummy.cards import distinct, is_red_three, remove
+from arbitro.model.rummy.laying import lay_candidates
+from arbitro.model.rummy.melds import (
+    BLACK3,
+    SEQ,
+    SET,
+    WILDS,
+    Meld,
+    add_problem,
+    classify,
+    merge_problem,
+)
+from arbitro.model.rummy.table import going_out_counts
+from arbitro.model.rummy.tables import Tables, tables
+from arbitro.model.schema import RummyRules
 
 Node = tuple[tuple[int, ...], tuple[Meld, ...], int, int]
 

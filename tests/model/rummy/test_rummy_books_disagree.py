@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from rummy_helpers import C, R, legal, make_state
 
-from model.errors import IllegalAction
-from model.rummy import RUMMY, AddToMeld, AskPartner, Draw, LayMeld, TakePile, parse_card
-from model.rummy.scoring import score_hand
-from model.rummy.state import DRAW
-from model.rummy.tables import tables
+from arbitro.model.errors import IllegalAction
+from arbitro.model.rummy import RUMMY, AddToMeld, AskPartner, Draw, LayMeld, TakePile, parse_card
+from arbitro.model.rummy.scoring import score_hand
+from arbitro.model.rummy.state import DRAW
+from arbitro.model.rummy.tables import tables
 
 FILLER = "4C 6D 8H 10S QC"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rummy_helpers import BOOKS
 
-from model.schema import schema_keys
+from arbitro.model.schema import schema_keys
 
 HERE = Path(__file__).parent
 TEXT = "\n".join(p.read_text(encoding="utf-8") for p in sorted(HERE.glob("test_rummy_*.py")))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from rummy_helpers import C, R, deal_order, order_with, seating
 
-from model.errors import MalformedInput
-from model.game import Seating
-from model.rummy import RUMMY, RuleGap, opening_minimum, parse_card
-from model.rummy.actions import Discard, Draw
+from arbitro.model.errors import MalformedInput
+from arbitro.model.game import Seating
+from arbitro.model.rummy import RUMMY, RuleGap, opening_minimum, parse_card
+from arbitro.model.rummy.actions import Discard, Draw
 
 
 def test_seatings_follow_layouts() -> None:

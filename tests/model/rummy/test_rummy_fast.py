@@ -1,4 +1,4 @@
-"""The fast playout (`model.rummy.fast`) against the engine, action by action.
+"""The fast playout (`arbitro.model.rummy.fast`) against the engine, action by action.
 
 Every hand the fast playout plays is replayed through `RUMMY.apply` from the same dealt state,
 and after every action the engine's state must equal the state the fast playout holds: hands,
@@ -17,14 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rummy_helpers import BOOKS, C, R, dealt, make_state
 
+from arbitro.model.errors import MalformedInput
+from arbitro.model.rummy import RUMMY
+from arbitro.model.rummy.actions import Discard, Draw, FinishOpening, LayMeld, TakePile
+from arbitro.model.rummy.fast import play_hand
+from arbitro.model.rummy.state import DRAW, State
+from arbitro.model.schema import RummyRules
+from arbitro.model.spec import load_rulebook
 from arbitro.strategies import variants
-from model.errors import MalformedInput
-from model.rummy import RUMMY
-from model.rummy.actions import Discard, Draw, FinishOpening, LayMeld, TakePile
-from model.rummy.fast import play_hand
-from model.rummy.state import DRAW, State
-from model.schema import RummyRules
-from model.spec import load_rulebook
 
 
 def diff(got: State, want: State) -> str:

@@ -11,18 +11,18 @@ from collections import Counter
 import pytest
 from rummy_helpers import BOOKS, R, make_state
 
-from model.errors import MalformedInput
-from model.rummy import RUMMY, engine
-from model.rummy.actions import Action
-from model.rummy.arrange import places_all
-from model.rummy.cards import distinct, remove
-from model.rummy.going_out import can_go_out, need
-from model.rummy.playout import random_step
-from model.rummy.refusal import Refusal
-from model.rummy.state import State
-from model.rummy.table import mover_side, opening_points
-from model.rummy.tables import Tables, tables
-from model.schema import RummyRules
+from arbitro.model.errors import MalformedInput
+from arbitro.model.rummy import RUMMY, engine
+from arbitro.model.rummy.actions import Action
+from arbitro.model.rummy.arrange import places_all
+from arbitro.model.rummy.cards import distinct, remove
+from arbitro.model.rummy.going_out import can_go_out, need
+from arbitro.model.rummy.playout import random_step
+from arbitro.model.rummy.refusal import Refusal
+from arbitro.model.rummy.state import State
+from arbitro.model.rummy.table import mover_side, opening_points
+from arbitro.model.rummy.tables import Tables, tables
+from arbitro.model.schema import RummyRules
 
 
 def walk(rules: RummyRules, seed: int, steps: int) -> list[State]:
@@ -137,7 +137,7 @@ def test_pile_candidates_leave_out_only_refused_takes(book: str) -> None:
     up to three hand cards for a new set or escalera and every meld for an addition."""
     from itertools import combinations
 
-    from model.rummy.actions import TakePile
+    from arbitro.model.rummy.actions import TakePile
 
     rules = R(book)
     t = tables(rules)
@@ -165,7 +165,7 @@ def test_pile_candidates_leave_out_only_refused_takes(book: str) -> None:
 def test_addition_candidates_leave_out_only_refused_additions(book: str) -> None:
     """Every AddToMeld the transition accepts in a play step is a candidate (`melds.takes` reads
     a meld's verdict off one card of each class)."""
-    from model.rummy.actions import AddToMeld
+    from arbitro.model.rummy.actions import AddToMeld
 
     merging = book in ("samba-es", "canasta-es")  # also list merges where the book allows them
     rules = R(book, merge_sets="merge") if merging else R(book)
@@ -191,8 +191,8 @@ def test_lay_candidates_miss_no_meld(book: str) -> None:
     lay, and no candidate is listed twice or with its cards out of order."""
     from itertools import combinations
 
-    from model.rummy.laying import lay_candidates
-    from model.rummy.melds import SEQ, SET, WILDS, Meld, classify
+    from arbitro.model.rummy.laying import lay_candidates
+    from arbitro.model.rummy.melds import SEQ, SET, WILDS, Meld, classify
 
     rules = R(book)
     t = tables(rules)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from rummy_helpers import BOOKS, SAMBAS, C, R, legal, make_state
 
-from model.errors import IllegalAction, MalformedInput
-from model.rummy import RUMMY, AddToMeld, LayMeld, Merge, ReplaceWild, parse_card
-from model.rummy.melds import SEQ, SET, WILDS
-from model.rummy.state import FREED
+from arbitro.model.errors import IllegalAction, MalformedInput
+from arbitro.model.rummy import RUMMY, AddToMeld, LayMeld, Merge, ReplaceWild, parse_card
+from arbitro.model.rummy.melds import SEQ, SET, WILDS
+from arbitro.model.rummy.state import FREED
 
 FILLER = "4C 6D 8H 10S QC"  # five unrelated cards so that the hand never runs low
 
@@ -180,7 +180,7 @@ def test_growth_of_a_completed_canasta(book: str, natural: bool, wild: bool) -> 
 
 def test_samba_fr_wild_makes_a_clean_canasta_dirty() -> None:
     """samba-fr:completed-set-growth = any: a wild on a clean canasta turns it mixed."""
-    from model.rummy.melds import is_clean
+    from arbitro.model.rummy.melds import is_clean
 
     rules, s = opened("samba-fr", "JK", ("KH KS KD KC KH KS KD",))
     s = add(rules, s, 0, "JK")

@@ -6,9 +6,17 @@ from __future__ import annotations
 import pytest
 from rummy_helpers import BOOKS, C, R, legal, make_state
 
-from model.errors import IllegalAction
-from model.rummy import RUMMY, AddToMeld, Discard, FinishOpening, LayMeld, TakePile, parse_card
-from model.rummy.state import DRAW
+from arbitro.model.errors import IllegalAction
+from arbitro.model.rummy import (
+    RUMMY,
+    AddToMeld,
+    Discard,
+    FinishOpening,
+    LayMeld,
+    TakePile,
+    parse_card,
+)
+from arbitro.model.rummy.state import DRAW
 
 JUNK = "4C 6D 8H 10S 5C"
 
@@ -170,7 +178,7 @@ def test_an_opening_of_exactly_the_minimum(book: str, options: dict[str, str], o
     ask the opening to reach the minimum, so equal is enough; samba-en:opening-rule says both
     'meet' and 'exceed': under 'exceed' a side on 0 points (minimum 50 in every book's table:
     samba-en:opening-minimums) cannot open with kings (30) and four fours (20), exactly 50."""
-    from model.rummy.dealing import opening_minimum
+    from arbitro.model.rummy.dealing import opening_minimum
 
     rules = R(book, **options)
     need = opening_minimum(rules, 0)

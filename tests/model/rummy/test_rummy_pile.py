@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from rummy_helpers import BOOKS, SAMBAS, C, R, legal, make_state
 
-from model.errors import IllegalAction
-from model.rummy import RUMMY, TakePile, parse_card
-from model.rummy.melds import SET
-from model.rummy.state import DRAW, PLAY
+from arbitro.model.errors import IllegalAction
+from arbitro.model.rummy import RUMMY, TakePile, parse_card
+from arbitro.model.rummy.melds import SET
+from arbitro.model.rummy.state import DRAW, PLAY
 
 FILLER = "4C 6D 8H 10S QC"
 

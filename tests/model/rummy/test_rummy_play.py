@@ -8,12 +8,12 @@ import zlib
 import pytest
 from rummy_helpers import BOOKS, R, make_state
 
-from model.errors import IllegalAction, MalformedInput
-from model.game import Seating
-from model.rummy import RUMMY, AddToMeld, Discard, Draw, LayMeld, TakePile, parse_card
-from model.rummy.actions import action_key
-from model.rummy.state import DRAW
-from model.schema import RummyRules
+from arbitro.model.errors import IllegalAction, MalformedInput
+from arbitro.model.game import Seating
+from arbitro.model.rummy import RUMMY, AddToMeld, Discard, Draw, LayMeld, TakePile, parse_card
+from arbitro.model.rummy.actions import action_key
+from arbitro.model.rummy.state import DRAW
+from arbitro.model.schema import RummyRules
 
 CASES = [(b, s.layout) for b in BOOKS for s in RUMMY.seatings(R(b))]
 
@@ -193,7 +193,7 @@ def test_dead_end_after_a_last_red_three() -> None:
 @pytest.mark.parametrize("book", BOOKS)
 def test_random_play_under_every_reading(book: str) -> None:
     """Every reading of every clause with readings plays random hands without breaking a clause."""
-    from model.spec import load_rulebook
+    from arbitro.model.spec import load_rulebook
 
     rb = load_rulebook(book)
     for c in rb.clauses:

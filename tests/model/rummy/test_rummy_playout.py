@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from rummy_helpers import BOOKS, R, dealt, make_state
 
-from model.errors import MalformedInput
-from model.rummy import RUMMY
-from model.rummy.playout import play_hand, random_step
-from model.rummy.state import State
-from model.schema import RummyRules
+from arbitro.model.errors import MalformedInput
+from arbitro.model.rummy import RUMMY
+from arbitro.model.rummy.playout import play_hand, random_step
+from arbitro.model.rummy.state import State
+from arbitro.model.schema import RummyRules
 
 # Every book with its first two layouts, and readings that change what the playout must get
 # right: merging and cleaning sets, several sets of a rank, the one-card rule, going out only

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from rummy_helpers import R, make_state
 
-from model.rummy.scoring import end_hand, score_hand
-from model.rummy.tables import tables
+from arbitro.model.rummy.scoring import end_hand, score_hand
+from arbitro.model.rummy.tables import tables
 
 SAMBA_HEARTS = "4H 5H 6H 7H 8H 9H 10H"  # 4 x 5 + 3 x 10 = 50 points of cards
 CLEAN_K = "KC KD KH KS KC KD KH"  # 70
@@ -198,7 +198,7 @@ def test_end_of_game(
     book: str, options: dict[str, str], scores: tuple[int, int], over: bool, winner: int | None
 ) -> None:
     """*:target-score, *:target-rule, *:target-tie: the totals after the hand decide."""
-    from model.rummy import RUMMY
+    from arbitro.model.rummy import RUMMY
 
     rules = R(book, **options)
     layout = {"layout": "two-pairs"} if book == "canasta-es" else {}

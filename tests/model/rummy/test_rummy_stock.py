@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from rummy_helpers import BOOKS, C, R, legal, make_state
 
-from model.errors import IllegalAction
-from model.rummy import RUMMY, Discard, Draw, Stop, TakePile, parse_card
-from model.rummy.state import DRAW, PLAY
+from arbitro.model.errors import IllegalAction
+from arbitro.model.rummy import RUMMY, Discard, Draw, Stop, TakePile, parse_card
+from arbitro.model.rummy.state import DRAW, PLAY
 
 HAND = "4C 6D 8H 10S QC KD"
 
