@@ -12,6 +12,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from arbitro.model.errors import IllegalAction
+
 Phase = Literal["deal", "play", "over"]
 """`deal`: the next step is a deal from a deck order; `play`: a player acts; `over`: the game is won."""
 
@@ -70,6 +72,11 @@ class GameModel(Protocol):
 
     def apply(self, rules: Any, state: Any, action: Any) -> Hashable:
         """The next state, or IllegalAction naming the clause."""
+        ...
+
+    def refusals(self, rules: Any, state: Any, action: Any) -> tuple[IllegalAction, ...]:
+        """Every clause that refuses this well-formed action, the most specific first; empty when
+        the action is legal. `apply` raises the first of them. MalformedInput for a bad action."""
         ...
 
     def random_step(

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arbitro.model.errors import MalformedInput
+from arbitro.model.errors import IllegalAction, MalformedInput
 from arbitro.model.escoba import capture, cards, checks, codec, dealing, seats, turn
 from arbitro.model.escoba.cards import RANKS, tables
 from arbitro.model.escoba.state import EscobaState, Play
@@ -45,6 +45,16 @@ class EscobaModel:
 
     def apply(self, rules: EscobaRules, state: EscobaState, action: Any) -> EscobaState:
         return turn.apply(rules, state, action)
+
+    def refusals(
+        self, rules: EscobaRules, state: EscobaState, action: Any
+    ) -> tuple[IllegalAction, ...]:
+        """The clause that refuses the action, as `apply` reports it; empty when it is legal."""
+        try:
+            self.apply(rules, state, action)
+        except IllegalAction as refusal:
+            return (refusal,)
+        return ()
 
     def random_step(
         self, rules: EscobaRules, state: EscobaState, rng: random.Random

@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from arbitro.model.errors import IllegalAction
 from arbitro.model.game import HandResult, Phase, Seating
 from arbitro.model.rummy import checks, codec, dealing, engine
 from arbitro.model.rummy.actions import Action, action_from_json, action_to_json
@@ -49,6 +50,14 @@ class RummyModel:
 
     def apply(self, rules: RummyRules, state: State, action: Any) -> State:
         return engine.apply(rules, state, action)
+
+    def refusals(self, rules: RummyRules, state: State, action: Any) -> tuple[IllegalAction, ...]:
+        """The clause that refuses the action, as `apply` reports it; empty when it is legal."""
+        try:
+            self.apply(rules, state, action)
+        except IllegalAction as refusal:
+            return (refusal,)
+        return ()
 
     def random_step(
         self, rules: RummyRules, state: State, rng: random.Random

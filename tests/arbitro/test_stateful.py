@@ -132,6 +132,7 @@ class GameMachine(RuleBasedStateMachine):
         legal = self.model.legal_actions(self.rules, self.state)
         assert legal, "a state in play with no legal action"
         action = data.draw(st.sampled_from(legal), label="action")
+        assert self.model.refusals(self.rules, self.state, action) == ()
         self.state = self.model.apply(self.rules, self.state, action)
         self._after()
 
@@ -150,6 +151,9 @@ class GameMachine(RuleBasedStateMachine):
         except IllegalAction as e:
             assert e.clause.startswith(self.book.id + ":"), e.clause
             assert self.book.has(e.clause.split(":", 1)[1].replace("-", "_")), e.clause
+            # every refusing clause is listed, the one apply raises first
+            refusals = self.model.refusals(self.rules, self.state, action)
+            assert refusals and refusals[0].clause == e.clause, (refusals, e.clause)
         except MalformedInput:
             pass
         else:
