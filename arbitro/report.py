@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from arbitro.compare import Row, deck_size, diff, player_counts, show_value
-from arbitro.model.spec import STATUSES, Clause, Rulebook
+from arbitro.model.spec import STATUSES, Clause, Reading, Rulebook
 
 MARK = {"stated": "", "inferred": " ~", "unspecified": " ?", "conflicting": " !"}
+TERMINAL_LEGEND = (
+    "≠ the rulebooks differ on this row; after a value, ~ inferred (the book implies it), "
+    "? unspecified (the book is silent; the value is the model's flagged default), "
+    "! conflicting (the book says two things; every reading is shown, the default named); "
+    "— the rule does not apply to that game; § the section of the book each value comes from."
+)
 LEGEND = (
     "Marks: `≠` the rulebooks differ on this row; after a value, `~` inferred (the book implies it), "
     "`?` unspecified (the book is silent; the value is the model's flagged default), "
@@ -162,3 +169,290 @@ def comparison_document(books: Sequence[Rulebook]) -> str:
             diff_markdown(rummy, only_differences=True, sections=True).rstrip("\n"),
         ]
     return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- for the terminal (rich)
+
+
+def _where(section: str | None, anchor: str | None) -> str:
+    out = f"§ {section}" if section else ""
+    if anchor:
+        out += f" «{anchor}»"
+    return out
+
+
+def list_rows(books: Sequence[Rulebook]) -> tuple[list[str], list[list[str]]]:
+    header = ["id", "game", "lang", "title", "clauses", *STATUSES]
+    rows = [
+        [
+            b.id,
+            b.game,
+            b.language,
+            b.title,
+            str(len(b.clauses)),
+            *(str(b.status_counts()[s]) for s in STATUSES),
+        ]
+        for b in books
+    ]
+    return header, rows
+
+
+def list_table(books: Sequence[Rulebook]) -> Any:
+    from arbitro.terminal import table
+
+    header, rows = list_rows(books)
+    cols: list[str | tuple[str, dict[str, Any]]] = [
+        h if i < 4 else (h, {"justify": "right"}) for i, h in enumerate(header)
+    ]
+    return table(cols, rows)
+
+
+def list_markdown(books: Sequence[Rulebook]) -> str:
+    header, rows = list_rows(books)
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(_md(c) for c in r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def _reading_lines(c: Clause, book: Rulebook | None, words: bool) -> list[tuple[str, Reading]]:
+    """(label line, reading) for each reading worth showing."""
+    out: list[tuple[str, Reading]] = []
+    for r in c.readings:
+        if c.status == "conflicting":
+            mark = " (default)" if r.label == c.default else ""
+            out.append((f"{r.label}{mark}: {show_value(r.value)}", r))
+        elif r.label != c.default:
+            out.append((f"or {r.label}: {show_value(r.value)}", r))
+    return out
+
+
+def clause_cells(c: Clause, book: Rulebook, sentences: bool = False) -> list[Any]:
+    """A clause as table cells: its key, status and place in the book; its value; its meaning."""
+    from rich.text import Text
+
+    from arbitro.booktext import sentence
+    from arbitro.terminal import STATUS_STYLE
+
+    head = Text(c.key.replace("_", "-"), style="bold")
+    head.append("\n" + c.status, style=STATUS_STYLE[c.status])
+    value = Text()
+    meaning = Text()
+    if c.status == "conflicting":
+        for i, (line, r) in enumerate(_reading_lines(c, book, True)):
+            value.append(("\n" if i else "") + line)
+            meaning.append(("\n" if i else "") + f"{r.label}: {r.paraphrase}")
+            meaning.append("\n  " + _where(r.section, r.anchor), style="dim")
+            if sentences:
+                said = sentence(book, r.section, r.anchor)
+                if said:
+                    meaning.append(f"\n  book: {said}", style="italic")
+    else:
+        value.append(show_value(c.value))
+        meaning.append(c.paraphrase)
+        meaning.append("\n" + _where(c.section, c.anchor), style="dim")
+        for line, _ in _reading_lines(c, book, True):
+            value.append("\n" + line, style="dim")
+        if sentences:
+            said = sentence(book, c.section, c.anchor)
+            if said:
+                meaning.append(f"\nbook: {said}", style="italic")
+    if c.basis:
+        meaning.append(f"\ninferred from: {c.basis}", style="dim")
+    if c.rationale:
+        meaning.append(f"\ndefault because: {c.rationale}", style="dim")
+    if c.follows:
+        meaning.append(f"\nchosen with {c.follows}", style="dim")
+    if c.optional:
+        meaning.append("\noptional rule: off unless --option KEY=true", style="dim")
+    return [head, value, meaning]
+
+
+def show_tables(book: Rulebook, clauses: Sequence[Clause] | None = None) -> list[Any]:
+    """The clauses of a book by topic, as rich tables; with chosen clauses, the book's sentences."""
+    from rich.text import Text
+
+    from arbitro.terminal import plural, table
+
+    chosen = {id(c) for c in clauses} if clauses is not None else None
+    counts = ", ".join(f"{n} {s}" for s, n in book.status_counts().items())
+    out: list[Any] = [
+        Text(
+            f"{book.id}: {book.title} ({book.game}, {book.language}), "
+            f"{plural(len(book.clauses), 'clause')}: {counts}",
+            style="bold",
+        )
+    ]
+    key_width = max(len(c.key) for c in book.clauses)
+    sentences = clauses is not None
+    for topic, group in book.by_topic():
+        picked = [c for c in group if chosen is None or id(c) in chosen]
+        if not picked:
+            continue
+        out.append(Text(""))
+        out.append(
+            table(
+                [
+                    ("clause, status", {"min_width": key_width}),
+                    ("value", {"max_width": 28}),
+                    ("what it means, § section «anchor words»", {"ratio": 1}),
+                ],
+                [clause_cells(c, book, sentences) for c in picked],
+                title=topic,
+            )
+        )
+    return out
+
+
+def show_markdown(book: Rulebook, clauses: Sequence[Clause] | None = None) -> str:
+    chosen = set(id(c) for c in clauses) if clauses is not None else None
+    counts = ", ".join(f"{n} {s}" for s, n in book.status_counts().items())
+    out = [f"# {book.id}: {book.title} ({book.game}, {book.language})", "", f"{counts}."]
+    for topic, group in book.by_topic():
+        picked = [c for c in group if chosen is None or id(c) in chosen]
+        if not picked:
+            continue
+        out += [
+            "",
+            f"## {topic}",
+            "",
+            "| clause | value | status | section «anchor» | what it means |",
+        ]
+        out.append("|---|---|---|---|---|")
+        for c in picked:
+            if c.status == "conflicting":
+                value = "<br>".join(line for line, _ in _reading_lines(c, book, True))
+                where = "<br>".join(_where(r.section, r.anchor) for r in c.readings)
+                meaning = "<br>".join(f"{r.label}: {r.paraphrase}" for r in c.readings)
+            else:
+                value = "<br>".join(
+                    [show_value(c.value), *(line for line, _ in _reading_lines(c, book, True))]
+                )
+                where = _where(c.section, c.anchor)
+                meaning = c.paraphrase
+            if c.basis:
+                meaning += f"<br>inferred from: {c.basis}"
+            if c.rationale:
+                meaning += f"<br>default because: {c.rationale}"
+            out.append(f"| `{c.id}` | {_md(value)} | {c.status} | {_md(where)} | {_md(meaning)} |")
+    return "\n".join(out) + "\n"
+
+
+def diff_tables(
+    books: Sequence[Rulebook], rows: Sequence[Row], only_differences: bool = False
+) -> list[Any]:
+    """Rulebooks side by side, one rich table per topic; each cell its value and § section."""
+    from rich.text import Text
+
+    from arbitro.terminal import STATUS_STYLE, table
+
+    out: list[Any] = []
+    by_topic: dict[str, list[Row]] = {}
+    for row in rows:
+        if only_differences and not row.differs:
+            continue
+        by_topic.setdefault(row.topic, []).append(row)
+    for topic, group in by_topic.items():
+        cells: list[list[Any]] = []
+        for row in group:
+            line: list[Any] = [
+                Text("≠" if row.differs else "", style="bold red"),
+                Text(row.key.replace("_", " ")),
+            ]
+            for cell in row.cells:
+                c = cell.clause
+                if c is None:
+                    line.append(Text("—", style="dim"))
+                    continue
+                t = Text(cell.text() + MARK[c.status], style=STATUS_STYLE[c.status])
+                where = sorted({r.section for r in c.readings if r.section} | {c.section})
+                t.append("\n§ " + "; ".join(where), style="dim")
+                line.append(t)
+            cells.append(line)
+        columns: list[str | tuple[str, dict[str, Any]]] = [
+            ("", {"width": 1}),
+            ("rule", {"style": "bold", "max_width": 22}),
+        ]
+        columns += [(b.id, {"ratio": 1}) for b in books]
+        out.append(
+            table(
+                columns,
+                cells,
+                title=topic,
+            )
+        )
+        out.append(Text(""))
+    return out
+
+
+def clause_index(books: Sequence[Rulebook]) -> dict[str, tuple[Rulebook, Clause]]:
+    """Every clause of the books by id."""
+    return {c.id: (b, c) for b in books for c in b.clauses}
+
+
+def finding_tables(
+    found: Sequence[Any], books: Sequence[Rulebook], kinds: Sequence[str]
+) -> list[Any]:
+    """Findings by kind as rich tables: the clauses with their sections and anchors, the summary."""
+    from rich.text import Text
+
+    from arbitro.terminal import plural, table
+
+    index = clause_index(books)
+    out: list[Any] = []
+    for kind in kinds:
+        group = [f for f in found if f.kind == kind]
+        if not group:
+            continue
+        rows: list[list[Any]] = []
+        for f in group:
+            where = Text()
+            for i, cid in enumerate(f.clauses):
+                where.append(("\n" if i else "") + cid, style="bold")
+                hit = index.get(cid)
+                if hit is not None:
+                    _, c = hit
+                    places = [(r.label, r.section, r.anchor) for r in c.readings if r.section]
+                    if c.status != "conflicting" or not places:
+                        places = [("", c.section, c.anchor)]
+                    for label, section, anchor in places:
+                        lead = f"{label}: " if label and c.status == "conflicting" else ""
+                        where.append(f"\n  {lead}{_where(section, anchor)}", style="dim")
+            summary = Text(f.summary)
+            if f.witness is not None:
+                import json
+
+                summary.append(
+                    "\nwitness: " + json.dumps(f.witness, ensure_ascii=False), style="dim"
+                )
+            rows.append([where, summary])
+        out.append(
+            table(
+                [("clauses, § section «anchor»", {"ratio": 2}), ("finding", {"ratio": 3})],
+                rows,
+                title=f"{kind} ({plural(len(group), 'finding')})",
+            )
+        )
+        out.append(Text(""))
+    return out
+
+
+def findings_markdown(found: Sequence[Any], books: Sequence[Rulebook], kinds: Sequence[str]) -> str:
+    index = clause_index(books)
+    out: list[str] = []
+    for kind in kinds:
+        group = [f for f in found if f.kind == kind]
+        if not group:
+            continue
+        out += [f"## {kind} ({len(group)})", "", "| clauses | § section «anchor» | finding |"]
+        out.append("|---|---|---|")
+        for f in group:
+            wheres = []
+            for cid in f.clauses:
+                hit = index.get(cid)
+                if hit is not None:
+                    wheres.append(_where(hit[1].section, hit[1].anchor))
+            out.append(
+                f"| {'<br>'.join(f'`{c}`' for c in f.clauses)} | {_md('<br>'.join(wheres))} | {_md(f.summary)} |"
+            )
+        out.append("")
+    return "\n".join(out)
