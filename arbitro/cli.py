@@ -31,7 +31,8 @@ class Parser(argparse.ArgumentParser):
     """argparse whose errors are one line (no usage block), raised for `main` to print."""
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+        where = "" if self.prog == "arbitro" else f"{self.prog}: "
+        raise UsageError(f"{where}{message} (see {self.prog} --help)")
 
 
 # ---------------------------------------------------------------- argument types

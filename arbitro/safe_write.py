@@ -65,6 +65,8 @@ def check_target(path: str | os.PathLike[str], force: bool = False) -> Path:
         st = os.lstat(p)
     except FileNotFoundError:
         st = None
+    except NotADirectoryError:
+        raise WriteError(f"{p.parent} is not a directory, so {p} cannot be written") from None
     except OSError as e:
         raise WriteError(f"cannot look at {p}: {_reason(e)}") from None
     if st is not None:
