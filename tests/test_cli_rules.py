@@ -96,7 +96,7 @@ def test_comparison_document_is_current() -> None:
     path = ROOT / "docs" / "rules-comparison.md"
     fresh = comparison_document(load_all())
     assert path.read_text(encoding="utf-8") == fresh, (
-        "docs/rules-comparison.md is stale: uv run arbitro rules comparison --output docs/rules-comparison.md"
+        "docs/rules-comparison.md is stale: uv run arbitro rules comparison --output docs/rules-comparison.md --force"
     )
 
 
