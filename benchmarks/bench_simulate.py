@@ -66,7 +66,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--check", default="hands", choices=("hands", "every", "none"))
     args = ap.parse_args()
-    print(f"{'rulebook':<11} {'bare s':>8} {'legal s':>8} {'simulate s':>11} {'ratio':>6}  target ≤ {TARGET}")
+    print(
+        f"{'rulebook':<11} {'bare s':>8} {'legal s':>8} {'simulate s':>11} {'ratio':>6}  target ≤ {TARGET}"
+    )
     for rb, default_games in GAMES.items():
         games = args.games or default_games
         book = load_rulebook(rb)
