@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,13 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium is not installed (Debian: apt-get install -y chromium)"
 )
 
-# every image complete and decoded, once the page has loaded
+# every image complete and decoded, once the page itself (not the blank tab) has loaded
 PROBE = """new Promise(done => {
   const look = () => {
+    if (location.protocol !== 'file:' || document.readyState !== 'complete') {
+      setTimeout(look, 50);
+      return;
+    }
     const imgs = Array.from(document.images);
     done(JSON.stringify({
       title: document.title,
@@ -34,7 +39,7 @@ PROBE = """new Promise(done => {
       text: document.body.innerText.length,
     }));
   };
-  if (document.readyState === 'complete') look(); else addEventListener('load', look);
+  look();
 })"""
 
 
@@ -101,10 +106,23 @@ class DevTools:
     def probe(self, url: str) -> dict[str, Any]:
         target = self.call("Target.createTarget", url=url)["targetId"]
         session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-        got = self.call(
-            "Runtime.evaluate", session, expression=PROBE, awaitPromise=True, returnByValue=True
-        )
-        return dict(json.loads(got["result"]["value"]))
+        for _ in range(100):
+            try:
+                got = self.call(
+                    "Runtime.evaluate",
+                    session,
+                    expression=PROBE,
+                    awaitPromise=True,
+                    returnByValue=True,
+                )
+            except RuntimeError as e:
+                # the blank tab's context goes away when the page itself commits: ask again
+                if "context was destroyed" not in str(e):
+                    raise
+                time.sleep(0.1)
+                continue
+            return dict(json.loads(got["result"]["value"]))
+        raise RuntimeError(f"{url} never finished loading")
 
     def close(self) -> None:
         self.proc.kill()
