@@ -81,6 +81,8 @@ class Clause:
     rationale: str | None = None
     anchor: str | None = None
     optional: bool = False
+    follows: str | None = None
+    """The key of a clause whose chosen reading this one takes (the same passage decides both)."""
 
     @property
     def id(self) -> str:
@@ -156,21 +158,68 @@ def spec_dir() -> Path:
 def rulebook_ids(directory: Path | None = None) -> list[str]:
     """The ids of every rulebook spec in the directory, sorted."""
     d = directory or spec_dir()
-    return sorted(p.stem for p in d.glob("*.toml"))
+    return sorted(p.stem for p in d.glob("*.toml") if _ID.fullmatch(p.stem))
+
+
+_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+"""A rulebook id: what a spec's file name may be, so that an id can never be a path."""
+
+_OWN_SPECS: dict[str, Rulebook] = {}
+"""Spec files a user named explicitly (`use_spec_file`), by their own ids."""
 
 
 def load_rulebook(name: str, directory: Path | None = None) -> Rulebook:
-    """Load and check one rulebook spec by id."""
+    """Load and check one rulebook by id: a registered spec, or a spec file given by `use_spec_file`.
+
+    The id is looked up, never used as a path: `../pyproject` or `some/dir/escoba-es` are unknown
+    ids. The spec is checked whole (shape, schema, and that its rules can be played).
+    """
     d = directory or spec_dir()
-    path = d / f"{name}.toml"
+    known = rulebook_ids(d)
+    if name in _OWN_SPECS and directory is None:
+        return _OWN_SPECS[name]
+    if not isinstance(name, str) or name not in known:
+        raise UnknownRulebook(name if isinstance(name, str) else repr(name), known)
+    return _load_checked(str(d / f"{name}.toml"))
+
+
+def use_spec_file(path: Path) -> Rulebook:
+    """Load a user's own spec file and make its id known to `load_rulebook` in this process.
+
+    Its id (the file name without .toml) must not be a registered rulebook's: a transcript or a
+    report names the rulebook it was made with, so one id never stands for two specs.
+    """
+    if path.suffix != ".toml":
+        raise SpecError(path.name, "<file>", "a spec file's name ends in .toml")
     if not path.is_file():
-        raise UnknownRulebook(name, rulebook_ids(d))
-    return _load_cached(str(path))
+        what = "is a directory" if path.is_dir() else "does not exist"
+        raise SpecError(str(path), "<file>", f"{what}; --spec takes a spec file (.toml)")
+    book = load_file(path)
+    if book.id in rulebook_ids():
+        raise SpecError(
+            path.name,
+            "rulebook.id",
+            f"{book.id!r} is a registered rulebook; give your spec its own id (and file name)",
+        )
+    from arbitro.model.schema import check_rulebook
+
+    check_rulebook(book)
+    _OWN_SPECS[book.id] = book
+    return book
 
 
 def load_all(directory: Path | None = None) -> list[Rulebook]:
     """Every rulebook in the spec directory, in id order."""
     return [load_rulebook(n, directory) for n in rulebook_ids(directory)]
+
+
+@cache
+def _load_checked(path: str) -> Rulebook:
+    from arbitro.model.schema import check_rulebook  # schema reads this module's types
+
+    book = _load_cached(path)
+    check_rulebook(book)
+    return book
 
 
 @cache
@@ -228,6 +277,7 @@ def parse_spec(raw: Mapping[str, Any], file: str) -> Rulebook:
             raise SpecError(file, f"clause[{i}].key", f"{clause.key!r} is defined twice")
         seen.add(clause.key)
         clauses.append(clause)
+    _check_follows(clauses, file)
     return Rulebook(
         id=rb_id,
         game=game,
@@ -254,6 +304,7 @@ _CLAUSE_FIELDS = {
     "rationale",
     "anchor",
     "optional",
+    "follows",
 }
 
 
@@ -284,6 +335,7 @@ def _clause(
     basis = _opt_str(item, "basis", file, where)
     rationale = _opt_str(item, "rationale", file, where)
     readings = _readings(item, sections, file, where, status)
+    follows = _opt_str(item, "follows", file, where)
 
     if status == "inferred" and not basis:
         raise SpecError(
@@ -359,6 +411,7 @@ def _clause(
         rationale=rationale,
         anchor=anchor,
         optional=optional,
+        follows=follows,
     )
 
 
@@ -397,6 +450,30 @@ def _readings(
     if len(set(labels)) != len(labels):
         raise SpecError(file, f"{where}.reading", "two readings share a label")
     return tuple(out)
+
+
+def _check_follows(clauses: list[Clause], file: str) -> None:
+    """A clause that follows another offers exactly its readings, with the same default."""
+    by_key = {c.key: c for c in clauses}
+    for c in clauses:
+        if c.follows is None:
+            continue
+        where = f"{c.key}.follows"
+        leader = by_key.get(c.follows)
+        if leader is None:
+            raise SpecError(file, where, f"no clause {c.follows!r} in this spec")
+        if leader.follows is not None:
+            raise SpecError(file, where, f"{c.follows!r} itself follows {leader.follows!r}")
+        if set(c.labels()) != set(leader.labels()) or len(c.readings) < 2:
+            raise SpecError(
+                file,
+                where,
+                f"the readings must be those of {c.follows!r}: {', '.join(leader.labels())}",
+            )
+        if c.default != leader.default:
+            raise SpecError(
+                file, where, f"the default must be that of {c.follows!r}: {leader.default!r}"
+            )
 
 
 def _only(table: Mapping[str, Any], allowed: set[str], file: str, where: str) -> None:
