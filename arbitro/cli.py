@@ -60,6 +60,7 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
                     {"topic": topic, "clauses": [_clause_json(c) for c in group]}
                     for topic, group in book.by_topic()
                 ],
+                "claims": [c.to_json() for c in book.claims],
             }
         )
     else:

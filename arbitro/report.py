@@ -63,7 +63,19 @@ def show_text(book: Rulebook) -> str:
         out.append(f"{topic}")
         for c in group:
             out.extend(clause_lines(c))
+    out.extend(claim_lines(book))
     return "\n".join(out) + "\n"
+
+
+def claim_lines(book: Rulebook) -> list[str]:
+    """The book's claims about itself: id, where it says it, the statement a checker decides, ours."""
+    if not book.claims:
+        return []
+    out = ["", "claims (what the book asserts about itself, as checkable statements)"]
+    for c in book.claims:
+        out.append(f"  {c.id}  [§ {c.section}: {c.anchor!r}]")
+        out.append(f"      {c.statement()} — {c.paraphrase}")
+    return out
 
 
 def list_text(books: Sequence[Rulebook]) -> str:
