@@ -538,7 +538,8 @@ CLAIM_KINDS: dict[str, ClaimKind] = {
             "meld_example",
             "rummy",
             "a set of `naturals` natural cards of `rank` (of any natural rank if omitted) and `wilds`"
-            " wild cards is a legal meld exactly when `legal` is true",
+            " wild cards may be laid as a new meld by a side that has opened exactly when `legal`"
+            " is true",
             (("naturals", "int"), ("wilds", "int"), ("legal", "bool")),
             (("rank", "meld_rank"),),
         ),
@@ -630,8 +631,8 @@ CLAIM_KINDS: dict[str, ClaimKind] = {
         _kind(
             "setenta_compare",
             "escoba",
-            "the setenta `first` against the setenta `second` is won by `winner` (first, second or"
-            " none)",
+            "the setenta `first` against the setenta `second`, each compared best card first by the"
+            " book's order, is won by `winner` (first, second or none)",
             (("first", "setenta"), ("second", "setenta"), ("winner", "winner")),
         ),
         _kind(
