@@ -11,6 +11,7 @@ item (the `BROKEN` cases below).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
@@ -23,6 +24,7 @@ from arbitro.model.errors import SpecError
 from arbitro.model.provenance import COPY_RUN, section_spans
 from arbitro.model.spec import (
     CLAIM_KINDS,
+    Claim,
     Rulebook,
     load_all,
     load_file,
@@ -243,7 +245,7 @@ def _load_inventory() -> dict[str, dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def books(request: pytest.FixtureRequest) -> Books:
+def books() -> Books:
     from tests.conftest import RULEBOOKS
 
     return Books(RULEBOOKS if RULEBOOKS.is_dir() else None)
@@ -376,7 +378,7 @@ def test_a_listed_twice_item_is_caught(books: Books) -> None:
 # ---------------------------------------------------------------- the claims in the specs
 
 
-def _claims() -> Iterator[tuple[str, Any]]:
+def _claims() -> Iterator[tuple[str, Claim]]:
     for b in load_all():
         for c in b.claims:
             yield b.id, c
@@ -386,37 +388,73 @@ def test_every_spec_states_claims() -> None:
     assert {b.id for b in load_all() if b.claims} == set(rulebook_ids())
 
 
-def test_claim_anchors_are_in_their_sections(books: Books) -> None:
-    if not books.texts:
-        pytest.skip("rulebook texts not present")
-    problems = []
-    for book, c in _claims():
-        body = books.section_text(book, c.section)
-        assert body is not None
-        if _norm(c.anchor) not in _norm(body):
-            problems.append(f"{c.id}: anchor {c.anchor!r} is not in section {c.section!r}")
-        run = books.copies(book, c.paraphrase)
-        if run:
-            problems.append(f"{c.id}: the paraphrase copies the book: {run!r}")
+def claim_problems(c: Claim, books: Books) -> list[str]:
+    """Every way a spec claim does not match its book or the other specs; empty when it matches."""
+    out: list[str] = []
+    body = books.section_text(c.rulebook, c.section)
+    if body is not None and _norm(c.anchor) not in _norm(body):
+        out.append(f"{c.id}: anchor {c.anchor!r} is not in section {c.section!r}")
+    run = books.copies(c.rulebook, c.paraphrase)
+    if run:
+        out.append(f"{c.id}: the paraphrase copies the book: {run!r}")
+    if c.kind == "game_rule":
+        other = books.specs.get(c.fields["rulebook"])
+        if other is None or not other.has(c.fields["key"]):
+            out.append(f"{c.id}: {c.fields['rulebook']} has no clause {c.fields['key']!r}")
+    if "layout" in c.fields:
+        spec = books.specs[c.rulebook]
+        names = {lay["name"] for r in spec.clause("layouts").readings for lay in r.value}
+        if c.fields["layout"] not in names:
+            out.append(f"{c.id}: {c.rulebook} has no layout {c.fields['layout']!r}")
+    return out
+
+
+def test_every_claim_matches_its_book(books: Books) -> None:
+    problems = [p for _, c in _claims() for p in claim_problems(c, books)]
     assert not problems, "\n".join(problems)
 
 
-def test_claims_about_another_book_name_a_real_clause() -> None:
-    for _, c in _claims():
-        if c.kind == "game_rule":
-            other = load_rulebook(c.fields["rulebook"])
-            assert other.has(c.fields["key"]), c.id
+def _claim(claim_id: str) -> Claim:
+    return next(c for _, c in _claims() if c.id == claim_id)
 
 
-def test_claim_layouts_are_layouts_of_the_book() -> None:
-    for book, c in _claims():
-        if "layout" in c.fields:
-            names = {
-                lay["name"]
-                for r in load_rulebook(book).clause("layouts").readings
-                for lay in r.value
-            }
-            assert c.fields["layout"] in names, c.id
+CLAIM_BROKEN_CHANGES: list[tuple[str, str, dict[str, Any], str]] = [
+    ("samba-en:claim:deck-size", "anchor elsewhere", {"anchor": "no valid meld having"}, "not in"),
+    (
+        "escoba-es:claim:pack-totals-220",
+        "copied paraphrase",
+        {"paraphrase": "Los valores de todas las cartas en la baraja suman 220"},
+        "copies",
+    ),
+    (
+        "samba-en:claim:canasta-double-deck",
+        "unknown clause of another book",
+        {"fields": {"rulebook": "canasta-es", "key": "decks", "value": 2}},
+        "has no clause 'decks'",
+    ),
+    (
+        "canasta-es:claim:pack-of-54",
+        "unknown layout",
+        {"fields": {"cards": "all", "count": 162, "layout": "three-trios"}},
+        "has no layout",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "what", "change", "message"),
+    CLAIM_BROKEN_CHANGES,
+    ids=[b[1] for b in CLAIM_BROKEN_CHANGES],
+)
+def test_a_claim_that_does_not_match_is_caught(
+    books: Books, claim_id: str, what: str, change: dict[str, Any], message: str
+) -> None:
+    if what in ("anchor elsewhere", "copied paraphrase") and not books.texts:
+        pytest.skip("rulebook texts not present")
+    good = _claim(claim_id)
+    assert not claim_problems(good, books)
+    problems = claim_problems(dataclasses.replace(good, **change), books)
+    assert any(message in p for p in problems), problems
 
 
 def test_every_claim_kind_is_documented() -> None:
