@@ -593,7 +593,7 @@ CLAIM_KINDS: dict[str, ClaimKind] = {
         _kind(
             "game_score_below",
             "rummy",
-            "a side's running total always stays strictly between -`points` and `points`",
+            "no side's running total ever reaches `points`",
             (("points", "int"),),
         ),
         _kind(

@@ -45,7 +45,9 @@ ITEM_FIELDS = {
     "why",
     "positions",
     "passage",
+    "verdicts",
 }
+VERDICTS = ("holds", "fails", "depends")
 PASSAGE_FIELDS = {"book", "section", "anchor"}
 ANCHOR_MAX_WORDS = 6
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*\.[a-z0-9][a-z0-9-]*$")
@@ -188,6 +190,14 @@ def item_problems(item: Mapping[str, Any], file_book: str, books: Books) -> list
         out.append(f"{where}: a claim item names the spec claims that state it")
     if kind != "claim" and claims:
         out.append(f"{where}: only claim items name spec claims")
+    verdicts = item.get("verdicts")
+    if kind == "claim":
+        if not isinstance(verdicts, dict) or set(verdicts) != set(claims):
+            out.append(f"{where}: a claim item gives the reader's verdict on each of its claims")
+        elif any(v not in VERDICTS for v in verdicts.values()):
+            out.append(f"{where}: a verdict is one of {', '.join(VERDICTS)}")
+    elif verdicts is not None:
+        out.append(f"{where}: only claim items give verdicts")
     known_claims = books.claim_ids()
     for cl in claims if isinstance(claims, list) else []:
         if cl not in known_claims:
@@ -322,6 +332,13 @@ BROKEN: list[tuple[str, str, Any, str]] = [
     ),
     ("claim", "unknown claim", lambda i: i["claims"].append("samba-en:claim:nope"), "no spec has"),
     ("claim", "claim without claims", _set("claims", []), "names the spec claims"),
+    ("claim", "claim without verdict", _set("verdicts", KeyError), "verdict on each"),
+    (
+        "claim",
+        "unknown verdict",
+        lambda i: i["verdicts"].update({i["claims"][0]: "maybe"}),
+        "one of",
+    ),
     ("difference", "missing position", lambda i: i["positions"].popitem(), "each book's position"),
     ("difference", "uncited book", lambda i: i["passage"].pop(0), "no passage cites"),
     (
