@@ -273,6 +273,7 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
                 "sha256": book.sha256,
                 "by_status": book.status_counts(),
                 "topics": topics,
+                "claims": [c.to_json() for c in book.claims] if picked is None else [],
             }
         )
     elif fmt == "md":

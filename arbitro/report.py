@@ -39,60 +39,6 @@ def cell_text(row: Row, i: int, sections: bool = False) -> str:
     return text
 
 
-def clause_lines(c: Clause) -> list[str]:
-    """A clause as text lines: value, status, section, paraphrase, and readings where there are several."""
-    head = f"  {c.id}  [{c.status}, § {c.section}]"
-    lines = [head]
-    if c.status == "conflicting":
-        for r in c.readings:
-            mark = " (default)" if r.label == c.default else ""
-            lines.append(
-                f"      {r.label}{mark}: {show_value(r.value)} — {r.paraphrase} [§ {r.section}]"
-            )
-    else:
-        lines.append(f"      = {show_value(c.value)} — {c.paraphrase}")
-        for r in c.readings[1:]:
-            lines.append(f"      or {r.label}: {show_value(r.value)} — {r.paraphrase}")
-    if c.basis:
-        lines.append(f"      inferred from: {c.basis}")
-    if c.rationale:
-        lines.append(f"      default because: {c.rationale}")
-    return lines
-
-
-def show_text(book: Rulebook) -> str:
-    counts = ", ".join(f"{n} {s}" for s, n in book.status_counts().items())
-    out = [
-        f"{book.id}: {book.title} ({book.game}, {book.language}) — {len(book.clauses)} clauses: {counts}"
-    ]
-    for topic, group in book.by_topic():
-        out.append("")
-        out.append(f"{topic}")
-        for c in group:
-            out.extend(clause_lines(c))
-    return "\n".join(out) + "\n"
-
-
-def list_text(books: Sequence[Rulebook]) -> str:
-    header = ["id", "game", "lang", "clauses", *STATUSES]
-    rows = [
-        [
-            b.id,
-            b.game,
-            b.language,
-            str(len(b.clauses)),
-            *(str(b.status_counts()[s]) for s in STATUSES),
-        ]
-        for b in books
-    ]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = [
-        "  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()
-        for r in [header, *rows]
-    ]
-    return "\n".join(lines) + "\n"
-
-
 def diff_markdown(
     books: Sequence[Rulebook],
     rows: Sequence[Row] | None = None,
@@ -300,6 +246,22 @@ def show_tables(book: Rulebook, clauses: Sequence[Clause] | None = None) -> list
                 title=topic,
             )
         )
+    if clauses is None and book.claims:
+        out.append(Text(""))
+        out.append(
+            table(
+                [
+                    ("claim", {"min_width": max(len(c.name) for c in book.claims)}),
+                    ("as a checkable statement", {"max_width": 40}),
+                    ("what the book asserts, § section «anchor words»", {"ratio": 1}),
+                ],
+                [
+                    [c.name, c.statement(), f"{c.paraphrase} § {c.section} «{c.anchor}»"]
+                    for c in book.claims
+                ],
+                title="claims (what the book asserts about itself)",
+            )
+        )
     return out
 
 
@@ -334,6 +296,15 @@ def show_markdown(book: Rulebook, clauses: Sequence[Clause] | None = None) -> st
             if c.rationale:
                 meaning += f"<br>default because: {c.rationale}"
             out.append(f"| `{c.id}` | {_md(value)} | {c.status} | {_md(where)} | {_md(meaning)} |")
+    if chosen is None and book.claims:
+        out += ["", "## claims (what the book asserts about itself)", ""]
+        out += ["| claim | as a checkable statement | section «anchor» | what the book asserts |"]
+        out.append("|---|---|---|---|")
+        for cl in book.claims:
+            where = _where(cl.section, cl.anchor)
+            out.append(
+                f"| `{cl.id}` | {_md(cl.statement())} | {_md(where)} | {_md(cl.paraphrase)} |"
+            )
     return "\n".join(out) + "\n"
 
 
