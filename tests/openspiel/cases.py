@@ -40,3 +40,24 @@ def deal(state: Any, order: list[int]) -> None:
     for card in order:
         assert state.is_chance_node()
         state.apply_action(card)
+
+
+def swap_hidden(model: Any, rules: Any, seating: Any, order: list[int], seat: int) -> list[int]:
+    """A deck order that deals the same as `order` except one card of `seat`'s hand, swapped
+    with the bottom card of the stock (found by trying, not from the dealing convention)."""
+    base = model.deal(rules, model.new_game(rules, seating), order)
+    want = model.state_to_json(base)
+    bottom = len(order) - 1
+    for i in range(bottom):
+        if order[i] == order[bottom]:
+            continue
+        other = list(order)
+        other[i], other[bottom] = other[bottom], other[i]
+        got = model.state_to_json(model.deal(rules, model.new_game(rules, seating), other))
+        changed = {k for k in want if want[k] != got[k]} - {"hands", "stock"}
+        same_others = all(
+            got["hands"][q] == want["hands"][q] for q in range(seating.players) if q != seat
+        )
+        if not changed and same_others and got["hands"][seat] != want["hands"][seat]:
+            return other
+    raise AssertionError("no card of that seat could be swapped with the stock's bottom card")

@@ -7,11 +7,14 @@ from typing import Any
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (the open_spiel package) is not installed here")
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="OpenSpiel (the open_spiel package) is not installed here"
+)
+
+from open_spiel.python.observation import make_observation  # noqa: E402
 
 import arbitro.openspiel as aos  # noqa: E402
 from arbitro.model.errors import IllegalAction, MalformedInput, OptionError  # noqa: E402
-from open_spiel.python.observation import make_observation  # noqa: E402
 from tests.openspiel.cases import seat_params, seating_id, seatings  # noqa: E402
 
 CASES = seatings()
@@ -43,6 +46,7 @@ def test_every_rulebook_is_registered_with_its_options_as_parameters() -> None:
     names = {g.short_name: g for g in pyspiel.registered_games()}
     assert set(aos.GAMES) == {"samba-es", "samba-en", "samba-fr", "canasta-es", "escoba-es"}
     for rb, short in aos.GAMES.items():
+        assert short == "arbitro_" + rb.replace("-", "_")
         gt = names[short]
         params = gt.parameter_specification
         assert {"players", "layout", "dealer", "max_hands", "config"} <= set(params)
@@ -54,8 +58,14 @@ def test_every_rulebook_is_registered_with_its_options_as_parameters() -> None:
     fr = names["arbitro_samba_fr"].parameter_specification
     assert "packs" in fr and "jokers_per_pack" not in fr  # a follower goes with its leader
     # escoba-es:player-counts 2 to 4; samba-fr:layouts 2 to 10 players
-    assert (names["arbitro_escoba_es"].min_num_players, names["arbitro_escoba_es"].max_num_players) == (2, 4)
-    assert (names["arbitro_samba_fr"].min_num_players, names["arbitro_samba_fr"].max_num_players) == (2, 10)
+    assert (
+        names["arbitro_escoba_es"].min_num_players,
+        names["arbitro_escoba_es"].max_num_players,
+    ) == (2, 4)
+    assert (
+        names["arbitro_samba_fr"].min_num_players,
+        names["arbitro_samba_fr"].max_num_players,
+    ) == (2, 10)
 
 
 def test_a_reading_changes_the_game_played() -> None:
@@ -131,7 +141,11 @@ def test_observations_refuse_a_player_out_of_range_and_only_the_mover_has_action
     n = game.num_players()
     for state in _trajectory(game, 1, 400)[::37]:
         for p in (-1, n):
-            for f in (state.information_state_string, state.observation_string, state.observation_tensor):
+            for f in (
+                state.information_state_string,
+                state.observation_string,
+                state.observation_tensor,
+            ):
                 with pytest.raises(RuntimeError, match="player"):
                     f(p)
         if state.is_terminal():
@@ -149,7 +163,9 @@ def test_private_and_public_observations_split_the_view() -> None:
     private = make_observation(
         game,
         pyspiel.IIGObservationType(
-            public_info=False, perfect_recall=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+            public_info=False,
+            perfect_recall=False,
+            private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
         ),
     )
     public = make_observation(
@@ -179,6 +195,7 @@ def test_serialised_states_replay_to_the_same_state() -> None:
     state = _trajectory(game, 3, 250)[-1]
     text = pyspiel.serialize_game_and_state(game, state)
     game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(game2) == str(game)
     assert str(state2) == str(state)
     assert state2.legal_actions() == state.legal_actions()
     assert state2.information_state_string(1) == state.information_state_string(1)

@@ -10,10 +10,10 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="OpenSpiel (the open_spiel package) is not installed here")
 
-from arbitro.model.errors import MalformedInput  # noqa: E402
-from arbitro.openspiel import EscobaCodec, RummyCodec, variant  # noqa: E402
-from arbitro.openspiel.encoding import ActionCodec  # noqa: E402
-from tests.openspiel.cases import seating_id, seatings, shuffled  # noqa: E402
+from arbitro.model.errors import MalformedInput
+from arbitro.openspiel import EscobaCodec, RummyCodec, variant
+from arbitro.openspiel.encoding import ActionCodec
+from tests.openspiel.cases import seating_id, seatings, shuffled
 
 
 def _variant(rb: str, players: int = 0, layout: str = "", options: str = "{}") -> Any:
@@ -67,8 +67,14 @@ def legal_problems(v: Any, hands: int, seed: int) -> tuple[int, list[str]]:
 
 @pytest.mark.parametrize(
     ("rb", "layout"),
-    [("escoba-es", ""), ("samba-es", ""), ("samba-en", ""), ("samba-fr", "6-pairs"),
-     ("canasta-es", "two-pairs"), ("canasta-es", "three-pairs")],
+    [
+        ("escoba-es", ""),
+        ("samba-es", ""),
+        ("samba-en", ""),
+        ("samba-fr", "6-pairs"),
+        ("canasta-es", "two-pairs"),
+        ("canasta-es", "three-pairs"),
+    ],
 )
 def test_every_id_decodes_to_an_action_that_encodes_back(rb: str, layout: str) -> None:
     v = _variant(rb, layout=layout)
@@ -159,12 +165,15 @@ def test_samba_en_action_space_counted_from_the_book() -> None:
         r.draw_count  # draw
         + takes
         + slots  # take the pile onto a meld
-        + sets + escaleras + blacks  # lay
+        + sets
+        + escaleras
+        + blacks  # lay
         + slots * 53  # add a card to a meld
         + slots * (slots - 1) // 2  # samba-en:merge-sets
         + 1  # finish the opening
         + 53  # discard
-        + 1 + 2  # samba-en:ask-partner, and the answer
+        + 1
+        + 2  # samba-en:ask-partner, and the answer
         + 1  # stop after the last red three
     )
     assert v.codec.size == expected
@@ -187,7 +196,9 @@ def test_canasta_es_two_players_action_space_counted_from_the_book() -> None:
         r.draw_count
         + takes
         + slots
-        + sets + wild_melds + blacks
+        + sets
+        + wild_melds
+        + blacks
         + slots * 53
         + slots * 44 * 5  # canasta-es:clean-by-replacing-wilds: meld, natural, wild
         + 1

@@ -11,7 +11,7 @@ from arbitro.games import model_for
 from arbitro.model.errors import MalformedInput
 from arbitro.model.schema import rules_for
 from arbitro.model.spec import load_rulebook
-from tests.openspiel.cases import seating_id, seatings, shuffled
+from tests.openspiel.cases import seating_id, seatings, shuffled, swap_hidden
 
 CASES = seatings()
 
@@ -24,32 +24,11 @@ def _dealt(rb: str, seating: Any, seed: int) -> tuple[Any, Any, Any, list[int]]:
     return model, rules, state, order
 
 
-def _swap_hidden(model: Any, rules: Any, seating: Any, order: list[int], seat: int) -> list[int]:
-    """A deck order that deals the same as `order` except one card of `seat`'s hand, swapped
-    with the bottom card of the stock (found by trying, not from the dealing convention)."""
-    base = model.deal(rules, model.new_game(rules, seating), order)
-    want = model.state_to_json(base)
-    bottom = len(order) - 1
-    for i in range(bottom):
-        if order[i] == order[bottom]:
-            continue
-        other = list(order)
-        other[i], other[bottom] = other[bottom], other[i]
-        got = model.state_to_json(model.deal(rules, model.new_game(rules, seating), other))
-        changed = {k for k in want if want[k] != got[k]} - {"hands", "stock"}
-        same_others = all(
-            got["hands"][q] == want["hands"][q] for q in range(seating.players) if q != seat
-        )
-        if not changed and same_others and got["hands"][seat] != want["hands"][seat]:
-            return other
-    raise AssertionError("no card of that seat could be swapped with the stock's bottom card")
-
-
 @pytest.mark.parametrize("case", CASES, ids=seating_id)
 def test_a_view_shows_no_card_hidden_from_its_seat(case: Any) -> None:
     rb, seating = case
     model, rules, state, order = _dealt(rb, seating, 1)
-    other = _swap_hidden(model, rules, seating, order, 1)
+    other = swap_hidden(model, rules, seating, order, 1)
     state2 = model.deal(rules, model.new_game(rules, seating), other)
     for seat in range(seating.players):
         a, b = model.view(rules, state, seat), model.view(rules, state2, seat)
@@ -85,7 +64,9 @@ def test_the_rummy_view_shows_the_pile_top_size_and_freezing_not_the_covered_car
     assert v["pile_top"] == full["pile"][-1]
     assert v["pile_size"] == len(full["pile"])
     # canasta-es freezes the pile with a wild or a red three in it (EL POZO)
-    assert v["pile_frozen"] == any(c[0] in "23" and c != "3C" and c != "3S" or c == "JK" for c in full["pile"])
+    assert v["pile_frozen"] == any(
+        (c[0] in "23" and c != "3C" and c != "3S") or c == "JK" for c in full["pile"]
+    )
 
 
 @pytest.mark.parametrize("rb", ["escoba-es", "samba-en"])
