@@ -127,6 +127,8 @@ class Variant:
     layout: Layout
     hand_bound: int
     card_names: dict[int, str] = field(repr=False)
+    copies: dict[int, int] = field(repr=False)  # card -> copies in the deck, ascending
+    action_strings: dict[tuple[int, int], str] = field(default_factory=dict, repr=False)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (variant, self.key)
@@ -203,6 +205,7 @@ def variant(
         layout=layout_,
         hand_bound=hand_bound(model, seating.players, seating.sides, len(deck)),
         card_names=names,
+        copies=dict(sorted(Counter(deck).items())),
     )
 
 
@@ -345,8 +348,19 @@ class _History:
         return (_replay, (self.variant, tuple(self.node.steps())))
 
 
+_ROOTS: dict[tuple[Any, ...], _Node] = {}
+
+
 def _root(v: Variant) -> _Node:
-    return _Node(None, -1, -1, (), v.model.new_game(v.rules, v.seating, v.dealer))
+    """The game before its first deal: one node per variant, shared by every episode."""
+    got = _ROOTS.get(v.key)
+    if got is None:
+        if len(_ROOTS) > 256:
+            _ROOTS.clear()
+        got = _ROOTS[v.key] = _Node(
+            None, -1, -1, (), v.model.new_game(v.rules, v.seating, v.dealer)
+        )
+    return got
 
 
 def _replay(v: Variant, steps: tuple[tuple[int, int, tuple[int, ...]], ...]) -> _History:
@@ -423,14 +437,26 @@ def history_string(v: Variant, node: _Node, seat: int, kind: str = PUBLIC_AND_OW
             diff = {k: x for k, x in now.items() if before.get(k) != x}
             n.lines[key] = f"{_label(v, n)} -> {_canon(diff)}"
         before = now
-    lines = []
-    n = node
-    while n is not None:
-        lines.append(n.lines[key])
-        n = n.prev
-    lines.append(f"{game_name(v.rulebook)} seat {seat}")
-    lines.reverse()
-    return "\n".join(lines)
+    # the whole string is kept on the last node asked about and handed on to its child, so that an
+    # episode played forward costs one copy a step; another branch walks the lines again
+    full = ("history", seat, kind)
+    got: str | None = node.cache.get(full)
+    if got is not None:
+        return got
+    prev = node.prev
+    if prev is not None and full in prev.cache:
+        got = prev.cache.pop(full) + "\n" + node.lines[key]
+    else:
+        lines = []
+        n = node
+        while n is not None:
+            lines.append(n.lines[key])
+            n = n.prev
+        lines.append(f"{game_name(v.rulebook)} seat {seat}")
+        lines.reverse()
+        got = "\n".join(lines)
+    node.cache[full] = got
+    return got
 
 
 class ArbitroObserver:
@@ -538,10 +564,10 @@ class ArbitroState(pyspiel.State):  # type: ignore[misc]
         return self._history.node.legal(self._variant)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        left = Counter(self._variant.deck)
-        left.subtract(self._dealt)
+        deck = self._variant.copies
+        dealt = Counter(self._dealt)
         total = len(self._variant.deck) - len(self._dealt)
-        return [(c, n / total) for c, n in sorted(left.items()) if n > 0]
+        return [(c, (n - dealt[c]) / total) for c, n in deck.items() if n > dealt[c]]
 
     def _apply_action(self, action: int) -> None:
         v = self._variant
@@ -577,7 +603,13 @@ class ArbitroState(pyspiel.State):  # type: ignore[misc]
         v = self._variant
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {v.card_names[action]}"
-        return _canon(v.model.action_to_json(v.codec.decode(action, player)))
+        key = (player, action)
+        got = v.action_strings.get(key)
+        if got is None:
+            got = v.action_strings[key] = _canon(
+                v.model.action_to_json(v.codec.decode(action, player))
+            )
+        return got
 
     def is_terminal(self) -> bool:
         return bool(self._end)
