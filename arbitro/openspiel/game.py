@@ -98,16 +98,17 @@ def hand_bound(model: GameModel, players: int, sides: int, deck: int) -> int:
     """An upper bound on the player actions in one hand.
 
     Escoba: every card dealt to a player is played once, at most the deck. Samba and Canasta: a
-    turn opens with a draw (at least one card leaves the stock) or a pile take (its top card goes
-    to a meld for good), so there are at most ``2 * deck + 1`` turns; each has at most one draw or
-    take, one discard or stop, one question and one answer; every lay, addition or cleaning
-    moves a card from a hand to the table for good (``deck``), each cleaning frees one wild to
-    place (``deck``), each merge removes one of the melds laid (``deck``); each side finishes
-    one opening; one turn may start without a draw (the last red three): ``11 * deck + sides + 5``.
+    turn opens with a draw (at least one card leaves the stock, or the exhausted stock ends the
+    hand) or a pile take (its top card goes to a meld for good), and one turn may open without
+    either (the stock's last card, a red three), so there are at most ``2 * deck + 2`` turns,
+    each with at most one draw or take, one discard or stop, one question and one answer; every
+    lay, addition or cleaning moves a card from a hand to the table for good (at most ``deck``),
+    each cleaning frees one wild to place (``deck``), each merge removes one of the melds laid
+    (``deck``), and each side finishes one opening: ``11 * deck + sides + 8``.
     """
     if model.game == "escoba":
         return deck
-    return 11 * deck + sides + 5
+    return 11 * deck + sides + 8
 
 
 @dataclass(frozen=True, eq=False)
