@@ -43,6 +43,8 @@ class GameModel(Protocol):
     """What a game module exposes; every function is pure."""
 
     game: str
+    view_private: tuple[str, ...]
+    """The fields of a `view` that only the viewing seat sees (its own cards)."""
 
     def seatings(self, rules: Any) -> Sequence[Seating]:
         """Every seating the rulebook allows."""
@@ -117,3 +119,10 @@ class GameModel(Protocol):
     def action_to_json(self, action: Any) -> dict[str, Any]: ...
 
     def action_from_json(self, data: Mapping[str, Any]) -> Hashable: ...
+
+    def view(self, rules: Any, state: Any, seat: int) -> dict[str, Any]:
+        """What seat ``seat`` sees of the state, as JSON: its own cards, what lies face up, and
+        counts of what is face down (the other hands, the stock). The fields named in
+        `view_private` are seen by that seat alone; two states that differ only in cards hidden
+        from the seat give equal views. MalformedInput for a seat out of range."""
+        ...

@@ -82,6 +82,44 @@ def state_to_json(state: EscobaState) -> dict[str, Any]:
     }
 
 
+VIEW_PRIVATE: tuple[str, ...] = ("hand",)
+"""The fields of a view that only the viewing seat sees; the rest is public to every seat."""
+
+
+def view_to_json(state: EscobaState, seat: int) -> dict[str, Any]:
+    """What seat ``seat`` sees of the state: its own hand, what lies face up, and counts of the rest.
+
+    The other hands and the stock are face down (escoba-es:hand-size: the three cards are dealt
+    face down); captured cards are kept face down like tricks, so only each side's count shows,
+    with its escobas marked face up (escoba-es:escoba-points). What a seat saw earlier and may
+    remember is the sequence of its views.
+    """
+    players = state.seating.players
+    if type(seat) is not int or not 0 <= seat < players:
+        raise MalformedInput(f"seat {seat!r} is not a seat of {players} players")
+    return {
+        "game": "escoba",
+        "viewer": seat,
+        "players": players,
+        "sides": state.seating.sides,
+        "layout": state.seating.layout,
+        "phase": state.phase,
+        "dealer": state.dealer,
+        "to_move": _opt(state.to_move),
+        "hand_number": state.hand_number,
+        "deal_number": state.deal_number,
+        "hand": _names(cards_of(state.hands[seat])),
+        "hand_sizes": [h.bit_count() for h in state.hands],
+        "table": _names(cards_of(state.table)),
+        "stock_size": len(state.stock),
+        "captured": [p.bit_count() for p in state.piles],
+        "escobas": list(state.escobas),
+        "last_capturer": _opt(state.last_capturer),
+        "scores": list(state.scores),
+        "last_hand": None if state.result is None else result_to_json(state.result),
+    }
+
+
 def action_to_json(action: Play) -> dict[str, Any]:
     return {
         "seat": action.seat,

@@ -18,6 +18,7 @@ class EscobaModel:
     """Escoba behind the shared game protocol; every method is a pure function of its arguments."""
 
     game = "escoba"
+    view_private = codec.VIEW_PRIVATE
 
     def seatings(self, rules: EscobaRules) -> Sequence[Seating]:
         return seats.seatings(rules)
@@ -104,6 +105,10 @@ class EscobaModel:
 
     def action_to_json(self, action: Play) -> dict[str, Any]:
         return codec.action_to_json(action)
+
+    def view(self, rules: EscobaRules, state: EscobaState, seat: int) -> dict[str, Any]:
+        """What one seat sees (see `codec.view_to_json`); ``rules`` is not needed for Escoba."""
+        return codec.view_to_json(state, seat)
 
     def action_from_json(self, data: Mapping[str, Any]) -> Play:
         return codec.action_from_json(data)
