@@ -136,10 +136,8 @@ def main(argv: list[str] | None = None) -> int:
             "games": games,
         }
         lines = [f" {json.dumps(k)}: {json.dumps(v)}" for k, v in games.items()]
-        text = '{"source": %s,\n"games": {\n%s\n}}\n' % (
-            json.dumps(data["source"]),
-            ",\n".join(lines),
-        )
+        body = ",\n".join(lines)
+        text = f'{{"source": {json.dumps(data["source"])},\n"games": {{\n{body}\n}}}}\n'
         GOLDEN.write_text(text, encoding="utf-8")
         print(f"wrote {len(games)} games to {GOLDEN}")
         return 0
