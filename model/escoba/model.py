@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arbitro.model.errors import IllegalAction, MalformedInput
-from arbitro.model.escoba import capture, cards, checks, codec, dealing, seats, turn
+from arbitro.model.escoba import capture, cards, checks, clauses, codec, dealing, seats, turn
 from arbitro.model.escoba.cards import RANKS, tables
 from arbitro.model.escoba.state import EscobaState, Play
 from arbitro.model.game import GameModel, HandResult, Phase, Seating
@@ -47,12 +47,13 @@ class EscobaModel:
     def refusals(
         self, rules: EscobaRules, state: EscobaState, action: Any
     ) -> tuple[IllegalAction, ...]:
-        """The clause that refuses the action, as `apply` reports it; empty when it is legal."""
-        try:
-            self.apply(rules, state, action)
-        except IllegalAction as refusal:
-            return (refusal,)
-        return ()
+        """Every clause refusing the play, in the order `apply` rules on them; empty when legal."""
+        play = capture.coerce_play(action, state.seating.players, tables(rules).full)
+        return capture.refusals(rules, state, play)
+
+    def clauses_used(self, rules: EscobaRules, state: EscobaState, action: Any) -> frozenset[str]:
+        """The clauses whose case arose in this legal play (or deal, given a deck order)."""
+        return clauses.clauses_used(rules, state, action)
 
     def random_step(
         self, rules: EscobaRules, state: EscobaState, rng: random.Random
