@@ -38,7 +38,7 @@ def clauses_used(
     after = apply(rules, state, action)  # IllegalAction for a move that is not legal
     t = tables(rules)
     keys = {"capture_sum", "capture_values", "play_direction"}
-    seat, c, cap = action
+    _, c, cap = action
     groups = groups_of(t, state.table, c)
     if cap:
         if len(groups) > 1:
