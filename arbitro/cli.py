@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arbitro import report
+from arbitro import explore_cmd, report
 from arbitro.compare import diff
 from arbitro.findings import KINDS, findings
 from arbitro.model.errors import ArbitroError, OptionError
@@ -414,6 +414,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("file", help="a transcript (JSON Lines), - for stdin")
     check.add_argument("--json", action="store_true")
     check.set_defaults(func=cmd_check)
+
+    explore_cmd.register(sub, _emit_json)
 
     serve = sub.add_parser("serve", help="answer oracle requests as JSON Lines on stdin/stdout")
     serve.set_defaults(func=cmd_serve)

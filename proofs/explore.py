@@ -23,6 +23,7 @@ same however it was computed.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import random
@@ -32,11 +33,9 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbitro.games import model_for
 from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.model.game import GameModel
-from arbitro.model.spec import load_rulebook
-from arbitro.proofs.explore_config import Config
+from arbitro.proofs.explore_config import Config, model_of
 
 
 class ExploreError(ArbitroError, ValueError):
@@ -135,7 +134,9 @@ class Result:
         self.deadlocks += other.deadlocks
         self.deadlock_count += other.deadlock_count
         self.violations.update(other.violations)
-        self.violation_examples += other.violation_examples[: max(0, 5 - len(self.violation_examples))]
+        self.violation_examples += other.violation_examples[
+            : max(0, 5 - len(self.violation_examples))
+        ]
         self.clauses |= other.clauses
         self.scores.update(other.scores)
         self.outcomes.update(other.outcomes)
@@ -221,7 +222,7 @@ def explore_deal(
 ) -> Result:
     """Every state of the hand dealt from deal ``seed``; ``graph`` (when given) receives the nodes
     and edges for pictures and export."""
-    model = model_for(load_rulebook(config.rulebook).game)
+    model = model_of(config)
     rules = rules_override if rules_override is not None else config.rules
     started = time.perf_counter()
     res = Result(config.name, [seed], symmetry=symmetry)
@@ -229,10 +230,8 @@ def explore_deal(
     before = model.new_game(rules, config.seating)
     order = deal_order(model, config, seed)
     root = model.deal(rules, before, order)
-    try:
+    with contextlib.suppress(ArbitroError, TypeError):  # a model silent on a deal's clauses
         res.clauses |= model.clauses_used(rules, before, order)
-    except (ArbitroError, TypeError):
-        pass  # a model that does not name the clauses of a deal
 
     def canon(state: Any) -> tuple[Any, int]:
         """The orbit's representative and the orbit's size."""
@@ -282,10 +281,8 @@ def explore_deal(
                 res.deadlocks.append({"index": i})
                 continue
             for probe in _probes(model, rules, state, actions):
-                try:
+                with contextlib.suppress(ArbitroError):
                     res.clauses.update(e.clause for e in model.refusals(rules, state, probe))
-                except ArbitroError:
-                    pass
             for a in actions:
                 child = model.apply(rules, state, a)
                 res.clauses |= model.clauses_used(rules, state, a)
@@ -440,12 +437,12 @@ def _fan_out(
         ) from None
     cluster = None
     if scheduler:
-        client = Client(scheduler)
+        client = Client(scheduler)  # type: ignore[no-untyped-call]
     else:
-        cluster = LocalCluster(
+        cluster = LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
         )
-        client = Client(cluster)
+        client = Client(cluster)  # type: ignore[no-untyped-call]
     try:
         futures = client.map(
             _task, [config.source] * len(seeds), list(seeds), max_states=max_states,
@@ -458,7 +455,7 @@ def _fan_out(
                 progress(n, len(seeds))
         return results
     finally:
-        client.close()
+        client.close()  # type: ignore[no-untyped-call]
         if cluster is not None:
             cluster.close()
 

@@ -11,14 +11,15 @@ one-line error naming the field, and it is marked as not the book's in everythin
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from arbitro.model.errors import ArbitroError
-from arbitro.model.game import Seating
+from arbitro.model.game import GameModel, Seating
 from arbitro.model.schema import DealCount, EscobaRules, Layout, RummyRules, rules_for
 from arbitro.model.spec import load_rulebook, spec_dir
 
@@ -51,11 +52,23 @@ class Config:
 
     def describe(self) -> str:
         changed = ", ".join(f"{k}={_show(v)}" for k, v in self.changes.items())
-        return f"{self.name}: {self.rulebook} with {changed} (a small configuration, not the book's)"
+        return (
+            f"{self.name}: {self.rulebook} with {changed} (a small configuration, not the book's)"
+        )
 
 
 def _show(v: Any) -> str:
     return ",".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
+
+
+_MODELS = {"escoba": "arbitro.model.escoba:ESCOBA", "samba": "arbitro.model.rummy:RUMMY"}
+_MODELS["canasta"] = _MODELS["samba"]
+
+
+def model_of(config: Config) -> GameModel:
+    """The game model that plays the configuration's rulebook."""
+    module, name = _MODELS[load_rulebook(config.rulebook).game].split(":")
+    return cast(GameModel, getattr(importlib.import_module(module), name))
 
 
 def configs_dir() -> Path:
@@ -112,6 +125,7 @@ def config_from_data(data: Mapping[str, Any], where: str) -> Config:
             f"not a size a configuration may change; {book.game}: {', '.join(allowed)}",
         )
     changes = {k: data[k] for k in allowed if k in data}
+    rules: EscobaRules | RummyRules
     if isinstance(base, EscobaRules):
         rules, seating = _escoba(base, changes, where)
     else:
@@ -141,11 +155,15 @@ def _subset(
         raise ConfigError(where, key, f"a non-empty list of names from the book's: {list(book)}")
     bad = [x for x in v if x not in book]
     if bad or len(set(v)) != len(v):
-        raise ConfigError(where, key, f"names must be distinct and the book's ({list(book)}), got {v}")
+        raise ConfigError(
+            where, key, f"names must be distinct and the book's ({list(book)}), got {v}"
+        )
     return tuple(x for x in book if x in v)  # the book's order
 
 
-def _escoba(base: EscobaRules, changes: Mapping[str, Any], where: str) -> tuple[EscobaRules, Seating]:
+def _escoba(
+    base: EscobaRules, changes: Mapping[str, Any], where: str
+) -> tuple[EscobaRules, Seating]:
     suits = _subset(changes, "suits", base.suits, where) or base.suits
     if suits[0] != base.suits[0]:
         raise ConfigError(
@@ -202,9 +220,13 @@ def _rummy(base: RummyRules, changes: Mapping[str, Any], where: str) -> tuple[Ru
         )
     first = base.layouts[0]
     players = _int(changes, "players", where, 2, 6) or first.players
-    sides = _int(changes, "sides", where, 2, players) or (players if "players" in changes else first.sides)
+    sides = _int(changes, "sides", where, 2, players) or (
+        players if "players" in changes else first.sides
+    )
     if players % sides:
-        raise ConfigError(where, "sides", f"{players} players do not split into {sides} equal sides")
+        raise ConfigError(
+            where, "sides", f"{players} players do not split into {sides} equal sides"
+        )
     hand = _int(changes, "hand_size", where, 1, 20) or first.hand_size
     target = _int(changes, "target_score", where, 1, 1_000_000) or base.target_score
     pack = packs * (52 + jokers)
