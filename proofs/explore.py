@@ -218,12 +218,14 @@ def explore_deal(
     max_states: int | None = None,
     symmetry: bool = False,
     graph: dict[str, Any] | None = None,
-    rules_override: Any = None,
+    model: GameModel | None = None,
 ) -> Result:
     """Every state of the hand dealt from deal ``seed``; ``graph`` (when given) receives the nodes
-    and edges for pictures and export."""
-    model = model_of(config)
-    rules = rules_override if rules_override is not None else config.rules
+    and edges for pictures and export. ``config.rules`` are the rules played (a test may hand in
+    deliberately broken ones with `dataclasses.replace`), and ``model`` the engine that plays them
+    (by default the rulebook's)."""
+    model = model or model_of(config)
+    rules = config.rules
     started = time.perf_counter()
     res = Result(config.name, [seed], symmetry=symmetry)
     sym = Symmetry.of(config) if symmetry else Symmetry((), ({},))
@@ -336,7 +338,7 @@ def _witnesses(
     """A shortest path from the deal to each deadlock (at most five), as transcript lines."""
     if symmetry:
         # the orbit walk's paths run through renamed deals: find real ones without renaming
-        plain = explore_deal(config, seed, rules_override=rules)
+        plain = explore_deal(config, seed, model=model)
         return plain.deadlocks
     out = []
     for d in res.deadlocks[:5]:
