@@ -169,9 +169,11 @@ def explore_text(d: dict[str, Any]) -> str:
     for w in d["deadlock_witnesses"]:
         lines.append(f"  after {w['steps']} plays from the deal (witness transcript in --json)")
     unused = d["unexercised_clauses"]
-    lines.append(f"clauses never exercised: {len(unused)}")
-    for c in unused:
-        lines.append(f"  {c}")
+    if unused is None:
+        lines.append("clauses never exercised: not known (the model does not name them yet)")
+    else:
+        lines.append(f"clauses never exercised: {len(unused)}")
+        lines.extend(f"  {c}" for c in unused)
     lines.append("hand scores over terminal states (scores by side: terminal states):")
     for row in d["score_distribution"]:
         lines.append(f"  {'-'.join(map(str, row['scores'])):>8}: {row['terminal_states']:,}")

@@ -117,6 +117,7 @@ class Result:
     truncated: bool = False
     seconds: float = 0.0
     symmetry: bool = False
+    clauses_known: bool = True  # False: the model does not say which clauses a move used
 
     def merge(self, other: Result) -> None:
         self.deals += other.deals
@@ -138,6 +139,7 @@ class Result:
             : max(0, 5 - len(self.violation_examples))
         ]
         self.clauses |= other.clauses
+        self.clauses_known = self.clauses_known and other.clauses_known
         self.scores.update(other.scores)
         self.outcomes.update(other.outcomes)
         self.truncated = self.truncated or other.truncated
@@ -162,7 +164,7 @@ class Result:
             "deadlock_witnesses": self.deadlocks,
             "violations": dict(sorted(self.violations.items())),
             "violation_examples": self.violation_examples,
-            "unexercised_clauses": self.unexercised(book_clauses),
+            "unexercised_clauses": self.unexercised(book_clauses) if self.clauses_known else None,
             "score_distribution": [
                 {"scores": list(k), "terminal_states": v} for k, v in sorted(self.scores.items())
             ],
@@ -232,8 +234,11 @@ def explore_deal(
     before = model.new_game(rules, config.seating)
     order = deal_order(model, config, seed)
     root = model.deal(rules, before, order)
-    with contextlib.suppress(ArbitroError, TypeError):  # a model silent on a deal's clauses
-        res.clauses |= model.clauses_used(rules, before, order)
+    used = getattr(model, "clauses_used", None)  # a model may not name its clauses yet
+    res.clauses_known = used is not None
+    if used is not None:
+        with contextlib.suppress(ArbitroError, TypeError):  # silent on a deal's clauses
+            res.clauses |= used(rules, before, order)
 
     def canon(state: Any) -> tuple[Any, int]:
         """The orbit's representative and the orbit's size."""
@@ -287,7 +292,8 @@ def explore_deal(
                     res.clauses.update(e.clause for e in model.refusals(rules, state, probe))
             for a in actions:
                 child = model.apply(rules, state, a)
-                res.clauses |= model.clauses_used(rules, state, a)
+                if used is not None:
+                    res.clauses |= used(rules, state, a)
                 res.edges += w
                 rep, size = canon(child)
                 j = index.get(rep)

@@ -91,7 +91,10 @@ def _renamed_orders(c: Config, order: list[int]) -> list[list[int]]:
     return out
 
 
-@pytest.mark.parametrize(("name", "seed"), [("escoba-12", 0), ("escoba-12", 5), ("escoba-16", 2)])
+@pytest.mark.parametrize(
+    ("name", "seed"),
+    [("escoba-12", 0), ("escoba-12", 5), pytest.param("escoba-16", 2, marks=pytest.mark.slow)],
+)
 def test_symmetry_gives_what_every_renamed_deal_gives(name: str, seed: int) -> None:
     """Walking orbits covers exactly the states of all renamed deals, with the same scores."""
     c = load_config(name)
