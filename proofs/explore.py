@@ -190,26 +190,22 @@ def _outcome(scores: tuple[int, ...]) -> str:
 
 
 def _probes(model: GameModel, rules: Any, state: Any, actions: Sequence[Hashable]) -> list[Any]:
-    """Near-miss plays: each legal action by the next seat, and each capture left untaken."""
+    """Near-miss plays: the first legal action made by the next seat instead, and each card's
+    first capture left untaken (laid instead)."""
     out: list[Any] = []
-    seen: set[str] = set()
     players = getattr(getattr(state, "seating", None), "players", 0)
-    for a in actions:
+    cards: set[str] = set()
+    for n, a in enumerate(actions):
         j = model.action_to_json(a)
         variants = []
-        if players and "seat" in j:
+        if n == 0 and players and "seat" in j:
             variants.append({**j, "seat": (j["seat"] + 1) % players})
-        if j.get("capture"):
+        if j.get("capture") and j.get("card") not in cards:
+            cards.add(j["card"])
             variants.append({**j, "capture": []})
         for v in variants:
-            key = json.dumps(v, sort_keys=True)
-            if key in seen:
-                continue
-            seen.add(key)
-            try:
+            with contextlib.suppress(ArbitroError):
                 out.append(model.action_from_json(v))
-            except ArbitroError:
-                continue
     return out
 
 

@@ -114,6 +114,7 @@ class Tables:
     need_shift: tuple[int, ...]
     # by the set of ranks of one suit on the table (10 bits): its subset-count polynomial
     chunk_poly: tuple[int, ...]
+    clause_sets: dict[frozenset[str], frozenset[str]]  # keys -> clause ids (model.escoba.clauses)
 
 
 def _build(rules: EscobaRules) -> Tables:
@@ -193,6 +194,7 @@ def _build(rules: EscobaRules) -> Tables:
             else -1
             for c, v in enumerate(values)
         ),
+        clause_sets={},
         chunk_poly=_chunk_polys(tuple(value_of.get(r, 0) for r in range(RANKS)), lane, most_needed),
     )
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbitro.model.escoba.capture import groups_of
+from arbitro.model.escoba import turn
+from arbitro.model.escoba.capture import table_poly
 from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.dealing import check_order
 from arbitro.model.escoba.game_end import game_winner
@@ -27,6 +28,11 @@ from arbitro.model.escoba.turn import apply
 from arbitro.model.schema import EscobaRules
 
 
+def count_groups(t: Tables, poly: int, total: int) -> int:
+    """How many groups the table polynomial counts worth ``total``."""
+    return (poly >> t.lane * total) & t.lane_mask
+
+
 def clauses_used(
     rules: EscobaRules, state: EscobaState, action: Play | Sequence[int]
 ) -> frozenset[str]:
@@ -35,24 +41,38 @@ def clauses_used(
         return _deal_clauses(rules, state, action)
     if not isinstance(action, Play):
         action = Play(*action)
-    after = apply(rules, state, action)  # IllegalAction for a move that is not legal
+    done = turn.LAST_APPLIED
+    if done[0] is rules and done[1] is state and done[2] is action and done[3] is not None:
+        after = done[3]
+    else:
+        after = apply(rules, state, action)  # IllegalAction for a move that is not legal
     t = tables(rules)
     keys = {"capture_sum", "capture_values", "play_direction"}
     _, c, cap = action
-    groups = groups_of(t, state.table, c)
+    need = t.target - t.values[c]
+    groups = count_groups(t, table_poly(t, state.table), need) if 0 < need <= t.most_needed else 0
     if cap:
-        if len(groups) > 1:
+        if groups > 1:
             keys.add("capture_choice")
         if cap == state.table:
             keys.add("escoba_points")
     elif groups:
         keys.add("capture_forced")  # laying a card that could capture: allowed by this clause
-    last_card = sum(h.bit_count() for h in state.hands) == 1
+    hands = state.hands
+    last_card = hands[action.seat] == 1 << c and hands.count(0) == len(hands) - 1
     if last_card and after.phase == "play":  # the round is played out: the next deal
         keys.update(("deals_per_hand", "redeal_size", "redeal_table"))
     if after.phase != "play":
         keys.update(_hand_end_clauses(rules, t, state, action, after))
-    return frozenset(rules.cid(k) for k in keys)
+    return _ids(rules, t, frozenset(keys))
+
+
+def _ids(rules: EscobaRules, t: Tables, keys: frozenset[str]) -> frozenset[str]:
+    """The clause ids of these keys (a few sets recur over and over: remembered per rules)."""
+    hit = t.clause_sets.get(keys)
+    if hit is None:
+        hit = t.clause_sets[keys] = frozenset(rules.cid(k) for k in keys)
+    return hit
 
 
 def _deal_clauses(rules: EscobaRules, state: EscobaState, order: object) -> frozenset[str]:

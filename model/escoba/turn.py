@@ -20,17 +20,24 @@ from arbitro.model.escoba.seats import next_dealer
 from arbitro.model.escoba.state import NOBODY, EscobaState, Play
 from arbitro.model.schema import EscobaRules
 
+LAST_APPLIED: tuple[object, object, object, EscobaState | None] = (None, None, None, None)
+"""The last play applied straight after its listing: (rules, state, play, state after), so that
+`clauses_used` on the same play need not play it again."""
+
 _new_state = tuple.__new__
 """Builds an EscobaState from its fields in order without the NamedTuple keyword machinery."""
 
 
 def apply(rules: EscobaRules, state: EscobaState, action: object) -> EscobaState:
     """The state after ``action``; IllegalAction names the most specific clause it breaks."""
+    global LAST_APPLIED
     last = _capture._LAST
     if last[0] is state and last[1] is rules and action in last[2] and last[3] is not None:
         # one of the plays just listed for this very state: legal; take its canonical value
         acts = last[2]
-        return play_unchecked(rules, last[3], state, acts[acts.index(action)])
+        after = play_unchecked(rules, last[3], state, acts[acts.index(action)])
+        LAST_APPLIED = (rules, state, action, after)
+        return after
     t = tables(rules)
     play = legal_play(rules, t, state, action)
     if play is None:
