@@ -99,7 +99,12 @@ def _write(p: Path, text: str | bytes) -> None:
 
 
 def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> int:
-    from arbitro.proofs.explore import explore_deal, explore_deals
+    from arbitro.proofs.explore import (
+        check_scores,
+        explore_deal,
+        explore_deals,
+        proved_score_facts,
+    )
 
     config = _config(args.rulebook, args.config)
     if args.deals is not None and args.deals < 1:
@@ -131,6 +136,7 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
     book = [c.id for c in load_rulebook(config.rulebook).clauses]
     data = result.to_json(book)
     data["configuration"] = config.describe()
+    data["proved_scores"] = check_scores(result, proved_score_facts(config.rules))
     data["states_per_second"] = round(result.orbits / result.seconds) if result.seconds else None
     if targets:
         _outputs(targets, graph, data, config)
@@ -177,6 +183,16 @@ def explore_text(d: dict[str, Any]) -> str:
     lines.append("hand scores over terminal states (scores by side: terminal states):")
     for row in d["score_distribution"]:
         lines.append(f"  {'-'.join(map(str, row['scores'])):>8}: {row['terminal_states']:,}")
+    proved = d.get("proved_scores", {})
+    if not proved.get("checked"):
+        lines.append(f"against the proofs' score bounds: not checked ({proved.get('why', '')})")
+    elif proved["agrees"]:
+        lines.append(f"against the proofs' score bounds {proved['bounds']}: every score agrees")
+    else:
+        lines.append(
+            f"against the proofs: outside the bounds {proved['outside_bounds']},"
+            f" not reachable {proved['not_in_reachable_set']}"
+        )
     outcomes = ", ".join(f"{k} {v:,}" for k, v in d["outcomes"].items())
     lines.append(f"hands won: {outcomes}")
     return "\n".join(lines) + "\n"

@@ -24,6 +24,7 @@ same however it was computed.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import itertools
 import json
 import random
@@ -31,7 +32,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.model.game import GameModel
@@ -462,6 +463,57 @@ def _fan_out(
         client.close()  # type: ignore[no-untyped-call]
         if cluster is not None:
             cluster.close()
+
+
+# ---------------------------------------------------------------- the proofs' score facts
+
+
+class ScoreFacts(Protocol):
+    """What the proofs establish about one side's hand score under a rules object (issue 9).
+
+    ``bounds``: the least and greatest score, PROVED, or None when not proved; ``reachable``: the
+    exact set of scores, PROVED, or None when not proved or not finite and small.
+    """
+
+    def bounds(self) -> tuple[int, int] | None: ...
+
+    def reachable(self) -> frozenset[int] | None: ...
+
+
+FACTS_MODULE = "arbitro.proofs.score_facts"
+"""Where the proofs provide ``score_facts(rules) -> ScoreFacts | None`` (not there yet: the explorer
+then says the cross-check was not made)."""
+
+
+def proved_score_facts(rules: Any) -> ScoreFacts | None:
+    """The proofs' facts about hand scores for these rules, when the proofs provide them."""
+    try:
+        module = importlib.import_module(FACTS_MODULE)
+    except ImportError:
+        return None
+    facts: ScoreFacts | None = module.score_facts(rules)
+    return facts
+
+
+def check_scores(result: Result, facts: ScoreFacts | None) -> dict[str, Any]:
+    """The explored hand scores against the proved bounds and reachable set: every side score
+    seen must lie within the bounds and in the set; what does not is listed."""
+    if facts is None:
+        return {"checked": False, "why": f"no proved score facts ({FACTS_MODULE})"}
+    seen = sorted({s for scores in result.scores for s in scores})
+    outside: list[int] = []
+    bounds = facts.bounds()
+    if bounds is not None:
+        outside += [s for s in seen if not bounds[0] <= s <= bounds[1]]
+    reach = facts.reachable()
+    unreachable = [s for s in seen if reach is not None and s not in reach]
+    return {
+        "checked": bounds is not None or reach is not None,
+        "bounds": list(bounds) if bounds is not None else None,
+        "outside_bounds": outside,
+        "not_in_reachable_set": unreachable,
+        "agrees": not outside and not unreachable,
+    }
 
 
 # ---------------------------------------------------------------- perft

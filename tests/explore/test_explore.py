@@ -202,3 +202,29 @@ def test_a_bad_configuration_names_the_field(data: dict[str, object], field: str
 
 def test_a_configuration_says_it_is_not_the_book() -> None:
     assert "not the book's" in load_config("escoba-16").describe()
+
+
+class _Facts:
+    def __init__(self, bounds: tuple[int, int] | None, reach: frozenset[int] | None) -> None:
+        self._b, self._r = bounds, reach
+
+    def bounds(self) -> tuple[int, int] | None:
+        return self._b
+
+    def reachable(self) -> frozenset[int] | None:
+        return self._r
+
+
+def test_scores_are_checked_against_proved_facts() -> None:
+    """The seam for the proofs: a score outside proved bounds, or not reachable, is reported."""
+    from arbitro.proofs.explore import check_scores
+
+    res = explore_deal(load_config("escoba-12"), 0)
+    seen = {s for scores in res.scores for s in scores}
+    wide = check_scores(res, _Facts((0, 100), frozenset(range(101))))
+    assert wide["agrees"]
+    narrow = check_scores(res, _Facts((0, max(seen) - 1), None))
+    assert narrow["outside_bounds"] == [max(seen)]
+    holes = check_scores(res, _Facts(None, frozenset(seen - {min(seen)})))
+    assert holes["not_in_reachable_set"] == [min(seen)]
+    assert check_scores(res, None)["checked"] is False
