@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -149,7 +150,7 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
 
 def explore_text(d: dict[str, Any]) -> str:
     """The exploration as a few lines a person reads in a terminal."""
-    lines = [d["configuration"]]
+    lines = textwrap.wrap(d["configuration"], 100, subsequent_indent="  ")
     deals = d["deals"]
     lines.append(
         f"deals: {deals[0]}"
@@ -195,7 +196,10 @@ def explore_text(d: dict[str, Any]) -> str:
         )
     outcomes = ", ".join(f"{k} {v:,}" for k, v in d["outcomes"].items())
     lines.append(f"hands won: {outcomes}")
-    return "\n".join(lines) + "\n"
+    return (
+        "\n".join(w for line in lines for w in textwrap.wrap(line, 100, subsequent_indent="    "))
+        + "\n"
+    )
 
 
 def _outputs(

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from arbitro.model.errors import ArbitroError, IllegalAction
+from arbitro.model.escoba.state import EscobaState
 from arbitro.model.game import GameModel
 from arbitro.proofs.explore_config import Config, model_of
 
@@ -237,10 +238,14 @@ def explore_deal(
         with contextlib.suppress(ArbitroError, TypeError):  # silent on a deal's clauses
             res.clauses |= used(rules, before, order)
 
+    fast = _escoba_renamings(sym) if isinstance(root, EscobaState) else None
+
     def canon(state: Any) -> tuple[Any, int]:
         """The orbit's representative and the orbit's size."""
         if len(sym.perms) == 1:
             return state, 1
+        if fast is not None:
+            return _escoba_canon(state, fast)
         data = model.state_to_json(state)
         images = set()
         for perm in sym.perms:
@@ -326,6 +331,39 @@ def explore_deal(
         ]
     res.seconds = time.perf_counter() - started
     return res
+
+
+def _escoba_renamings(sym: Symmetry) -> list[tuple[tuple[int, ...], dict[int, int]]]:
+    """Each renaming as suit numbers: (the new suit of each suit, card -> renamed card)."""
+    from arbitro.model.escoba.cards import RANKS, SUIT_LETTERS
+
+    out = []
+    for perm in sym.perms:
+        suits = tuple(SUIT_LETTERS.index(perm.get(x, x)) for x in SUIT_LETTERS)
+        cards = {c: suits[c // RANKS] * RANKS + c % RANKS for c in range(len(suits) * RANKS)}
+        out.append((suits, cards))
+    return out
+
+
+def _escoba_canon(
+    state: EscobaState, renamings: list[tuple[tuple[int, ...], dict[int, int]]]
+) -> tuple[EscobaState, int]:
+    """The least renaming of an Escoba state (compared as its piles and stock) and the orbit size;
+    the same as renaming its JSON, done on the masks."""
+
+    def mask(m: int, suits: tuple[int, ...]) -> int:
+        return sum(((m >> 10 * s) & 1023) << 10 * t for s, t in enumerate(suits))
+
+    images = {}
+    for suits, cards in renamings:
+        image = state._replace(
+            hands=tuple(mask(h, suits) for h in state.hands),
+            table=mask(state.table, suits),
+            stock=tuple(cards[c] for c in state.stock),
+            piles=tuple(mask(p, suits) for p in state.piles),
+        )
+        images[(image.hands, image.table, image.stock, image.piles)] = image
+    return images[min(images)], len(images)
 
 
 def _witnesses(
