@@ -67,7 +67,7 @@ def splice(path: Path, table: str) -> None:
 
 def explorer_table(workers: int) -> str:
     rows = [
-        "| command | states | edges | terminal | depth | deadlocks | never exercised | seconds | states/s |",
+        "| command | states | edges | terminal | depth | deadlocks | never exercised | seconds | states/s on one core |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for book, config, extra in EXPLORATIONS:

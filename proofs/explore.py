@@ -117,7 +117,8 @@ class Result:
     scores: Counter[tuple[int, ...]] = field(default_factory=Counter)
     outcomes: Counter[str] = field(default_factory=Counter)
     truncated: bool = False
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall time
+    walk_seconds: float = 0.0  # time spent walking, summed over deals (one core each)
     symmetry: bool = False
     clauses_known: bool = True  # False: the model does not say which clauses a move used
 
@@ -146,6 +147,7 @@ class Result:
         self.outcomes.update(other.outcomes)
         self.truncated = self.truncated or other.truncated
         self.seconds += other.seconds
+        self.walk_seconds += other.walk_seconds
 
     def unexercised(self, book_clauses: Iterable[str]) -> list[str]:
         return sorted(set(book_clauses) - self.clauses)
@@ -173,6 +175,10 @@ class Result:
             "outcomes": dict(sorted(self.outcomes.items())),
             "exhausted": not self.truncated,
             "seconds": round(self.seconds, 3),
+            "walk_seconds": round(self.walk_seconds, 3),
+            "states_per_second": round(self.orbits / self.walk_seconds)
+            if self.walk_seconds
+            else None,
         }
 
 
@@ -329,7 +335,7 @@ def explore_deal(
             }
             for k, s in enumerate(nodes)
         ]
-    res.seconds = time.perf_counter() - started
+    res.seconds = res.walk_seconds = time.perf_counter() - started
     return res
 
 

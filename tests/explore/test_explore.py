@@ -17,6 +17,7 @@ from typing import Any
 import escoba_brute as brute
 import pytest
 
+from arbitro.model.errors import MalformedInput
 from arbitro.model.escoba import ESCOBA, EscobaModel, EscobaState, turn
 from arbitro.model.schema import EscobaRules, Sweep
 from arbitro.proofs.explore import Symmetry, deal_order, explore_deal, explore_deals, perft
@@ -228,3 +229,18 @@ def test_scores_are_checked_against_proved_facts() -> None:
     holes = check_scores(res, _Facts(None, frozenset(seen - {min(seen)})))
     assert holes["not_in_reachable_set"] == [min(seen)]
     assert check_scores(res, None)["checked"] is False
+
+
+def test_states_of_a_smaller_pack_read_back_from_json() -> None:
+    """escoba-es:suits, escoba-es:ranks — a partial pack's states and plays keep their JSON."""
+    c = load_config("escoba-12")
+    graph: dict[str, Any] = {}
+    explore_deal(c, 4, graph=graph)
+    for node in graph["nodes"]:
+        s = ESCOBA.state_from_json(c.rules, node["state"])
+        assert ESCOBA.state_to_json(s) == node["state"]
+        assert ESCOBA.violations(c.rules, s) == []
+    for _, _, action in graph["edges"]:
+        assert ESCOBA.action_to_json(ESCOBA.action_from_json(action)) == action
+    with pytest.raises(MalformedInput, match="not a card of the 12-card deck"):
+        ESCOBA.state_from_json(c.rules, {**graph["nodes"][0]["state"], "table": ["1o"]})
