@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from arbitro import explore_cmd
 from arbitro.model.errors import ArbitroError, OptionError
 from arbitro.model.spec import GAMES, Rulebook, load_all, load_rulebook
 
@@ -841,6 +842,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--spec", metavar="FILE", help="the spec file a transcript names by id")
     check.add_argument("--json", action="store_true")
     check.set_defaults(func=cmd_check)
+
+    explore_cmd.register(sub, _emit_json)
 
     serve = sub.add_parser(
         "serve", help="answer oracle requests as JSON Lines on stdin/stdout (always JSON)"

@@ -7,9 +7,9 @@ action is the engine's own: a policy only chooses among legal moves.
 
 - ``uniform``: each action drawn uniformly from the legal actions (`GameModel.random_step`); every
   state on the way is built, so `--check every` can look at each.
-- ``fast``: the fast playouts. Escoba's makes exactly the choices ``uniform`` makes from the same
-  random numbers without building the states between; Samba/Canasta's follows its own fixed random
-  policy (see docs/guide.md). Only the dealt state and the state after the hand are built.
+- ``fast``: the fast playouts. Samba/Canasta's follows its own fixed random policy (see
+  docs/guide.md), and only the dealt state and the state after the hand are built. Escoba has no
+  playout beside its engine, so there ``fast`` is ``uniform``.
 """
 
 from __future__ import annotations
@@ -83,48 +83,18 @@ def fast_rummy(
     return end, list(actions), len(actions) if record else -1
 
 
-def fast_escoba(
-    model: GameModel,
-    rules: Any,
-    state: Hashable,
-    order: Sequence[int],
-    rng: random.Random,
-    watch: Watch | None,
-    record: bool,
-) -> tuple[Hashable, list[Hashable], int]:
-    """Escoba's fast playout: the choices of ``uniform`` from the same random numbers."""
-    from arbitro.model.escoba.playout import play_hand
-
-    if record:
-        # the playout keeps no actions; stepping makes the same choices and names them
-        s = model.deal(rules, state, order)
-        actions: list[Hashable] = []
-        while model.phase(s) == "play":
-            legal = model.legal_actions(rules, s)
-            if not legal:
-                break
-            a = legal[rng.randrange(len(legal))]
-            actions.append(a)
-            s = model.apply(rules, s, a)
-        return s, actions, len(actions)
-    if watch is not None:
-        watch(model.deal(rules, state, order))
-    end: Hashable = play_hand(rules, state, order, rng.randrange)  # type: ignore[arg-type]
-    if watch is not None:
-        watch(end)
-    # every card dealt to a hand is played: the pack less the cards laid on the table at the start
-    return end, [], len(order) - rules.table_initial
-
-
 POLICIES: dict[str, dict[str, HandPlayer]] = {
     "uniform": {"rummy": uniform, "escoba": uniform},
-    "fast": {"rummy": fast_rummy, "escoba": fast_escoba},
+    # Escoba has no separate playout: its engine is the fast way to play a hand
+    "fast": {"rummy": fast_rummy, "escoba": uniform},
 }
 """Policy name -> game model (`GameModel.game`) -> how it plays a hand. Moving a playout means
 changing its one import above."""
 
-BUILDS_EVERY_STATE = frozenset({"uniform"})
-"""The policies that build every state of a hand, so that each can be checked."""
+
+def builds_every_state(name: str, game: str) -> bool:
+    """Whether a policy builds every state of a hand, so that each can be checked."""
+    return policy_for(name, game) is uniform
 
 
 def policy_for(name: str, game: str) -> HandPlayer:

@@ -16,7 +16,7 @@ from typing import Any
 
 from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.model.game import GameModel, HandResult, Seating
-from arbitro.policies import BUILDS_EVERY_STATE, policy_for
+from arbitro.policies import builds_every_state, policy_for
 from arbitro.transcript import ActionLine, HandLine, Header, ResultLine, Transcript
 
 DEAD_END = "dead-end"
@@ -261,14 +261,14 @@ def simulate(
     """
     if check not in CHECKS:
         raise ValueError(f"check must be one of {CHECKS}")
-    if check == "every" and policy not in BUILDS_EVERY_STATE:
+    policy_for(policy, model.game)  # refuse an unknown policy before any game
+    if check == "every" and not builds_every_state(policy, model.game):
         from arbitro.model.errors import OptionError
 
         raise OptionError(
-            f"--check every needs a policy that builds every state ({', '.join(sorted(BUILDS_EVERY_STATE))}); "
-            f"the {policy} policy builds only the dealt state and the state after each hand"
+            f"--check every needs a policy that builds every state (uniform); the {policy} "
+            f"policy of {model.game} builds only the dealt state and the state after each hand"
         )
-    policy_for(policy, model.game)  # refuse an unknown policy before any game
     summary = Summary(rules.rulebook, seating, dict(options or {}), seed, policy, check, games)
     start = time.perf_counter()
     hands_of_game: list[Hand] = []

@@ -81,6 +81,12 @@ class GameModel(Protocol):
         the action is legal. `apply` raises the first of them. MalformedInput for a bad action."""
         ...
 
+    def clauses_used(self, rules: Any, state: Any, action: Any) -> frozenset[str]:
+        """The clause ids whose values decided what this legal action does or whether it was
+        allowed: the clauses whose case arose in it. In phase `deal` the action is a deck order.
+        IllegalAction when the action is not legal."""
+        ...
+
     def random_step(
         self, rules: Any, state: Any, rng: random.Random
     ) -> tuple[Hashable, Hashable] | None:

@@ -230,8 +230,9 @@ class EscobaRules:
     """Everything the Escoba model reads."""
 
     # deck
-    suits: tuple[str, ...]  # the four suits, oros first
-    capture_values: tuple[int, ...]  # capture value of ranks 1..7, sota, caballo, rey
+    suits: tuple[str, ...]  # the suits of the pack, oros first
+    ranks: tuple[str, ...]  # the ranks of every suit: "1".."7", "sota", "caballo", "rey"
+    capture_values: tuple[int, ...]  # capture value of each rank of `ranks`, in that order
     # players
     player_counts: tuple[int, ...]
     team_player_counts: tuple[

@@ -45,6 +45,8 @@ STATE_KEYS = (
     "last_hand",
 )
 PLAY_KEYS = ("seat", "card", "capture")
+SPANISH_PACK = (1 << 40) - 1
+"""Every card a play may name; whether the rules' pack has it is for `apply` to say."""
 
 
 def _opt(x: int) -> int | None:
@@ -168,6 +170,7 @@ def _int_list(data: Mapping[str, Any], key: str, length: int, what: str) -> tupl
 
 
 def _cards(v: object, deck: int, where: str) -> list[int]:
+    """The cards named in ``v``; ``deck`` is the mask of the pack's cards."""
     if not isinstance(v, list):
         raise MalformedInput(f"{where} must be a list of card names, got {v!r}")
     cards: list[int] = []
@@ -178,8 +181,10 @@ def _cards(v: object, deck: int, where: str) -> list[int]:
             c = parse_card(name)
         except MalformedInput as e:
             raise MalformedInput(f"{where}: {e}") from None
-        if not 0 <= c < deck:
-            raise MalformedInput(f"{where} holds {name!r}, not a card of the {deck}-card deck")
+        if not deck >> c & 1:
+            raise MalformedInput(
+                f"{where} holds {name!r}, not a card of the {deck.bit_count()}-card deck"
+            )
         cards.append(c)
     if len(set(cards)) != len(cards):
         raise MalformedInput(f"{where} lists a card twice")
@@ -240,7 +245,7 @@ def state_from_json(rules: EscobaRules, data: Mapping[str, Any]) -> EscobaState:
     phase = d["phase"]
     if phase not in ("deal", "play", "over"):
         raise MalformedInput(f"state.phase must be deal, play or over, got {phase!r}")
-    deck = len(tables(rules).deck)
+    deck = tables(rules).full
     stock = tuple(_cards(d["stock"], deck, "state.stock"))
     result = None if d["last_hand"] is None else result_from_json(d["last_hand"], sides)
     return EscobaState(
@@ -267,6 +272,6 @@ def action_from_json(data: Mapping[str, Any]) -> Play:
     seat = d["seat"]
     if type(seat) is not int or seat < 0:
         raise MalformedInput(f"play.seat must be a seat number, got {seat!r}")
-    (c,) = _cards([d["card"]], 40, "play.card")
-    cap = _mask(d["capture"], 40, "play.capture")
+    (c,) = _cards([d["card"]], SPANISH_PACK, "play.card")
+    cap = _mask(d["capture"], SPANISH_PACK, "play.capture")
     return Play(seat, c, cap)

@@ -90,7 +90,7 @@ def test_rummy_games_run_clean(capsys: pytest.CaptureFixture[str], rulebook: str
             "no reading of samba-fr gives that mix",
         ),
         (
-            ["simulate", "escoba-es", "--policy", "fast", "--check", "every"],
+            ["simulate", "samba-en", "--policy", "fast", "--check", "every"],
             "--check every needs a policy that builds every state",
         ),
     ],

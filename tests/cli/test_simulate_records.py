@@ -74,7 +74,7 @@ def test_csv_records_carry_the_same_numbers(tmp_path: Path) -> None:
 
 
 def test_the_fast_escoba_policy_makes_the_uniform_choices(tmp_path: Path) -> None:
-    """model/escoba/playout.py: the playout plays legal_actions(s)[choose(n)] with the same chooser."""
+    """Escoba has no playout beside its engine: `fast` plays the uniform choices."""
     u, f = tmp_path / "u.jsonl", tmp_path / "f.jsonl"
     for path, policy in ((u, "uniform"), (f, "fast")):
         argv = ["simulate", "escoba-es", "--games", "4", "--seed", "2", "--policy", policy]
