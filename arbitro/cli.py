@@ -266,70 +266,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    from arbitro.check import check_lines
-    from arbitro.transcript import TranscriptError
-
-    path = Path(args.file)
-    try:
-        if args.file == "-":
-            verdict = check_lines(sys.stdin)
-        else:
-            if not path.is_file():
-                raise OptionError(f"no transcript file {path}")
-            with path.open(encoding="utf-8") as f:
-                verdict = check_lines(f)
-    except TranscriptError as e:
-        if args.json:
-            _emit_json(
-                {"status": "malformed", "line": e.line, "field": e.field, "expected": e.expected}
-            )
-        else:
-            sys.stderr.write(f"arbitro: malformed transcript: {e}\n")
-        return 2
-    except UnicodeDecodeError as e:
-        sys.stderr.write(
-            f"arbitro: malformed transcript: not UTF-8 text ({e.reason} at byte {e.start})\n"
-        )
-        return 2
-    data = verdict.to_json()
-    if args.json:
-        _emit_json(data)
-    elif verdict.status == "valid":
-        sys.stdout.write(
-            f"valid: {verdict.actions} actions in {verdict.hands} hands, every score as claimed\n"
-        )
-    elif verdict.status == "illegal-action":
-        sys.stdout.write(
-            f"illegal action at step {verdict.step} (line {verdict.line}), seat {verdict.seat}: "
-            f"{verdict.reason} ({verdict.clause})"
-            + (
-                f"; the book prices it at {verdict.penalty} points"
-                if verdict.penalty is not None
-                else ""
-            )
-            + f"\n  action: {json.dumps(verdict.action, ensure_ascii=False)}"
-            + f"\n  state:  {json.dumps(verdict.state, ensure_ascii=False)}\n"
-        )
-    elif verdict.status == "score-mismatch":
-        sys.stdout.write(f"scores differ from the claims ({len(verdict.mismatches)}):\n")
-        for m in verdict.mismatches:
-            where = f"hand {m['hand']}, " if "hand" in m else ""
-            side = f"side {m['side']}, " if "side" in m else ""
-            sys.stdout.write(
-                f"  line {m['line']}: {where}{side}{m['category']}: claimed {m['claimed']}, arbitro says {m['actual']}\n"
-            )
-    else:
-        sys.stdout.write(f"{verdict.status}: {verdict.reason}\n")
-    return 0 if verdict.ok else 1
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    from arbitro.server import serve
-
-    return serve(sys.stdin, sys.stdout)
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="arbitro",
@@ -407,16 +343,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--force", action="store_true", help="overwrite an existing file")
     play.set_defaults(func=cmd_play)
 
-    check = sub.add_parser(
-        "check",
-        help="replay a transcript: the first illegal action, a score that differs, or valid",
-    )
-    check.add_argument("file", help="a transcript (JSON Lines), - for stdin")
-    check.add_argument("--json", action="store_true")
-    check.set_defaults(func=cmd_check)
+    # the oracle's commands live in their own modules
+    from arbitro import check, protocol, server
 
-    serve = sub.add_parser("serve", help="answer oracle requests as JSON Lines on stdin/stdout")
-    serve.set_defaults(func=cmd_serve)
+    check.register(sub)
+    server.register(sub)
+    protocol.register(sub)
     return p
 
 
