@@ -202,7 +202,12 @@ class Oracle:
             )
         if dealt is not None:
             order = self.deck_order(state, dealt)
-        cards = self.parse_order(order)
+            try:
+                cards = self.parse_order(order)
+            except MalformedInput as e:
+                raise MalformedInput(f"dealt: the cards given are not the deck's; {e}") from None
+        else:
+            cards = self.parse_order(order)
         if self.model.phase(s) != "deal":
             raise MalformedInput(f"state.phase: 'deal' to deal a hand, got {self.model.phase(s)!r}")
         new = self.model.deal(self.rules, s, cards)
@@ -250,7 +255,7 @@ class Oracle:
                     f"dealt.hands[{seat}]: dealing as the rules do gives seat {seat} "
                     f"{' '.join(got['hands'][seat])}"
                 )
-        for key in ("stock", "pile"):
+        for key in ("pile", "stock"):
             if key in dealt and list(dealt[key]) != got.get(key):
                 raise MalformedInput(
                     f"dealt.{key}: dealing as the rules do gives {shorten(' '.join(got[key]), 120)}"
@@ -372,21 +377,25 @@ class Oracle:
         if not isinstance(view, Mapping):
             raise MalformedInput("view: expected a view object (see docs/protocol.md)")
         probe = dict(view)
-        stand_in = self.model.card_name(self.deck_cards()[0])
-        form = _unhide(probe, stand_in)
+        names = [self.model.card_name(c) for c in sorted(set(self.deck_cards()))]
+        form = _unhide(probe, names)
         validate(form, self.game.state_schema, "view")
         self.game.shape(self, form)
         return self.write(self.read_state(self.game.complete(self, probe)))
 
 
-def _unhide(d: dict[str, Any], stand_in: str) -> dict[str, Any]:
-    """A copy of a view with its hidden cards written as a card name, to check its form."""
+def _unhide(d: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """A copy of a view with its hidden cards written as card names (distinct within a list,
+    as a list of Escoba cards must be), to check the view's form against the state schema."""
+
+    def fill(cards: Any) -> Any:
+        if not isinstance(cards, list):
+            return cards
+        spare = (c for c in names if c not in cards)
+        return [next(spare, names[0]) if c == HIDDEN else c for c in cards]
+
     out = dict(d)
-    hands, stock = d.get("hands"), d.get("stock")
-    if isinstance(hands, list):
-        out["hands"] = [
-            [stand_in if c == HIDDEN else c for c in h] if isinstance(h, list) else h for h in hands
-        ]
-    if isinstance(stock, list):
-        out["stock"] = [stand_in if c == HIDDEN else c for c in stock]
+    if isinstance(d.get("hands"), list):
+        out["hands"] = [fill(h) for h in d["hands"]]
+    out["stock"] = fill(d.get("stock"))
     return out

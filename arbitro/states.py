@@ -675,12 +675,19 @@ def _rummy_view(d: dict[str, Any], seat: int) -> dict[str, Any]:
 
 
 def _complete(
-    ctx: Context, d: dict[str, Any], lists: list[list[str]], cards: Counter[str]
+    ctx: Context,
+    d: dict[str, Any],
+    lists: list[list[str]],
+    cards: Counter[str],
+    first: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
-    """Fill the hidden cards of a view (in `lists`) with the cards it does not show, in card
-    order; `cards` counts every card name the view holds."""
+    """Fill the hidden cards of a view (in `lists`, in that order) with the cards it does not
+    show, in card order but the cards of `first` before the others; `cards` counts every card
+    name the view holds."""
     hidden = cards.pop(HIDDEN, 0)
-    pool = _sorted_names(ctx, list((deck_names(ctx) - cards).elements()))
+    pool = sorted(
+        (deck_names(ctx) - cards).elements(), key=lambda c: (c not in first, ctx.card_key(c))
+    )
     if len(pool) != hidden:
         raise InconsistentState(
             [_packs_clause(ctx)],
@@ -697,7 +704,8 @@ def _complete(
 
 def _rummy_complete(ctx: Context, view: dict[str, Any]) -> dict[str, Any]:
     d = copy.deepcopy(view)
-    _complete(ctx, d, [*d["hands"], d["stock"]], _rummy_cards(d))
+    # red threes are never held: unseen ones are in the stock, which is filled first
+    _complete(ctx, d, [d["stock"], *d["hands"]], _rummy_cards(d), RED_THREES)
     d["hands"] = [_sorted_names(ctx, h) for h in d["hands"]]
     return d
 
