@@ -159,8 +159,8 @@ class Oracle:
         """The model's action for an action's JSON (melds may be named by their cards)."""
         if not isinstance(data, Mapping):
             raise MalformedInput("action: expected an action object (see docs/protocol.md)")
-        data = self.game.resolve_action(self.model.state_to_json(state), dict(data))
         validate(data, self.game.action_schema, "action")
+        data = self.game.resolve_action(self.model.state_to_json(state), dict(data))
         seat = data.get("seat")
         if type(seat) is int and seat >= self.seating.players:
             raise MalformedInput(

@@ -7,8 +7,8 @@ is not JSON, a request that breaks request.schema.json, a state no play reaches 
 one line of valid JSON and the server keeps serving; a bug of arbitro's own is `internal-error`.
 
 Sessions, in the spirit of a UCI engine: `start` makes an oracle (a rulebook, its options and
-seating), named by `oracle` or numbered; several live side by side and a request picks one with
-`oracle` (else the last one started). A state can be kept in the server under a client's id
+seating) under the name given in `oracle`, or restarts the one named "default"; several live side
+by side and a request picks one with `oracle` (else the last one started). A state can be kept in the server under a client's id
 (`save`) and named by `position` instead of being sent whole; `apply` on a kept position moves
 it on, so a client sends moves, not states. The number of kept positions is bounded.
 """
@@ -54,6 +54,8 @@ OPS: dict[str, tuple[str, ...]] = {
 MAX_LINE = 16 * 1024 * 1024
 """The longest request line read, in bytes; a longer one is skipped and answered with an error."""
 MAX_ORACLES = 64
+DEFAULT = "default"
+"""The name of the oracle a `start` without `oracle` makes (replacing the one it made before)."""
 MAX_POSITIONS = 10_000
 
 
@@ -81,7 +83,6 @@ class Server:
         self.current: str | None = None
         self.positions: dict[str, tuple[Oracle, Hashable]] = {}
         self.max_positions = max_positions
-        self._numbered = 0
 
     # ------------------------------------------------------------ picking what a request names
 
@@ -213,13 +214,8 @@ class Server:
         raise RequestError("unknown-op", f"unknown op {shorten(op, 40)!r}")  # pragma: no cover
 
     def _start(self, req: dict[str, Any]) -> Any:
-        name = req.get("oracle")
-        if name is None:
-            self._numbered += 1
-            name = f"o{self._numbered}"
-            while name in self.oracles:
-                self._numbered += 1
-                name = f"o{self._numbered}"
+        # without a name, start (re)starts the default oracle, as a one-rulebook client expects
+        name = req.get("oracle", DEFAULT)
         if name not in self.oracles and len(self.oracles) >= MAX_ORACLES:
             raise RequestError(
                 "limit-reached", f"the server keeps at most {MAX_ORACLES} oracles at once"

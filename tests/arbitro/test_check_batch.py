@@ -23,6 +23,9 @@ from arbitro import Oracle
 from arbitro.check import check_lines
 from arbitro.transcript import PROTOCOL, canonical_line
 from tests.arbitro.buggy_escoba import Bugs, play_game
+from tests.arbitro.test_serve import validator
+
+VERDICT = validator("verdict.schema.json")
 
 CASES: list[tuple[str, Bugs, bool, str, str]] = [
     # name, bugs, legal lists, expected status, expected clause
@@ -60,6 +63,7 @@ def test_buggy_engines_checked_in_one_batch_get_their_verdicts() -> None:
     assert [v["index"] for v in verdicts] == list(range(len(CASES)))
     assert proc.returncode == 1  # some transcript is not valid, none is malformed
     for v, (name, _, _, status, clause) in zip(verdicts, CASES, strict=True):
+        VERDICT.validate(v)
         assert v["status"] == status, (name, v)
         found = {v.get("clause")} | {m.get("clause") for m in v.get("mismatches", [])}
         found |= {e.get("clause") for e in v.get("extra", [])}

@@ -194,6 +194,8 @@ def test_actions_of_the_wrong_form_are_malformed_not_internal_errors(server: Raw
         {"type": "draw", "seat": 40, "count": 2},
         {"type": "add", "seat": seat, "meld": 99, "card": "QH"},
         {"type": "discard", "seat": seat, "card": 7},
+        {"type": "add", "seat": seat, "meld": [["QH"]], "card": "QH"},
+        {"type": "merge", "seat": seat, "meld": ["QH"], "other": [{"a": 1}]},
     ):
         for op in ("apply", "explain"):
             got = server.ask({"id": 1, "op": op, "state": state, "action": action})

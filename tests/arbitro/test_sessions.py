@@ -101,7 +101,7 @@ def test_positions_are_built_kept_forgotten_and_bounded() -> None:
     assert c.ask(op="legal", position="p2")["error"]["type"] == "unknown-position"
     assert c.ask(op="forget", position="p2")["error"]["type"] == "unknown-position"
     # restarting a name begins afresh: the old oracle's positions go with it
-    c.ok(op="start", rulebook="samba-en", oracle="o1")
+    c.ok(op="start", rulebook="samba-en")  # the default oracle again
     assert c.ask(op="position", position="p1")["error"]["type"] == "unknown-position"
 
 
