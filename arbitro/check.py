@@ -158,8 +158,10 @@ def check_lines(lines: Iterable[str]) -> Verdict:
         orders.append(order)
 
     try:
-        start = oracle.new_game(header.dealer, header.scores, header.hand)
-        state: Hashable = oracle.read_state(start)
+        if header.scores is None and header.hand == 0:
+            state: Hashable = model.new_game(rules, oracle.seating, header.dealer)
+        else:
+            state = oracle.read_state(oracle.new_game(header.dealer, header.scores, header.hand))
     except ArbitroError as e:
         where = "scores" if header.scores is not None else "hand"
         raise TranscriptError(1, where, str(e)) from None

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from arbitro import states
@@ -29,7 +31,7 @@ from arbitro.model.errors import (
     UnknownRulebook,
 )
 from arbitro.model.schema import Options
-from arbitro.model.spec import load_rulebook, rulebook_ids
+from arbitro.model.spec import load_rulebook, rulebook_ids, spec_dir
 from arbitro.protocol import validate
 from arbitro.states import HIDDEN, InconsistentState
 from arbitro.variants import describe as describe_overrides
@@ -65,6 +67,12 @@ def _read(what: str, read: Any, *args: Any) -> Any:
         ) from None
 
 
+@lru_cache(maxsize=8)
+def _known_rulebooks(directory: str) -> frozenset[str]:
+    """The rulebook ids of a spec directory: only these are loaded (an id is never a path)."""
+    return frozenset(rulebook_ids(Path(directory)))
+
+
 class Oracle:
     """A rulebook with its options, overrides and seating, answering about states and actions."""
 
@@ -77,7 +85,7 @@ class Oracle:
         layout: str | None = None,
         overrides: Mapping[str, Any] | None = None,
     ) -> None:
-        if not isinstance(rulebook, str) or rulebook not in rulebook_ids():
+        if not isinstance(rulebook, str) or rulebook not in _known_rulebooks(str(spec_dir())):
             raise UnknownRulebook(shorten(str(rulebook), 60), rulebook_ids())
         if options is not None and not isinstance(options, Mapping):
             raise OptionError("options: an object of clause key → reading label or true/false")

@@ -348,10 +348,18 @@ def _action_line(
     return new
 
 
+_plain = json.JSONDecoder().decode
+
+
 def _object_or_none(text: str) -> dict[str, Any] | None:
+    """The action object of a canonical action line, or None to leave the line to `parse_body`.
+
+    The plain decoder is faster than the strict one; whatever it lets through that the strict
+    one would not (NaN, a long number) is a value no action field accepts, so the action's own
+    checks refuse it, and what it cannot read goes to the general reading."""
     try:
-        got = loads(text)
-    except JSONError:
+        got = _plain(text)
+    except (ValueError, RecursionError):
         return None
     return got if isinstance(got, dict) else None
 
