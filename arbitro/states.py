@@ -298,6 +298,14 @@ def _rummy_shape(ctx: Context, d: dict[str, Any]) -> None:
                 "state.owed",
                 f"0 for seat {seat}: owed red-three replacements are drawn as its turn begins",
             )
+        _rummy_turn_order(ctx, d, seat)
+        if step == "draw":
+            clean = _clean_canastas(ctx, melds)
+            if d["clean_start"] != clean:
+                raise _fail(
+                    "state.clean_start",
+                    f"{clean} at the start of a turn: the clean canastas side {seat % sides} has",
+                )
     else:
         if d["step"]:
             raise _fail("state.step", f'"" while phase is {d["phase"]!r}')
@@ -325,6 +333,25 @@ def _rummy_shape(ctx: Context, d: dict[str, Any]) -> None:
         for x in result["finding"]:
             if not x.startswith(prefix):
                 raise _fail("state.result.finding", f"clause ids of {ctx.rules.rulebook}")
+
+
+def _rummy_turn_order(ctx: Context, d: dict[str, Any], seat: int) -> None:
+    """A seat still owed red-three replacements has not had its first turn of the hand, so it
+    comes after the seat to move in the hand's order (from the player after the dealer)."""
+    owed = [x for x, k in enumerate(d["owed"]) if k]
+    if not owed:
+        return
+    n = d["players"]
+    fresh = _rummy_fresh(ctx, [0] * d["sides"], d["dealer"], 0)
+    _deal_positions(ctx, fresh)
+    first = ctx.cache[("first-seat", d["dealer"])]
+    for x in owed:
+        if (x - first) % n <= (seat - first) % n:
+            raise _fail(
+                f"state.owed[{x}]",
+                f"0: seat {x} has had its turn before seat {seat} in a hand dealt by seat"
+                f" {d['dealer']}, and drew its replacements then",
+            )
 
 
 def meld_order(ctx: Context, given: dict[str, Any], canon: dict[str, Any]) -> None:

@@ -214,3 +214,38 @@ def test_errors_of_the_oracle_are_typed_never_builtin_only() -> None:
     for action in ({"type": ["x"]}, {"type": "lay", "seat": "0"}, "draw", {"seat": 10**20}):
         with pytest.raises(ArbitroError):
             oracle.apply(s, action)  # type: ignore[arg-type]
+
+
+def test_a_rummy_turn_given_to_a_seat_that_cannot_have_it_is_refused() -> None:
+    """samba-es replaces a dealt red three when its owner's first turn begins (on_turn): a seat
+    still owed a replacement has not played, so no seat after it can be to move."""
+    oracle = Oracle("samba-es")
+    deck = oracle.describe()["deck"]
+    for seed in range(200):
+        dealt = oracle.deal(oracle.new_game(), random.Random(seed).sample(deck, len(deck)))
+        owed = [x for x, k in enumerate(dealt["owed"]) if k]
+        later = [x for x in owed if (x - dealt["seat"]) % 4 < 3]
+        if later:
+            break
+    else:
+        pytest.fail("no deal left a later seat owed a red-three replacement")
+    x = later[0]
+    after = (x + 1) % 4  # the seat after x, which plays only once x has
+    moved = {**dealt, "seat": after}
+    if dealt["owed"][after]:
+        moved["owed"] = [0 if i == after else k for i, k in enumerate(dealt["owed"])]
+    with pytest.raises(MalformedInput) as info:
+        oracle.legal_actions(moved)
+    assert f"state.owed[{x}]" in str(info.value)
+
+
+def test_clean_start_must_count_the_clean_canastas_when_a_turn_begins() -> None:
+    oracle = Oracle("samba-en")
+    seven = ["QC", "QC", "QD", "QD", "QH", "QH", "QS"]
+    hands = [["4C", "5D"], ["6C", "7D"], ["8C", "9D"], ["10C", "JD"]]
+    state = oracle.position({"hands": hands, "pile": ["KS"], "seat": 0,
+                             "table": [{"melds": [seven]}, {}]})  # fmt: skip
+    assert state["clean_start"] == 1  # a natural canasta of queens (samba-en, Canastas and sambas)
+    with pytest.raises(MalformedInput) as info:
+        oracle.legal_actions({**state, "clean_start": 0})
+    assert "state.clean_start" in str(info.value)
