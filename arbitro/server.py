@@ -176,7 +176,9 @@ class Server:
             if "position" not in req:
                 raise RequestError("malformed-request", "position: give the position to build")
             if isinstance(req["position"], str):
+                # a kept position, returned (and with save, kept under another id as well)
                 oracle, s, _ = self._source(req)
+                self._store(req, oracle, s, None)
                 return oracle.write(s)
             oracle = self._oracle(req)
             state = oracle.position(req["position"])

@@ -93,7 +93,8 @@ def test_positions_are_built_kept_forgotten_and_bounded() -> None:
     c.ok(op="start", rulebook="samba-en")
     built = c.ok(op="position", position={"phase": "deal", "scores": [2000, 0]}, save="p1")
     assert built["scores"] == [2000, 0] and built["phase"] == "deal"
-    c.ok(op="new_game", save="p2")
+    c.ok(op="position", position="p1", save="p2")  # a copy under another id
+    assert c.ok(op="position", position="p2") == built
     full = c.ask(op="new_game", save="p3")
     assert full["error"]["type"] == "limit-reached"
     assert c.ok(op="forget", position="p2") == {"forgotten": "p2"}
