@@ -14,7 +14,8 @@ clause), OptionError, UnknownRulebook, RuleGap; never a bare IndexError, KeyErro
 
 from __future__ import annotations
 
-from collections import Counter
+import json
+from collections import Counter, OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -67,6 +68,18 @@ def _read(what: str, read: Any, *args: Any) -> Any:
         ) from None
 
 
+KNOWN_STATES = 256
+"""Checked states an oracle remembers by their canonical text (the most recently used)."""
+
+
+def _key(data: Mapping[str, Any]) -> str | None:
+    """A state's canonical text, or None when it is not plain JSON."""
+    try:
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
 @lru_cache(maxsize=8)
 def _known_rulebooks(directory: str) -> frozenset[str]:
     """The rulebook ids of a spec directory: only these are loaded (an id is never a path)."""
@@ -106,6 +119,7 @@ class Oracle:
         self.seating = choose_seating(self.model, self.rules, players, teams, layout)
         self.game = states.game_for(self.model)
         self.cache: dict[Any, Any] = {}
+        self._known: OrderedDict[str, Hashable] = OrderedDict()
         self._order = {
             self.model.card_name(c): i for i, c in enumerate(sorted(set(self.deck_cards())))
         }
@@ -145,6 +159,11 @@ class Oracle:
         `checked`; without, only its form is checked)."""
         if not isinstance(data, Mapping):
             raise MalformedInput("state: expected a state object (see docs/protocol.md)")
+        key = _key(data)
+        known = self._known.get(key) if key is not None else None
+        if known is not None:
+            self._known.move_to_end(key)  # type: ignore[arg-type]
+            return known
         data = dict(data)
         if data.get("game") != self.game.name:
             raise MalformedInput(
@@ -155,20 +174,31 @@ class Oracle:
         self.game.shape(self, data)
         state: Hashable = _read("state", self.model.state_from_json, self.rules, data)
         if self.game.name == "rummy" and any(len(sd["melds"]) > 1 for sd in data["table"]):
-            states.meld_order(self, data, self.write(state))
+            states.meld_order(self, data, self.model.state_to_json(state))
         if checked:
             broken = self.model.violations(self.rules, state)
             if broken:
                 found = self.game.cards(self.model.state_to_json(state))
                 raise InconsistentState(broken, states.conservation(self, found))
+            if key is not None:
+                self._remember(key, state)
         return state
+
+    def _remember(self, key: str, state: Hashable) -> None:
+        """Keep a checked state under its canonical text, so that reading it again (a client
+        sends back the state it was given) costs one dump, and the models' caches, keyed by the
+        identity of a state's parts, see the same objects."""
+        self._known[key] = state
+        if len(self._known) > KNOWN_STATES:
+            self._known.popitem(last=False)
 
     def read_action(self, state: Hashable, data: Any) -> Hashable:
         """The model's action for an action's JSON (melds may be named by their cards)."""
         if not isinstance(data, Mapping):
             raise MalformedInput("action: expected an action object (see docs/protocol.md)")
         validate(data, self.game.action_schema, "action")
-        data = self.game.resolve_action(self.model.state_to_json(state), dict(data))
+        if type(data.get("meld")) is list or type(data.get("other")) is list:
+            data = self.game.resolve_action(self.model.state_to_json(state), dict(data))
         seat = data.get("seat")
         if type(seat) is int and seat >= self.seating.players:
             raise MalformedInput(
@@ -178,7 +208,12 @@ class Oracle:
         return action
 
     def write(self, state: Hashable) -> dict[str, Any]:
-        return self.model.state_to_json(state)
+        """A state the models produced from checked states, as JSON (and remembered)."""
+        out = self.model.state_to_json(state)
+        key = _key(out)
+        if key is not None:
+            self._remember(key, state)
+        return out
 
     # ------------------------------------------------------------ the operations
 
