@@ -208,6 +208,22 @@ def check_lines(lines: Iterable[str]) -> Verdict:
                     item.line, "step", f"{step} (steps count from 1 without gaps), got {item.step}"
                 )
             phase = phase_of(state)
+            if phase == "deal" and results and item.hand == hand - 1:
+                # the producer plays on in a hand that arbitro saw end with the last action
+                last = results[-1]
+                _refuse(
+                    verdict,
+                    oracle,
+                    state,
+                    item,
+                    step,
+                    IllegalAction(
+                        item.action,
+                        _hand_end_clause(oracle, state, last),
+                        f"hand {hand - 1} is over ({last.reason}): no action is played in it",
+                    ),
+                )
+                return verdict
             if phase == "deal":
                 next_deal(item.line)
                 phase = phase_of(state)
@@ -225,6 +241,11 @@ def check_lines(lines: Iterable[str]) -> Verdict:
                         f"the game is over: {oracle._ended(state)}",
                     ),
                 )
+                return verdict
+            if item.hand == hand + 1:
+                # the producer ended the hand that arbitro sees still being played
+                verdict.mismatches.append(_hand_goes_on(oracle, state, item.line, hand))
+                verdict.status = "score-mismatch"
                 return verdict
             if item.hand != hand:
                 raise TranscriptError(
@@ -270,7 +291,7 @@ def check_lines(lines: Iterable[str]) -> Verdict:
                 hand += 1
                 verdict.hands = hand - first
         elif isinstance(item, HandLine):
-            _hand_line(verdict, oracle, item, results, first)
+            _hand_line(verdict, oracle, state, item, results, first)
         elif isinstance(item, ResultLine):
             claimed_result = True
             _result_line(verdict, oracle, state, item, results)
@@ -359,10 +380,54 @@ def _clause_of(oracle: Oracle, category: str) -> str | None:
     return None if key is None else str(oracle.rules.cid(key))
 
 
+def _hand_end_clause(oracle: Oracle, state: Hashable, result: Any) -> str:
+    """The clause behind the way a hand ended: going out, the stock running out, a dead end
+    (the first clause its result names), every card played."""
+    rules = oracle.rules
+    if result.reason == "went-out":
+        return str(rules.cid("go_out_min_completed"))
+    if result.reason == "stock-out":
+        return str(rules.cid("stock_out"))
+    if result.reason == "cards-played":
+        return str(rules.cid("deals_per_hand"))
+    finding = (oracle.model.state_to_json(state).get("result") or {}).get("finding") or []
+    return str(finding[0]) if finding else str(rules.cid("go_out_min_completed"))
+
+
+def _hand_goes_on(oracle: Oracle, state: Hashable, line: int, hand: int) -> dict[str, Any]:
+    """The mismatch of a producer that ends hand `hand` while arbitro sees it go on."""
+    rules = oracle.rules
+    if oracle.game.name == "escoba":
+        clause = rules.cid("deals_per_hand")
+        why = "cards remain to be played"
+    else:
+        s = oracle.model.state_to_json(state)
+        clause = rules.cid("stock_out") if not s["stock"] else rules.cid("go_out_min_completed")
+        why = f"nobody has gone out and the stock holds {len(s['stock'])} cards"
+    return {
+        "line": line,
+        "hand": hand,
+        "category": "hand-over",
+        "claimed": "over",
+        "actual": "not over",
+        "clause": clause,
+        "reason": f"hand {hand} is still being played: {why}",
+    }
+
+
 def _hand_line(
-    verdict: Verdict, oracle: Oracle, item: HandLine, results: list[Any], first: int
+    verdict: Verdict,
+    oracle: Oracle,
+    state: Hashable,
+    item: HandLine,
+    results: list[Any],
+    first: int,
 ) -> None:
     k = item.hand - first
+    if k == len(results) and oracle.model.phase(state) == "play":
+        # scores claimed for the hand being played: the producer ended it, arbitro did not
+        verdict.mismatches.append(_hand_goes_on(oracle, state, item.line, item.hand))
+        return
     if not 0 <= k < len(results):
         raise TranscriptError(
             item.line,

@@ -255,3 +255,40 @@ def test_a_score_mismatch_names_the_category_clause_and_the_real_breakdown() -> 
     assert by_category["velo"]["clause"] == "escoba-es:velo-points"
     assert by_category["total"]["categories"]["velo"] == 1 - claimed["categories"][side]["velo"]
     assert Counter(m["category"] for m in verdict["mismatches"])["velo"] == 1
+
+
+def _renumbered(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    step = 0
+    out = []
+    for o in objs:
+        if o["type"] == "action":
+            step += 1
+            o = {**o, "step": step}
+        out.append(o)
+    return out
+
+
+def test_a_hand_ended_too_soon_is_a_mismatch_with_its_clause() -> None:
+    """escoba-es, Desarrollo del juego: a hand is played until every card is played."""
+    game = play_game(seed=7, bugs=Bugs(), legal_lists=False)
+    end = next(i for i, o in enumerate(game) if o["type"] == "hand")
+    short = _renumbered([*game[: end - 1], *game[end:]])  # the hand's last card never played
+    verdict = check_lines(_lines(short)).to_json()
+    assert verdict["status"] == "score-mismatch"
+    first, second = verdict["mismatches"][:2]
+    assert (first["category"], first["hand"], first["clause"]) == (
+        "hand-over",
+        0,
+        "escoba-es:deals-per-hand",
+    )
+    assert second["category"] == "hand-over" and second["line"] == end + 1
+
+
+def test_playing_on_in_a_hand_that_is_over_is_illegal() -> None:
+    game = play_game(seed=7, bugs=Bugs(), legal_lists=False)
+    end = next(i for i, o in enumerate(game) if o["type"] == "hand")
+    again = {**game[end - 1], "step": game[end - 1]["step"] + 1}
+    longer = _renumbered([*game[:end], again, *game[end:]])
+    verdict = check_lines(_lines(longer))
+    assert verdict.status == "illegal-action" and verdict.line == end + 1
+    assert verdict.clause == "escoba-es:deals-per-hand"
