@@ -68,8 +68,10 @@ def _read(what: str, read: Any, *args: Any) -> Any:
         ) from None
 
 
-KNOWN_STATES = 256
-"""Checked states an oracle remembers by their canonical text (the most recently used)."""
+KNOWN_STATES = 512
+"""Checked states remembered by their rules, seating and canonical text (the most recently
+used), shared by the oracles of one rulebook and options (their rules are one object)."""
+_KNOWN: OrderedDict[tuple[int, Any, str], tuple[Any, Hashable]] = OrderedDict()
 
 
 def _key(data: Mapping[str, Any]) -> str | None:
@@ -119,7 +121,6 @@ class Oracle:
         self.seating = choose_seating(self.model, self.rules, players, teams, layout)
         self.game = states.game_for(self.model)
         self.cache: dict[Any, Any] = {}
-        self._known: OrderedDict[str, Hashable] = OrderedDict()
         self._order = {
             self.model.card_name(c): i for i, c in enumerate(sorted(set(self.deck_cards())))
         }
@@ -160,10 +161,11 @@ class Oracle:
         if not isinstance(data, Mapping):
             raise MalformedInput("state: expected a state object (see docs/protocol.md)")
         key = _key(data)
-        known = self._known.get(key) if key is not None else None
-        if known is not None:
-            self._known.move_to_end(key)  # type: ignore[arg-type]
-            return known
+        if key is not None:
+            known = _KNOWN.get((id(self.rules), self.seating, key))
+            if known is not None and known[0] is self.rules:
+                _KNOWN.move_to_end((id(self.rules), self.seating, key))
+                return known[1]
         data = dict(data)
         if data.get("game") != self.game.name:
             raise MalformedInput(
@@ -187,10 +189,11 @@ class Oracle:
     def _remember(self, key: str, state: Hashable) -> None:
         """Keep a checked state under its canonical text, so that reading it again (a client
         sends back the state it was given) costs one dump, and the models' caches, keyed by the
-        identity of a state's parts, see the same objects."""
-        self._known[key] = state
-        if len(self._known) > KNOWN_STATES:
-            self._known.popitem(last=False)
+        identity of a state's parts, see the same objects. The entry keeps the rules alive, so
+        their id is not reused meanwhile."""
+        _KNOWN[(id(self.rules), self.seating, key)] = (self.rules, state)
+        if len(_KNOWN) > KNOWN_STATES:
+            _KNOWN.popitem(last=False)
 
     def read_action(self, state: Hashable, data: Any) -> Hashable:
         """The model's action for an action's JSON (melds may be named by their cards)."""

@@ -44,10 +44,12 @@ BOOKS = [
 Play = tuple[int, list[dict[str, Any]], list[dict[str, Any]], list[str]]
 
 
-def real_play(seed: int) -> list[Play]:
+def real_play(seed: int, only: str | None = None) -> list[Play]:
     """For each book: states met in a few random hands, the actions played from them, a deck."""
     out = []
     for b, (rulebook, kw) in enumerate(BOOKS):
+        if only is not None and not rulebook.startswith(only):
+            continue
         oracle = Oracle(rulebook, **kw)
         deck = oracle.describe()["deck"]
         rng = random.Random(seed * 100 + b)
@@ -132,9 +134,9 @@ def mangle(text: str, rng: random.Random) -> bytes:
     return raw.replace(b"\n", b" ").replace(b"\r", b" ").strip() or b"x"
 
 
-def requests(total: int, seed: int) -> Iterator[bytes]:
+def requests(total: int, seed: int, only: str | None = None) -> Iterator[bytes]:
     rng = random.Random(seed)
-    plays = real_play(seed)
+    plays = real_play(seed, only)
     for n in range(total):
         b, states, actions, deck = plays[n // 50 % len(plays)]
         rulebook, kw = BOOKS[b]
@@ -192,9 +194,12 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--warm-up", type=int, default=10_000, help="requests before memory counts")
+    parser.add_argument(
+        "--only", metavar="PREFIX", help="only the rulebooks whose id starts so (e.g. escoba)"
+    )
     args = parser.parse_args()
 
-    lines = list(requests(args.requests, args.seed))
+    lines = list(requests(args.requests, args.seed, args.only))
     proc = subprocess.Popen(
         [sys.executable, "-m", "arbitro.cli", "serve"],
         stdin=subprocess.PIPE,
