@@ -9,6 +9,7 @@ dropping any one of them makes the rest satisfiable (or the solver could not tel
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,6 @@ from arbitro.proofs.terms import (
     Term,
     Value,
     postorder,
-    variables,
 )
 
 Status = Literal["sat", "unsat", "unknown"]
@@ -69,75 +69,121 @@ class Optimum:
     seconds: float = 0.0
 
 
-_CMP = {
-    "<=": lambda a, b: a <= b,
-    "<": lambda a, b: a < b,
-    ">=": lambda a, b: a >= b,
-    ">": lambda a, b: a > b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-}
+_SMT_OPS = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "==": "=", "!=": "distinct"}
 
 
-class _Translator:
-    """Terms to z3 expressions, each distinct sub-term translated once."""
+def _num(n: int) -> str:
+    return str(n) if n >= 0 else f"(- {-n})"
+
+
+def _quote(name: str) -> str:
+    if "|" in name or "\\" in name:
+        raise ValueError(f"an unknown's name may not hold | or \\: {name!r}")
+    return f"|{name}|"
+
+
+class _Script:
+    """Terms as an SMT-LIB script for Z3's own parser: one declaration per unknown and one
+    definition per shared sub-term, so the Python side does a single pass over the terms."""
 
     def __init__(self) -> None:
-        self.memo: dict[int, Any] = {}
-        self.vars: dict[str, Any] = {}
+        self.lines: list[str] = []
+        self.ref: dict[int, str] = {}
+        self.declared: dict[str, str] = {}
+        self.count = 0
 
-    def var(self, t: IVar | BVar) -> Any:
-        got = self.vars.get(t.name)
-        if got is None:
-            got = z3.Int(t.name) if isinstance(t, IVar) else z3.Bool(t.name)
-            self.vars[t.name] = got
-        return got
-
-    def __call__(self, root: Term) -> Any:
-        memo = self.memo
+    def __call__(self, root: Term) -> str:
+        ref = self.ref
         for t in postorder((root,)):
-            if id(t) in memo:
+            if id(t) in ref:
                 continue
             if isinstance(t, IVar | BVar):
-                e = self.var(t)
-            elif isinstance(t, IConst):
-                e = z3.IntVal(t.value)
-            elif isinstance(t, BConst):
-                e = z3.BoolVal(t.value)
-            elif isinstance(t, Linear):
-                parts = [memo[id(x)] if k == 1 else k * memo[id(x)] for x, k in t.items]
+                name = _quote(t.name)
+                if t.name not in self.declared:
+                    sort = "Int" if isinstance(t, IVar) else "Bool"
+                    self.lines.append(f"(declare-const {name} {sort})")
+                    self.declared[t.name] = sort
+                ref[id(t)] = name
+                continue
+            if isinstance(t, IConst):
+                ref[id(t)] = _num(t.value)
+                continue
+            if isinstance(t, BConst):
+                ref[id(t)] = "true" if t.value else "false"
+                continue
+            if isinstance(t, Linear):
+                parts = [
+                    ref[id(x)] if k == 1 else f"(* {_num(k)} {ref[id(x)]})" for x, k in t.items
+                ]
                 if t.const:
-                    parts.append(z3.IntVal(t.const))
-                e = parts[0] if len(parts) == 1 else z3.Sum(parts)
+                    parts.append(_num(t.const))
+                body = parts[0] if len(parts) == 1 else f"(+ {' '.join(parts)})"
+                sort = "Int"
             elif isinstance(t, Ite):
-                e = z3.If(memo[id(t.cond)], memo[id(t.then)], memo[id(t.other)])
+                body = f"(ite {ref[id(t.cond)]} {ref[id(t.then)]} {ref[id(t.other)]})"
+                sort = "Int"
             elif isinstance(t, Mod):
-                e = memo[id(t.item)] % t.k
+                body = f"(mod {ref[id(t.item)]} {t.k})"
+                sort = "Int"
             elif isinstance(t, Cmp):
-                e = _CMP[t.op](memo[id(t.left)], memo[id(t.right)])
+                body = f"({_SMT_OPS[t.op]} {ref[id(t.left)]} {ref[id(t.right)]})"
+                sort = "Bool"
             elif isinstance(t, And):
-                e = z3.And([memo[id(x)] for x in t.items])
+                body = f"(and {' '.join(ref[id(x)] for x in t.items)})"
+                sort = "Bool"
             elif isinstance(t, Or):
-                e = z3.Or([memo[id(x)] for x in t.items])
+                body = f"(or {' '.join(ref[id(x)] for x in t.items)})"
+                sort = "Bool"
             elif isinstance(t, Not):
-                e = z3.Not(memo[id(t.item)])
+                body = f"(not {ref[id(t.item)]})"
+                sort = "Bool"
             elif isinstance(t, Implies):
-                e = z3.Implies(memo[id(t.cond)], memo[id(t.then)])
+                body = f"(=> {ref[id(t.cond)]} {ref[id(t.then)]})"
+                sort = "Bool"
             else:  # pragma: no cover - every term class is handled above
                 raise TypeError(f"unknown term {t!r}")
-            memo[id(t)] = e
-        return memo[id(root)]
+            name = f"|def!{self.count}|"
+            self.count += 1
+            self.lines.append(f"(define-fun {name} () {sort} {body})")
+            ref[id(t)] = name
+        return ref[id(root)]
+
+    def assert_(self, root: Term, literal: str | None = None) -> None:
+        e = self(root)
+        self.lines.append(f"(assert (=> {literal} {e}))" if literal else f"(assert {e})")
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
 
 
 def _ms(seconds: float) -> int:
     return max(1, int(seconds * 1000))
 
 
-def _values(model: Any, tr: _Translator, roots: Sequence[Term]) -> dict[str, Value]:
+_MODEL_ENTRY = re.compile(
+    r"\(define-fun (\|[^|]*\||[^\s()]+) \(\) (Int|Bool)\s+(\(- \d+\)|\d+|true|false)\)"
+)
+
+
+def _values(model: Any, declared: dict[str, str] | None = None) -> dict[str, Value]:
+    """Every unknown the model assigns (definitions and clause literals left out), read from the
+    model's text: one call instead of several per unknown. Unknowns the solver eliminated are
+    missing from that text; those of `declared` (name -> sort) are evaluated one by one."""
     out: dict[str, Value] = {}
-    for v in variables(roots):
-        e = model.eval(tr.var(v), model_completion=True)
-        out[v.name] = bool(z3.is_true(e)) if isinstance(v, BVar) else e.as_long()
+    for name, sort, text in _MODEL_ENTRY.findall(model.sexpr()):
+        name = name.strip("|")
+        if name.startswith(("def!", "clause!", "goal!")):
+            continue
+        if sort == "Bool":
+            out[name] = text == "true"
+        elif text.startswith("(-"):
+            out[name] = -int(text[3:-1])
+        else:
+            out[name] = int(text)
+    for name, sort in (declared or {}).items():
+        if name not in out:
+            e = model.eval(z3.Int(name) if sort == "Int" else z3.Bool(name), model_completion=True)
+            out[name] = bool(z3.is_true(e)) if sort == "Bool" else e.as_long()
     return out
 
 
@@ -149,35 +195,43 @@ def _reason(solver: Any, timeout: float, started: float) -> str:
 
 
 class _Session:
-    """One z3 solver holding the structural facts and goals hard, each clause behind a literal."""
+    """One z3 solver holding the structural facts hard, each clause behind a literal, and goals
+    behind literals of their own so that one session answers with and without them."""
 
-    def __init__(self, facts: Sequence[Fact], goals: Sequence[BoolTerm]) -> None:
-        self.tr = _Translator()
-        self.solver = z3.SolverFor("QF_LIA")
+    def __init__(self, facts: Sequence[Fact], goals: Sequence[BoolTerm] = ()) -> None:
+        script = _Script()
         self.literals: dict[str, Any] = {}
         self.by_name: dict[str, str] = {}
+        names: dict[str, str] = {}
         for f in facts:
-            e = self.tr(f.term)
             if not f.is_rule:
-                self.solver.add(e)
+                script.assert_(f.term)
                 continue
-            lit = self.literals.get(f.clause)
+            lit = names.get(f.clause)
             if lit is None:
-                name = f"clause!{len(self.literals)}"
-                lit = self.literals[f.clause] = z3.Bool(name)
-                self.by_name[name] = f.clause
-            self.solver.add(z3.Implies(lit, e))
-        for g in goals:
-            self.solver.add(self.tr(g))
-        self.roots: list[Term] = [f.term for f in facts]
-        self.roots.extend(goals)
+                lit = names[f.clause] = f"clause!{len(names)}"
+                script.lines.append(f"(declare-const |{lit}| Bool)")
+                self.by_name[lit] = f.clause
+            script.assert_(f.term, f"|{lit}|")
+        self.goal_literals: list[Any] = []
+        for i, g in enumerate(goals):
+            script.lines.append(f"(declare-const |goal!{i}| Bool)")
+            script.assert_(g, f"|goal!{i}|")
+        self.declared = script.declared
+        self.solver = z3.SolverFor("QF_LIA")
+        self.solver.from_string(script.text())
+        self.literals = {c: z3.Bool(n) for n, c in self.by_name.items()}
+        self.goal_literals = [z3.Bool(f"goal!{i}") for i in range(len(goals))]
 
-    def check(self, clauses: Sequence[str], timeout: float) -> Any:
+    def check(self, clauses: Sequence[str], timeout: float, goals: bool = True) -> Any:
         self.solver.set("timeout", _ms(timeout))
-        return self.solver.check(*[self.literals[c] for c in clauses])
+        assumptions = [self.literals[c] for c in clauses]
+        if goals:
+            assumptions += self.goal_literals
+        return self.solver.check(*assumptions)
 
     def core(self) -> list[str]:
-        return [self.by_name[str(x)] for x in self.solver.unsat_core()]
+        return [self.by_name[str(x)] for x in self.solver.unsat_core() if str(x) in self.by_name]
 
 
 def check(
@@ -186,18 +240,43 @@ def check(
     *,
     timeout: float,
     minimise: bool = True,
+    values: bool = True,
 ) -> Outcome:
-    """Whether the facts and goals can all hold; the core names clause facts only."""
+    """Whether the facts and goals can all hold; the core names clause facts only (`values`:
+    whether to read the assignment back when sat)."""
     started = time.perf_counter()
     s = _Session(facts, goals)
+    return _answer(s, True, started, timeout, minimise, want_values=values)
+
+
+def check_claim(
+    facts: Sequence[Fact], claim: BoolTerm, *, timeout: float
+) -> tuple[Outcome, Outcome | None]:
+    """Whether the facts force `claim`: the outcome for facts and not-claim and, when that is
+    unsat, for the facts alone (unsat then: the claim holds vacuously). One solver session."""
+    started = time.perf_counter()
+    s = _Session(facts, [~claim])
+    first = _answer(s, True, started, timeout, True)
+    if first.status != "unsat":
+        return first, None
+    again = time.perf_counter()
+    left = max(timeout - (again - started), 0.001)
+    return first, _answer(s, False, again, left, True, want_values=False)
+
+
+def _answer(
+    s: _Session,
+    goals: bool,
+    started: float,
+    timeout: float,
+    minimise: bool,
+    want_values: bool = True,
+) -> Outcome:
     clauses = list(s.literals)
-    got = s.check(clauses, timeout)
+    got = s.check(clauses, timeout, goals)
     if got == z3.sat:
-        return Outcome(
-            "sat",
-            values=_values(s.solver.model(), s.tr, s.roots),
-            seconds=time.perf_counter() - started,
-        )
+        values = _values(s.solver.model(), s.declared) if want_values else {}
+        return Outcome("sat", values=values, seconds=time.perf_counter() - started)
     if got == z3.unknown:
         return Outcome(
             "unknown",
@@ -206,7 +285,7 @@ def check(
         )
     core = s.core()
     if minimise:
-        core = _minimise(s, core, started, timeout)
+        core = _minimise(s, core, started, timeout, goals)
     order = {c: i for i, c in enumerate(clauses)}
     return Outcome(
         "unsat",
@@ -215,15 +294,19 @@ def check(
     )
 
 
-def _minimise(s: _Session, core: list[str], started: float, timeout: float) -> list[str]:
+def _minimise(
+    s: _Session, core: list[str], started: float, timeout: float, goals: bool = True
+) -> list[str]:
     """Deletion: drop each clause whose absence keeps the rest unsat (an unknown keeps it)."""
     kept = list(core)
     for c in list(core):
+        if c not in kept:
+            continue
         left = timeout - (time.perf_counter() - started)
         if left <= 0:
             break
         trial = [x for x in kept if x != c]
-        if s.check(trial, left) == z3.unsat:
+        if s.check(trial, left, goals) == z3.unsat:
             # the solver's own core of the smaller set may be smaller still
             smaller = set(s.core())
             kept = [x for x in trial if x in smaller]
@@ -244,14 +327,18 @@ def optimum(
     def left() -> float:
         return timeout - (time.perf_counter() - started)
 
-    tr = _Translator()
+    script = _Script()
+    for f in facts:
+        script.assert_(f.term)
+    for g in goals:
+        script.assert_(g)
+    obj_ref = script(objective)
+    script.lines.append("(declare-const |objective!| Int)")
+    script.lines.append(f"(assert (= |objective!| {obj_ref}))")
     opt = z3.Optimize()
     opt.set("timeout", _ms(timeout))
-    for f in facts:
-        opt.add(tr(f.term))
-    for g in goals:
-        opt.add(tr(g))
-    obj = tr(objective)
+    opt.from_string(script.text())
+    obj = z3.Int("objective!")
     if maximise:
         opt.maximize(obj)
     else:
@@ -267,10 +354,10 @@ def optimum(
             reason=_reason(opt, timeout, started),
             seconds=time.perf_counter() - started,
         )
-    roots: list[Term] = [f.term for f in facts] + [*goals, objective]
     model = opt.model()
     value = model.eval(obj, model_completion=True).as_long()
-    values = _values(model, tr, roots)
+    values = _values(model, script.declared)
+    values.pop("objective!", None)
     # the optimiser's word is not a proof: ask a plain solver for anything beyond the value
     beyond = objective > value if maximise else objective < value
     proof = check(facts, [*goals, beyond], timeout=max(left(), 0.001), minimise=False)
@@ -293,4 +380,4 @@ def version() -> str:
     return str(z3.get_version_string())
 
 
-__all__ = ["Optimum", "Outcome", "Status", "check", "optimum", "version"]
+__all__ = ["Optimum", "Outcome", "Status", "check", "check_claim", "optimum", "version"]

@@ -58,22 +58,22 @@ class IntTerm(Term):
         return Mod(self, k)
 
     def __le__(self, other: IntLike) -> BoolTerm:
-        return Cmp("<=", self, lift(other))
+        return compare("<=", self, other)
 
     def __lt__(self, other: IntLike) -> BoolTerm:
-        return Cmp("<", self, lift(other))
+        return compare("<", self, other)
 
     def __ge__(self, other: IntLike) -> BoolTerm:
-        return Cmp(">=", self, lift(other))
+        return compare(">=", self, other)
 
     def __gt__(self, other: IntLike) -> BoolTerm:
-        return Cmp(">", self, lift(other))
+        return compare(">", self, other)
 
     def eq(self, other: IntLike) -> BoolTerm:
-        return Cmp("==", self, lift(other))
+        return compare("==", self, other)
 
     def ne(self, other: IntLike) -> BoolTerm:
-        return Cmp("!=", self, lift(other))
+        return compare("!=", self, other)
 
 
 class BoolTerm(Term):
@@ -175,6 +175,26 @@ class Implies(BoolTerm):
 TRUE = BConst(True)
 FALSE = BConst(False)
 ZERO = IConst(0)
+
+
+_FOLD = {
+    "<=": lambda a, b: a <= b,
+    "<": lambda a, b: a < b,
+    ">=": lambda a, b: a >= b,
+    ">": lambda a, b: a > b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
+
+
+def compare(op: str, left: IntLike, right: IntLike) -> BoolTerm:
+    """A comparison; one between two constants (or of a term with itself) is folded at once."""
+    a, b = lift(left), lift(right)
+    if a is b:
+        return TRUE if op in ("<=", ">=", "==") else FALSE
+    if isinstance(a, IConst) and isinstance(b, IConst):
+        return TRUE if _FOLD[op](a.value, b.value) else FALSE
+    return Cmp(op, a, b)
 
 
 def lift(x: IntLike) -> IntTerm:
@@ -491,6 +511,7 @@ __all__ = [
     "any_of",
     "between",
     "blift",
+    "compare",
     "const",
     "count",
     "evaluate",

@@ -136,16 +136,24 @@ def prove(
     decode: Decode,
     timeout: float,
     values: Mapping[str, Any] | None = None,
+    premises: Sequence[Fact] | None = None,
 ) -> Check:
     """Check that every assignment satisfying `facts` satisfies `claim`.
 
-    PROVED when facts and not-claim are unsatisfiable; then the premises alone are checked too,
+    PROVED when facts and not-claim are unsatisfiable; then the premises alone are checked too
+    (`premises` when given — a superset of `facts`, such as a move's guards with its effects),
     and if they cannot hold the check is marked vacuous with the clauses that clash. REFUTED with
     the decoded assignment when facts and not-claim are satisfiable. UNKNOWN otherwise.
     """
     started = time.perf_counter()
     target = claim if isinstance(claim, BoolTerm) else all_of(f.term for f in claim)
-    out = smt.check(facts, [~target], timeout=timeout)
+    if premises is None:
+        out, after = smt.check_claim(facts, target, timeout=timeout)
+    else:
+        out = smt.check(facts, [~target], timeout=timeout)
+        after = None
+        if out.status == "unsat":
+            after = smt.check(premises, timeout=timeout, values=False)
     if out.status == "sat":
         return Check(
             name,
@@ -164,14 +172,13 @@ def prove(
             reason=out.reason,
             values=values or {},
         )
-    premises = smt.check(facts, timeout=timeout)
-    vacuous = premises.status == "unsat"
+    vacuous = after is not None and after.status == "unsat"
     return Check(
         name,
         statement,
         Verdict.PROVED,
         time.perf_counter() - started,
-        core=premises.core if vacuous else out.core,
+        core=after.core if vacuous and after is not None else out.core,
         vacuous=vacuous,
         values=values or {},
     )
