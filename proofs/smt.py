@@ -54,11 +54,11 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Optimum:
-    """The least or greatest value of an objective, established in two steps: the optimiser finds
-    a value and an assignment reaching it, then a plain check proves nothing goes beyond it.
+    """The least or greatest value of an objective and an assignment reaching it.
 
-    `status` is "proved" only when that check came back unsat, "infeasible" when the facts have no
-    assignment at all (then `core` names the clauses), "unknown" otherwise.
+    `status` is "proved" only when a check that anything goes beyond the value came back unsat,
+    "infeasible" when the facts have no assignment at all (then `core` names the clauses),
+    "unknown" otherwise (`value` is then the best found so far, if any).
     """
 
     status: Literal["proved", "infeasible", "unknown"]
@@ -321,58 +321,83 @@ def optimum(
     timeout: float,
     goals: Sequence[BoolTerm] = (),
 ) -> Optimum:
-    """The greatest (or least) value of `objective` under the facts and goals, proved optimal."""
+    """The greatest (or least) value of `objective` under the facts and goals, proved optimal.
+
+    One incremental solver: a first assignment gives a value; then "at least value + step" is
+    asked, jumping to each new assignment's value and doubling the step, until a check is unsat;
+    from there the gap is halved. The answer is proved by the last unsat check (nothing reaches
+    one beyond it).
+    """
     started = time.perf_counter()
 
     def left() -> float:
-        return timeout - (time.perf_counter() - started)
+        return max(timeout - (time.perf_counter() - started), 0.001)
 
+    sign = 1 if maximise else -1
+    target_term = objective * sign
     script = _Script()
     for f in facts:
         script.assert_(f.term)
     for g in goals:
         script.assert_(g)
-    obj_ref = script(objective)
+    ref = script(target_term)
     script.lines.append("(declare-const |objective!| Int)")
-    script.lines.append(f"(assert (= |objective!| {obj_ref}))")
-    opt = z3.Optimize()
-    opt.set("timeout", _ms(timeout))
-    opt.from_string(script.text())
+    script.lines.append(f"(assert (= |objective!| {ref}))")
+    solver = z3.SolverFor("QF_LIA")
+    solver.from_string(script.text())
     obj = z3.Int("objective!")
-    if maximise:
-        opt.maximize(obj)
-    else:
-        opt.minimize(obj)
-    got = opt.check()
+
+    def ask(at_least: int | None) -> tuple[Any, int | None]:
+        solver.set("timeout", _ms(left()))
+        if at_least is None:
+            got = solver.check()
+        else:
+            solver.push()
+            solver.add(obj >= at_least)
+            got = solver.check()
+        value = None
+        if got == z3.sat:
+            value = solver.model().eval(obj, model_completion=True).as_long()
+        return got, value
+
+    got, best = ask(None)
     if got == z3.unsat:
-        out = check(facts, goals, timeout=max(left(), 0.001))
+        out = check(facts, goals, timeout=left())
         core = out.core if out.status == "unsat" else ()
         return Optimum("infeasible", core=core, seconds=time.perf_counter() - started)
-    if got != z3.sat:
+    if got != z3.sat or best is None:
         return Optimum(
             "unknown",
-            reason=_reason(opt, timeout, started),
+            reason=_reason(solver, timeout, started),
             seconds=time.perf_counter() - started,
         )
-    model = opt.model()
-    value = model.eval(obj, model_completion=True).as_long()
+    model = solver.model()
+    ceiling: int | None = None
+    step = 1
+    while ceiling is None or best < ceiling:
+        target = best + step if ceiling is None else (best + ceiling + 1) // 2
+        got, value = ask(target)
+        if got == z3.sat and value is not None:
+            model = solver.model()
+            best = value
+            step *= 2
+        elif got == z3.unsat:
+            ceiling = target - 1
+        else:
+            solver.pop()
+            return Optimum(
+                "unknown",
+                value=best * sign,
+                values=_values(model, script.declared),
+                reason=_reason(solver, timeout, started),
+                seconds=time.perf_counter() - started,
+            )
+        solver.pop()
     values = _values(model, script.declared)
     values.pop("objective!", None)
-    # the optimiser's word is not a proof: ask a plain solver for anything beyond the value
-    beyond = objective > value if maximise else objective < value
-    proof = check(facts, [*goals, beyond], timeout=max(left(), 0.001), minimise=False)
-    seconds = time.perf_counter() - started
-    if proof.status == "unsat":
-        return Optimum("proved", value=value, values=values, seconds=seconds)
-    if proof.status == "sat":
-        return Optimum(
-            "unknown",
-            value=value,
-            values=values,
-            reason="the optimiser stopped short of the optimum (unbounded or not converged)",
-            seconds=seconds,
-        )
-    return Optimum("unknown", value=value, values=values, reason=proof.reason, seconds=seconds)
+    return Optimum(
+        "proved", value=best * sign, values=values, seconds=time.perf_counter() - started
+    )
 
 
 def version() -> str:
