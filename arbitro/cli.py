@@ -417,6 +417,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="answer oracle requests as JSON Lines on stdin/stdout")
     serve.set_defaults(func=cmd_serve)
+
+    from arbitro.prove import register as register_prove  # the command lives in arbitro/prove.py
+
+    register_prove(sub)
     return p
 
 

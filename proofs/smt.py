@@ -35,6 +35,7 @@ from arbitro.proofs.terms import (
     Or,
     Term,
     Value,
+    children,
     postorder,
 )
 
@@ -83,20 +84,28 @@ def _quote(name: str) -> str:
 
 
 class _Script:
-    """Terms as an SMT-LIB script for Z3's own parser: one declaration per unknown and one
-    definition per shared sub-term, so the Python side does a single pass over the terms."""
+    """Terms as an SMT-LIB script for Z3's own parser: one declaration per unknown, sub-terms used
+    once written inline, and one definition per sub-term shared by several parents, so the
+    Python side does a single pass over the terms and the script stays small."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.ref: dict[int, str] = {}
         self.declared: dict[str, str] = {}
         self.count = 0
+        self.parents: dict[int, int] = {}
+
+    def share(self, roots: Sequence[Term]) -> None:
+        """Count each sub-term's parents over all the roots still to be written."""
+        parents = self.parents
+        for t in postorder(roots):
+            for c in children(t):
+                parents[id(c)] = parents.get(id(c), 0) + 1
 
     def __call__(self, root: Term) -> str:
         ref = self.ref
-        for t in postorder((root,)):
-            if id(t) in ref:
-                continue
+        parents = self.parents
+        for t in postorder((root,), ref):
             if isinstance(t, IVar | BVar):
                 name = _quote(t.name)
                 if t.name not in self.declared:
@@ -142,6 +151,9 @@ class _Script:
                 sort = "Bool"
             else:  # pragma: no cover - every term class is handled above
                 raise TypeError(f"unknown term {t!r}")
+            if parents.get(id(t), 0) <= 1:
+                ref[id(t)] = body
+                continue
             name = f"|def!{self.count}|"
             self.count += 1
             self.lines.append(f"(define-fun {name} () {sort} {body})")
@@ -200,6 +212,7 @@ class _Session:
 
     def __init__(self, facts: Sequence[Fact], goals: Sequence[BoolTerm] = ()) -> None:
         script = _Script()
+        script.share([f.term for f in facts] + list(goals))
         self.literals: dict[str, Any] = {}
         self.by_name: dict[str, str] = {}
         names: dict[str, str] = {}
@@ -323,10 +336,11 @@ def optimum(
 ) -> Optimum:
     """The greatest (or least) value of `objective` under the facts and goals, proved optimal.
 
-    One incremental solver: a first assignment gives a value; then "at least value + step" is
-    asked, jumping to each new assignment's value and doubling the step, until a check is unsat;
-    from there the gap is halved. The answer is proved by the last unsat check (nothing reaches
-    one beyond it).
+    A first assignment gives a value; then "at least value + step" is asked, jumping to each
+    new assignment's value and doubling the step, until a check is unsat; from there the gap is
+    halved. The answer is proved by the last unsat check (nothing reaches one beyond it). Each
+    question gets a fresh solver over the same script: Z3 preprocesses a fresh problem far better
+    than an incremental one.
     """
     started = time.perf_counter()
 
@@ -336,6 +350,7 @@ def optimum(
     sign = 1 if maximise else -1
     target_term = objective * sign
     script = _Script()
+    script.share([f.term for f in facts] + [*goals, target_term])
     for f in facts:
         script.assert_(f.term)
     for g in goals:
@@ -343,18 +358,18 @@ def optimum(
     ref = script(target_term)
     script.lines.append("(declare-const |objective!| Int)")
     script.lines.append(f"(assert (= |objective!| {ref}))")
-    solver = z3.SolverFor("QF_LIA")
-    solver.from_string(script.text())
+    text = script.text()
     obj = z3.Int("objective!")
+    solver: Any = None
 
     def ask(at_least: int | None) -> tuple[Any, int | None]:
+        nonlocal solver
+        solver = z3.SolverFor("QF_LIA")
         solver.set("timeout", _ms(left()))
-        if at_least is None:
-            got = solver.check()
-        else:
-            solver.push()
+        solver.from_string(text)
+        if at_least is not None:
             solver.add(obj >= at_least)
-            got = solver.check()
+        got = solver.check()
         value = None
         if got == z3.sat:
             value = solver.model().eval(obj, model_completion=True).as_long()
@@ -384,7 +399,6 @@ def optimum(
         elif got == z3.unsat:
             ceiling = target - 1
         else:
-            solver.pop()
             return Optimum(
                 "unknown",
                 value=best * sign,
@@ -392,7 +406,6 @@ def optimum(
                 reason=_reason(solver, timeout, started),
                 seconds=time.perf_counter() - started,
             )
-        solver.pop()
     values = _values(model, script.declared)
     values.pop("objective!", None)
     return Optimum(

@@ -12,7 +12,7 @@ remainder by a constant. Equality is spelled `a.eq(b)` (``==`` keeps its Python 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Union
 
@@ -382,8 +382,9 @@ def children(t: Term) -> tuple[Term, ...]:
     return ()
 
 
-def postorder(roots: Iterable[Term]) -> list[Term]:
-    """Every distinct sub-term (by identity), children before parents."""
+def postorder(roots: Iterable[Term], done: Container[int] = ()) -> list[Term]:
+    """Every distinct sub-term (by identity), children before parents; sub-terms whose id is in
+    `done` are left out with everything below them."""
     seen: set[int] = set()
     out: list[Term] = []
     stack: list[tuple[Term, bool]] = [(r, False) for r in reversed(list(roots))]
@@ -392,12 +393,12 @@ def postorder(roots: Iterable[Term]) -> list[Term]:
         if expanded:
             out.append(t)
             continue
-        if id(t) in seen:
+        if id(t) in seen or id(t) in done:
             continue
         seen.add(id(t))
         stack.append((t, True))
         for c in reversed(children(t)):
-            if id(c) not in seen:
+            if id(c) not in seen and id(c) not in done:
                 stack.append((c, False))
     return out
 
