@@ -165,9 +165,7 @@ def deal_checks(rules: EscobaRules, state: Mapping[str, Any]) -> list[Mismatch]:
 def config_values(cfg: Config, state: Mapping[str, Any], side: int) -> dict[str, Value]:
     """A finished hand as the score encoding's unknowns for side `side` (renumbered side 0)."""
     players, sides = int(state["players"]), int(state["sides"])
-    index = next(
-        i for i, g in enumerate(cfg.seatings) if g.players == players and g.sides == sides
-    )
+    index = next(i for i, g in enumerate(cfg.seatings) if g.players == players and g.sides == sides)
     v: dict[str, Value] = {name: 0 for name in cfg.unknowns()}
     v["seating"] = index
     order = [side] + [s for s in range(sides) if s != side]

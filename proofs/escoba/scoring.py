@@ -260,14 +260,13 @@ def describe(data: Mapping[str, Any]) -> str:
     )
 
 
-def bounds(rules: EscobaRules, timeout: float) -> Result:
-    started = time.perf_counter()
-    cfg = config(rules)
-    facts = cfg.facts.items
+def signs(rules: EscobaRules, timeout: float, cfg: Config | None = None) -> list[Check]:
+    """No category is ever negative: one check per category."""
+    cfg = cfg if cfg is not None else config(rules)
     checks: list[Check] = []
     for cat in CATEGORIES:
 
-        def dec(v: Mapping[str, Value], cat: str = cat) -> Witness:
+        def dec(v: Mapping[str, Value], cat: str = cat, cfg: Config = cfg) -> Witness:
             data = decode(cfg, v)
             return Witness(f"{cat} is {data['categories'][cat]}: {describe(data)}", data)
 
@@ -275,12 +274,20 @@ def bounds(rules: EscobaRules, timeout: float) -> Result:
             prove(
                 f"sign/{cat}",
                 f"the {cat} category is never negative",
-                facts,
+                cfg.facts.items,
                 cfg.categories[cat] >= 0,
                 dec,
                 timeout,
             )
         )
+    return checks
+
+
+def bounds(rules: EscobaRules, timeout: float) -> Result:
+    started = time.perf_counter()
+    cfg = config(rules)
+    facts = cfg.facts.items
+    checks = signs(rules, timeout, cfg)
     values: dict[str, Any] = {}
     verdict = Verdict.PROVED
     reasons: list[str] = []
@@ -376,4 +383,13 @@ def deal_arithmetic(rules: EscobaRules, timeout: float) -> Result:
     )
 
 
-__all__ = ["CATEGORIES", "Config", "bounds", "config", "deal_arithmetic", "decode", "seatings"]
+__all__ = [
+    "CATEGORIES",
+    "Config",
+    "bounds",
+    "config",
+    "deal_arithmetic",
+    "decode",
+    "seatings",
+    "signs",
+]

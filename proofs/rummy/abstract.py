@@ -265,9 +265,7 @@ def _turn_start(
 
 def deal_zones(state: Mapping[str, Any]) -> dict[str, Vector]:
     """Every zone of a state just dealt, per seat and side."""
-    out: dict[str, Vector] = {
-        f"hand{s}": counts(h) for s, h in enumerate(state["hands"])
-    }
+    out: dict[str, Vector] = {f"hand{s}": counts(h) for s, h in enumerate(state["hands"])}
     for i, side in enumerate(state["table"]):
         out[f"reds{i}"] = counts(side["red_threes"])
     out["upcard"] = counts(state["pile"])
@@ -291,9 +289,7 @@ def deal_consistent(
     vectors.update({f"reds{i}": v for i, v in enumerate(d.reds)})
     vectors["upcard"] = d.pile
     vectors["stock"] = d.stock
-    fixed = all_of(
-        vectors[z][k].eq(got[z][k]) for z in vectors for k in range(K) if z in got
-    )
+    fixed = all_of(vectors[z][k].eq(got[z][k]) for z in vectors for k in range(K) if z in got)
     return smt.check(d.facts.items, [fixed], timeout=timeout, minimise=False, values=False).status
 
 

@@ -136,27 +136,31 @@ def describe(data: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------- score-bounds
 
 
-def bounds(rules: RummyRules, timeout: float) -> Result:
-    started = time.perf_counter()
-    cfg = config(rules)
+def signs(rules: RummyRules, timeout: float, cfg: Config | None = None) -> list[Check]:
+    """Credits never negative, debits never positive: one check per category."""
+    cfg = cfg if cfg is not None else config(rules)
     facts = cfg.facts.items
     checks: list[Check] = []
-    # the signs: credits never negative, debits never positive
     for cat in CREDITS + DEBITS:
         term = cfg.categories[cat]
         claim = term >= 0 if cat in CREDITS else term <= 0
 
-        def dec(v: Mapping[str, Value], cat: str = cat) -> Witness:
+        def dec(v: Mapping[str, Value], cat: str = cat, cfg: Config = cfg) -> Witness:
             data = decode(cfg, v)
-            return Witness(
-                f"{cat} is {data['categories'][cat]}: {describe(data)}",
-                data,
-            )
+            return Witness(f"{cat} is {data['categories'][cat]}: {describe(data)}", data)
 
         word = "never negative" if cat in CREDITS else "never positive"
         checks.append(
             prove(f"sign/{cat}", f"the {cat} category is {word}", facts, claim, dec, timeout)
         )
+    return checks
+
+
+def bounds(rules: RummyRules, timeout: float) -> Result:
+    started = time.perf_counter()
+    cfg = config(rules)
+    facts = cfg.facts.items
+    checks = signs(rules, timeout, cfg)
     # the bounds
     values: dict[str, Any] = {}
     reasons: list[str] = []
@@ -273,4 +277,4 @@ def step(rules: RummyRules, timeout: float) -> Result:
     )
 
 
-__all__ = ["CATEGORIES", "bounds", "card_unit", "decode", "describe", "step"]
+__all__ = ["CATEGORIES", "bounds", "card_unit", "decode", "describe", "signs", "step"]

@@ -114,9 +114,7 @@ def compare_piles(options: dict[str, Any], samples: int) -> None:
         owner = [rng.choices(range(seat.sides), weights)[0] for _ in range(n)]
         piles = tuple(sum(1 << c for c in range(n) if owner[c] == s) for s in range(seat.sides))
         # an escoba takes a table card besides the card played: at most half the cards taken
-        escobas = tuple(
-            rng.randint(0, min(3, owner.count(s) // 2)) for s in range(seat.sides)
-        )
+        escobas = tuple(rng.randint(0, min(3, owner.count(s) // 2)) for s in range(seat.sides))
         model_points = score_piles(r, piles, escobas)
         state = {
             "players": seat.players,

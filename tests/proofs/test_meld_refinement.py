@@ -35,7 +35,19 @@ TO_MODEL = [RUMMY.parse_card(C.name(k)) for k in range(C.KINDS)]
 # Escaleras of hearts and a stray spade, wilds and threes; sets of kings with their wilds and
 # threes and a stray ace; the top of the escalera ranks.
 SMALL_DECKS = {
-    "escaleras": {"4H": 1, "5H": 1, "6H": 1, "7H": 1, "8H": 1, "9H": 1, "4S": 1, "JK": 2, "2C": 1, "3C": 1, "3D": 1},
+    "escaleras": {
+        "4H": 1,
+        "5H": 1,
+        "6H": 1,
+        "7H": 1,
+        "8H": 1,
+        "9H": 1,
+        "4S": 1,
+        "JK": 2,
+        "2C": 1,
+        "3C": 1,
+        "3D": 1,
+    },
     "sets": {"KC": 2, "KD": 2, "KH": 2, "KS": 2, "JK": 3, "2C": 2, "3C": 1, "3S": 1, "AH": 1},
     "top": {"JH": 1, "QH": 1, "KH": 1, "AH": 1, "2H": 1, "3H": 1, "AS": 1, "JK": 1},
 }

@@ -44,7 +44,11 @@ def play_and_check(book: str, options: dict[str, Any], per_seating: int, layouts
             status = abstract.deal_consistent(r, lay, first)
             assert status == "sat", f"{book} {options}: no deal the relation allows gives {first}"
         for before, action, after in steps:
-            pre, act, post = m.state_to_json(before), m.action_to_json(action), m.state_to_json(after)
+            pre, act, post = (
+                m.state_to_json(before),
+                m.action_to_json(action),
+                m.state_to_json(after),
+            )
             bad = abstract.step_checks(ck, pre, act, post)
             assert not bad, f"{book} {options}: {act} breaks {[str(b) for b in bad]}"
     return ck.seen
@@ -61,7 +65,9 @@ def test_every_step_of_random_play_is_an_encoded_move(book: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("book", "options"), [(b, o) for b in RUMMY_BOOKS for o in [{}, *READINGS[b]]])
+@pytest.mark.parametrize(
+    ("book", "options"), [(b, o) for b in RUMMY_BOOKS for o in [{}, *READINGS[b]]]
+)
 def test_every_step_every_layout_and_reading(book: str, options: dict[str, Any]) -> None:
     play_and_check(book, options, 2, 99, seed=3, eager=False)
     play_and_check(book, options, 2, 99, seed=4, eager=True)
@@ -71,7 +77,7 @@ def test_a_deal_that_loses_a_card_is_caught() -> None:
     """The same check on a doctored deal: a card of the stock vanishes."""
     r = rummy("canasta-es")
     m = model("canasta-es")
-    seat = list(m.seatings(r))[0]
+    seat = next(iter(m.seatings(r)))
     for _, steps, _ in hands("canasta-es", r, [seat], 1, seed=6, eager=False):
         first = m.state_to_json(steps[0][0])
         lay = next(x for x in r.layouts if x.name == seat.layout)
@@ -110,7 +116,9 @@ def check_hand_scores(book: str, options: dict[str, Any], per_seating: int, layo
     m = model(book)
     unit = card_unit(r)
     scored: Counter[str] = Counter()
-    for seat, _, end in hands(book, r, list(m.seatings(r))[:layouts], per_seating, seed, eager=True):
+    for seat, _, end in hands(
+        book, r, list(m.seatings(r))[:layouts], per_seating, seed, eager=True
+    ):
         res = m.last_hand(end)
         if res is None:
             continue
@@ -120,9 +128,13 @@ def check_hand_scores(book: str, options: dict[str, Any], per_seating: int, layo
             v = abstract.config_values(cfg, state, side, index)
             values = [v.get(n, 0) for n in names]
             broken = fc.failing(values)
-            assert not broken, f"{book}: a finished hand the encoding excludes: {[f.note for f in broken]}"
+            assert not broken, (
+                f"{book}: a finished hand the encoding excludes: {[f.note for f in broken]}"
+            )
             mine = dict(zip(cfg.categories, (int(x) for x in ev(values)), strict=True))
-            assert mine == dict(res.categories[side]), f"{book} side {side}: encoding {mine}, model {dict(res.categories[side])}"
+            assert mine == dict(res.categories[side]), (
+                f"{book} side {side}: encoding {mine}, model {dict(res.categories[side])}"
+            )
             assert res.scores[side] % unit == 0
             scored.update(k for k, x in mine.items() if x)
             scored[res.reason] += 1
@@ -138,7 +150,9 @@ def test_every_hand_score_is_the_encodings(book: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("book", "options"), [(b, o) for b in RUMMY_BOOKS for o in [{}, *READINGS[b]]])
+@pytest.mark.parametrize(
+    ("book", "options"), [(b, o) for b in RUMMY_BOOKS for o in [{}, *READINGS[b]]]
+)
 def test_every_hand_score_every_layout(book: str, options: dict[str, Any]) -> None:
     check_hand_scores(book, options, 4, 99, seed=8)
 
@@ -160,7 +174,9 @@ def test_a_hand_scored_differently_is_caught() -> None:
         state = m.state_to_json(end)
         side = int(state["seat"]) % seat.sides
         v = abstract.config_values(cfg, state, side, 0)
-        mine = dict(zip(cfg.categories, (int(x) for x in ev([v.get(n, 0) for n in names])), strict=True))
+        mine = dict(
+            zip(cfg.categories, (int(x) for x in ev([v.get(n, 0) for n in names])), strict=True)
+        )
         assert mine["going-out"] == 150 != res.categories[side]["going-out"]
         return
     pytest.fail("no hand was won by going out")
