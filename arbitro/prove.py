@@ -120,6 +120,7 @@ def render(report: Any, version: str) -> str:
     head = f"{'property':<16} {'verdict':<8} {'time':>6}  result"
     last = None
     details: list[str] = []
+    vacuous: dict[str, dict[str, list[str]]] = {}
     for r in report.results:
         group = (r.rulebook, _options_text(r.options))
         if group != last:
@@ -135,7 +136,6 @@ def render(report: Any, version: str) -> str:
         out.append(prefix + body[0])
         out += [" " * len(prefix) + line for line in body[1:]]
         where = r.rulebook + (f" ({group[1]})" if group[1] else "")
-        vacuous: dict[tuple[str, ...], list[str]] = {}
         for c in r.checks:
             label = f"{where} {r.name}/{c.name}"
             if c.verdict is Verdict.REFUTED and c.witness is not None:
@@ -143,12 +143,12 @@ def render(report: Any, version: str) -> str:
             elif c.verdict is Verdict.UNKNOWN:
                 details += _wrap(f"{label} UNKNOWN: {c.reason or 'no answer'}")
             elif c.vacuous:
-                vacuous.setdefault(c.core, []).append(c.name)
-        for core, parts in vacuous.items():
-            details += _wrap(
-                f"{where} {r.name}: no case of {', '.join(parts)} exists — "
-                f"{' with '.join(core) or 'the encoding'} rules it out"
-            )
+                prefix_id = f"{r.rulebook}:"
+                why = " with ".join(x.removeprefix(prefix_id) for x in c.core) or "the encoding"
+                vacuous.setdefault(where, {}).setdefault(why, []).append(f"{r.name}/{c.name}")
+    for where, by in vacuous.items():
+        parts = "; ".join(f"{', '.join(names)} ({why})" for why, names in by.items())
+        details += _wrap(f"{where}: no case exists, so holds vacuously: {parts}")
     out.append("")
     if details:
         out.append("Witnesses, reasons and clauses that cannot hold together:")
@@ -161,10 +161,60 @@ def render(report: Any, version: str) -> str:
     return "\n".join(out) + "\n"
 
 
+MARKERS = ("<!-- prove-results -->", "<!-- /prove-results -->")
+
+
+def update_doc(path: str, jobs: int = 2, timeout: float = 30.0) -> str:
+    """Rewrite the block between the result markers of a document with a fresh `arbitro prove`
+    of every rulebook. Only a regular file that holds both markers is touched; it is replaced
+    whole, through a temporary file beside it."""
+    from pathlib import Path
+
+    from arbitro.model.errors import OptionError
+    from arbitro.proofs import smt
+    from arbitro.proofs.runner import prove
+
+    target = Path(path)
+    if target.is_symlink() or not target.is_file():
+        raise OptionError(f"{path} is not a regular file; give the document to update")
+    text = target.read_text(encoding="utf-8")
+    start, end = text.find(MARKERS[0]), text.find(MARKERS[1])
+    if start < 0 or end < start:
+        raise OptionError(f"{path} has no {MARKERS[0]} ... {MARKERS[1]} block to update")
+    report = prove(rulebook_ids(), timeout=timeout, workers=jobs)
+    block = f"{MARKERS[0]}\n```text\n{render(report, smt.version())}```\n"
+    new = text[:start] + block + text[end:]
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(new, encoding="utf-8")
+    tmp.replace(target)
+    return f"updated {path}: {len(report.results)} results in {report.seconds:.1f} s"
+
+
 def _wrap(text: str) -> list[str]:
     return textwrap.wrap(
         text, WIDTH, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False
     )
 
 
-__all__ = ["EXIT_DOC", "cmd_prove", "register", "render"]
+def main(argv: list[str] | None = None) -> int:
+    """`python -m arbitro.prove --update FILE`: refresh a document's results block."""
+    from arbitro.model.errors import ArbitroError
+
+    p = argparse.ArgumentParser(prog="python -m arbitro.prove", description=main.__doc__)
+    p.add_argument("--update", required=True, metavar="FILE", help="the document to refresh")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--timeout", type=float, default=30.0)
+    args = p.parse_args(argv)
+    try:
+        sys.stdout.write(update_doc(args.update, args.jobs, args.timeout) + "\n")
+    except ArbitroError as e:
+        sys.stderr.write(f"arbitro: error: {e}\n")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["EXIT_DOC", "MARKERS", "cmd_prove", "main", "register", "render", "update_doc"]

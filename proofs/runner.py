@@ -109,12 +109,44 @@ class Report:
         return all(r.verdict is Verdict.PROVED for r in self.results)
 
 
+TOGETHER = (("score-step", "opening-table"),)
+"""Properties run in one job, the later using the earlier's result."""
+HEAVY = ("score-bounds", "conservation", "meld-caps")
+"""The slowest properties, started first so that the workers finish together."""
+
+
+def _split(job: Job) -> list[Job]:
+    """One job per property (those that feed each other kept together)."""
+    groups: list[list[str]] = []
+    for name in job.properties:
+        group = next((g for g in TOGETHER if name in g), None)
+        if group is not None:
+            names = [n for n in group if n in job.properties]
+            if names not in groups:
+                groups.append(names)
+        else:
+            groups.append([name])
+    return [Job(job.rulebook, job.options, g, job.timeout, job.known) for g in groups]
+
+
 def _run_all(jobs: list[Job], workers: int) -> list[list[tuple[Result, dict[str, Any]]]]:
-    if workers <= 1 or len(jobs) <= 1:
-        return [run_job(j) for j in jobs]
-    ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        return list(pool.map(run_job, jobs))
+    """Each job's results, in order; split into single properties and run heaviest first."""
+    parts = [(i, part) for i, job in enumerate(jobs) for part in _split(job)]
+    parts.sort(
+        key=lambda ip: min(
+            (HEAVY.index(n) for n in ip[1].properties if n in HEAVY), default=len(HEAVY)
+        )
+    )
+    if workers <= 1 or len(parts) <= 1:
+        done = [run_job(part) for _, part in parts]
+    else:
+        ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            done = list(pool.map(run_job, [part for _, part in parts]))
+    out: list[list[tuple[Result, dict[str, Any]]]] = [[] for _ in jobs]
+    for (i, _), got in zip(parts, done, strict=True):
+        out[i] += got
+    return out
 
 
 def check_properties(wanted: Sequence[str] | None) -> list[str]:

@@ -184,7 +184,7 @@ def _values(model: Any, declared: dict[str, str] | None = None) -> dict[str, Val
     out: dict[str, Value] = {}
     for name, sort, text in _MODEL_ENTRY.findall(model.sexpr()):
         name = name.strip("|")
-        if name.startswith(("def!", "clause!", "goal!")):
+        if "!" in name:  # definitions, clause and goal literals: not unknowns of the encoding
             continue
         if sort == "Bool":
             out[name] = text == "true"
@@ -326,6 +326,171 @@ def _minimise(
     return kept
 
 
+INCREMENTAL_BUDGET = 3.0
+"""Seconds a question of an optimum search gets from the incremental solver before a fresh one
+takes it over."""
+
+
+class Problem:
+    """Facts written once as a script, then asked many questions: optima of several objectives,
+    satisfiability under several goals. Every fact is asserted outright (no cores here; `check`
+    names clauses)."""
+
+    def __init__(self, facts: Sequence[Fact], extra: Sequence[Term] = ()) -> None:
+        self.facts = list(facts)
+        self.script = _Script()
+        self.script.share([f.term for f in facts] + list(extra))
+        for f in facts:
+            self.script.assert_(f.term)
+        self.base = len(self.script.lines)
+
+    def _text(
+        self, more: Sequence[BoolTerm], objective: IntTerm | None
+    ) -> tuple[str, dict[str, str]]:
+        s = self.script
+        keep = (dict(s.ref), dict(s.declared), s.count, len(s.lines))
+        try:
+            for g in more:
+                s.assert_(g)
+            if objective is not None:
+                ref = s(objective)
+                s.lines.append("(declare-const |objective!| Int)")
+                s.lines.append(f"(assert (= |objective!| {ref}))")
+            return s.text(), dict(s.declared)
+        finally:
+            s.ref, s.declared, s.count = keep[0], keep[1], keep[2]
+            del s.lines[keep[3] :]
+
+    def satisfiable(self, goals: Sequence[BoolTerm], timeout: float) -> Status:
+        """Whether the facts and goals can all hold (no values read back)."""
+        text, _ = self._text(goals, None)
+        solver = z3.SolverFor("QF_LIA")
+        solver.set("timeout", _ms(timeout))
+        solver.from_string(text)
+        got = solver.check()
+        return "sat" if got == z3.sat else "unsat" if got == z3.unsat else "unknown"
+
+    def satisfiable_each(self, goals: Sequence[BoolTerm], timeout: float) -> list[Status]:
+        """For each goal alone, whether the facts and it can hold: one solver, each goal behind a
+        literal assumed in turn (no re-parsing per goal)."""
+        started = time.perf_counter()
+        s = self.script
+        keep = (dict(s.ref), dict(s.declared), s.count, len(s.lines))
+        try:
+            for i, g in enumerate(goals):
+                s.lines.append(f"(declare-const |each!{i}| Bool)")
+                s.assert_(g, f"|each!{i}|")
+            text = s.text()
+        finally:
+            s.ref, s.declared, s.count = keep[0], keep[1], keep[2]
+            del s.lines[keep[3] :]
+        solver = z3.SolverFor("QF_LIA")
+        solver.from_string(text)
+        out: list[Status] = []
+        for i in range(len(goals)):
+            left = max(timeout - (time.perf_counter() - started), 0.001)
+            solver.set("timeout", _ms(left))
+            got = solver.check(z3.Bool(f"each!{i}"))
+            out.append("sat" if got == z3.sat else "unsat" if got == z3.unsat else "unknown")
+        return out
+
+    def optimum(
+        self,
+        objective: IntTerm,
+        *,
+        maximise: bool,
+        timeout: float,
+        goals: Sequence[BoolTerm] = (),
+        beyond: int | None = None,
+    ) -> Optimum:
+        """The greatest (or least) value of `objective` under the facts and goals, proved optimal.
+
+        `beyond`, when given, is a value already proved unreachable-past (no assignment goes
+        beyond it; e.g. a sum of proved bounds): the search then halves the gap at once. A first
+        assignment gives a value; then "at least value + step" is asked, jumping to each
+        new assignment's value and doubling the step, until a check is unsat; from there the gap
+        is halved. The answer is proved by the last unsat check (nothing reaches one beyond it).
+        Each question gets a fresh solver over the same script: Z3 preprocesses a fresh problem
+        far better than an incremental one. A constant objective is its own optimum.
+        """
+        started = time.perf_counter()
+        if isinstance(objective, IConst):
+            return Optimum("proved", value=objective.value, seconds=0.0)
+
+        def left() -> float:
+            return max(timeout - (time.perf_counter() - started), 0.001)
+
+        sign = 1 if maximise else -1
+        text, declared = self._text(goals, objective * sign)
+        obj = z3.Int("objective!")
+        solver = z3.SolverFor("QF_LIA")
+        solver.from_string(text)
+        asked = [0]
+
+        answered = [solver]
+
+        def ask(at_least: int | None) -> tuple[Any, int | None]:
+            solver.set("timeout", _ms(min(left(), INCREMENTAL_BUDGET)))
+            if at_least is None:
+                got = solver.check()
+            else:
+                lit = z3.Bool(f"at-least!{asked[0]}")
+                asked[0] += 1
+                solver.add(z3.Implies(lit, obj >= at_least))
+                got = solver.check(lit)
+            answered[0] = solver
+            if got == z3.unknown and left() > 0.01:
+                fresh = z3.SolverFor("QF_LIA")
+                fresh.set("timeout", _ms(left()))
+                fresh.from_string(text)
+                if at_least is not None:
+                    fresh.add(obj >= at_least)
+                got = fresh.check()
+                answered[0] = fresh
+            value = None
+            if got == z3.sat:
+                value = answered[0].model().eval(obj, model_completion=True).as_long()
+            return got, value
+
+        got, best = ask(None)
+        solver_of = answered
+        if got == z3.unsat:
+            out = check(self.facts, goals, timeout=left())
+            core = out.core if out.status == "unsat" else ()
+            return Optimum("infeasible", core=core, seconds=time.perf_counter() - started)
+        if got != z3.sat or best is None:
+            return Optimum(
+                "unknown",
+                reason=_reason(solver_of[0], timeout, started),
+                seconds=time.perf_counter() - started,
+            )
+        model = solver_of[0].model()
+        ceiling: int | None = None if beyond is None else beyond * sign
+        step = 1
+        while ceiling is None or best < ceiling:
+            target = best + step if ceiling is None else (best + ceiling + 1) // 2
+            got, value = ask(target)
+            if got == z3.sat and value is not None:
+                model = solver_of[0].model()
+                best = value
+                step *= 2
+            elif got == z3.unsat:
+                ceiling = target - 1
+            else:
+                return Optimum(
+                    "unknown",
+                    value=best * sign,
+                    values=_values(model, declared),
+                    reason=_reason(solver_of[0], timeout, started),
+                    seconds=time.perf_counter() - started,
+                )
+        values = _values(model, declared)
+        values.pop("objective!", None)
+        return Optimum(
+            "proved", value=best * sign, values=values, seconds=time.perf_counter() - started
+        )
+
+
 def optimum(
     facts: Sequence[Fact],
     objective: IntTerm,
@@ -334,83 +499,8 @@ def optimum(
     timeout: float,
     goals: Sequence[BoolTerm] = (),
 ) -> Optimum:
-    """The greatest (or least) value of `objective` under the facts and goals, proved optimal.
-
-    A first assignment gives a value; then "at least value + step" is asked, jumping to each
-    new assignment's value and doubling the step, until a check is unsat; from there the gap is
-    halved. The answer is proved by the last unsat check (nothing reaches one beyond it). Each
-    question gets a fresh solver over the same script: Z3 preprocesses a fresh problem far better
-    than an incremental one.
-    """
-    started = time.perf_counter()
-
-    def left() -> float:
-        return max(timeout - (time.perf_counter() - started), 0.001)
-
-    sign = 1 if maximise else -1
-    target_term = objective * sign
-    script = _Script()
-    script.share([f.term for f in facts] + [*goals, target_term])
-    for f in facts:
-        script.assert_(f.term)
-    for g in goals:
-        script.assert_(g)
-    ref = script(target_term)
-    script.lines.append("(declare-const |objective!| Int)")
-    script.lines.append(f"(assert (= |objective!| {ref}))")
-    text = script.text()
-    obj = z3.Int("objective!")
-    solver: Any = None
-
-    def ask(at_least: int | None) -> tuple[Any, int | None]:
-        nonlocal solver
-        solver = z3.SolverFor("QF_LIA")
-        solver.set("timeout", _ms(left()))
-        solver.from_string(text)
-        if at_least is not None:
-            solver.add(obj >= at_least)
-        got = solver.check()
-        value = None
-        if got == z3.sat:
-            value = solver.model().eval(obj, model_completion=True).as_long()
-        return got, value
-
-    got, best = ask(None)
-    if got == z3.unsat:
-        out = check(facts, goals, timeout=left())
-        core = out.core if out.status == "unsat" else ()
-        return Optimum("infeasible", core=core, seconds=time.perf_counter() - started)
-    if got != z3.sat or best is None:
-        return Optimum(
-            "unknown",
-            reason=_reason(solver, timeout, started),
-            seconds=time.perf_counter() - started,
-        )
-    model = solver.model()
-    ceiling: int | None = None
-    step = 1
-    while ceiling is None or best < ceiling:
-        target = best + step if ceiling is None else (best + ceiling + 1) // 2
-        got, value = ask(target)
-        if got == z3.sat and value is not None:
-            model = solver.model()
-            best = value
-            step *= 2
-        elif got == z3.unsat:
-            ceiling = target - 1
-        else:
-            return Optimum(
-                "unknown",
-                value=best * sign,
-                values=_values(model, script.declared),
-                reason=_reason(solver, timeout, started),
-                seconds=time.perf_counter() - started,
-            )
-    values = _values(model, script.declared)
-    values.pop("objective!", None)
-    return Optimum(
-        "proved", value=best * sign, values=values, seconds=time.perf_counter() - started
-    )
+    """`Problem(facts).optimum(...)`, for a single question."""
+    return Problem(facts).optimum(objective, maximise=maximise, timeout=timeout, goals=goals)
 
 
 def version() -> str:
@@ -418,4 +508,13 @@ def version() -> str:
     return str(z3.get_version_string())
 
 
-__all__ = ["Optimum", "Outcome", "Status", "check", "check_claim", "optimum", "version"]
+__all__ = [
+    "Optimum",
+    "Outcome",
+    "Problem",
+    "Status",
+    "check",
+    "check_claim",
+    "optimum",
+    "version",
+]

@@ -351,6 +351,51 @@ def implies(cond: BoolTerm | bool, then: BoolTerm | bool) -> BoolTerm:
     return Implies(c, t)
 
 
+def divisible(x: IntLike, k: int) -> BoolTerm:
+    """`x` is a multiple of `k`, with the test pushed into the branches of an if-then-else and
+    the parts of a sum that are multiples already (the same statement, easier for a solver)."""
+    t = lift(x)
+    if isinstance(t, IConst):
+        return TRUE if t.value % k == 0 else FALSE
+    if isinstance(t, Ite):
+        return all_of(
+            (implies(t.cond, divisible(t.then, k)), implies(~t.cond, divisible(t.other, k)))
+        )
+    if isinstance(t, Linear):
+        rest = [(x, c) for x, c in t.items if c % k]
+        if not rest and t.const % k == 0:
+            return TRUE
+        if len(rest) < len(t.items):
+            return divisible(_linear(((x, c) for x, c in rest)) + t.const, k)
+        if len(t.items) == 1 and isinstance(t.items[0][0], Ite) and t.const % k == 0:
+            inner, c = t.items[0]
+            if c == 1 or c == -1:
+                return divisible(inner, k)
+    return compare("==", Mod(t, k), 0)
+
+
+def divisible_parts(x: IntLike, k: int) -> BoolTerm:
+    """Every summand of `x` (into the branches of each if-then-else) is a multiple of `k`: a
+    stronger statement than `divisible(x, k)` that implies it — to prove with, never to refute
+    with (summands may cancel)."""
+    t = lift(x)
+    if isinstance(t, Linear):
+        return all_of(
+            (
+                *(divisible_parts(item, k) for item, c in t.items if c % k),
+                TRUE if t.const % k == 0 else FALSE,
+            )
+        )
+    if isinstance(t, Ite):
+        return all_of(
+            (
+                implies(t.cond, divisible_parts(t.then, k)),
+                implies(~t.cond, divisible_parts(t.other, k)),
+            )
+        )
+    return divisible(t, k)
+
+
 def between(x: IntLike, lo: int, hi: int) -> BoolTerm:
     t = lift(x)
     return all_of((t >= lo, t <= hi))
@@ -515,6 +560,8 @@ __all__ = [
     "compare",
     "const",
     "count",
+    "divisible",
+    "divisible_parts",
     "evaluate",
     "implies",
     "ite",

@@ -293,10 +293,21 @@ def bounds(rules: EscobaRules, timeout: float) -> Result:
     reasons: list[str] = []
     extremes: dict[str, Any] = {}
     t0 = time.perf_counter()
+    problem = smt.Problem(facts, [*cfg.categories.values(), cfg.score])
+    signed = {c.name.removeprefix("sign/"): c.verdict is Verdict.PROVED for c in checks}
+    proved: dict[tuple[str, bool], int] = {}
     for cat, term in [*cfg.categories.items(), ("total", cfg.score)]:
         pair: list[int | None] = []
         for maximise in (False, True):
-            opt = smt.optimum(facts, term, maximise=maximise, timeout=timeout)
+            # a proved sign bounds the least by 0; the hand score's ends by the categories' sums
+            at = None
+            if not maximise and signed.get(cat):
+                at = 0
+            elif cat == "total" and all((c, maximise) in proved for c in cfg.categories):
+                at = sum(proved[(c, maximise)] for c in cfg.categories)
+            opt = problem.optimum(term, maximise=maximise, timeout=timeout, beyond=at)
+            if opt.status == "proved" and opt.value is not None:
+                proved[(cat, maximise)] = opt.value
             pair.append(opt.value)
             if opt.status != "proved":
                 verdict = Verdict.UNKNOWN
@@ -308,10 +319,9 @@ def bounds(rules: EscobaRules, timeout: float) -> Result:
     lo, hi = values["total"]
     admitted: list[int] = []
     if lo is not None and hi is not None:
-        for t in range(lo, hi + 1):
-            out = smt.check(facts, [cfg.score.eq(t)], timeout=timeout, minimise=False, values=False)
-            if out.status == "sat":
-                admitted.append(t)
+        totals = list(range(lo, hi + 1))
+        got = problem.satisfiable_each([cfg.score.eq(t) for t in totals], timeout)
+        admitted = [t for t, status in zip(totals, got, strict=True) if status == "sat"]
     text = ", ".join(f"{k} {v[0]}..{v[1]}" for k, v in values.items() if k != "total")
     checks.append(
         Check(

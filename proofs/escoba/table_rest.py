@@ -258,9 +258,16 @@ def run(rules: EscobaRules, timeout: float) -> Result:
         "hands": {str(k): v for k, v in sorted(seen.items())},
         "replay_problems": problems,
     }
-    summary = f"left ≡ {first} (mod {cs}), ≤ {top}; hands leave {', '.join(map(str, shown))}" + (
-        f"; {', '.join(map(str, open_))} unknown" if open_ else ""
-    )
+    if open_:
+        summary = (
+            f"left ≡ {first} (mod {cs}), ≤ {top}; hands leave {', '.join(map(str, shown))}; "
+            f"{', '.join(map(str, open_))} unknown"
+        )
+    else:
+        summary = (
+            f"left at the end: exactly {', '.join(map(str, shown))} (≡ {first} mod {cs}, "
+            f"at most {top}, each left by a hand)"
+        )
     return Result(
         NAME,
         rules.rulebook,
