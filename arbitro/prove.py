@@ -62,8 +62,22 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_prove)
 
 
+def parse_options(pairs: list[str]) -> dict[str, str | bool]:
+    """`KEY=VALUE` pairs as options: true/on and false/off are booleans, anything else a label."""
+    from arbitro.model.errors import OptionError
+
+    out: dict[str, str | bool] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise OptionError(f"option {pair!r} is not KEY=VALUE (e.g. --option target_tie=shared)")
+        out[key] = {"true": True, "on": True, "false": False, "off": False}.get(
+            value.lower(), value
+        )
+    return out
+
+
 def cmd_prove(args: argparse.Namespace) -> int:
-    from arbitro.cli import _parse_options
     from arbitro.model.errors import OptionError
     from arbitro.proofs import smt
     from arbitro.proofs.runner import prove
@@ -73,7 +87,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
     books = args.rulebooks or rulebook_ids()
     report = prove(
         books,
-        _parse_options(args.option),
+        parse_options(args.option),
         all_readings=args.all_readings,
         timeout=args.timeout,
         properties=args.property or None,

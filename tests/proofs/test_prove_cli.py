@@ -5,6 +5,7 @@ cannot change a result."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from arbitro.cli import main
 from arbitro.model.spec import load_rulebook
 from arbitro.proofs.runner import Job, prove, readings, run_job
 from arbitro.proofs.verdict import Verdict
+from arbitro.prove import main as prove_main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -61,6 +63,7 @@ def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
         (["samba-en", "--timeout", "0"], "--timeout must be a positive number"),
         (["samba-en", "--property", "nosuch"], "unknown property 'nosuch'"),
         (["samba-en", "--jobs", "0"], "--jobs must be at least 1"),
+        (["samba-en", "--option", "target_tie"], "is not KEY=VALUE"),
     ],
 )
 def test_bad_input_gets_one_line_and_status_2(
@@ -96,3 +99,17 @@ def test_a_reused_result_is_what_proving_again_gives() -> None:
     sample = reused[0]
     fresh = run_job(Job("samba-en", dict(sample.options), ["opening-table"], 30.0))[0][0]
     assert (fresh.verdict, fresh.summary) == (sample.verdict, sample.summary)
+
+
+def test_the_results_updater_touches_only_a_document_with_its_block(tmp_path: Path) -> None:
+    """`python -m arbitro.prove --update FILE` refuses a symlink and a file without the block,
+    leaving both as they were."""
+    plain = tmp_path / "notes.md"
+    plain.write_text("no block here\n", encoding="utf-8")
+    link = tmp_path / "link.md"
+    link.symlink_to(plain)
+    assert prove_main(["--update", str(link)]) == 2
+    assert prove_main(["--update", str(plain)]) == 2
+    assert prove_main(["--update", str(tmp_path / "missing.md")]) == 2
+    assert plain.read_text(encoding="utf-8") == "no block here\n"
+    assert link.is_symlink()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbitro.proofs import smt
@@ -62,6 +62,7 @@ def bool_terms(draw: st.DrawFn, depth: int = 2) -> BoolTerm:
     return {"and": a & c, "or": a | c, "implies": implies(a, c)}[op]
 
 
+@settings(max_examples=60)  # two solver calls an example
 @given(int_terms(), st.integers(-9, 9), st.integers(-9, 9), st.integers(-9, 9))
 def test_compiled_python_and_z3_give_one_value(t: IntTerm, x: int, y: int, z: int) -> None:
     """The refinement tests evaluate terms as Python; the proofs hand them to Z3: same value."""
