@@ -25,7 +25,7 @@ from arbitro.model.errors import OptionError
 from arbitro.model.schema import Options, rules_for
 from arbitro.model.spec import Rulebook, load_rulebook
 from arbitro.proofs.properties import family, for_family, names
-from arbitro.proofs.verdict import Result, Verdict
+from arbitro.proofs.verdict import NotEncoded, Result, Verdict, not_covered
 
 Reading = dict[str, str | bool]
 
@@ -82,7 +82,18 @@ def run_job(job: Job) -> list[tuple[Result, dict[str, Any]]]:
         if prop.name not in job.properties:
             continue
         rec = _Recorder(rules)
-        res = prop.run(rec, job.timeout, before)
+        try:
+            res = prop.run(rec, job.timeout, before)
+        except NotEncoded as e:
+            res = Result(
+                prop.name,
+                rules.rulebook,
+                {},
+                prop.statement,
+                (not_covered(prop.name, prop.statement, str(e)),),
+                f"UNKNOWN: the encoding has no constraints for {e}",
+                0.0,
+            )
         res = dataclasses.replace(res, options=dict(job.options))
         before[prop.name] = res
         out.append((res, dict(object.__getattribute__(rec, "read"))))

@@ -184,6 +184,21 @@ def prove(
     )
 
 
+class NotEncoded(Exception):
+    """An encoder met a rule value it has no constraints for; the property is then UNKNOWN."""
+
+    def __init__(self, field: str, value: object) -> None:
+        self.field = field
+        self.value = value
+        super().__init__(f"{field} = {value!r}")
+
+
+def known(field: str, value: object, allowed: tuple[object, ...]) -> None:
+    """Raise NotEncoded unless `value` is one the encoder handles."""
+    if value not in allowed:
+        raise NotEncoded(field, value)
+
+
 def not_covered(name: str, statement: str, what: str) -> Check:
     """UNKNOWN because the encoding does not cover a part of the rules (named in `what`)."""
     return Check(name, statement, Verdict.UNKNOWN, 0.0, reason=f"not encoded: {what}")
@@ -192,10 +207,12 @@ def not_covered(name: str, statement: str, what: str) -> Check:
 __all__ = [
     "Check",
     "Decode",
+    "NotEncoded",
     "Result",
     "Verdict",
     "Witness",
     "combine",
+    "known",
     "not_covered",
     "prove",
 ]

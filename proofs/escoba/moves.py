@@ -29,7 +29,7 @@ from arbitro.proofs.escoba import cards as E
 from arbitro.proofs.facts import Facts
 from arbitro.proofs.terms import BoolTerm, IntTerm, Value, all_of, any_of, total
 from arbitro.proofs.vectors import Vec, concrete, read, unknowns
-from arbitro.proofs.verdict import Check, Result, Verdict, Witness, prove
+from arbitro.proofs.verdict import Check, Result, Verdict, Witness, known, prove
 
 ZONES = ("stock", "table", "hand", "others", "pile", "piles_other")
 
@@ -167,6 +167,7 @@ REST_TO = ("pile", "piles_other", "stays")
 def rest(rules: EscobaRules, to: str) -> Relation:
     """After the last card: the table to the mover's side, to another side, or left."""
     n = E.kinds(rules)
+    known("rest_without_capturer", rules.rest_without_capturer, ("stay", "dealer"))
     rel = _base(f"rest/{to}", n)
     cl = rules.cid("last_capturer_takes_rest")
     rel.guards.add(

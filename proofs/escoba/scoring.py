@@ -47,7 +47,7 @@ from arbitro.proofs.terms import (
     total,
     variables,
 )
-from arbitro.proofs.verdict import Check, Result, Verdict, Witness, prove
+from arbitro.proofs.verdict import Check, Result, Verdict, Witness, known, prove
 
 CATEGORIES = ("cards", "oros", "velo", "setenta", "escobas")
 
@@ -111,6 +111,13 @@ def config(rules: EscobaRules) -> Config:
     """One side's (side 0's) hand in any seating of the book."""
     r = rules
     cid = r.cid
+    known("setenta_missing_suit", r.setenta_missing_suit, ("no_setenta", "lowest"))
+    known("category_tie", r.category_tie, ("nobody",))
+    known(
+        "variant_cards_double_rule",
+        r.variant_cards_double_rule,
+        ("each_opponent", "opponents_together"),
+    )
     groups = seatings(r)
     n = E.kinds(r)
     most = max(g.sides for g in groups)

@@ -37,6 +37,7 @@ from arbitro.proofs.rummy.cards import (
 )
 from arbitro.proofs.terms import BoolTerm, IntTerm, all_of, any_of, count, implies, total
 from arbitro.proofs.vectors import Vec
+from arbitro.proofs.verdict import known
 
 
 def red_three_clause(rules: RummyRules) -> str:
@@ -179,6 +180,8 @@ def _common(f: Facts, rules: RummyRules, t: MeldTerms, lay: bool) -> None:
             f"a wild meld holds at most {r.completed_size}",
         )
     # black-three melds
+    known("black_threes_meld", r.black_threes_meld, ("never", "going_out_only"))
+    known("red_threes_meld", r.red_threes_meld, ("never", "going_out_only"))
     if r.black_threes_meld == "never":
         f.add(cid("black_threes_meld"), ~t.is_black3, "black threes are never melded")
     else:
@@ -222,6 +225,7 @@ def growth_cap(rules: RummyRules, t: MeldTerms) -> BoolTerm | None:
     """How big a set on the table may be, by *:completed-set-growth (None: the rule sets no cap)."""
     c = rules.completed_size
     g = rules.completed_set_growth
+    known("completed_set_growth", g, ("none", "one_natural_if_clean", "naturals", "any"))
     if g == "none":
         return t.size <= c
     if g == "one_natural_if_clean":

@@ -52,6 +52,7 @@ from arbitro.proofs.terms import (
     total,
 )
 from arbitro.proofs.vectors import Vec, concrete, unknowns
+from arbitro.proofs.verdict import known
 
 K = C.KINDS
 BASE_ZONES = (
@@ -200,6 +201,10 @@ def draw(rules: RummyRules) -> list[Relation]:
     """A normal draw of *:draw-count cards, red threes among them laid out and replaced; and a
     draw from an exhausted stock where *:stock-out ends the hand (no card moves)."""
     r = rules
+    known("draw_short_stock", r.draw_short_stock, ("take_what_remains", "hand_ends"))
+    known(
+        "stock_out", r.stock_out, ("forced_take_if_matches_meld", "take_pile_if_able", "hand_ends")
+    )
     rel = _base("draw")
     x = _param(rel, "drawn")
     n = rel.pre["stock"].size()
@@ -227,6 +232,7 @@ def turn_start(rules: RummyRules) -> list[Relation]:
     """A turn begins: the replacements owed for dealt red threes are drawn
     (*:red-three-initial-replacement 'on_turn'; none are owed under 'at_deal')."""
     r = rules
+    known("red_three_initial_replacement", r.red_three_initial_replacement, ("at_deal", "on_turn"))
     rel = _base("turn-start")
     owed = Int("owed")
     rel.scalars["owed"] = owed
@@ -265,6 +271,11 @@ def in_classes(k: int, classes: tuple[str, ...]) -> bool:
 def take_pile(rules: RummyRules) -> list[Relation]:
     """The whole pile taken, its top card used at once, its red threes laid out and the rest to
     the hand (or held aside until the opening is laid): one relation per use and destination."""
+    known(
+        "pile_wild_pair_after",
+        rules.pile_wild_pair_after,
+        ("never", "side_opened", "first_pile_take"),
+    )
     out: list[Relation] = []
     dests = ["hand", "held"] if rules.pile_rest_after_opening else ["hand"]
     for use in USES:

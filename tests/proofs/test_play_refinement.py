@@ -183,3 +183,27 @@ def test_a_hand_scored_differently_is_caught() -> None:
 
 
 _ = random
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("book", RUMMY_BOOKS)
+def test_hand_scores_lie_within_the_proved_bounds(book: str) -> None:
+    """The bounds `score-bounds` proves, against the scores of eagerly played hands."""
+    from arbitro.proofs.rummy import scoring
+    from arbitro.proofs.verdict import Verdict
+
+    r = rummy(book)
+    res = scoring.bounds(r, 60)
+    assert res.verdict is Verdict.PROVED
+    bounds = res.values["bounds"]
+    m = model(book)
+    for _, _, end in hands(book, r, list(m.seatings(r))[:2], 4, seed=12, eager=True):
+        hand = m.last_hand(end)
+        if hand is None:
+            continue
+        for side, cats in enumerate(hand.categories):
+            for cat, points in cats.items():
+                lo, hi = bounds[cat]
+                assert lo <= points <= hi, f"{book}: {cat} {points} outside {lo}..{hi}"
+            lo, hi = bounds["total"]
+            assert lo <= hand.scores[side] <= hi

@@ -113,3 +113,21 @@ def test_the_results_updater_touches_only_a_document_with_its_block(tmp_path: Pa
     assert prove_main(["--update", str(tmp_path / "missing.md")]) == 2
     assert plain.read_text(encoding="utf-8") == "no block here\n"
     assert link.is_symlink()
+
+
+def test_a_rule_value_the_encoding_does_not_know_is_unknown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A growth rule no encoder has constraints for (as a future spec might give): UNKNOWN, with
+    the field and value named — not a proof of something else."""
+    import dataclasses
+
+    import arbitro.proofs.runner as runner
+    from arbitro.model.schema import rules_for
+
+    real = rules_for("samba-en")
+    odd = dataclasses.replace(real, completed_set_growth="two_more")  # type: ignore[arg-type]
+    monkeypatch.setattr(runner, "rules_for", lambda book, options=None: odd)
+    ((res, _),) = run_job(Job("samba-en", {}, ["meld-caps"], 30.0))
+    assert res.verdict is Verdict.UNKNOWN
+    assert "completed_set_growth = 'two_more'" in res.checks[0].reason
