@@ -76,6 +76,13 @@ RUMMY_CLAUSES: dict[str, tuple[str, ...]] = {
 """The clauses a Samba/Canasta action of each type turns on, most specific first (the rummy
 engine does not name the clauses of each move; these are the keys its rules read for them)."""
 
+CATEGORY_MORE = {
+    "setenta": ("setenta_order", "setenta_missing_suit", "category_tie"),
+    "cards": ("category_tie",),
+    "oros": ("category_tie",),
+}
+"""Further clauses that decide a category (tried under their other readings on a mismatch)."""
+
 GOING_OUT = ("go_out_discard", "go_out_min_completed", "go_out_min_clean", "go_out_min_dirty")
 
 
@@ -186,6 +193,14 @@ class Lockstep:
         key = CATEGORY_CLAUSES.get(self.game, {}).get(category)
         return (self.cid(key) if key else None) or self.end_clause()
 
+    def blame(self, kind: str, clauses: list[str], detail: Mapping[str, Any]) -> str:
+        """The clause a disagreement is put down to. A refusal or a score names its clause;
+        for a move that went wrong, the first of the clauses it turned on that no agreeing move
+        turned on, where there is one."""
+        if kind == "score" or (kind == "legal" and detail.get("too_lax")):
+            return clauses[0]
+        return next((c for c in clauses if c not in self.suspect_free), clauses[0])
+
     def hand_end_clause(self, state: Mapping[str, Any]) -> str:
         """The clause of how a hand ends: every card played, going out, the stock running out."""
         reason = (state.get("result") or state.get("last_hand") or {}).get("reason")
@@ -207,7 +222,7 @@ class Lockstep:
 
         def part(kind: str, clauses: list[str], step: int, detail: dict[str, Any]) -> Outcome:
             clauses = clauses or [self.end_clause()]
-            primary = next((c for c in clauses if c not in self.suspect_free), clauses[0])
+            primary = self.blame(kind, clauses, detail)
             d = Disagreement(kind, primary, clauses, step, detail, start, list(actions), game)
             return Outcome(d, actions, used, agreed, step)
 
@@ -237,6 +252,10 @@ class Lockstep:
             theirs: dict[str, Any] = {}
             unreadable: list[dict[str, Any]] = []
             for a in theirs_raw:
+                text = _canon(a)
+                if text in mine:  # already in canonical form: nothing to read
+                    theirs[text] = a
+                    continue
                 try:
                     theirs[_canon(o.model.action_to_json(o.read_action(s, a)))] = a
                 except ArbitroError as e:
@@ -247,6 +266,7 @@ class Lockstep:
                 return self._legal_part(
                     part, s, state, step, mine, theirs, extra, missing, unreadable
                 )
+            self.near_misses(state, mine)
             pick = choose(step, list(mine), set(theirs))
             action = mine[pick]
             after = o.apply(state, action)
@@ -273,6 +293,18 @@ class Lockstep:
             state = after
         # the hand is over in arbitro; the engine said so too (its report has `ended`)
         return self._scores(part, state, step, actions, used, agreed)
+
+    def near_misses(self, state: Mapping[str, Any], mine: Mapping[str, Any]) -> None:
+        """The clauses that refuse the plays nearest to legal ones, which both sides agreed to
+        leave out: in Escoba, each card of the mover's hand laid on the table."""
+        if self.game != "escoba" or state.get("to_move") is None:
+            return
+        seat = state["to_move"]
+        for card in state["hands"][seat]:
+            lay = {"capture": [], "card": card, "seat": seat}
+            if _canon(lay) not in mine:
+                why = self.oracle.explain(state, lay)
+                self.exercised.update(r["clause"] for r in why.get("refusals", []))
 
     def _legal_part(
         self,
@@ -347,7 +379,10 @@ class Lockstep:
                     wrong.append({"side": side, "category": cat, "engine": got, "arbitro": value})
         if wrong:
             first = self.category_clause(wrong[0]["category"])
-            clauses = list(dict.fromkeys(self.category_clause(w["category"]) for w in wrong))
+            clauses = [self.category_clause(w["category"]) for w in wrong]
+            for w in wrong:
+                clauses += [c for c in map(self.cid, CATEGORY_MORE.get(w["category"], ())) if c]
+            clauses = list(dict.fromkeys(clauses))
             return part("score", [first, *clauses], step, {"categories": wrong})
         ends = {
             k: {"engine": theirs.get(k), "arbitro": mine[k]}
@@ -762,7 +797,7 @@ def conform(
         firsts: dict[tuple[str, str], Disagreement] = {}
         for d in found:
             # the clause blamed is one no agreeing move also used, where there is one
-            d.clause = next((c for c in d.clauses if c not in ls.suspect_free), d.clauses[0])
+            d.clause = ls.blame(d.kind, d.clauses, d.detail)
             key = f"{d.kind} {d.clause}"
             run.counts[key] = run.counts.get(key, 0) + 1
             firsts.setdefault(d.key(), d)
@@ -822,9 +857,7 @@ def describe(d: Mapping[str, Any]) -> list[str]:
         if "engine" in det:
             lines.append(f"the engine refused it: {det['engine']}")
         for f in det.get("fields", []):
-            lines.append(
-                f"{f['field']}: engine {_short(f['engine'])}; arbitro {_short(f['arbitro'])}"
-            )
+            lines.append(f"{f['field']}: {_difference(f['engine'], f['arbitro'])}")
         if "ended" in det:
             e = det["ended"]
             lines.append(f"hand over: engine {e['engine']}, arbitro {e['arbitro']}")
@@ -837,6 +870,23 @@ def describe(d: Mapping[str, Any]) -> list[str]:
         for k, v in det.items():
             lines.append(f"{k}: engine {v['engine']}, arbitro {v['arbitro']}")
     return [shorten(x, 96) for x in lines]
+
+
+def _difference(engine: Any, arbitro: Any) -> str:
+    """Two values of a field as a person compares them: for cards, what one has and not the
+    other."""
+    a, b = list(_flat(engine)), list(_flat(arbitro))
+    if engine != arbitro and isinstance(engine, list) and isinstance(arbitro, list):
+        lacks = [c for c in b if a.count(c) < b.count(c)]
+        more = [c for c in a if a.count(c) > b.count(c)]
+        said = []
+        if lacks:
+            said.append("the engine lacks " + " ".join(dict.fromkeys(lacks)))
+        if more:
+            said.append("the engine has more " + " ".join(dict.fromkeys(more)))
+        if said:
+            return "; ".join(said)
+    return f"engine {_short(engine)}; arbitro {_short(arbitro)}"
 
 
 def _short(v: Any) -> str:

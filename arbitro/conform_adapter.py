@@ -140,9 +140,10 @@ class _Refusal(Exception):
         self.kind = kind
 
 
-def serve_reference(stdin: IO[bytes], stdout: IO[bytes]) -> int:
-    """Answer adapter requests with arbitro's own engine until `quit` or the end of input."""
-    engine = Reference()
+def serve_reference(stdin: IO[bytes], stdout: IO[bytes], engine: Reference | None = None) -> int:
+    """Answer adapter requests with arbitro's own engine (or `engine`) until `quit` or the end
+    of input."""
+    engine = engine or Reference()
     for raw in stdin:
         if not raw.strip():
             continue
