@@ -360,8 +360,12 @@ class Lockstep:
             raise AdapterFailure(
                 "refused-op", f"the adapter refused 'score' after the hand: {shorten(str(e), 200)}"
             ) from None
-        if not isinstance(theirs, dict):
-            raise AdapterFailure("garbage", "its answer to 'score' is not an object")
+        try:
+            validate(theirs, "adapter-score", "score")
+        except MalformedInput as e:
+            raise AdapterFailure(
+                "garbage", f"its answer to 'score' is not a score: {shorten(str(e), 200)}"
+            ) from None
         cats = [c for side in mine["categories"] for c in side]
         self.exercised.update(self.category_clause(c) for c in cats)
         target = self.cid("target_score")
@@ -777,11 +781,12 @@ def conform(
     game = 0
     try:
         hello = adapter.ask("hello")
-        if not isinstance(hello, dict) or hello.get("protocol") != PROTOCOL:
+        try:
+            validate(hello, "adapter-hello", "hello")
+        except MalformedInput as e:
             raise AdapterFailure(
-                "garbage",
-                f"its hello names protocol {shorten(repr((hello or {}).get('protocol') if isinstance(hello, dict) else hello), 40)}, expected {PROTOCOL!r}",
-            )
+                "garbage", f"its answer to 'hello' is not {PROTOCOL}'s: {shorten(str(e), 200)}"
+            ) from None
         if isinstance(hello.get("engine"), str):
             run.engine = shorten(hello["engine"], 80)
         found: list[Disagreement] = []
@@ -900,7 +905,7 @@ def text(run: Run) -> str:
         return f"conform: {run.engine}: {f['message']} (game {f['game']})\n"
     out = [
         f"conform {run.rulebook} against {shorten(run.engine, 50)}: {run.played} games, "
-        f"{run.steps} steps, seed {run.seed}: {run.status}"
+        f"{run.steps} steps, seed {run.seed}, {run.seating['players']} players: {run.status}"
     ]
     for d in run.to_json()["disagreements"]:
         rep = d["reproducer"]

@@ -24,6 +24,7 @@ from typing import IO, Any
 from arbitro.jsonio import dumps_line, loads, shorten
 from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.oracle import Oracle
+from arbitro.protocol import validate
 
 PROTOCOL = "arbitro-adapter/1"
 OPS = ("hello", "start", "legal", "apply", "score", "quit")
@@ -102,6 +103,7 @@ class Reference:
         self.state: dict[str, Any] | None = None
 
     def answer(self, request: Mapping[str, Any]) -> Any:
+        validate(request, "adapter-request", "request")
         op = request.get("op")
         if op == "hello":
             return {"protocol": PROTOCOL, "engine": "arbitro reference"}

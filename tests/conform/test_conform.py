@@ -180,3 +180,16 @@ def test_the_html_profile_opens_in_chromium(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0
     assert "escoba-es:capture-forced" in done.stdout and "<table" in done.stdout
+
+
+NODE = shutil.which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed: the example adapter is JavaScript")
+def test_the_example_javascript_adapter_conforms() -> None:
+    assert NODE is not None
+    example = str(HERE.parent.parent / "adapters" / "escoba.js")
+    for players in (2, 4):
+        run = conform("escoba-es", [NODE, example], games=3, seed=7, players=players)
+        assert run.status == "conforms", text(run)
+        assert run.engine == "example escoba engine (node)"
