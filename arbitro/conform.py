@@ -223,6 +223,7 @@ class Lockstep:
         def part(kind: str, clauses: list[str], step: int, detail: dict[str, Any]) -> Outcome:
             clauses = clauses or [self.end_clause()]
             primary = self.blame(kind, clauses, detail)
+            detail = {"before": self.glance(state), **detail}
             d = Disagreement(kind, primary, clauses, step, detail, start, list(actions), game)
             return Outcome(d, actions, used, agreed, step)
 
@@ -293,6 +294,20 @@ class Lockstep:
             state = after
         # the hand is over in arbitro; the engine said so too (its report has `ended`)
         return self._scores(part, state, step, actions, used, agreed)
+
+    def glance(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """What a reader of a disagreement wants to see of the position before it: the hand of
+        the player to move and the face-up cards."""
+        seat = self.oracle.game.to_move(dict(state))
+        out: dict[str, Any] = {"to_move": seat}
+        if seat is not None:
+            out["hand"] = state["hands"][seat]
+        if self.game == "escoba":
+            out["table"] = state["table"]
+        else:
+            out["pile_top"] = state["pile"][-1] if state["pile"] else None
+            out["pile_size"] = len(state["pile"])
+        return out
 
     def near_misses(self, state: Mapping[str, Any], mine: Mapping[str, Any]) -> None:
         """The clauses that refuse the plays nearest to legal ones, which both sides agreed to
@@ -849,6 +864,17 @@ def describe(d: Mapping[str, Any]) -> list[str]:
     """A disagreement in a few lines of at most 100 columns."""
     det = d["detail"]
     lines = []
+    before = det.get("before") or {}
+    if before.get("hand") is not None:
+        shown = (
+            f"table {' '.join(before['table']) or '(empty)'}"
+            if "table" in before
+            else (f"pile of {before['pile_size']}, top {before['pile_top']}")
+        )
+        lines.append(
+            f"after {len(d['reproducer']['actions'])} moves: seat {before['to_move']} holds "
+            f"{' '.join(before['hand'])}; {shown}"
+        )
     if d["kind"] == "legal":
         for x in det["too_lax"]:
             why = x.get("clause") or "unreadable"
@@ -904,8 +930,9 @@ def text(run: Run) -> str:
         f = run.failure
         return f"conform: {run.engine}: {f['message']} (game {f['game']})\n"
     out = [
-        f"conform {run.rulebook} against {shorten(run.engine, 50)}: {run.played} games, "
-        f"{run.steps} steps, seed {run.seed}, {run.seating['players']} players: {run.status}"
+        f"conform {run.rulebook} ({run.seating['players']} players) against "
+        f"{shorten(run.engine, 60)}",
+        f"{run.played} games, {run.steps} steps, seed {run.seed}: {run.status}",
     ]
     for d in run.to_json()["disagreements"]:
         rep = d["reproducer"]
