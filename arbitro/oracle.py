@@ -91,6 +91,7 @@ class Oracle:
         teams: bool = False,
         layout: str | None = None,
         overrides: Mapping[str, Any] | None = None,
+        config: str | None = None,
     ) -> None:
         if not isinstance(rulebook, str):
             # load_rulebook refuses every id that is not registered (an id is never a path)
@@ -109,9 +110,16 @@ class Oracle:
             if not isinstance(value, (str, bool)):
                 raise OptionError(f"option {key!r}: a reading label or true/false")
         self.overrides = normalise(self.book, overrides)
-        self.rules: Any = rules_with(self.book, self.options, self.overrides)
+        self.config = config
         self.model = model_for(self.book.game)
-        self.seating = choose_seating(self.model, self.rules, players, teams, layout)
+        if config is not None:
+            # a small configuration (spec/configs/) brings its own rules and its one seating
+            small = _small_config(self.book.id, config, self.options, self.overrides)
+            self.rules: Any = small.rules
+            self.seating = small.seating
+        else:
+            self.rules = rules_with(self.book, self.options, self.overrides)
+            self.seating = choose_seating(self.model, self.rules, players, teams, layout)
         self.game = states.game_for(self.model)
         self.cache: dict[Any, Any] = {}
         self._order = {
@@ -421,6 +429,28 @@ class Oracle:
         validate(form, self.game.state_schema, "view")
         self.game.shape(self, form)
         return self.write(self.read_state(self.game.complete(self, probe)))
+
+
+def _small_config(
+    rulebook: str, name: str, options: Mapping[str, Any], overrides: Mapping[str, Any]
+) -> Any:
+    """The named small configuration of `rulebook` (a name, never a path: a transcript names
+    it), agreeing with the options given; OptionError otherwise."""
+    from arbitro.proofs.explore_config import config_names, load_config
+
+    known = config_names()
+    if not isinstance(name, str) or name not in known:
+        raise OptionError(f"no configuration {shorten(repr(name), 60)}; known: {', '.join(known)}")
+    small = load_config(name)
+    if small.rulebook != rulebook:
+        raise OptionError(f"configuration {name!r} derives from {small.rulebook}, not {rulebook}")
+    if overrides:
+        raise OptionError(f"configuration {name!r}: overrides cannot be added to a configuration")
+    if dict(options) != dict(small.options):
+        raise OptionError(
+            f"configuration {name!r} plays the options {dict(small.options)}, not {dict(options)}"
+        )
+    return small
 
 
 def _unhide(d: dict[str, Any], names: list[str]) -> dict[str, Any]:
