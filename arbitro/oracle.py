@@ -409,13 +409,14 @@ class Oracle:
         return self.model.violations(self.rules, self.read_state(state, checked=False))
 
     def view(self, state: Mapping[str, Any], seat: int) -> dict[str, Any]:
-        """What seat `seat` may know of the state: the same JSON with every card it cannot see
-        (the other hands, the stock) written "??"."""
+        """What seat `seat` may know of the state: the model's view of the seat
+        (GameModel.view) in the state's shape, every card it cannot see written "??"."""
         s = self.read_state(state)
         n = self.seating.players
         if type(seat) is not int or not 0 <= seat < n:
             raise MalformedInput(f"seat: a seat from 0 to {n - 1}, got {shorten(repr(seat), 40)}")
-        return self.game.view(self.write(s), seat)
+        seen = self.model.view(self.rules, s, seat)
+        return self.game.view(self, seen, list(self.write(s)))
 
     def from_view(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """A state consistent with a view: the hidden cards ("??") are the cards nobody is shown,
@@ -464,7 +465,10 @@ def _unhide(d: dict[str, Any], names: list[str]) -> dict[str, Any]:
         return [next(spare, names[0]) if c == HIDDEN else c for c in cards]
 
     out = dict(d)
-    if isinstance(d.get("hands"), list):
-        out["hands"] = [fill(h) for h in d["hands"]]
-    out["stock"] = fill(d.get("stock"))
+    for key in ("hands", "piles"):  # per seat, per side
+        if isinstance(d.get(key), list):
+            out[key] = [fill(h) for h in d[key]]
+    for key in ("stock", "pile", "held"):
+        if key in d:
+            out[key] = fill(d.get(key))
     return out
