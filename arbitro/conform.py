@@ -268,6 +268,8 @@ class Lockstep:
                     part, s, state, step, mine, theirs, extra, missing, unreadable
                 )
             self.near_misses(state, mine)
+            if not mine:
+                break  # both agree nobody can move: the hand stops here, unscored
             pick = choose(step, list(mine), set(theirs))
             action = mine[pick]
             after = o.apply(state, action)
@@ -292,6 +294,8 @@ class Lockstep:
                 return part("state", clauses, step, {"action": action, **differs})
             agreed.update(clauses)
             state = after
+        if state["phase"] == "play":
+            return Outcome(None, actions, used, agreed, step)
         # the hand is over in arbitro; the engine said so too (its report has `ended`)
         return self._scores(part, state, step, actions, used, agreed)
 
@@ -501,6 +505,9 @@ def _involved(d: Disagreement) -> list[str]:
 
     for item in d.detail.get("too_lax", []) + d.detail.get("too_strict", []):
         walk(item.get("action"))
+    before = d.detail.get("before") or {}
+    walk(before.get("table"))  # what the move was played against
+    walk(before.get("hand"))
     if "action" in d.detail:
         walk(d.detail["action"])
     for f in d.detail.get("fields", []):
@@ -634,9 +641,11 @@ def minimise(ls: Lockstep, d: Disagreement, budget: int) -> Disagreement:
         reach = min(len(order), 16)
         for card in cards:
             i = order.index(card)
-            for j in range(min(i, reach)):
+            for j in range(reach):
                 if replays >= budget:
                     break
+                if j == i:
+                    continue
                 cand = list(order)
                 cand[i], cand[j] = cand[j], cand[i]
                 start = Start(tuple(cand), best.start.dealer, best.start.scores)
@@ -792,7 +801,6 @@ def conform(
     )
     adapter = Adapter(command, timeout)
     ls = Lockstep(adapter, oracle, announce)
-    step = 0
     game = 0
     try:
         hello = adapter.ask("hello")
@@ -831,7 +839,6 @@ def conform(
     finally:
         adapter.close()
         run.requests = adapter.requests
-    del step
     run.profile = profile(oracle, ls.exercised, run.disagreements)
     return run
 

@@ -193,3 +193,30 @@ def test_the_example_javascript_adapter_conforms() -> None:
         run = conform("escoba-es", [NODE, example], games=3, seed=7, players=players)
         assert run.status == "conforms", text(run)
         assert run.engine == "example escoba engine (node)"
+
+
+def test_minimising_brings_a_late_disagreement_to_the_first_move() -> None:
+    """A game whose first forced capture comes late is replayed from deals where it comes
+    sooner, down to the first move, and the smaller reproducer still shows it from scratch."""
+    bug = [*ESCOBA, "--bug", "forced_capture"]
+    late = None
+    for seed in range(40):
+        run = conform("escoba-es", bug, games=1, seed=seed, budget=0, readings=False)
+        if run.disagreements[0].step > 1:
+            late = (seed, run.disagreements[0])
+            break
+    assert late is not None, "no seed in 0..39 deals a hand whose first play cannot capture"
+    seed, raw = late
+    run = conform("escoba-es", bug, games=1, seed=seed, readings=False)
+    [small] = run.disagreements
+    assert (small.kind, small.clause) == (raw.kind, raw.clause)
+    assert small.step == 1 < raw.step and small.replays > 0
+    assert sorted(small.start.order) == sorted(raw.start.order)  # still a whole deck
+    adapter = Adapter(bug)
+    try:
+        adapter.ask("hello")
+        ls = Lockstep(adapter, Oracle("escoba-es"), {"rulebook": "escoba-es", "players": 2})
+        again = ls.play(small.start, following(small.actions, "x")).disagreement
+    finally:
+        adapter.close()
+    assert again is not None and (again.kind, again.step) == ("legal", 1)
