@@ -227,9 +227,10 @@ class Lockstep:
             d = Disagreement(kind, primary, clauses, step, detail, start, list(actions), game)
             return Outcome(d, actions, used, agreed, step)
 
-        state = o.deal(
-            o.new_game(dealer=start.dealer, scores=list(start.scores)), order=list(start.order)
-        )
+        before = o.new_game(dealer=start.dealer, scores=list(start.scores))
+        state = o.deal(before, order=list(start.order))
+        dealing = self.deal_clauses(before, start.order)
+        self.exercised.update(dealing)
         report = self.adapter.ask(
             "start",
             **self.announce,
@@ -239,9 +240,10 @@ class Lockstep:
             dealt={"hands": state["hands"]},
         )
         differs = self.compare(report, state, "start")
+        if differs and differs.get("kind") == "hand-end":
+            return part("hand-end", dealing, 0, {"after": "the deal", **differs})
         if differs:
-            deal = [c for c in (self.cid(k) for k in ("hand_size", "deal_order")) if c]
-            return part("state", deal or [self.end_clause()], 0, {"after": "the deal", **differs})
+            return part("state", dealing, 0, {"after": "the deal", **differs})
         step = 0
         while state["phase"] == "play":
             step += 1
@@ -298,6 +300,17 @@ class Lockstep:
             return Outcome(None, actions, used, agreed, step)
         # the hand is over in arbitro; the engine said so too (its report has `ended`)
         return self._scores(part, state, step, actions, used, agreed)
+
+    def deal_clauses(self, before: Mapping[str, Any], order: Sequence[str]) -> list[str]:
+        """The clauses a deal turns on: Escoba names them (`clauses_used` on the deck order);
+        for Samba and Canasta, the deal's own clauses."""
+        o = self.oracle
+        named = getattr(o.model, "clauses_used", None)
+        if named is not None and self.game == "escoba":
+            cards = [o.model.parse_card(c) for c in order]
+            return sorted(named(o.rules, o.read_state(before), cards))
+        keys = ("layouts", "red_three_initial_replacement", "upcard_cover", "opening_minimums")
+        return [c for c in map(self.cid, keys) if c]
 
     def glance(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """What a reader of a disagreement wants to see of the position before it: the hand of
@@ -994,6 +1007,8 @@ def html(run: Run) -> str:
         parts.append(f"<p>Agrees under: {escape(under)}</p>")
         rep = _canon(d["reproducer"])
         parts.append(f"<details><summary>reproducer</summary><pre>{escape(rep)}</pre></details>")
+    parts.append("<style>tr.disagree td { background: #fdecea; } "
+                 "tr.agree td:last-child { color: #1b5e20; }</style>")  # fmt: skip
     parts.append("<h2>Compliance profile</h2><table><tr><th>clause</th><th>section</th>"
                  "<th>book</th><th>verdict</th></tr>")  # fmt: skip
     for row in run.profile:
@@ -1035,6 +1050,10 @@ def cmd_conform(args: argparse.Namespace) -> int:
         raise OptionError(f"--games: a number of games from 1, got {args.games}")
     if args.timeout <= 0:
         raise OptionError(f"--timeout: seconds above 0, got {args.timeout}")
+    if args.html:
+        from arbitro.safe_write import check_target
+
+        check_target(args.html, force=args.force)  # before the run, not after it
     run = conform(
         args.rulebook,
         command,
