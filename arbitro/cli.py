@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from arbitro import explore_cmd
 from arbitro.model.errors import ArbitroError, OptionError
-from arbitro.model.spec import GAMES, Rulebook, load_all, load_rulebook
+from arbitro.model.spec import Rulebook, load_all, load_rulebook
 
 COMPARISON = Path("docs/rules-comparison.md")
 
@@ -378,34 +378,6 @@ def cmd_rules_comparison(args: argparse.Namespace) -> int:
     return 0
 
 
-# ---------------------------------------------------------------- findings
-
-
-def cmd_findings(args: argparse.Namespace) -> int:
-    from arbitro import report
-    from arbitro.findings import KINDS, findings
-
-    books = load_all()
-    found = findings(books, args.game)
-    if args.kind:
-        found = [f for f in found if f.kind == args.kind]
-    fmt = _fmt(args)
-    if fmt == "json":
-        _emit_json([f.to_json() for f in found])
-        return 0
-    counts = ", ".join(f"{sum(f.kind == k for f in found)} {k}" for k in KINDS)
-    from arbitro.terminal import plural
-
-    total = f"{plural(len(found), 'finding')}: {counts}"
-    if fmt == "md":
-        _out(report.findings_markdown(found, books, KINDS) + total + "\n")
-    else:
-        from rich.text import Text
-
-        _print(*report.finding_tables(found, books, KINDS), Text(total, style="bold"))
-    return 0
-
-
 # ---------------------------------------------------------------- simulate, report, play
 
 
@@ -647,13 +619,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_format(r_cmp, ("md", "html", "json"))
     r_cmp.set_defaults(func=cmd_rules_comparison)
 
-    f = sub.add_parser("findings", help="gaps and contradictions inside and between rulebooks")
-    from arbitro.findings import KINDS
+    from arbitro import findings_cmd
 
-    f.add_argument("--game", choices=GAMES)
-    f.add_argument("--kind", choices=KINDS)
-    _add_format(f)
-    f.set_defaults(func=cmd_findings)
+    findings_cmd.register(sub)
 
     from arbitro.policies import POLICIES
     from arbitro.simulate import CHECKS, MAX_HANDS_PER_GAME
