@@ -858,8 +858,9 @@ def _derived(bd: _Builder) -> None:
                 clauses,
                 summary,
                 witness={
-                    "text": f"a {best['layout']} hand stuck after {best['actions']} moves;"
-                    f" arbitro check replays it: {best['replayed']}",
+                    "text": f"a {best['layout']} hand stuck after {best['actions']} moves; arbitro"
+                    f" check replays every move of it legally ({best['replayed']}: the game stops"
+                    " there)",
                     "how": "play",
                     "transcript": best["transcript"],
                 },

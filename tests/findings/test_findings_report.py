@@ -176,3 +176,16 @@ def test_every_claim_is_checked_and_most_findings_carry_evidence(derived: dict[s
     assert all(f.witness or f.core for f in found if f.checked)
     text = findings_report.text(found, [], "test")
     assert max(len(line) for line in text.splitlines()) <= 100
+
+
+def test_prove_shows_the_claims_and_fails_on_a_refuted_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(
+        capsys, "prove", "escoba-es", "--claims", "--property", "deal-arithmetic", "--jobs", "1"
+    )
+    # the book's "10, 25, 40 or 55 stay on the table" is refuted: 70 can be left
+    assert code == 1
+    assert "REFUTED  escoba-es:claim:table-remainder (solver)" in out
+    assert "70 can be left on the table" in out
+    assert max(len(line) for line in out.splitlines()) <= 100
