@@ -293,6 +293,11 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     books = [load_rulebook(i) for i in args.ids]
     rows = diff(books)
     fmt = _fmt(args)
+    witnesses = {}
+    if args.witnesses:
+        from arbitro.findings_cmd import diff_witnesses, witness_lines
+
+        witnesses = diff_witnesses(books, rows)
     if fmt == "json":
         _emit_json(
             {
@@ -304,6 +309,7 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
                         "differs": r.differs,
                         "doubtful": r.doubtful,
                         "cells": {b.id: c.to_json() for b, c in zip(books, r.cells, strict=True)},
+                        **({"witnesses": witnesses.get(r.key, [])} if args.witnesses else {}),
                     }
                     for r in rows
                     if r.differs or not args.only_differences
@@ -315,6 +321,9 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
         _out(
             report.diff_markdown(books, rows, only_differences=args.only_differences, sections=True)
         )
+        if witnesses:
+            _out("\n### Witnesses of the ≠ rows\n\n")
+            _out("".join(f"- {line}\n" for line in witness_lines(witnesses)))
     else:
         from rich.text import Text
 
@@ -322,6 +331,9 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
             *report.diff_tables(books, rows, args.only_differences),
             Text(report.TERMINAL_LEGEND, style="dim"),
         )
+        if witnesses:
+            _print(Text("Witnesses of the ≠ rows", style="bold"))
+            _print(*(Text("• " + line) for line in witness_lines(witnesses)))
     return 0
 
 
@@ -604,6 +616,11 @@ def build_parser() -> argparse.ArgumentParser:
     r_diff.add_argument("ids", nargs="+", metavar="ID", help="two or more rulebook ids")
     r_diff.add_argument(
         "--only-differences", action="store_true", help="show only rows that differ"
+    )
+    r_diff.add_argument(
+        "--witnesses",
+        action="store_true",
+        help="for each differing row, the smallest case telling the books apart (arbitro findings)",
     )
     _add_format(r_diff)
     r_diff.set_defaults(func=cmd_rules_diff)

@@ -80,3 +80,53 @@ def run(args: argparse.Namespace) -> int:
 
 
 __all__ = ["register", "run"]
+
+
+def diff_witnesses(books: Any, rows: Any) -> dict[str, list[dict[str, Any]]]:
+    """For each differing row of `rules diff`, the witness telling each pair of values apart:
+    read from the findings cache when it holds these specs, else searched now."""
+    from itertools import combinations
+
+    from arbitro.findings import cache_dir, digest, witness_jobs
+    from arbitro.model.spec import load_all
+
+    cached: dict[str, Any] = {}
+    everyone = load_all()
+    path = cache_dir() / f"findings-{digest(everyone)}.json"
+    if path.is_file() and not path.is_symlink():
+        import json
+
+        try:
+            cached = json.loads(path.read_text(encoding="utf-8"))["derived"]["witnesses"]
+        except (OSError, ValueError, KeyError, TypeError):
+            cached = {}
+    jobs = {j.label: j for j in witness_jobs(books)}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        if not row.differs:
+            continue
+        groups: dict[str, list[str]] = {}
+        from arbitro.compare import canonical
+
+        for b, cell in zip(books, row.cells, strict=True):
+            if cell.clause is not None:
+                groups.setdefault(canonical(cell.clause.value), []).append(b.id)
+        for g1, g2 in combinations(list(groups.values()), 2):
+            label = f"{row.key}|{g1[0]}|{g2[0]}"
+            w = cached.get(label)
+            if w is None and label in jobs:
+                w = jobs[label].run(10.0).to_json()
+            if w is not None:
+                out.setdefault(row.key, []).append(w)
+    return out
+
+
+def witness_lines(found: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """The witnesses of `diff_witnesses`, one entry per row and pair, for text and Markdown."""
+    lines: list[str] = []
+    for key, ws in found.items():
+        for w in ws:
+            a, b = w["books"]
+            mark = w["text"] if w["found"] else "no witness found: " + w["text"]
+            lines.append(f"{key.replace('_', ' ')} ({a} / {b}): {mark}")
+    return lines

@@ -189,3 +189,16 @@ def test_prove_shows_the_claims_and_fails_on_a_refuted_one(
     assert "REFUTED  escoba-es:claim:table-remainder (solver)" in out
     assert "70 can be left on the table" in out
     assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_a_differing_row_of_rules_diff_gets_its_witness() -> None:
+    from arbitro.compare import diff
+    from arbitro.findings_cmd import diff_witnesses, witness_lines
+
+    books = [load_rulebook("samba-en"), load_rulebook("canasta-es")]
+    rows = [r for r in diff(books) if r.key in ("wild_cap", "draw_count")]
+    found = diff_witnesses(books, rows)
+    # samba-en caps a set at two wild cards, canasta-es at three; the draw is the same (one card)
+    assert set(found) == {"wild_cap"}
+    assert found["wild_cap"][0]["how"] == "meld" and found["wild_cap"][0]["found"]
+    assert witness_lines(found)[0].startswith("wild cap (")
