@@ -364,7 +364,8 @@ class FastHand:
         frozen = self.frozen_n > 0
         rest = len(pile) - 1 - sum(1 for c in pile[:-1] if c == 5 or c == 6)
         target: _Meld | None = None
-        if not frozen:
+        when = r.pile_add_after
+        if not frozen and (when != "first_pile_take" or self.pile_taken):
             for m in melds:
                 if m.kind == SET:
                     if m.key == rank and r.pile_to_own_set and self._takes_nat(m):

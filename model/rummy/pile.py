@@ -11,7 +11,8 @@ The pile is always taken whole and its top card is used at once (`TakePile.use`)
 - "escalera": a new escalera with two cards of the hand (*:pile-new-sequence).
 - "add": onto a set of the side (*:pile-to-own-set, a completed one only with
   *:pile-to-completed-set, and only where the set may still grow), or onto one of its escaleras
-  (*:pile-to-own-sequence). Never while the pile is frozen.
+  (*:pile-to-own-sequence). Never while the pile is frozen, nor, where *:pile-add-after says so,
+  before somebody has taken the pile this hand.
 
 The pile cannot be taken when empty, when its top card is of a *:blocked-by-top class, by a player
 holding one card while the stock lasts (*:pile-one-card-rule), or with an exhausted stock beyond
@@ -50,6 +51,11 @@ def wild_pair_allowed(t: Tables, state: State, opened: bool) -> bool:
     if when == "first_pile_take":
         return state.pile_taken
     return False
+
+
+def add_allowed(t: Tables, state: State) -> bool:
+    """*:pile-add-after: whether the top card alone, put on a meld of the side, may take the pile."""
+    return t.rules.pile_add_after != "first_pile_take" or state.pile_taken
 
 
 def candidates(t: Tables, state: State) -> list[TakePile]:
@@ -93,7 +99,7 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
         near = distinct(c for c in hand if is_natural(c) and c & 3 == suit)
         for a, b in combinations(near, 2):
             out.append(("escalera", -1, (a, b)))
-    if not is_frozen:
+    if not is_frozen and add_allowed(t, state):
         for i, m in enumerate(sd.melds):
             # the top card joins by `add_problem` (a natural: by rank for a set, as an end of an
             # escalera); wild and black-three melds never take it
@@ -210,6 +216,12 @@ def take(t: Tables, state: State, a: TakePile) -> State:
             raise Refusal(
                 "frozen_by",
                 "a frozen pile is taken only with a natural pair matching its top card",
+                unable,
+            )
+        if not add_allowed(t, state):
+            raise Refusal(
+                "pile_add_after",
+                "nobody has taken the pile yet this hand: the first take needs a natural pair",
                 unable,
             )
         m = melds[a.meld]
