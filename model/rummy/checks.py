@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from arbitro.model.rummy.cards import is_red_three
-from arbitro.model.rummy.dealing import layout_of
+from arbitro.model.rummy.layouts import layout_of
 from arbitro.model.rummy.melds import Meld, meld_problem
 from arbitro.model.rummy.state import State
 from arbitro.model.rummy.tables import Tables, tables

@@ -14,9 +14,9 @@ from __future__ import annotations
 import collections
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from arbitro.model.rummy.cards import JOKER
+from arbitro.model.rummy.cards import BLACK_THREES, JOKER, LOWEST_THREE
 from arbitro.model.rummy.melds import SET, Meld
 from arbitro.model.rummy.tables import Tables
 
@@ -45,16 +45,14 @@ def _choose(kinds: tuple[tuple[int, int], ...], size: int) -> tuple[tuple[int, .
 
 @lru_cache(maxsize=65_536)
 def _set_lays(
-    rank: int,
-    per_suit: tuple[int, ...],
+    kinds: tuple[tuple[int, int], ...],
     wild_kinds: tuple[tuple[int, int], ...],
     count: int,
     lay: int,
     lo_nat: int,
 ) -> tuple[tuple[int, ...], ...]:
-    """New sets of `rank` (`per_suit`: naturals held of each suit): `n` of its naturals (most
-    first) and `lay - n` wilds."""
-    kinds = tuple((rank * 4 + s, k) for s, k in enumerate(per_suit) if k)
+    """New sets of one rank (`kinds`: (natural, copies held) of that rank, `count` of them in
+    all): `n` of its naturals (most first) and `lay - n` wilds."""
     out: list[tuple[int, ...]] = []
     for n in range(min(lay, count), lo_nat - 1, -1):
         w = lay - n
@@ -78,37 +76,69 @@ class Shape(NamedTuple):
     rank_count: dict[int, int]  # natural rank -> cards of it
     masks: tuple[int, ...]  # per suit: bit p set when the card at escalera position p is held
     wilds: int  # wild cards held
+    by_rank: dict[int, list[int]]  # natural rank -> its distinct naturals held, in order
 
     def naturals(self, rank: int) -> list[int]:
         """The distinct naturals of `rank` held, in order."""
-        got = self.counts
-        return [c for c in range(rank * 4, rank * 4 + 4) if c in got]
+        return self.by_rank.get(rank, [])
 
 
-_WILD_KINDS = (0, 1, 2, 3, JOKER)
+_WILD_KINDS = (*range(LOWEST_THREE), JOKER)
 # what `Counter.update` runs (in C), without Counter's own overhead
 _count_elements: Callable[[dict[int, int], Iterable[int]], None]
 _count_elements = collections._count_elements  # type: ignore[attr-defined]
 
 
+_LAST: list[Any] = [None, None, None]
+"""The pool, tables and shape worked out last: the list of legal actions and the going-out
+screens of one state read the same hand."""
+
+
 def shape(t: Tables, pool: tuple[int, ...]) -> Shape:
-    """The `Shape` of the sorted `pool` (counted in C: `_count_elements`, `map`, `sum`)."""
+    """The `Shape` of the sorted `pool` (counted in C where it can: `_count_elements`, `map`)."""
+    last = _LAST
+    if last[0] is pool and last[1] is t:
+        got_shape: Shape = last[2]
+        return got_shape
+    sh = _shape(t, pool)
+    last[0] = pool
+    last[1] = t
+    last[2] = sh
+    return sh
+
+
+def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     got: dict[int, int] = {}
     _count_elements(got, pool)  # in the pool's (sorted) order
     rank_count: dict[int, int] = {}
-    _count_elements(rank_count, map(t.nat_rank.__getitem__, pool))
+    nat_rank = t.nat_rank
+    _count_elements(rank_count, map(nat_rank.__getitem__, pool))
     rank_count.pop(-1, None)
+    by_rank: dict[int, list[int]] = {}
+    for c in got:
+        rank = nat_rank[c]
+        if rank >= 0:
+            row = by_rank.get(rank)
+            if row is None:
+                by_rank[rank] = [c]
+            else:
+                row.append(c)
     if t.rules.sequences:
         bits = sum(map(t.seq_bit.__getitem__, got))  # each distinct card its own bit
         masks = (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
     else:
         masks = _NO_MASKS
-    wild_kinds = tuple([(c, got[c]) for c in _WILD_KINDS if c in got])
     nw = 0
-    for _, k in wild_kinds:
-        nw += k
-    black_kinds = tuple([(c, got[c]) for c in (4, 7) if c in got]) if 4 in got or 7 in got else ()
-    return Shape(tuple(got), got, wild_kinds, black_kinds, rank_count, masks, nw)
+    wild_kinds: tuple[tuple[int, int], ...] = ()
+    if pool and (pool[0] < LOWEST_THREE or pool[-1] == JOKER):
+        wild_kinds = tuple([(c, got[c]) for c in _WILD_KINDS if c in got])
+        for _, k in wild_kinds:
+            nw += k
+    b0, b1 = BLACK_THREES
+    black_kinds = (
+        tuple([(c, got[c]) for c in BLACK_THREES if c in got]) if b0 in got or b1 in got else ()
+    )
+    return Shape(tuple(got), got, wild_kinds, black_kinds, rank_count, masks, nw, by_rank)
 
 
 _NO_MASKS = (0, 0, 0, 0)
@@ -162,19 +192,17 @@ def lay_candidates(
     for rank, count in sh.rank_count.items():
         if count < lo_nat or rank in have_rank:
             continue
-        b = rank * 4
-        out += _set_lays(
-            rank,
-            (got.get(b, 0), got.get(b + 1, 0), got.get(b + 2, 0), got.get(b + 3, 0)),
-            wild_t,
-            count,
-            lay,
-            lo_nat,
-        )
+        kinds = tuple([(c, got[c]) for c in sh.by_rank[rank]])
+        out += _set_lays(kinds, wild_t, count, lay, lo_nat)
     if r.sequences:
+        smin = r.sequence_min
         for suit, m in enumerate(sh.masks):
-            if m:
-                out += _seq_lays(m, suit, r.sequence_min, t.seq_rank[0])
+            # most suits hold no run of sequence_min positions: no lookup for them
+            run = m
+            for k in range(1, smin):
+                run &= m >> k
+            if run:
+                out += _seq_lays(m, suit, smin, t.seq_rank[0])
     if r.wild_canasta and nw >= r.wild_meld_min_start > 0:
         out.extend(submultisets(list(wild_kinds), r.wild_meld_min_start))
     wmax = min(nw, t.wild_cap) if r.black_three_meld_wilds else 0

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from arbitro.model.game import HandResult
 from arbitro.model.rummy.cards import is_black_three, is_red_three
-from arbitro.model.rummy.dealing import layout_of
+from arbitro.model.rummy.layouts import layout_of
 from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, is_clean
 from arbitro.model.rummy.red_threes import red_three_score
 from arbitro.model.rummy.state import Result, State

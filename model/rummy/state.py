@@ -98,6 +98,31 @@ def replaced(state: State, **changes: Any) -> State:
     return tuple.__new__(State, fields)
 
 
+HANDS, PILE, SEAT, STEP = _INDEX["hands"], _INDEX["pile"], _INDEX["seat"], _INDEX["step"]
+TURN_FIELDS = State._fields[STEP + 1 :]
+"""The per-turn fields (`TURN_START`): they follow `step` in `State`."""
+_CLEAN_START = _INDEX["clean_start"]
+
+
+def next_turn(
+    state: State,
+    seat: int,
+    hands: tuple[tuple[int, ...], ...],
+    pile: tuple[int, ...],
+    clean_start: int,
+) -> State:
+    """`state` with the hands and pile given, at the start of `seat`'s turn (step `draw`, every
+    per-turn field as a turn begins, `clean_start` as given): the state after each discard."""
+    fields = list(state[:STEP])
+    fields[HANDS] = hands
+    fields[PILE] = pile
+    fields[SEAT] = seat
+    fields.append(DRAW)
+    fields.extend(_TURN_DEFAULTS)
+    fields[_CLEAN_START] = clean_start
+    return tuple.__new__(State, fields)
+
+
 def partner(state: State, seat: int) -> int:
     """The partner who answers "may I go out?": the next player of the side in play order."""
     return (seat + state.sides) % state.players
@@ -141,14 +166,4 @@ def new_state(players: int, sides: int, layout: str, dealer: int) -> State:
     )
 
 
-TURN_RESET = {
-    "took_pile": False,
-    "held": (),
-    "top_points": 0,
-    "asked": False,
-    "answer": "",
-    "melded": False,
-    "no_discard": False,
-    "freed": -1,
-    "freed_meld": -1,
-}
+_TURN_DEFAULTS = tuple(TURN_START[f] for f in TURN_FIELDS)

@@ -13,9 +13,11 @@ from arbitro.model.errors import SpecError
 from arbitro.model.rummy.cards import (
     BLACK_THREES,
     JOKER,
+    KINDS,
     RANK_NAMES,
     RED_THREES,
     class_mask,
+    is_natural,
     make_deck,
     point_table,
 )
@@ -41,9 +43,13 @@ class Tables:
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     """Answers that depend only on these rules and a hashable key (such as a meld), remembered
     by the modules that compute them; cleared beyond `MEMO_CAP` entries."""
-    by_id: dict[int, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
-    """Likewise keyed by an object's id, each entry (the object, the answer): the entry keeps the
-    object alive, so a hit is checked by identity; cleared beyond `BY_ID_CAP` entries."""
+    by_id: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Per side's melds tuple, keyed by its id (`table.side_view`): each entry keeps the tuple
+    alive, so a hit is checked by identity; cleared at `BY_ID_CAP` entries."""
+
+    def consult(self, *keys: str) -> None:
+        """The rule being judged depends on these clauses through the state, not through a field
+        read here (a minimum fixed at the deal, say): `trace` notes them; nothing otherwise."""
 
     def deck(self, layout: Layout) -> tuple[int, ...]:
         packs = layout.packs or self.rules.packs
@@ -96,12 +102,12 @@ def _build(rules: RummyRules) -> Tables:
         seq_pos[r] = i
         seq_rank.append(r)
     points = point_table(rules.card_points)
-    nat_rank = tuple(c >> 2 if 8 <= c < JOKER else -1 for c in range(JOKER + 1))
+    nat_rank = tuple(c >> 2 if is_natural(c) else -1 for c in range(KINDS))
     seq_bit = tuple(
         1 << (16 * (c & 3) + seq_pos[c >> 2])
-        if rules.sequences and 8 <= c < JOKER and seq_pos[c >> 2] >= 0
+        if rules.sequences and is_natural(c) and seq_pos[c >> 2] >= 0
         else 0
-        for c in range(JOKER + 1)
+        for c in range(KINDS)
     )
     return Tables(
         rules=rules,
