@@ -59,7 +59,7 @@ from arbitro.model.rummy.pile import candidate_fields, take_pile
 from arbitro.model.rummy.refusal import STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, draw_count, exhausted
-from arbitro.model.rummy.table import side_view
+from arbitro.model.rummy.table import going_out_counts, side_view
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.rummy.turn import discard, stop
 from arbitro.model.schema import RummyRules
@@ -328,9 +328,23 @@ class _Moment:
         if not exhausted(r, s) or r.stock_out == "hand_ends":
             out.append(Draw(seat, draw_count(r, s)))
         judge = self.judge
-        for f in candidate_fields(t, s):
-            a = _new(TakePile, (1, seat, *f))
-            if judge(a):
+        side = s.table[seat % s.sides]
+        for use, i, cards in candidate_fields(t, s):
+            a = _new(TakePile, (1, seat, use, i, cards))
+            if use == "add" and side.opened and self.quick:
+                # the top card fits the meld (`candidate_fields`): what is left to judge is
+                # whether this kind of meld takes the pile (`pile.take`); an opened side has no
+                # pending opening to reach, and a take never ends in a refusal after that
+                m = side.melds[i]
+                if m.kind == SET:
+                    ok = r.pile_to_own_set and (
+                        len(m.cards) < t.completed or r.pile_to_completed_set
+                    )
+                else:
+                    ok = m.kind == SEQ and r.pile_to_own_sequence
+                if ok:
+                    out.append(a)
+            elif judge(a):
                 out.append(a)
         return out
 
@@ -419,6 +433,8 @@ class _Moment:
                         rest = remove(hand, (c,))
                         if self._reaches(rest, (*melds[:i], grown, *melds[i + 1 :])) or judge(a):
                             push(a)
+                    elif plain and left == 2 and s.answer != "no" and self._short(melds, i, c):
+                        continue
                     elif judge(a):
                         push(a)
         if merges:
@@ -427,13 +443,19 @@ class _Moment:
                 a = _new(Merge, (4, seat, i, k))
                 if fast or judge(a):
                     push(a)
-        for i, rank, freeable in cleans:
-            if rank in sh.rank_count:
-                for n in sh.naturals(rank):
-                    for w in freeable:
-                        a = _new(ReplaceWild, (5, seat, i, n, w))
-                        if self._clean(melds, i, n, w, plain) or judge(a):
-                            push(a)
+        if cleans:
+            # a cleaning is plainly legal when the freed wild fits another meld of an opened side
+            # that keeps two cards (`melding.replace_wild` then places it with no search)
+            wild_ok = [takes(t, m)[1] for m in melds] if plain and len(hand) >= 3 else []
+            room = sum(wild_ok)
+            for i, rank, freeable in cleans:
+                if rank in sh.rank_count:
+                    fast = room - wild_ok[i] > 0 if wild_ok else False
+                    for n in sh.naturals(rank):
+                        for w in freeable:
+                            a = _new(ReplaceWild, (5, seat, i, n, w))
+                            if fast or judge(a):
+                                push(a)
         if pend:
             a = FinishOpening(seat)
             if judge(a):
@@ -462,6 +484,21 @@ class _Moment:
                 push(a)
         return out
 
+    def _short(self, melds: tuple[Meld, ...], i: int, c: int) -> bool:
+        """Whether adding `c` to meld `i` leaves the side of an opened player, holding one card
+        after it, short of what going out requires even if that card finished another meld: then
+        the last card could not go out and the addition is refused (`going_out.one_card_ok`)."""
+        m = melds[i]
+        grown = Meld(m.kind, m.key, tuple(sorted((*m.cards, c))))
+        t = self.t
+        done, clean, dirty = going_out_counts(t, (*melds[:i], grown, *melds[i + 1 :]))
+        r = t.rules
+        return (
+            done + 1 < r.go_out_min_completed
+            or clean + 1 < r.go_out_min_clean
+            or dirty + 1 < r.go_out_min_dirty
+        )
+
     def _reaches(self, rest: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
         """Whether, with `melds` on the table and `rest` in hand, the pending opening can still
         reach its minimum keeping two cards (`opening.reach_ok`'s first test: True here means
@@ -473,19 +510,6 @@ class _Moment:
             got -= s.top_points
         need = minimum_of(t, s) - got
         return reaches(t, rest, melds, need, max(0, 2 - len(s.held)))
-
-    def _clean(self, melds: tuple[Meld, ...], i: int, n: int, w: int, plain: bool) -> bool:
-        """A cleaning whose freed wild fits another meld of an opened side that keeps two cards
-        in hand is legal (False: only playing it tells, `melding.replace_wild`)."""
-        s = self.s
-        if not plain or len(s.hands[s.seat]) - 1 < 2:
-            return False
-        m = melds[i]
-        done = Meld(SET, m.key, tuple(sorted((*remove(m.cards, (w,)), n))))
-        ordered = sorted((*melds[:i], done, *melds[i + 1 :]))
-        back = ordered.index(done)
-        t = self.t
-        return any(takes(t, x)[1] for k, x in enumerate(ordered) if k != back)
 
 
 Slots = tuple[

@@ -23,7 +23,7 @@ from __future__ import annotations
 from arbitro.model.rummy.actions import Answer
 from arbitro.model.rummy.arrange import Need, by_cards, by_count, lost_cards, places_all
 from arbitro.model.rummy.cards import is_wild, remove
-from arbitro.model.rummy.melds import BLACK3, Meld, add_problem
+from arbitro.model.rummy.melds import SEQ, SET, WILDS, Meld, add_problem
 from arbitro.model.rummy.refusal import Judge
 from arbitro.model.rummy.scoring import end_hand
 from arbitro.model.rummy.state import ANSWER, PLAY, Side, State, replaced
@@ -248,11 +248,29 @@ def _added_out(
     if spare >= 0:
         todo.remove(spare)
     ms = list(melds)
+    # where a card may go: a natural onto a set of its rank or an escalera of its suit, a wild
+    # onto a set or a wild meld
+    by_rank: dict[int, list[int]] = {}
+    by_suit: dict[int, list[int]] = {}
+    for_wild: list[int] = []
+    for i, m in enumerate(ms):
+        if m.kind == SET:
+            by_rank.setdefault(m.key, []).append(i)
+            for_wild.append(i)
+        elif m.kind == SEQ:
+            by_suit.setdefault(m.key, []).append(i)
+        elif m.kind == WILDS:
+            for_wild.append(i)
     while todo:
         waiting: list[int] = []
         for c in todo:
-            for i, m in enumerate(ms):
-                if m.kind != BLACK3 and add_problem(t, m, c) is None:
+            if is_wild(c):
+                places = for_wild
+            else:
+                places = by_rank.get(c >> 2, []) + by_suit.get(c & 3, [])
+            for i in places:
+                m = ms[i]
+                if add_problem(t, m, c) is None:
                     ms[i] = Meld(m.kind, m.key, tuple(sorted((*m.cards, c))))
                     break
             else:
