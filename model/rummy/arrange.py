@@ -762,7 +762,6 @@ def _homes_possible(t: Tables, sp: Split, tb: Table, W: int) -> bool:
 class SideFacts(NamedTuple):
     """What the going-out screens need of a side's melds, worked out once per table position."""
 
-    table: Table
     done: int  # completed canastas and sambas (`table.going_out_counts`)
     clean: int
     dirty: int
@@ -774,6 +773,7 @@ class SideFacts(NamedTuple):
     freeable: int  # wilds that cleaning could free (0 without *:clean-by-replacing-wilds)
     dirty_done: int  # completed sets holding a wild
     takes_natural: tuple[bool, ...]  # per rank: some set of it can still take a natural
+    has_seq: tuple[bool, ...]  # per suit: the side has an escalera of it
 
 
 def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
@@ -791,6 +791,7 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
     seq = [0, 0, 0, 0]
     freeable = dirty_done = 0
     takes_natural = [False] * 13
+    has_seq = [False] * 4
     for m in melds:
         n = len(m.cards)
         if m.kind == SET:
@@ -814,6 +815,7 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
                 if grows or (one_more and not w and n == comp) or (swap and w):
                     takes_natural[m.key] = True
         elif m.kind == SEQ:
+            has_seq[m.key] = True
             if n < comp:
                 needs.append(comp - n)
                 seq[m.key] += n
@@ -830,7 +832,6 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
                     needs.append(comp - pooled % comp)
     needs.sort()
     return SideFacts(
-        table_of(t, melds),
         done,
         clean,
         dirty,
@@ -841,6 +842,7 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
         freeable,
         dirty_done,
         tuple(takes_natural),
+        tuple(has_seq),
     )
 
 
@@ -933,8 +935,10 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
     covered = [0, 0, 0, 0]
     if sequences:
         n_run = r.sequence_min
-        tb_seqs = f.table.seqs
-        for suit, row in enumerate(sh.masks):
+        tb_seqs = f.has_seq
+        bits = sh.bits
+        for suit in range(4):
+            row = bits >> (16 * suit) & 0xFFFF
             if tb_seqs[suit]:
                 covered[suit] = -1
                 continue

@@ -49,7 +49,15 @@ from arbitro.model.rummy.actions import (
     TakePile,
 )
 from arbitro.model.rummy.arrange import reaches
-from arbitro.model.rummy.cards import JOKER, KINDS, LOWEST_NATURAL, distinct, is_wild, remove
+from arbitro.model.rummy.cards import (
+    JOKER,
+    KINDS,
+    LOWEST_NATURAL,
+    LOWEST_THREE,
+    distinct,
+    is_wild,
+    remove,
+)
 from arbitro.model.rummy.going_out import answer, ask
 from arbitro.model.rummy.laying import lay_candidates, shape
 from arbitro.model.rummy.melding import add, finish_opening, freed_options, lay, merge, replace_wild
@@ -409,12 +417,12 @@ class _Moment:
         if adds:
             fast = plain and left >= 3
             held = sh.counts
-            by_rank = sh.by_rank
             wild_list = [w for w, _ in sh.wild_kinds]
             for i, rank, wild_ok, ends in adds:
                 cards: Sequence[int]
                 if rank >= 0:
-                    nat = by_rank.get(rank)
+                    b = rank * 4
+                    nat = [c for c in (b, b + 1, b + 2, b + 3) if c in held]
                     if wild_ok and wild_list:
                         cards = sorted((*nat, *wild_list)) if nat else wild_list
                     else:
@@ -534,28 +542,30 @@ def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
     if view.slots is not None:
         got: Slots = view.slots
         return got
+    r = t.rules
+    merging = r.merge_sets
+    cleaning = r.clean_by_replacing_wilds
     adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
+    merges: list[tuple[int, int]] = []
+    cleans: list[tuple[int, int, tuple[int, ...]]] = []
+    ranks: dict[int, list[int]] = {}  # rank -> the indices of its sets
     for i, m in enumerate(melds):
         got_m = takes(t, m)
-        if got_m[1] or got_m[0] >= 0 or got_m[2]:
+        if got_m[0] >= 0 or got_m[1] or got_m[2]:
             adds.append((i, *got_m))
-    r = t.rules
-    merges: list[tuple[int, int]] = []
-    if r.merge_sets:
-        for i, m in enumerate(melds):
-            for k in range(i + 1, len(melds)):
-                o = melds[k]
-                if m.kind == SET == o.kind and o.key == m.key and merge_problem(t, m, o) is None:
-                    merges.append((i, k))
-    cleans: list[tuple[int, int, tuple[int, ...]]] = []
-    if r.clean_by_replacing_wilds:
-        for i, m in enumerate(melds):
-            if m.kind == SET:
-                ws = tuple(distinct(c for c in m.cards if is_wild(c)))
-                if ws:
-                    cleans.append((i, m.key, ws))
-    ranks = frozenset(m.key for m in melds if m.kind == SET)
-    got = view.slots = (tuple(adds), tuple(merges), tuple(cleans), ranks)
+        if m.kind == SET:
+            same = ranks.get(m.key)
+            if same is None:
+                ranks[m.key] = [i]
+            else:
+                if merging:
+                    merges += [(k, i) for k in same if merge_problem(t, melds[k], m) is None]
+                same.append(i)
+            if cleaning and (m.cards[0] < LOWEST_THREE or m.cards[-1] == JOKER):
+                cleans.append((i, m.key, tuple(distinct(c for c in m.cards if is_wild(c)))))
+    if len(merges) > 1:
+        merges.sort()
+    got = view.slots = (tuple(adds), tuple(merges), tuple(cleans), frozenset(ranks))
     return got
 
 

@@ -200,10 +200,11 @@ def can_go_out(t: Tables, state: State) -> bool:
     # cheap necessary conditions first: enough cards to finish the canastas needed, enough
     # naturals of one rank or suit for each, and at most one card (the discard) that nothing
     # could take
-    f = side_view(t, sd.melds).facts(t)
-    done, clean, dirty = f.done, f.clean, f.dirty
-    if nd.wait and min(clean, state.clean_start) < nd.clean:
+    view = side_view(t, sd.melds)
+    if nd.wait and min(view.clean(t), state.clean_start) < nd.clean:
         return False
+    f = view.facts(t)
+    done, clean, dirty = f.done, f.clean, f.dirty
     more = by_count(f, len(hand), t.completed)
     if done + more < nd.completed or clean + more < nd.clean or dirty + more < nd.dirty:
         return False
@@ -214,7 +215,6 @@ def can_go_out(t: Tables, state: State) -> bool:
     got = lost_cards(t, hand, f, mode != "forbidden")
     if got is None:
         return False
-    tb = f.table
     lost = got
     if len(lost) > 1 or (lost and mode == "forbidden"):
         return False
@@ -229,9 +229,9 @@ def can_go_out(t: Tables, state: State) -> bool:
         # the one card nothing could take must be the discard
         if slack is not None and pts[lost[0]] > slack:
             return False
-        return places_all(t, remove(hand, lost), sd.melds, nd, tb)
+        return places_all(t, remove(hand, lost), sd.melds, nd)
     spare = {"optional": "upto1", "required": "one"}.get(mode, "none")
-    return places_all(t, hand, sd.melds, nd, tb, spare, slack)
+    return places_all(t, hand, sd.melds, nd, None, spare, slack)
 
 
 def _added_out(

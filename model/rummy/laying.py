@@ -74,16 +74,25 @@ class Shape(NamedTuple):
     wild_kinds: tuple[tuple[int, int], ...]  # (wild card, count)
     black_kinds: tuple[tuple[int, int], ...]  # (black three, count)
     rank_count: dict[int, int]  # natural rank -> cards of it
-    masks: tuple[int, ...]  # per suit: bit p set when the card at escalera position p is held
+    bits: int  # bit 16 * suit + p set when the card at escalera position p of that suit is held
     wilds: int  # wild cards held
-    by_rank: dict[int, list[int]]  # natural rank -> its distinct naturals held, in order
 
     def naturals(self, rank: int) -> list[int]:
         """The distinct naturals of `rank` held, in order."""
-        return self.by_rank.get(rank, [])
+        got = self.counts
+        b = rank * 4
+        return [c for c in (b, b + 1, b + 2, b + 3) if c in got]
+
+    @property
+    def masks(self) -> tuple[int, int, int, int]:
+        """Per suit, the escalera positions held (`bits` split by suit)."""
+        bits = self.bits
+        return (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
 
 
 _WILD_KINDS = (*range(LOWEST_THREE), JOKER)
+_KEEP = tuple(sum(((1 << (16 - k)) - 1) << (16 * suit) for suit in range(4)) for k in range(16))
+"""Per shift k, the low 16 - k bits of each suit's 16."""
 # what `Counter.update` runs (in C), without Counter's own overhead
 _count_elements: Callable[[dict[int, int], Iterable[int]], None]
 _count_elements = collections._count_elements  # type: ignore[attr-defined]
@@ -111,23 +120,10 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     got: dict[int, int] = {}
     _count_elements(got, pool)  # in the pool's (sorted) order
     rank_count: dict[int, int] = {}
-    nat_rank = t.nat_rank
-    _count_elements(rank_count, map(nat_rank.__getitem__, pool))
+    _count_elements(rank_count, map(t.nat_rank.__getitem__, pool))
     rank_count.pop(-1, None)
-    by_rank: dict[int, list[int]] = {}
-    for c in got:
-        rank = nat_rank[c]
-        if rank >= 0:
-            row = by_rank.get(rank)
-            if row is None:
-                by_rank[rank] = [c]
-            else:
-                row.append(c)
-    if t.rules.sequences:
-        bits = sum(map(t.seq_bit.__getitem__, got))  # each distinct card its own bit
-        masks = (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
-    else:
-        masks = _NO_MASKS
+    # each distinct card its own bit (`Tables.seq_bit` is 0 without escaleras)
+    bits = sum(map(t.seq_bit.__getitem__, got))
     nw = 0
     wild_kinds: tuple[tuple[int, int], ...] = ()
     if pool and (pool[0] < LOWEST_THREE or pool[-1] == JOKER):
@@ -138,10 +134,7 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     black_kinds = (
         tuple([(c, got[c]) for c in BLACK_THREES if c in got]) if b0 in got or b1 in got else ()
     )
-    return Shape(tuple(got), got, wild_kinds, black_kinds, rank_count, masks, nw, by_rank)
-
-
-_NO_MASKS = (0, 0, 0, 0)
+    return Shape(tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw)
 
 
 @lru_cache(maxsize=65_536)
@@ -192,17 +185,21 @@ def lay_candidates(
     for rank, count in sh.rank_count.items():
         if count < lo_nat or rank in have_rank:
             continue
-        kinds = tuple([(c, got[c]) for c in sh.by_rank[rank]])
+        b = rank * 4
+        kinds = tuple([(c, got[c]) for c in (b, b + 1, b + 2, b + 3) if c in got])
         out += _set_lays(kinds, wild_t, count, lay, lo_nat)
-    if r.sequences:
+    bits = sh.bits
+    if bits:
         smin = r.sequence_min
-        for suit, m in enumerate(sh.masks):
-            # most suits hold no run of sequence_min positions: no lookup for them
-            run = m
-            for k in range(1, smin):
-                run &= m >> k
-            if run:
-                out += _seq_lays(m, suit, smin, t.seq_rank[0])
+        # runs of sequence_min positions, all suits at once (each shift masked so that no card
+        # moves into another suit's 16 bits)
+        run = bits
+        for k in range(1, smin):
+            run &= bits >> k & _KEEP[k]
+        if run:
+            for suit in range(4):
+                if run >> (16 * suit) & 0xFFFF:
+                    out += _seq_lays(bits >> (16 * suit) & 0xFFFF, suit, smin, t.seq_rank[0])
     if r.wild_canasta and nw >= r.wild_meld_min_start > 0:
         out.extend(submultisets(list(wild_kinds), r.wild_meld_min_start))
     wmax = min(nw, t.wild_cap) if r.black_three_meld_wilds else 0

@@ -39,7 +39,7 @@ from arbitro.model.rummy.melds import (
 from arbitro.model.rummy.opening import minimum_of, reach_ok, reached
 from arbitro.model.rummy.refusal import STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.scoring import end_hand
-from arbitro.model.rummy.state import FREED, PLAY, State, replaced
+from arbitro.model.rummy.state import FREED, State, after_meld, replaced
 from arbitro.model.rummy.table import (
     mover_side,
     opened,
@@ -123,15 +123,7 @@ def lay(t: Tables, s: State, a: LayMeld, j: Judge = STRICT) -> State:
         j.refuse("clean_by_replacing_wilds", "the freed wild must be placed first")
     rest = held_without(pool, a.cards, j)
     m = lay_meld(t, s, a.cards, rest, j)
-    s2 = replaced(
-        s,
-        table=with_melds(s, (*mover_side(s).melds, m)),
-        hands=with_hand(s, rest),
-        step=PLAY,
-        freed=-1,
-        freed_meld=-1,
-        melded=True,
-    )
+    s2 = after_meld(s, with_hand(s, rest), with_melds(s, (*mover_side(s).melds, m)))
     return settle(t, s2, j)
 
 
@@ -158,15 +150,7 @@ def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
     grown = Meld(m.kind, m.key, tuple(sorted((*m.cards, a.card))))
     new = list(melds)
     new[a.meld] = grown
-    s2 = replaced(
-        s,
-        table=with_melds(s, new),
-        hands=with_hand(s, hand),
-        step=PLAY,
-        freed=-1,
-        freed_meld=-1,
-        melded=True,
-    )
+    s2 = after_meld(s, with_hand(s, hand), with_melds(s, new))
     return settle(t, s2, j)
 
 

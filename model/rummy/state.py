@@ -123,6 +123,37 @@ def next_turn(
     return tuple.__new__(State, fields)
 
 
+_STOCK, _TABLE = _INDEX["stock"], _INDEX["table"]
+_MELDED, _FREED, _FREED_MELD = _INDEX["melded"], _INDEX["freed"], _INDEX["freed_meld"]
+_NO_DISCARD = _INDEX["no_discard"]
+
+
+def after_meld(
+    state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Side, ...]
+) -> State:
+    """`replaced(state, hands=..., table=..., step=PLAY, freed=-1, freed_meld=-1,
+    melded=True)`, field by field: the state after every laying action."""
+    f = list(state)
+    f[HANDS] = hands
+    f[_TABLE] = table
+    f[STEP] = PLAY
+    f[_MELDED] = True
+    f[_FREED] = -1
+    f[_FREED_MELD] = -1
+    return tuple.__new__(State, f)
+
+
+def after_draw(state: State, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]) -> State:
+    """`replaced(state, hands=..., stock=..., step=PLAY, no_discard=False)`, field by field: the
+    state after a draw with no red three."""
+    f = list(state)
+    f[HANDS] = hands
+    f[_STOCK] = stock
+    f[STEP] = PLAY
+    f[_NO_DISCARD] = False
+    return tuple.__new__(State, f)
+
+
 def partner(state: State, seat: int) -> int:
     """The partner who answers "may I go out?": the next player of the side in play order."""
     return (seat + state.sides) % state.players

@@ -20,7 +20,7 @@ from arbitro.model.rummy.going_out import dead_end
 from arbitro.model.rummy.red_threes import lay_out
 from arbitro.model.rummy.refusal import Judge
 from arbitro.model.rummy.scoring import end_hand
-from arbitro.model.rummy.state import DRAW, PLAY, State, replaced
+from arbitro.model.rummy.state import DRAW, PLAY, State, after_draw, replaced
 from arbitro.model.rummy.table import with_hand
 from arbitro.model.rummy.tables import Tables
 from arbitro.model.schema import RummyRules
@@ -92,5 +92,5 @@ def draw(t: Tables, s: State, a: Draw, j: Judge) -> State:
     else:
         # no red three among them: the cards go straight to the hand
         hand = tuple(sorted((*s.hands[s.seat], *drawn)))
-        s2 = replaced(s, hands=with_hand(s, hand), stock=stock[want:], step=PLAY, no_discard=False)
+        s2 = after_draw(s, with_hand(s, hand), stock[want:])
     return dead_end(t, s2, False)

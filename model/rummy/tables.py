@@ -67,7 +67,7 @@ class Tables:
 
 MEMO_CAP = 20_000
 """`Tables.memo` is cleared when it holds more entries than this (each keeps a meld alive)."""
-BY_ID_CAP = 4_096
+BY_ID_CAP = 64
 """`Tables.by_id` is cleared when it holds more entries than this (each keeps a side's melds
 alive; a hand meets a few hundred)."""
 
