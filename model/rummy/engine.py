@@ -68,7 +68,7 @@ from arbitro.model.rummy.refusal import STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, draw_count, exhausted
 from arbitro.model.rummy.table import going_out_counts, side_view
-from arbitro.model.rummy.tables import Tables, tables
+from arbitro.model.rummy.tables import BY_ID_CAP, Tables, tables
 from arbitro.model.rummy.turn import discard, stop
 from arbitro.model.schema import RummyRules
 
@@ -151,7 +151,7 @@ class _Listed:
     def __init__(self) -> None:
         self.rules: RummyRules | None = None
         self.state: State | None = None
-        self.legal: frozenset[Action] = frozenset()
+        self.legal: tuple[Action, ...] = ()
         self.next: dict[Action, State] = {}
 
 
@@ -168,7 +168,7 @@ def apply(rules: RummyRules, state: State, action: object) -> State:
             # listed as legal: well formed, the mover's, refused by no clause
             got = listed.next.get(a)
             return got if got is not None else transition(tables(rules), state, a)
-    a = _well_formed(state, action)
+    a = well_formed(state, action)
     mover = state.to_move()
     if a.seat != mover:
         raise _out_of_turn(rules, state, a, mover)
@@ -182,7 +182,7 @@ def refusals(rules: RummyRules, state: State, action: object) -> tuple[IllegalAc
     """Every clause that refuses a well-formed action, the most specific first (empty when it
     is legal); `apply` raises the first. An action out of turn is refused by the turn order
     alone (*:play-direction), with the book's price for that act."""
-    a = _well_formed(state, action)
+    a = well_formed(state, action)
     mover = state.to_move()
     if a.seat != mover:
         return (_out_of_turn(rules, state, a, mover),)
@@ -197,7 +197,9 @@ def _illegal(rules: RummyRules, a: Action, e: Refusal) -> IllegalAction:
     return IllegalAction(a, rules.cid(e.key), e.reason, penalty)
 
 
-def _well_formed(state: State, action: object) -> Action:
+def well_formed(state: State, action: object) -> Action:
+    """The action, checked to be a rummy action with fields of the right kinds for this state;
+    MalformedInput names what is wrong."""
     if type(action) not in _TYPES:
         raise MalformedInput(f"not a rummy action: {action!r}")
     if state.phase != "play":
@@ -273,10 +275,10 @@ def legal_actions(rules: RummyRules, state: State) -> tuple[Action, ...]:
     listed.state = state
     reached: dict[Action, State] = {}
     listed.next = reached
-    out = _Moment(tables(rules), state, reached).legal()
-    listed.legal = frozenset(out)
+    out = tuple(_Moment(tables(rules), state, reached).legal())
+    listed.legal = out
     listed.rules = rules
-    return tuple(out)
+    return out
 
 
 def random_step(rules: RummyRules, state: State, rng: random.Random) -> tuple[Action, State] | None:
@@ -454,11 +456,13 @@ class _Moment:
         if cleans:
             # a cleaning is plainly legal when the freed wild fits another meld of an opened side
             # that keeps two cards (`melding.replace_wild` then places it with no search)
-            wild_ok = [takes(t, m)[1] for m in melds] if plain and len(hand) >= 3 else []
-            room = sum(wild_ok)
+            fits_wild: list[bool] = (
+                [takes(t, m)[1] for m in melds] if plain and len(hand) >= 3 else []
+            )
+            room = fits_wild.count(True)
             for i, rank, freeable in cleans:
                 if rank in sh.rank_count:
-                    fast = room - wild_ok[i] > 0 if wild_ok else False
+                    fast = bool(fits_wild) and room - fits_wild[i] > 0
                     for n in sh.naturals(rank):
                         for w in freeable:
                             a = _new(ReplaceWild, (5, seat, i, n, w))
@@ -549,8 +553,16 @@ def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
     merges: list[tuple[int, int]] = []
     cleans: list[tuple[int, int, tuple[int, ...]]] = []
     ranks: dict[int, list[int]] = {}  # rank -> the indices of its sets
+    per_meld = t.per_meld
     for i, m in enumerate(melds):
-        got_m = takes(t, m)
+        hit = per_meld.get(id(m))
+        if hit is not None and hit[0] is m:
+            got_m = hit[1]
+        else:
+            got_m = takes(t, m)
+            if len(per_meld) >= BY_ID_CAP:
+                per_meld.clear()
+            per_meld[id(m)] = (m, got_m)
         if got_m[0] >= 0 or got_m[1] or got_m[2]:
             adds.append((i, *got_m))
         if m.kind == SET:
@@ -569,4 +581,4 @@ def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
     return got
 
 
-__all__ = ["apply", "legal_actions", "random_step", "refusals", "transition"]
+__all__ = ["apply", "legal_actions", "random_step", "refusals", "transition", "well_formed"]

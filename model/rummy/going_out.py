@@ -264,10 +264,7 @@ def _added_out(
     while todo:
         waiting: list[int] = []
         for c in todo:
-            if is_wild(c):
-                places = for_wild
-            else:
-                places = by_rank.get(c >> 2, []) + by_suit.get(c & 3, [])
+            places = for_wild if is_wild(c) else by_rank.get(c >> 2, []) + by_suit.get(c & 3, [])
             for i in places:
                 m = ms[i]
                 if add_problem(t, m, c) is None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from arbitro.model.errors import IllegalAction
 from arbitro.model.game import HandResult, Phase, Seating
-from arbitro.model.rummy import checks, codec, dealing, engine, layouts
+from arbitro.model.rummy import checks, codec, dealing, engine, layouts, trace
 from arbitro.model.rummy.actions import Action, action_from_json, action_to_json
 from arbitro.model.rummy.cards import card_name, parse_card
 from arbitro.model.rummy.scoring import hand_result, winner
@@ -55,6 +55,11 @@ class RummyModel:
         """Every clause that refuses the action, the most specific first; empty when it is legal.
         `apply` raises the first of them."""
         return engine.refusals(rules, state, action)
+
+    def clauses_used(self, rules: RummyRules, state: State, action: Any) -> frozenset[str]:
+        """The ids of the clauses whose values decided what this action does or whether it was
+        allowed (`trace.clauses_used`)."""
+        return trace.clauses_used(rules, state, action)
 
     def random_step(
         self, rules: RummyRules, state: State, rng: random.Random

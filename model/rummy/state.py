@@ -128,9 +128,7 @@ _MELDED, _FREED, _FREED_MELD = _INDEX["melded"], _INDEX["freed"], _INDEX["freed_
 _NO_DISCARD = _INDEX["no_discard"]
 
 
-def after_meld(
-    state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Side, ...]
-) -> State:
+def after_meld(state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Side, ...]) -> State:
     """`replaced(state, hands=..., table=..., step=PLAY, freed=-1, freed_meld=-1,
     melded=True)`, field by field: the state after every laying action."""
     f = list(state)
