@@ -58,7 +58,3 @@ def choose_seating(
         return hits[0]
     return hits[0]
 
-
-def card_codec(model: GameModel) -> tuple[Any, Any]:
-    """The model's card notation: (card -> name, name -> card)."""
-    return model.card_name, model.parse_card

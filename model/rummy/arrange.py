@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import (
     BLACK_THREES,
     JOKER,
@@ -66,7 +67,8 @@ def set_rules(t: Tables) -> SetRules:
     """The `SetRules` of these rules (remembered in `Tables.memo`)."""
     got: SetRules | None = t.memo.get(_SET_RULES)
     if got is None:
-        got = t.memo[_SET_RULES] = _set_rules(t)
+        got = _set_rules(t)
+        t.remember(_SET_RULES, got)
     return got
 
 
@@ -163,7 +165,7 @@ def _group_options(sr: SetRules, n0: int, w0: int, new: bool, a: int) -> list[Op
     return out
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=caches.RANK_OPTIONS)
 def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> frozenset[Option]:
     """Every outcome for one rank: existing sets `bases` (naturals, wilds), `a` naturals in hand."""
     results: set[Option] = set()
@@ -219,7 +221,6 @@ SeqOption = tuple[tuple[int, ...], int]
 """(cards of each escalera position left over, completed escaleras)."""
 
 
-@lru_cache(maxsize=100_000)
 def suit_options(
     counts: tuple[int, ...], bases: tuple[tuple[int, int], ...], smin: int, smax: int, done: int
 ) -> tuple[SeqOption, ...]:
@@ -547,7 +548,7 @@ def search_reaches(
     return dfs(0, 0, list(sp.other))
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=caches.RANK_OPTIONS)
 def _rank_pairs(
     sr: SetRules, bases: tuple[tuple[int, int], ...], a: int
 ) -> tuple[tuple[int, int], ...]:
@@ -555,7 +556,7 @@ def _rank_pairs(
     return tuple(sorted({(o[0], o[1]) for o in rank_options(sr, bases, a)}))
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=caches.SUIT_MOVES)
 def _suit_moves(
     counts: tuple[int, ...],
     bases: tuple[tuple[int, int], ...],
@@ -847,8 +848,9 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
 
 
 def by_count(f: SideFacts, cards: int, completed: int) -> int:
-    """`completions_bound` with the side's facts: how many more melds `cards` cards could
-    complete, the unfinished ones that lack fewest first, then new ones."""
+    """At most how many more melds `cards` cards could complete (an upper bound): the unfinished
+    melds that lack fewest cards first (the sets of one rank together where *:merge-sets lets
+    them merge), then new ones."""
     more = 0
     left = cards
     for k in f.needs:
@@ -860,7 +862,17 @@ def by_count(f: SideFacts, cards: int, completed: int) -> int:
 
 
 def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]:
-    """`completions_by_cards` with the side's facts."""
+    """Upper bounds on how many melds `cards` and the side's unfinished melds could still
+    complete: (any, clean), the clean bound counting the side's dirty canastas as cleanable when
+    *:clean-by-replacing-wilds allows it.
+
+    Per rank, the cards of its unfinished sets and the naturals of the hand are pooled (merging
+    only saves cards): each completed set takes completed_size of them and at least
+    completed_size - wild_cap naturals (at least half its cards with *:wilds-at-most-naturals);
+    the wild cards (with those cleaning could free) go where they complete the most sets. Per
+    suit, the naturals of the hand and the cards of its unfinished escaleras are pooled; an
+    escalera holds no wild. A clean completion takes completed_size naturals.
+    """
     r = t.rules
     comp = t.completed
     sh = shape(t, cards)
@@ -912,8 +924,9 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
 
 
 def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> list[int] | None:
-    """`homeless` with the side's facts; None when, further, the wild cards cannot stretch to
-    the new sets the cards without another home need.
+    """The cards of `cards` that no arrangement could place (a permissive test: a card listed
+    here certainly has no home, and removing other cards never gives it one); None when,
+    further, the wild cards cannot stretch to the new sets the cards without another home need.
 
     A natural whose rank has no set that can take it and no escalera it could join must go into
     a new set of its rank, which needs set_min cards: at least set_min - (naturals of the rank)
@@ -991,37 +1004,6 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
     return lost
 
 
-def homeless(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...]) -> list[int]:
-    """Cards of `cards` that no arrangement could place (a permissive test: a card listed here
-    certainly has no home; removing other cards never gives it one)."""
-    got = lost_cards(t, cards, side_facts(t, melds), True)
-    return [] if got is None else got
-
-
-def completions_by_cards(
-    t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...]
-) -> tuple[int, int]:
-    """Upper bounds on how many melds `cards` and the side's unfinished melds could still
-    complete: (any, clean), the clean bound counting the side's dirty canastas as cleanable when
-    *:clean-by-replacing-wilds allows it.
-
-    Per rank, the cards of its unfinished sets and the naturals of the hand are pooled (merging
-    only saves cards): each completed set takes completed_size of them and at least
-    completed_size - wild_cap naturals (at least half its cards with *:wilds-at-most-naturals);
-    the wild cards (with those cleaning could free) go where they complete the most sets. Per
-    suit, the naturals of the hand and the cards of its unfinished escaleras are pooled; an
-    escalera holds no wild. A clean completion takes completed_size naturals.
-    """
-    return by_cards(t, cards, side_facts(t, melds))
-
-
-def completions_bound(t: Tables, n_cards: int, melds: tuple[Meld, ...]) -> int:
-    """At most how many more melds `n_cards` cards could complete (an upper bound): the
-    unfinished melds that lack fewest cards first (sets of one rank together where
-    *:merge-sets lets them merge), then new ones."""
-    return by_count(side_facts(t, melds), n_cards, t.completed)
-
-
 __all__ = [
     "BLACK3",
     "Need",
@@ -1030,10 +1012,7 @@ __all__ = [
     "Table",
     "by_cards",
     "by_count",
-    "completions_bound",
-    "completions_by_cards",
     "final_ok",
-    "homeless",
     "lost_cards",
     "places_all",
     "rank_options",

@@ -127,10 +127,6 @@ def parse_cards(names: str) -> tuple[int, ...]:
     return tuple(sorted(parse_card(n) for n in names.split()))
 
 
-def names(cards: Iterable[int]) -> list[str]:
-    return [card_name(c) for c in cards]
-
-
 def point_table(p: CardPoints) -> tuple[int, ...]:
     """What each card kind counts (red threes count nothing here: they are honours). *:card-points."""
     out = []
@@ -159,34 +155,12 @@ def make_deck(packs: int, jokers_per_pack: int) -> tuple[int, ...]:
     )
 
 
-def counts(cards: Iterable[int]) -> list[int]:
-    """A count vector of length KINDS."""
-    v = [0] * KINDS
-    for c in cards:
-        v[c] += 1
-    return v
-
-
 def remove(cards: Sequence[int], taken: Iterable[int]) -> tuple[int, ...]:
     """The sorted multiset `cards` minus `taken`; None-safe callers check containment first."""
     out = list(cards)
     for c in taken:
         out.remove(c)
     return tuple(out)
-
-
-def add(cards: Sequence[int], more: Iterable[int]) -> tuple[int, ...]:
-    return tuple(sorted((*cards, *more)))
-
-
-def contains(cards: Sequence[int], wanted: Iterable[int]) -> bool:
-    """Whether the multiset `cards` holds the multiset `wanted`."""
-    have = counts(cards)
-    for c in wanted:
-        if not 0 <= c < KINDS or have[c] == 0:
-            return False
-        have[c] -= 1
-    return True
 
 
 def distinct(cards: Iterable[int]) -> list[int]:

@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arbitro.model.errors import IllegalAction, MalformedInput
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.actions import (
     Action,
     AddToMeld,
@@ -68,7 +69,7 @@ from arbitro.model.rummy.refusal import STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, draw_count, exhausted
 from arbitro.model.rummy.table import going_out_counts, side_view
-from arbitro.model.rummy.tables import BY_ID_CAP, Tables, tables
+from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.rummy.turn import discard, stop
 from arbitro.model.schema import RummyRules
 
@@ -560,7 +561,7 @@ def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
             got_m = hit[1]
         else:
             got_m = takes(t, m)
-            if len(per_meld) >= BY_ID_CAP:
+            if len(per_meld) >= caches.MELDS:
                 per_meld.clear()
             per_meld[id(m)] = (m, got_m)
         if got_m[0] >= 0 or got_m[1] or got_m[2]:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import BLACK_THREES, JOKER, LOWEST_THREE
 from arbitro.model.rummy.melds import SET, Meld
 from arbitro.model.rummy.tables import Tables
@@ -37,13 +38,13 @@ def submultisets(kinds: list[tuple[int, int]], size: int) -> Iterator[tuple[int,
             yield (c,) * take + tail
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=caches.LAYS)
 def _choose(kinds: tuple[tuple[int, int], ...], size: int) -> tuple[tuple[int, ...], ...]:
     """`submultisets`, remembered: the same few (card, count) groups recur in every hand."""
     return tuple(submultisets(list(kinds), size))
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=caches.LAYS)
 def _set_lays(
     kinds: tuple[tuple[int, int], ...],
     wild_kinds: tuple[tuple[int, int], ...],
@@ -137,14 +138,14 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     return Shape(tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw)
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=caches.LAYS)
 def _seq_lays(mask: int, suit: int, smin: int, low: int) -> tuple[tuple[int, ...], ...]:
     """New escaleras of `smin` cards of `suit` from the positions held (a `Shape.masks` entry);
     position p is rank `low + p` (the escalera ranks are consecutive, see `tables`)."""
     return tuple(tuple((low + i + k) * 4 + suit for k in range(smin)) for i in _runs(mask, smin))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=caches.SMALL)
 def _runs(mask: int, smin: int) -> tuple[int, ...]:
     """Positions where `smin` consecutive bits of `mask` start."""
     starts = mask

@@ -23,7 +23,7 @@ from arbitro.model.rummy.cards import (
     is_red_three,
     is_wild,
 )
-from arbitro.model.rummy.tables import MEMO_CAP, Tables
+from arbitro.model.rummy.tables import Tables
 
 SET, SEQ, WILDS, BLACK3 = 0, 1, 2, 3
 KIND_NAMES = ("set", "escalera", "wilds", "black-threes")
@@ -105,9 +105,7 @@ def classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:
     got: Meld | str | None = t.memo.get(key)
     if got is None:
         got = _classify(t, cards)
-        if len(t.memo) > MEMO_CAP:
-            t.memo.clear()
-        t.memo[key] = got
+        t.remember(key, got)
     return got
 
 
@@ -235,9 +233,7 @@ def takes(t: Tables, m: Meld) -> tuple[int, bool, tuple[int, ...]]:
         got = (-1, add_problem(t, m, 0) is None, ())
     else:
         got = (-1, False, ())
-    if len(t.memo) > MEMO_CAP:
-        t.memo.clear()
-    t.memo[m] = got
+    t.remember(m, got)
     return got
 
 

@@ -28,6 +28,7 @@ from bisect import bisect_left
 from functools import lru_cache
 from itertools import combinations
 
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.actions import TakePile
 from arbitro.model.rummy.cards import (
     JOKER,
@@ -122,7 +123,7 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
     return out
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=caches.SMALL)
 def _combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     """The distinct sub-multisets of `k` cards of the sorted `cards`, in order."""
     return tuple(sorted(set(combinations(cards, k))))

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.arrange import SideFacts, side_facts
 from arbitro.model.rummy.melds import SEQ, SET, WILDS, Meld, is_clean
 from arbitro.model.rummy.state import Side, State, replaced
-from arbitro.model.rummy.tables import BY_ID_CAP, Tables
+from arbitro.model.rummy.tables import Tables
 
 
 class SideView:
@@ -42,13 +43,13 @@ class SideView:
 
 def side_view(t: Tables, melds: tuple[Meld, ...]) -> SideView:
     """The `SideView` of a side's melds, remembered by identity (the entry keeps the tuple
-    alive, so its id is not reused meanwhile); at most BY_ID_CAP are kept."""
+    alive, so its id is not reused meanwhile); at most `caches.SIDES` are kept."""
     memo = t.by_id
     hit = memo.get(id(melds))
     if hit is not None and hit.melds is melds:
         view: SideView = hit
         return view
-    if len(memo) >= BY_ID_CAP:
+    if len(memo) >= caches.SIDES:
         memo.clear()
     view = memo[id(melds)] = SideView(melds)
     return view

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbitro.model.errors import SpecError
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import (
     BLACK_THREES,
     JOKER,
@@ -42,13 +43,20 @@ class Tables:
     seq_bit: tuple[int, ...]  # per card kind: 1 << (16 * suit + escalera position), else 0
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     """Answers that depend only on these rules and a hashable key (such as a meld), remembered
-    by the modules that compute them; cleared beyond `MEMO_CAP` entries."""
+    by the modules that compute them; cleared at `caches.MEMO` entries (`remember`)."""
     per_meld: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
     """Per meld object, keyed by its id, (the meld, what `melds.takes` says of it): a meld left
-    alone is the same object from state to state; cleared at `BY_ID_CAP` entries."""
+    alone is the same object from state to state; cleared at `caches.MELDS` entries."""
     by_id: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
     """Per side's melds tuple, keyed by its id (`table.side_view`): each entry keeps the tuple
-    alive, so a hit is checked by identity; cleared at `BY_ID_CAP` entries."""
+    alive, so a hit is checked by identity; cleared at `caches.SIDES` entries."""
+
+    def remember(self, key: Any, value: Any) -> None:
+        """Keep `value` in `memo` under `key`, clearing `memo` first when it is full."""
+        memo = self.memo
+        if len(memo) >= caches.MEMO:
+            memo.clear()
+        memo[key] = value
 
     def consult(self, *keys: str) -> None:
         """The rule being judged depends on these clauses through the state, not through a field
@@ -68,12 +76,6 @@ class Tables:
         return len(BLACK_THREES) * self.packs(layout)
 
 
-MEMO_CAP = 20_000
-"""`Tables.memo` is cleared when it holds more entries than this (each keeps a meld alive)."""
-BY_ID_CAP = 64
-"""`Tables.by_id` is cleared when it holds more entries than this (each keeps a side's melds
-alive; a hand meets a few hundred)."""
-
 _CACHE: dict[int, Tables] = {}
 
 
@@ -83,7 +85,7 @@ def tables(rules: RummyRules) -> Tables:
     if t is not None and t.rules is rules:
         return t
     t = _build(rules)
-    if len(_CACHE) > 256:
+    if len(_CACHE) >= caches.RULES:
         _CACHE.clear()
     _CACHE[id(rules)] = t
     return t
