@@ -153,8 +153,6 @@ def diff(books: Sequence[Rulebook]) -> list[Row]:
     return rows
 
 
-
-
 def _find(b: Rulebook, key: str) -> Clause | None:
     for c in b.clauses:
         if c.key == key:

@@ -57,4 +57,3 @@ def choose_seating(
         # the book's first (usual) seating unless the user says otherwise
         return hits[0]
     return hits[0]
-

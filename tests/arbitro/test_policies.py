@@ -16,7 +16,7 @@ from arbitro.model.schema import RummyRules, rules_for
 from arbitro.policies import POLICIES, choose
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "model" / "rummy"))
-from rummy_helpers import C, R, make_state  # noqa: E402
+from rummy_helpers import C, R, make_state
 
 
 def dealt(rules: RummyRules, seed: int) -> object:
