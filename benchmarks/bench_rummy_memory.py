@@ -10,10 +10,11 @@ memory Python holds (tracemalloc, current and peak) and the size of every cache:
 cache bounded, the memory levels off.
 
 `--trace`: runs the same workload once with every cache unbounded, records the key of each
-lookup, and prints for each cache the hit rate an LRU cache (or, for the caches cleared when
-full, a cleared-when-full one) would have at several sizes, next to the unbounded hit rate and
-the number of distinct keys: the bounds in `arbitro.model.rummy.caches` are the smallest sizes
-within a point of the unbounded rate.
+lookup, and prints for each cache the hit rate an LRU cache (or, for the per-rules caches
+cleared when full, one such cache per variant) would have at several sizes, next to the
+unbounded hit rate and the number of distinct keys (for a per-rules cache, of the variant with
+most): the bounds in `arbitro.model.rummy.caches` are the smallest sizes within about a point
+of the unbounded rate.
 
 Usage: uv run python benchmarks/bench_rummy_memory.py [--hands N] [--rounds N] [--trace]
 """
@@ -200,8 +201,11 @@ def trace(hands: int) -> None:
         mod = {"arrange": arrange, "laying": laying, "pile": pile}[mod_name]
         rec = recorders[name] = Recorder()
         setattr(mod, fn, _bind(get().__wrapped__, rec))
-    for name in ("Tables.memo", "Tables.by_id", "Tables.per_meld"):
-        recorders[name] = Recorder()
+    per_rules: dict[str, list[Recorder]] = {
+        "Tables.memo": [],
+        "Tables.by_id": [],
+        "Tables.per_meld": [],
+    }
 
     class Looked(dict[Any, Any]):
         """A dict that records the key of every lookup (an id key stands for its object while
@@ -219,9 +223,14 @@ def trace(hands: int) -> None:
 
     def build(r: RummyRules) -> Any:
         t = old_build(r)
-        object.__setattr__(t, "memo", Looked(recorders["Tables.memo"]))
-        object.__setattr__(t, "by_id", Looked(recorders["Tables.by_id"]))
-        object.__setattr__(t, "per_meld", Looked(recorders["Tables.per_meld"]))
+        for name, field in (
+            ("Tables.memo", "memo"),
+            ("Tables.by_id", "by_id"),
+            ("Tables.per_meld", "per_meld"),
+        ):
+            rec = Recorder()
+            per_rules[name].append(rec)
+            object.__setattr__(t, field, Looked(rec))
         return t
 
     tables._build = build  # type: ignore[assignment]
@@ -237,14 +246,18 @@ def trace(hands: int) -> None:
     )
     for name, rec in recorders.items():
         keys = rec.keys
-        if not keys:
-            continue
-        clear = name.startswith("Tables.")
-        rates = [cleared_hits(keys, s) if clear else lru_hits(keys, s) for s in sizes]
+        rates = [lru_hits(keys, s) for s in sizes]
         print(
             f"{name:<24}{len(keys):>9}{len(set(keys)):>8}{lru_hits(keys, None):>10.1%}"
             + "".join(f"{x:>8.1%}" for x in rates)
         )
+    # per rules: each variant's own cache, cleared when full; rates over all lookups
+    for name, recs in per_rules.items():
+        n = sum(len(r.keys) for r in recs)
+        most = max(len(set(r.keys)) for r in recs)
+        whole = sum(lru_hits(r.keys, None) * len(r.keys) for r in recs) / n
+        rates = [sum(cleared_hits(r.keys, s) * len(r.keys) for r in recs) / n for s in sizes]
+        print(f"{name:<24}{n:>9}{most:>8}{whole:>10.1%}" + "".join(f"{x:>8.1%}" for x in rates))
 
 
 def _bind(inner: Callable[..., Any], rec: Recorder) -> Callable[..., Any]:
