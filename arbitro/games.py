@@ -21,22 +21,49 @@ def model_for(game: str) -> GameModel:
     return cast(GameModel, getattr(importlib.import_module(module), name))
 
 
+def describe_seating(s: Seating) -> str:
+    """`teams (4 players in 2 sides)`, `3 players alone`: a seating as a person reads it."""
+    kind = "alone" if s.sides == s.players else f"in {s.sides} sides"
+    what = f"{s.players} players {kind}"
+    return f"{s.layout} ({what})" if s.layout else what
+
+
 def choose_seating(
     model: GameModel, rules: Any, players: int | None, teams: bool, layout: str | None
 ) -> Seating:
-    """The seating a user asked for, or a clear error listing the ones the rulebook allows."""
+    """The seating a user asked for, or a clear error listing the ones the rulebook allows.
+
+    `--layout` names a seating; `--players` and `--teams` pick one by its count and sides. Given
+    together they must agree.
+    """
     options = list(model.seatings(rules))
-
-    def describe(s: Seating) -> str:
-        kind = "alone" if s.sides == s.players else f"in {s.sides} sides"
-        return f"{s.layout or s.players} ({s.players} players {kind})"
-
-    known = "; ".join(describe(s) for s in options)
+    known = "; ".join(describe_seating(s) for s in options)
     if layout is not None:
-        hits = [s for s in options if s.layout == layout]
+        hits = [s for s in options if s.layout and s.layout == layout]
         if not hits:
-            raise OptionError(f"{rules.rulebook} has no layout {layout!r}; layouts: {known}")
-        return hits[0]
+            named = [s for s in options if s.layout]
+            unnamed = [s for s in options if not s.layout]
+            names = "; ".join(describe_seating(s) for s in named) or "none"
+            more = (
+                "; the others have no name: choose them with --players ("
+                + ", ".join(describe_seating(s) for s in unnamed)
+                + ")"
+                if unnamed
+                else ""
+            )
+            raise OptionError(
+                f"{rules.rulebook} has no layout {layout!r}; named layouts: {names}{more}"
+            )
+        chosen = hits[0]
+        if players is not None and players != chosen.players:
+            raise OptionError(
+                f"--layout {layout} seats {chosen.players} players, but --players says {players}"
+            )
+        if teams and chosen.sides == chosen.players:
+            raise OptionError(
+                f"--layout {layout} seats every player alone, but --teams asks for partnerships"
+            )
+        return chosen
     hits = options
     if players is not None:
         hits = [s for s in hits if s.players == players]
@@ -47,13 +74,10 @@ def choose_seating(
     if teams:
         hits = [s for s in hits if s.sides < s.players]
         if not hits:
-            raise OptionError(
-                f"{rules.rulebook} has no team play for {players} players; seatings: {known}"
-            )
+            who = f"{players} players" if players is not None else "any player count"
+            raise OptionError(f"{rules.rulebook} has no team play for {who}; seatings: {known}")
     elif players is not None and len(hits) > 1:
         alone = [s for s in hits if s.sides == s.players]
         hits = alone or hits
-    if len(hits) > 1 and players is None:
-        # the book's first (usual) seating unless the user says otherwise
-        return hits[0]
+    # several left: the book's first (usual) seating unless the user says otherwise
     return hits[0]

@@ -28,10 +28,14 @@ def rulebooks(game: str | None = None) -> st.SearchStrategy[str]:
 
 
 def variants(rulebook: str) -> st.SearchStrategy[dict[str, str | bool]]:
-    """Options of a rulebook: any reading of each clause with readings, any optional rule on or off."""
+    """Options of a rulebook: any reading of each clause with readings, any optional rule on or off.
+
+    A clause that follows another takes its reading from that one, so it is never drawn itself."""
     book = load_rulebook(rulebook)
     parts: dict[str, st.SearchStrategy[Any]] = {}
     for c in book.clauses:
+        if c.follows is not None:
+            continue
         if c.optional:
             parts[c.key] = st.booleans()
         elif len(c.readings) > 1:

@@ -1,102 +1,174 @@
-"""Random Escoba hands per second on one process.
+"""Escoba through `legal_actions` + `apply`: this tree against a baseline commit, as a ratio in one run.
 
-Every hand starts from a freshly shuffled deck order and every play is drawn uniformly from the
-legal plays (``actions[rng.randrange(len(actions))]``). Two paths are timed:
+The baseline engine (commit BASELINE unless --baseline says otherwise) is extracted with
+`git archive` into a temporary directory. Each round draws a fresh seed; both engines then play
+the same seeded random hands in their own subprocess — deck orders from ``rng.shuffle``, every play
+``actions[rng.randrange(len(actions))]`` — and time only the loop of `ESCOBA.deal`,
+`ESCOBA.legal_actions` and `ESCOBA.apply`, deck orders shuffled beforehand (after WARM_UP untimed
+hands from another seed).
+The two engines run one after the other inside a round, in alternating order, so the machine's
+drift touches both; the ratio of a round is baseline time / current time. Both engines must make
+exactly the same plays (a digest of every play is compared), so the ratio compares equal work.
 
-- playout: `arbitro.model.escoba.playout.play_hand`, which plays a whole hand without building the states
-  in between (the path simulations use; tests check it makes the same plays as the stepwise model);
-- stepwise: the `GameModel` protocol, `ESCOBA.legal_actions` then `ESCOBA.apply` for every play.
-
-Usage: uv run python benchmarks/bench_escoba.py [--players 2] [--teams] [--seconds 3] [--profile]
+Usage: uv run python benchmarks/bench_escoba.py [--rounds 7] [--hands 400] [--players 2] [--teams]
+       [--baseline COMMIT] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
-import random
 import statistics
-import time
-from collections.abc import Callable
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
 
-from arbitro.model.escoba import ESCOBA, EscobaState
-from arbitro.model.escoba.playout import play_hand
+ROOT = Path(__file__).resolve().parents[1]
+BASELINE = "c0e65c5"
+"""The engine before issue 15's speed work."""
+TARGET = 2.5
+"""The speed-up asked of the engine through legal_actions + apply."""
+WARM_UP = 300
+"""Untimed hands each engine plays first, from another seed: the engine remembers a little per
+hand of cards and per table it has met (bounded; see model.escoba.capture), as it does in any long
+simulation or exploration."""
+
+WORKER = r"""
+import hashlib, json, random, sys, time
+from arbitro.model.escoba import ESCOBA
 from arbitro.model.game import Seating
-from arbitro.model.schema import EscobaRules, rules_for
+from arbitro.model.schema import rules_for
 
-TARGET = 6000
-"""Hands per second asked of the playout path."""
+seed, hands, players, sides = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+WARM_UP = int(sys.argv[5])
+rules = rules_for("escoba-es")
+seating = Seating(players, sides, "teams" if sides < players else "")
+start = ESCOBA.new_game(rules, seating)
+deck = list(ESCOBA.deck(rules, seating))
 
-Runner = Callable[[EscobaRules, EscobaState, list[int], random.Random], None]
+def play(rng, n):
+    orders = []
+    for _ in range(n):
+        order = deck[:]
+        rng.shuffle(order)
+        orders.append(order)
+    plays = []
+    t0 = time.perf_counter()
+    for order in orders:
+        s = ESCOBA.deal(rules, start, order)
+        while s.phase == "play":
+            actions = ESCOBA.legal_actions(rules, s)
+            a = actions[rng.randrange(len(actions))]
+            s = ESCOBA.apply(rules, s, a)
+            plays.append(a)
+    seconds = time.perf_counter() - t0
+    digest = hashlib.sha256(repr([tuple(a) for a in plays]).encode()).hexdigest()[:16]
+    return seconds, len(plays), digest
+
+play(random.Random("warm-up"), WARM_UP)
+seconds, steps, digest = play(random.Random(seed), hands)
+print(json.dumps({"seconds": seconds, "steps": steps, "digest": digest}))
+"""
 
 
-def run_playout(
-    rules: EscobaRules, start: EscobaState, deck: list[int], rng: random.Random
-) -> None:
-    order = deck[:]
-    rng.shuffle(order)
-    play_hand(rules, start, order, rng.randrange)
+def extract(commit: str, into: Path) -> Path:
+    """The tree of ``commit`` unpacked under ``into``; SystemExit with a reason when git cannot."""
+    archive = into / "baseline.tar"
+    try:
+        with archive.open("wb") as out:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "archive", "--format=tar", commit], stdout=out, check=True
+            )
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise SystemExit(
+            f"bench_escoba: cannot extract commit {commit!r} with git archive: {e}"
+        ) from None
+    tree = into / "tree"
+    with tarfile.open(archive) as tar:
+        tar.extractall(tree, filter="tar")
+    return tree
 
 
-def run_stepwise(
-    rules: EscobaRules, start: EscobaState, deck: list[int], rng: random.Random
-) -> None:
-    order = deck[:]
-    rng.shuffle(order)
-    s = ESCOBA.deal(rules, start, order)
-    while s.phase == "play":
-        actions = ESCOBA.legal_actions(rules, s)
-        s = ESCOBA.apply(rules, s, actions[rng.randrange(len(actions))])
+def run(tree: Path, seed: str, hands: int, players: int, sides: int) -> dict[str, object]:
+    env = dict(os.environ, PYTHONPATH=str(tree), ARBITRO_SPEC_DIR=str(tree / "spec"))
+    out = subprocess.run(
+        [sys.executable, "-c", WORKER, seed, str(hands), str(players), str(sides), str(WARM_UP)],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tree,
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"bench_escoba: the engine in {tree} failed:\n{out.stderr.strip()}")
+    result: dict[str, object] = json.loads(out.stdout)
+    return result
 
 
-def measure(
-    runner: Runner, rules: EscobaRules, seating: Seating, seconds: float, seed: int
-) -> tuple[float, float, int]:
-    """(median, best) hands per second over chunks of about a tenth of a second, and hands run."""
-    start = ESCOBA.new_game(rules, seating)
-    deck = list(ESCOBA.deck(rules, seating))
-    rng = random.Random(seed)
-    rates: list[float] = []
-    total = 0
-    chunk = 50
-    stop = time.perf_counter() + seconds
-    while time.perf_counter() < stop:
-        t0 = time.perf_counter()
-        for _ in range(chunk):
-            runner(rules, start, deck, rng)
-        dt = time.perf_counter() - t0
-        total += chunk
-        rates.append(chunk / dt)
-        chunk = max(10, int(chunk * 0.1 / dt)) if dt > 0 else chunk * 2
-    return statistics.median(rates), max(rates), total
+def profile(hands: int, players: int, sides: int) -> None:
+    """Profile this tree's engine in this process (the worker's loop, warm-up included)."""
+    saved = sys.argv
+    sys.argv = ["worker", "profile", str(hands), str(players), str(sides), str(WARM_UP)]
+    prof = cProfile.Profile()
+    prof.enable()
+    try:
+        exec(WORKER, {"__name__": "worker"})
+    finally:
+        prof.disable()
+        sys.argv = saved
+    pstats.Stats(prof).sort_stats("tottime").print_stats(14)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--hands", type=int, default=400, help="hands per engine per round")
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--teams", action="store_true", help="four players in two partnerships")
-    p.add_argument("--seconds", type=float, default=3.0, help="time per path")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--profile", action="store_true", help="profile the playout path instead")
+    p.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
+    p.add_argument("--profile", action="store_true", help="profile this tree's engine instead")
     args = p.parse_args(argv)
-    rules = rules_for("escoba-es")
-    assert isinstance(rules, EscobaRules)
-    seating = Seating(4, 2, "teams") if args.teams else Seating(args.players, args.players)
+    players, sides = (4, 2) if args.teams else (args.players, args.players)
     if args.profile:
-        prof = cProfile.Profile()
-        prof.enable()
-        measure(run_playout, rules, seating, args.seconds, args.seed)
-        prof.disable()
-        pstats.Stats(prof).sort_stats("tottime").print_stats(12)
+        profile(args.hands, players, sides)
         return 0
-    print(f"escoba-es, {seating.players} players in {seating.sides} sides, one process")
-    for name, runner in (("playout", run_playout), ("stepwise", run_stepwise)):
-        median, best, hands = measure(runner, rules, seating, args.seconds, args.seed)
-        print(f"{name:9s} {median:8.0f} hands/s median   {best:8.0f} best   ({hands} hands)")
-        if name == "playout":
-            verdict = "meets" if median >= TARGET else "misses"
-            print(f"          {verdict} the target of {TARGET} hands/s")
+    print(
+        f"escoba-es, {players} players in {sides} sides: legal_actions + apply,"
+        f" {args.hands} hands per engine per round, baseline {args.baseline}"
+    )
+    ratios: list[float] = []
+    rates: dict[str, list[float]] = {"baseline": [], "current": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        base_tree = extract(args.baseline, Path(tmp))
+        trees = {"baseline": base_tree, "current": ROOT}
+        for r in range(args.rounds):
+            seed = f"bench-{r}"
+            order = ["baseline", "current"] if r % 2 == 0 else ["current", "baseline"]
+            got = {name: run(trees[name], seed, args.hands, players, sides) for name in order}
+            if got["baseline"]["digest"] != got["current"]["digest"]:
+                raise SystemExit(
+                    f"bench_escoba: round {r}: the engines made different plays from the same seed"
+                )
+            secs = {name: float(str(got[name]["seconds"])) for name in got}
+            steps = int(str(got["current"]["steps"]))
+            for name in got:
+                rates[name].append(steps / secs[name])
+            ratios.append(secs["baseline"] / secs["current"])
+            print(
+                f"round {r}: baseline {steps / secs['baseline']:9.0f} plays/s"
+                f"   current {steps / secs['current']:9.0f} plays/s   ratio {ratios[-1]:.2f}"
+            )
+    med = statistics.median(ratios)
+    print(
+        f"ratio current/baseline: median {med:.2f}, spread {min(ratios):.2f} to {max(ratios):.2f}"
+        f" over {len(ratios)} rounds; current median {statistics.median(rates['current']):.0f}"
+        " plays/s"
+    )
+    print(f"target {TARGET}x: {'met' if med >= TARGET else 'missed'} by the median")
     return 0
 
 

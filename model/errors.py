@@ -28,7 +28,8 @@ class UnknownRulebook(ArbitroError, KeyError):
         super().__init__(name)
 
     def __str__(self) -> str:
-        return f"unknown rulebook {self.name!r}; known: {', '.join(self.known)}"
+        name = self.name if len(self.name) <= 60 else self.name[:60] + "…"
+        return f"unknown rulebook {name!r}; known: {', '.join(self.known)}"
 
 
 class OptionError(ArbitroError, ValueError):

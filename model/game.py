@@ -43,6 +43,8 @@ class GameModel(Protocol):
     """What a game module exposes; every function is pure."""
 
     game: str
+    view_private: tuple[str, ...]
+    """The fields of a `view` that only the viewing seat sees (its own cards)."""
 
     def seatings(self, rules: Any) -> Sequence[Seating]:
         """Every seating the rulebook allows."""
@@ -77,6 +79,12 @@ class GameModel(Protocol):
     def refusals(self, rules: Any, state: Any, action: Any) -> tuple[IllegalAction, ...]:
         """Every clause that refuses this well-formed action, the most specific first; empty when
         the action is legal. `apply` raises the first of them. MalformedInput for a bad action."""
+        ...
+
+    def clauses_used(self, rules: Any, state: Any, action: Any) -> frozenset[str]:
+        """The clause ids whose values decided what this legal action does or whether it was
+        allowed: the clauses whose case arose in it. In phase `deal` the action is a deck order.
+        IllegalAction when the action is not legal."""
         ...
 
     def random_step(
@@ -117,3 +125,10 @@ class GameModel(Protocol):
     def action_to_json(self, action: Any) -> dict[str, Any]: ...
 
     def action_from_json(self, data: Mapping[str, Any]) -> Hashable: ...
+
+    def view(self, rules: Any, state: Any, seat: int) -> dict[str, Any]:
+        """What seat ``seat`` sees of the state, as JSON: its own cards, what lies face up, and
+        counts of what is face down (the other hands, the stock). The fields named in
+        `view_private` are seen by that seat alone; two states that differ only in cards hidden
+        from the seat give equal views. MalformedInput for a seat out of range."""
+        ...

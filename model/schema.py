@@ -233,8 +233,9 @@ class EscobaRules:
     """Everything the Escoba model reads."""
 
     # deck
-    suits: tuple[str, ...]  # the four suits, oros first
-    capture_values: tuple[int, ...]  # capture value of ranks 1..7, sota, caballo, rey
+    suits: tuple[str, ...]  # the suits of the pack, oros first
+    ranks: tuple[str, ...]  # the ranks of every suit: "1".."7", "sota", "caballo", "rey"
+    capture_values: tuple[int, ...]  # capture value of each rank of `ranks`, in that order
     # players
     player_counts: tuple[int, ...]
     team_player_counts: tuple[
@@ -329,6 +330,202 @@ def check_rulebook(rb: Rulebook) -> None:
             raise SpecError(
                 rb.path, c.key, "an optional rule is off (false) unless a variant turns it on"
             )
+    _check_meaning(rb)
+
+
+_SOUND: dict[int, Rulebook] = {}
+
+
+def _check_meaning(rb: Rulebook) -> None:
+    """The book's own rules, and each reading it offers, playable (see `problems`)."""
+    if _SOUND.get(id(rb)) is rb:
+        return
+    validate(_typed(rb, {}), rb.path)
+    for c in rb.clauses:
+        if c.follows is not None:
+            continue  # chosen with the clause it follows
+        for r in c.readings:
+            if r.label == c.default:
+                continue
+            found = problems(_typed(rb, {c.key: r.label}))
+            if found:
+                key, problem = found[0]
+                where = key if key != c.key else f"{key} (reading {r.label!r})"
+                if key != c.key:
+                    problem += f" (with {c.key} = {r.label!r})"
+                raise SpecError(rb.path, where, problem)
+    if len(_SOUND) > 256:
+        _SOUND.clear()
+    _SOUND[id(rb)] = rb
+
+
+# ---------------------------------------------------------------- meaning, beyond types
+
+
+Problem = tuple[str, str]
+"""A semantic problem of typed rules: the clause key, and what is wrong with its value."""
+
+
+def problems(rules: Rules) -> list[Problem]:
+    """Every way typed rules cannot be played, as (key, problem), in schema order; empty when sound.
+
+    Types are checked when a spec loads; this checks what types cannot say: counts that must be
+    positive, seatings the deck can deal, tables that must name each row once. It never judges
+    what a book chose (a gap in an opening table is a finding, not an error).
+    """
+    if isinstance(rules, EscobaRules):
+        return _escoba_problems(rules)
+    return _rummy_problems(rules)
+
+
+def _at_least(out: list[Problem], key: str, value: int, low: int) -> None:
+    if value < low:
+        out.append((key, f"must be at least {low}, got {value}"))
+
+
+def _escoba_problems(r: EscobaRules) -> list[Problem]:
+    out: list[Problem] = []
+    if not r.suits:
+        out.append(("suits", "a pack needs at least one suit, got none"))
+    elif len(set(r.suits)) != len(r.suits):
+        out.append(("suits", "a suit is listed twice"))
+    if any(v < 1 for v in r.capture_values):
+        out.append(("capture_values", "every capture value must be at least 1"))
+    if not r.player_counts:
+        out.append(("player_counts", "no player count given"))
+    for n in r.player_counts:
+        if n < 2:
+            out.append(("player_counts", f"a game needs at least 2 players, got {n}"))
+    if len(set(r.player_counts)) != len(r.player_counts):
+        out.append(("player_counts", "a player count is listed twice"))
+    for n in r.team_player_counts:
+        if n < 4 or n % 2:
+            out.append(
+                ("team_player_counts", f"two teams need an even number of at least 4, got {n}")
+            )
+    _at_least(out, "hand_size", r.hand_size, 1)
+    _at_least(out, "table_initial", r.table_initial, 0)
+    _at_least(out, "redeal_size", r.redeal_size, 1)
+    _at_least(out, "redeal_table", r.redeal_table, 0)
+    _at_least(out, "capture_sum", r.capture_sum, 1)
+    for key in ("escoba_points", "cards_points", "oros_points", "velo_points", "setenta_points"):
+        _at_least(out, key, getattr(r, key), 0)
+    _at_least(out, "target_score", r.target_score, 1)
+    deals = {}
+    for dc in r.deals_per_hand:
+        if dc.players in deals:
+            out.append(("deals_per_hand", f"{dc.players} players are given two deal counts"))
+        deals[dc.players] = dc.deals
+        _at_least(out, "deals_per_hand", dc.deals, 1)
+    if out:
+        return out  # the deck arithmetic below needs sound counts
+    deck = len(r.suits) * len(r.capture_values)
+    for n in sorted({*r.player_counts, *r.team_player_counts}):
+        if n not in deals:
+            out.append(("deals_per_hand", f"no deal count for {n} players"))
+            continue
+        first = n * r.hand_size + r.table_initial
+        used = first + (deals[n] - 1) * (n * r.redeal_size + r.redeal_table)
+        if first > deck:
+            out.append(
+                (
+                    "hand_size",
+                    f"{n} players with {r.hand_size} cards each and {r.table_initial} on the "
+                    f"table need {first} cards; the pack has {deck}",
+                )
+            )
+        elif used != deck:
+            out.append(
+                (
+                    "deals_per_hand",
+                    f"{deals[n]} deals to {n} players use {used} cards, but the pack has {deck}",
+                )
+            )
+    return out
+
+
+def _rummy_problems(r: RummyRules) -> list[Problem]:
+    out: list[Problem] = []
+    _at_least(out, "packs", r.packs, 1)
+    _at_least(out, "jokers_per_pack", r.jokers_per_pack, 0)
+    if not r.layouts:
+        out.append(("layouts", "no seating given"))
+    names = [lay.name for lay in r.layouts]
+    if len(set(names)) != len(names):
+        out.append(("layouts", "two layouts share a name"))
+    for lay in r.layouts:
+        where = f"layout {lay.name!r}"
+        if lay.players < 2:
+            out.append(("layouts", f"{where}: a game needs at least 2 players, got {lay.players}"))
+        elif lay.sides < 2 or lay.sides > lay.players or lay.players % lay.sides:
+            out.append(
+                (
+                    "layouts",
+                    f"{where}: {lay.players} players cannot sit as {lay.sides} equal sides",
+                )
+            )
+        if lay.hand_size < 1:
+            out.append(("layouts", f"{where}: a hand size must be at least 1, got {lay.hand_size}"))
+        if lay.packs < 0:
+            out.append(("layouts", f"{where}: packs must be 0 (the book's) or more"))
+        packs = lay.packs or r.packs
+        deck = packs * (52 + r.jokers_per_pack)
+        # every hand dealt, the upcard, and one draw for the first player
+        need = lay.players * lay.hand_size + 1 + r.draw_count
+        if lay.players >= 2 and lay.hand_size >= 1 and packs >= 1 and need > deck:
+            out.append(
+                (
+                    "layouts",
+                    f"{where}: {lay.players} hands of {lay.hand_size}, the upcard and a first "
+                    f"draw need {need} cards; {packs} packs hold {deck}",
+                )
+            )
+    _at_least(out, "draw_count", r.draw_count, 1)
+    _at_least(out, "pile_new_set_naturals", r.pile_new_set_naturals, 1)
+    _at_least(out, "set_min", r.set_min, 1)
+    _at_least(out, "set_start_min_naturals", r.set_start_min_naturals, 1)
+    _at_least(out, "wild_cap", r.wild_cap, 0)
+    _at_least(out, "completed_size", r.completed_size, max(r.set_min, 1))
+    if r.wild_canasta:
+        _at_least(out, "wild_meld_min_start", r.wild_meld_min_start, 1)
+    if r.sequences:
+        _at_least(out, "sequence_min", r.sequence_min, 1)
+        if r.sequence_max < r.sequence_min:
+            out.append(
+                (
+                    "sequence_max",
+                    f"is {r.sequence_max}, below sequence_min {r.sequence_min}",
+                )
+            )
+        if len(set(r.sequence_ranks)) != len(r.sequence_ranks):
+            out.append(("sequence_ranks", "a rank is listed twice"))
+    if not r.opening_minimums:
+        out.append(("opening_minimums", "no row given"))
+    for b in r.opening_minimums:
+        if b.minimum < 0:
+            out.append(("opening_minimums", f"a minimum must be 0 or more, got {b.minimum}"))
+        if b.low is not None and b.high is not None and b.low > b.high:
+            out.append(("opening_minimums", f"a row runs from {b.low} down to {b.high}"))
+    for key in ("go_out_min_completed", "go_out_min_clean", "go_out_min_dirty"):
+        _at_least(out, key, getattr(r, key), 0)
+    for key in ("canaston_count", "canasta_de_canastas_count"):
+        _at_least(out, key, getattr(r, key), 0)
+    acts = [p.act for p in r.penalties]
+    for act in acts:
+        if act not in PENALTY_ACTS:
+            out.append(("penalties", f"unknown act {act!r}; known: {', '.join(PENALTY_ACTS)}"))
+    if len(set(acts)) != len(acts):
+        out.append(("penalties", "an act is priced twice"))
+    _at_least(out, "target_score", r.target_score, 1)
+    return out
+
+
+def validate(rules: Rules, file: str) -> None:
+    """SpecError naming `file` and the key of the first problem of the rules, if any."""
+    found = problems(rules)
+    if found:
+        key, problem = found[0]
+        raise SpecError(file, key, problem)
 
 
 _RULES_CACHE: dict[tuple[int, str], tuple[Rulebook, Rules]] = {}
@@ -354,7 +551,60 @@ def rules_for(rulebook: str | Rulebook, options: Options | None = None) -> Rules
 
 def _build_rules(rb: Rulebook, options: Options | None) -> Rules:
     check_rulebook(rb)
-    opts = dict(options or {})
+    rules = _typed(rb, options)
+    if options:
+        found = problems(rules)
+        if found:
+            key, problem = found[0]
+            raise OptionError(
+                f"the options {_shown(options)} give rules that cannot be played: {key}: {problem}"
+            )
+    return rules
+
+
+def _shown(options: Options) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items())
+
+
+def option_key(key: str) -> str:
+    """An option key or clause key in either spelling (`draw-count`, `draw_count`) as the key."""
+    return key.strip().replace("-", "_")
+
+
+def normalize_options(rb: Rulebook, options: Options | None) -> dict[str, str | bool]:
+    """Options with keys in the schema's spelling and labels as the spec writes them, a clause
+    that follows another (`follows`) given the reading of its group; OptionError when two clauses
+    of one group are given different readings, a mix no reading of the book gives."""
+    opts: dict[str, str | bool] = {}
+    for raw, value in (options or {}).items():
+        key = option_key(raw)
+        if key in opts and opts[key] != value:
+            raise OptionError(f"option {key!r} is given twice, as {opts[key]!r} and {value!r}")
+        if isinstance(value, str) and rb.has(key):
+            labels = rb.clause(key).labels()
+            if value not in labels and value.replace("_", "-") in labels:
+                value = value.replace("_", "-")
+        opts[key] = value
+    for c in rb.clauses:
+        if c.follows is None:
+            continue
+        group = [c.follows, *(d.key for d in rb.clauses if d.follows == c.follows)]
+        given = {k: opts[k] for k in group if k in opts}
+        if len(set(map(str, given.values()))) > 1:
+            shown = ", ".join(f"{k}={v}" for k, v in given.items())
+            raise OptionError(
+                f"{shown}: no reading of {rb.id} gives that mix; {', '.join(group[1:])} "
+                f"follows {group[0]}: give one reading for all of them, or only {group[0]}"
+            )
+        if given:
+            choice = next(iter(given.values()))
+            for k in group:
+                opts[k] = choice
+    return opts
+
+
+def _typed(rb: Rulebook, options: Options | None) -> Rules:
+    opts = normalize_options(rb, options)
     values: dict[str, Any] = {}
     for c in rb.clauses:
         values[c.key] = _chosen(c, opts.pop(c.key, None), rb)
@@ -471,7 +721,11 @@ __all__ = [
     "RummyRules",
     "Sweep",
     "check_rulebook",
+    "normalize_options",
+    "option_key",
+    "problems",
     "rules_for",
     "schema_keys",
+    "validate",
 ]
 _ = typing

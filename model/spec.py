@@ -81,6 +81,8 @@ class Clause:
     rationale: str | None = None
     anchor: str | None = None
     optional: bool = False
+    follows: str | None = None
+    """The key of a clause whose chosen reading this one takes (the same passage decides both)."""
 
     @property
     def id(self) -> str:
@@ -112,6 +114,7 @@ class Rulebook:
     sections: tuple[str, ...]
     clauses: tuple[Clause, ...]
     path: str
+    claims: tuple[Claim, ...] = ()
 
     def clause(self, key: str) -> Clause:
         """The clause with this key; KeyError names the rulebook when there is none."""
@@ -156,21 +159,68 @@ def spec_dir() -> Path:
 def rulebook_ids(directory: Path | None = None) -> list[str]:
     """The ids of every rulebook spec in the directory, sorted."""
     d = directory or spec_dir()
-    return sorted(p.stem for p in d.glob("*.toml"))
+    return sorted(p.stem for p in d.glob("*.toml") if _ID.fullmatch(p.stem))
+
+
+_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+"""A rulebook id: what a spec's file name may be, so that an id can never be a path."""
+
+_OWN_SPECS: dict[str, Rulebook] = {}
+"""Spec files a user named explicitly (`use_spec_file`), by their own ids."""
 
 
 def load_rulebook(name: str, directory: Path | None = None) -> Rulebook:
-    """Load and check one rulebook spec by id."""
+    """Load and check one rulebook by id: a registered spec, or a spec file given by `use_spec_file`.
+
+    The id is looked up, never used as a path: `../pyproject` or `some/dir/escoba-es` are unknown
+    ids. The spec is checked whole (shape, schema, and that its rules can be played).
+    """
     d = directory or spec_dir()
-    path = d / f"{name}.toml"
+    known = rulebook_ids(d)
+    if name in _OWN_SPECS and directory is None:
+        return _OWN_SPECS[name]
+    if not isinstance(name, str) or name not in known:
+        raise UnknownRulebook(name if isinstance(name, str) else repr(name), known)
+    return _load_checked(str(d / f"{name}.toml"))
+
+
+def use_spec_file(path: Path) -> Rulebook:
+    """Load a user's own spec file and make its id known to `load_rulebook` in this process.
+
+    Its id (the file name without .toml) must not be a registered rulebook's: a transcript or a
+    report names the rulebook it was made with, so one id never stands for two specs.
+    """
+    if path.suffix != ".toml":
+        raise SpecError(path.name, "<file>", "a spec file's name ends in .toml")
     if not path.is_file():
-        raise UnknownRulebook(name, rulebook_ids(d))
-    return _load_cached(str(path))
+        what = "is a directory" if path.is_dir() else "does not exist"
+        raise SpecError(str(path), "<file>", f"{what}; --spec takes a spec file (.toml)")
+    book = load_file(path)
+    if book.id in rulebook_ids():
+        raise SpecError(
+            path.name,
+            "rulebook.id",
+            f"{book.id!r} is a registered rulebook; give your spec its own id (and file name)",
+        )
+    from arbitro.model.schema import check_rulebook
+
+    check_rulebook(book)
+    _OWN_SPECS[book.id] = book
+    return book
 
 
 def load_all(directory: Path | None = None) -> list[Rulebook]:
     """Every rulebook in the spec directory, in id order."""
     return [load_rulebook(n, directory) for n in rulebook_ids(directory)]
+
+
+@cache
+def _load_checked(path: str) -> Rulebook:
+    from arbitro.model.schema import check_rulebook  # schema reads this module's types
+
+    book = _load_cached(path)
+    check_rulebook(book)
+    return book
 
 
 @cache
@@ -192,7 +242,7 @@ def load_file(path: Path) -> Rulebook:
 
 def parse_spec(raw: Mapping[str, Any], file: str) -> Rulebook:
     """Check the shape of a parsed spec and build the Rulebook."""
-    _only(raw, {"rulebook", "clause"}, file, "<top level>")
+    _only(raw, {"rulebook", "clause", "claim"}, file, "<top level>")
     head = _table(raw, "rulebook", file, "rulebook")
     _only(head, {"id", "game", "language", "title", "text", "sha256", "sections"}, file, "rulebook")
     rb_id = _str(head, "id", file, "rulebook.id")
@@ -228,6 +278,7 @@ def parse_spec(raw: Mapping[str, Any], file: str) -> Rulebook:
             raise SpecError(file, f"clause[{i}].key", f"{clause.key!r} is defined twice")
         seen.add(clause.key)
         clauses.append(clause)
+    _check_follows(clauses, file)
     return Rulebook(
         id=rb_id,
         game=game,
@@ -238,6 +289,7 @@ def parse_spec(raw: Mapping[str, Any], file: str) -> Rulebook:
         sections=tuple(sections),
         clauses=tuple(clauses),
         path=file,
+        claims=_claims(raw.get("claim", []), rb_id, game, tuple(sections), file),
     )
 
 
@@ -254,6 +306,7 @@ _CLAUSE_FIELDS = {
     "rationale",
     "anchor",
     "optional",
+    "follows",
 }
 
 
@@ -284,6 +337,7 @@ def _clause(
     basis = _opt_str(item, "basis", file, where)
     rationale = _opt_str(item, "rationale", file, where)
     readings = _readings(item, sections, file, where, status)
+    follows = _opt_str(item, "follows", file, where)
 
     if status == "inferred" and not basis:
         raise SpecError(
@@ -359,6 +413,7 @@ def _clause(
         rationale=rationale,
         anchor=anchor,
         optional=optional,
+        follows=follows,
     )
 
 
@@ -397,6 +452,30 @@ def _readings(
     if len(set(labels)) != len(labels):
         raise SpecError(file, f"{where}.reading", "two readings share a label")
     return tuple(out)
+
+
+def _check_follows(clauses: list[Clause], file: str) -> None:
+    """A clause that follows another offers exactly its readings, with the same default."""
+    by_key = {c.key: c for c in clauses}
+    for c in clauses:
+        if c.follows is None:
+            continue
+        where = f"{c.key}.follows"
+        leader = by_key.get(c.follows)
+        if leader is None:
+            raise SpecError(file, where, f"no clause {c.follows!r} in this spec")
+        if leader.follows is not None:
+            raise SpecError(file, where, f"{c.follows!r} itself follows {leader.follows!r}")
+        if set(c.labels()) != set(leader.labels()) or len(c.readings) < 2:
+            raise SpecError(
+                file,
+                where,
+                f"the readings must be those of {c.follows!r}: {', '.join(leader.labels())}",
+            )
+        if c.default != leader.default:
+            raise SpecError(
+                file, where, f"the default must be that of {c.follows!r}: {leader.default!r}"
+            )
 
 
 def _only(table: Mapping[str, Any], allowed: set[str], file: str, where: str) -> None:
@@ -456,3 +535,412 @@ def _anchor(raw: Mapping[str, Any], file: str, where: str) -> str | None:
 def text_sha256(text: bytes) -> str:
     """The digest a spec records for its rulebook text."""
     return hashlib.sha256(text).hexdigest()
+
+
+# ---------------------------------------------------------------- claims
+#
+# A book also asserts things about itself: how many cards of a kind there are, that no meld is worth
+# less than some figure, what an example hand scores. Each such assertion is a [[claim]] of the spec:
+# where it is (section and anchor), our paraphrase, and the assertion itself as a statement of one of
+# the kinds below, typed so that a checker can decide it against the book's own rules.
+
+CLAIM_GAMES = {"rummy": ("samba", "canasta"), "escoba": ("escoba",), "any": GAMES}
+
+RUMMY_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+"""The natural ranks of Samba and Canasta, as claims name them."""
+RUMMY_CARDS = ("joker", "2", "3-red", "3-black", *RUMMY_RANKS)
+"""Every card a Samba or Canasta claim may name: suits are irrelevant there but for the threes."""
+RUMMY_CLASSES = ("all", "natural", "joker", "two", "wild", "red_three", "black_three")
+ESCOBA_RANKS = ("1", "2", "3", "4", "5", "6", "7", "sota", "caballo", "rey")
+ESCOBA_SETENTA = ("1", "2", "3", "4", "5", "6", "7", "figure")
+"""How a setenta card is named: its rank, the three figures alike."""
+ESCOBA_CATEGORIES = ("cards", "oros", "velo", "setenta")
+CLAIM_EVENTS = ("red_three_enters_pile_after_deal",)
+"""Situations a `never` claim may say legal play cannot reach."""
+
+_CLAIM_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_RULEBOOK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+@dataclass(frozen=True)
+class ClaimKind:
+    """A kind of checkable statement: the games it speaks about, its fields, and what it asserts."""
+
+    name: str
+    family: str  # a key of CLAIM_GAMES
+    fields: tuple[tuple[str, str], ...]  # (field, type) pairs, all required
+    optional: tuple[tuple[str, str], ...]
+    asserts: str
+
+
+def _kind(
+    name: str,
+    family: str,
+    asserts: str,
+    fields: tuple[tuple[str, str], ...],
+    optional: tuple[tuple[str, str], ...] = (),
+) -> ClaimKind:
+    return ClaimKind(name, family, fields, optional, asserts)
+
+
+CLAIM_KINDS: dict[str, ClaimKind] = {
+    k.name: k
+    for k in (
+        _kind(
+            "card_count",
+            "any",
+            "the deck (of `layout` if given; one pack if `per_pack`) holds `count` cards of `cards`",
+            (("cards", "selector"), ("count", "int")),
+            (("layout", "str"), ("per_pack", "bool")),
+        ),
+        _kind(
+            "game_rule",
+            "any",
+            "the rulebook `rulebook` gives its clause `key` the value `value`",
+            (("rulebook", "rulebook"), ("key", "key"), ("value", "value")),
+        ),
+        _kind(
+            "score_step",
+            "rummy",
+            "every score a hand gives a side is a multiple of `step`, so every running total is",
+            (("step", "int"),),
+        ),
+        _kind(
+            "min_meld_points",
+            "rummy",
+            "no legal meld is worth fewer card points than `points`, and some legal meld is worth that",
+            (("points", "int"),),
+        ),
+        _kind(
+            "meld_example",
+            "rummy",
+            "a set of `naturals` natural cards of `rank` (of any natural rank if omitted) and `wilds`"
+            " wild cards may be laid as a new meld by a side that has opened exactly when `legal`"
+            " is true",
+            (("naturals", "int"), ("wilds", "int"), ("legal", "bool")),
+            (("rank", "meld_rank"),),
+        ),
+        _kind(
+            "wild_limits",
+            "rummy",
+            "a set of each size in `by_size` may hold at most the wild cards given for that size",
+            (("by_size", "size_table"),),
+        ),
+        _kind(
+            "canasta_reaches_minimum",
+            "rummy",
+            "a clean seven-card canasta is worth at least `minimum` card points exactly when its rank"
+            " is one of `ranks`",
+            (("minimum", "int"), ("ranks", "ranks")),
+        ),
+        _kind(
+            "score_example",
+            "rummy",
+            "the side that laid `melds` and holds `hand` at the end scores `points` for them: card"
+            " points and bonuses of the melds, less the card points in hand (no honours, no going out)",
+            (("melds", "card_groups"), ("hand", "cards"), ("points", "int")),
+        ),
+        _kind(
+            "red_threes_score",
+            "rummy",
+            "a side with `count` red threes scores `points` for them when they count in its favour"
+            " (against it if `favourable` is false)",
+            (("count", "int"), ("points", "int")),
+            (("favourable", "bool"),),
+        ),
+        _kind(
+            "sequences_per_suit",
+            "rummy",
+            "one suit allows exactly `count` different runs of `length` cards",
+            (("length", "int"), ("count", "int")),
+        ),
+        _kind(
+            "meld_possible",
+            "rummy",
+            "the deck and the meld rules allow a set of `size` cards of `cards` exactly when"
+            " `possible` is true",
+            (("cards", "selector"), ("size", "int"), ("possible", "bool")),
+        ),
+        _kind(
+            "hand_score_reaches",
+            "rummy",
+            "some single hand can give one side at least `points`",
+            (("points", "int"),),
+        ),
+        _kind(
+            "game_score_below",
+            "rummy",
+            "no side's running total ever reaches `points`",
+            (("points", "int"),),
+        ),
+        _kind(
+            "never",
+            "rummy",
+            "legal play never reaches the situation `event`",
+            (("event", "event"),),
+        ),
+        _kind(
+            "value_total",
+            "escoba",
+            "the capture values of the cards of `cards` add up to `total`",
+            (("cards", "selector"), ("total", "int")),
+        ),
+        _kind(
+            "table_remainder",
+            "escoba",
+            "when a hand's last card has been played, the values left on the table always add up to"
+            " one of `values`, and each of them can occur",
+            (("values", "ints"),),
+        ),
+        _kind(
+            "deals_per_hand",
+            "escoba",
+            "with `players` players a hand has `deals` deals, the opening deal included",
+            (("players", "int"), ("deals", "int")),
+        ),
+        _kind(
+            "capture_example",
+            "escoba",
+            "with cards of the values `table` on the table, a card of value `play` can take exactly"
+            " the groups in `captures`",
+            (("table", "ints"), ("play", "int"), ("captures", "int_groups")),
+        ),
+        _kind(
+            "setenta_compare",
+            "escoba",
+            "the setenta `first` against the setenta `second`, each compared best card first by the"
+            " book's order, is won by `winner` (first, second or none)",
+            (("first", "setenta"), ("second", "setenta"), ("winner", "winner")),
+        ),
+        _kind(
+            "lone_card_sweep",
+            "escoba",
+            "a card of value `value` alone on the table is taken by a single played card exactly"
+            " when that card's value is one of `swept_by`",
+            (("value", "int"), ("swept_by", "ints_or_none")),
+        ),
+        _kind(
+            "sweepable_lone_values",
+            "escoba",
+            "a card alone on the table can be taken by some single played card exactly when its"
+            " value is one of `values`",
+            (("values", "ints"),),
+        ),
+        _kind(
+            "guaranteed_points",
+            "escoba",
+            "a side that captured every card of `holding` wins each point of `categories`, whatever"
+            " the other cards",
+            (("holding", "selector"), ("categories", "categories")),
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A checkable statement a book makes about itself, with where it says it."""
+
+    rulebook: str
+    name: str
+    kind: str
+    section: str
+    anchor: str
+    paraphrase: str
+    fields: Mapping[str, Value]
+
+    @property
+    def id(self) -> str:
+        """The claim id used in findings, e.g. ``samba-en:claim:deck-size``."""
+        return f"{self.rulebook}:claim:{self.name}"
+
+    def statement(self) -> str:
+        """The statement in one line, e.g. ``card_count: cards = all; count = 162``."""
+        parts = [f"{k} = {_show_field(v)}" for k, v in self.fields.items()]
+        return f"{self.kind}: " + "; ".join(parts)
+
+    def to_json(self) -> dict[str, Value]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "section": self.section,
+            "anchor": self.anchor,
+            "paraphrase": self.paraphrase,
+            "fields": dict(self.fields),
+        }
+
+
+def _show_field(v: Value) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return "[" + ", ".join(_show_field(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_show_field(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def _claims(
+    raw: Any, rb: str, game: str, sections: tuple[str, ...], file: str
+) -> tuple[Claim, ...]:
+    if not isinstance(raw, list):
+        raise SpecError(file, "claim", "expected an array of [[claim]] tables")
+    out: list[Claim] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw):
+        if not isinstance(item, dict):
+            raise SpecError(file, f"claim[{i}]", "expected a table")
+        claim = _claim(item, i, rb, game, sections, file)
+        if claim.name in seen:
+            raise SpecError(file, f"claim[{i}].id", f"{claim.name!r} is defined twice")
+        seen.add(claim.name)
+        out.append(claim)
+    return tuple(out)
+
+
+_CLAIM_COMMON = {"id", "kind", "section", "anchor", "paraphrase"}
+
+
+def _claim(
+    item: Mapping[str, Any], i: int, rb: str, game: str, sections: tuple[str, ...], file: str
+) -> Claim:
+    name = item.get("id")
+    if not isinstance(name, str) or not _CLAIM_ID.match(name):
+        raise SpecError(
+            file, f"claim[{i}].id", "expected a short kebab-case id such as 'deck-size'"
+        )
+    where = f"claim[{i}] ({name})"
+    kind_name = _str(item, "kind", file, f"{where}.kind")
+    kind = CLAIM_KINDS.get(kind_name)
+    if kind is None:
+        raise SpecError(
+            file,
+            f"{where}.kind",
+            f"unknown claim kind {kind_name!r}; known: {', '.join(sorted(CLAIM_KINDS))}",
+        )
+    if game not in CLAIM_GAMES[kind.family]:
+        raise SpecError(
+            file,
+            f"{where}.kind",
+            f"a {kind_name} claim speaks of {', '.join(CLAIM_GAMES[kind.family])}, not {game}",
+        )
+    _only(item, _CLAIM_COMMON | {f for f, _ in kind.fields + kind.optional}, file, where)
+    section = _section(item, "section", sections, file, where)
+    if "anchor" not in item:
+        raise SpecError(file, f"{where}.anchor", "missing; a claim is located by its anchor")
+    _anchor(item, file, where)  # its length
+    anchor = _str(item, "anchor", file, f"{where}.anchor")
+    paraphrase = _str(item, "paraphrase", file, f"{where}.paraphrase")
+    fields: dict[str, Value] = {}
+    for field_name, type_name in kind.fields + kind.optional:
+        if field_name not in item:
+            if (field_name, type_name) in kind.optional:
+                continue
+            raise SpecError(file, f"{where}.{field_name}", f"missing; a {kind_name} claim needs it")
+        problem = _claim_type_problem(item[field_name], type_name, game)
+        if problem:
+            raise SpecError(file, f"{where}.{field_name}", problem)
+        fields[field_name] = item[field_name]
+    return Claim(
+        rulebook=rb,
+        name=name,
+        kind=kind_name,
+        section=section,
+        anchor=anchor,
+        paraphrase=paraphrase,
+        fields=fields,
+    )
+
+
+def _claim_type_problem(v: Any, t: str, game: str) -> str | None:
+    """What is wrong with `v` as a claim field of type `t` in a spec of `game`; None if nothing."""
+    rummy = game in CLAIM_GAMES["rummy"]
+
+    def is_int(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    def one_of(x: Any, choices: tuple[str, ...], what: str) -> str | None:
+        if x in choices:
+            return None
+        return f"{x!r} is not {what}; expected one of {', '.join(choices)}"
+
+    def list_of(x: Any, check: Any, what: str, empty: bool = False) -> str | None:
+        if not isinstance(x, list) or (not x and not empty):
+            return f"expected {'an' if empty else 'a non-empty'} array of {what}"
+        for y in x:
+            problem: str | None = check(y)
+            if problem:
+                return problem
+        return None
+
+    def int_item(x: Any) -> str | None:
+        return None if is_int(x) else f"{x!r} is not an integer"
+
+    def card(x: Any) -> str | None:
+        return one_of(x, RUMMY_CARDS, "a card")
+
+    if t == "int":
+        return None if is_int(v) else "expected an integer"
+    if t == "bool":
+        return None if isinstance(v, bool) else "expected true or false"
+    if t == "str":
+        return None if isinstance(v, str) and v.strip() else "expected a non-empty string"
+    if t == "value":
+        return None
+    if t == "rulebook":
+        ok = isinstance(v, str) and _RULEBOOK_ID.match(v)
+        return None if ok else "expected a rulebook id such as 'canasta-es'"
+    if t == "key":
+        ok = isinstance(v, str) and _KEY.match(v)
+        return None if ok else "expected a clause key such as 'packs'"
+    if t == "ints":
+        return list_of(v, int_item, "integers")
+    if t == "ints_or_none":
+        return list_of(v, int_item, "integers", empty=True)
+    if t == "int_groups":
+        return list_of(v, lambda g: list_of(g, int_item, "integers"), "arrays of integers")
+    if t == "selector":
+        if not isinstance(v, str):
+            return "expected a card selector such as 'all' or 'rank:7'"
+        kind, _, arg = v.partition(":")
+        if rummy:
+            if v in RUMMY_CLASSES:
+                return None
+            if kind == "rank":
+                return one_of(arg, RUMMY_RANKS, "a rank")
+            return f"{v!r} is not a card selector; expected one of {', '.join(RUMMY_CLASSES)} or rank:R"
+        if v == "all":
+            return None
+        if kind == "rank":
+            return one_of(arg, ESCOBA_RANKS, "a rank")
+        if kind == "suit" and re.fullmatch(r"[a-z]+", arg):
+            return None
+        return f"{v!r} is not a card selector; expected all, suit:NAME or rank:R"
+    if t == "meld_rank":
+        return one_of(v, (*RUMMY_RANKS, "3-black"), "a rank a set can have")
+    if t == "ranks":
+        return list_of(v, lambda x: one_of(x, RUMMY_RANKS, "a rank"), "ranks")
+    if t == "cards":
+        return list_of(v, card, "cards", empty=True)
+    if t == "card_groups":
+        return list_of(v, lambda g: list_of(g, card, "cards"), "arrays of cards", empty=True)
+    if t == "size_table":
+        if not isinstance(v, dict) or not v:
+            return "expected a table of meld size to wild cards, such as { 3 = 1, 4 = 2 }"
+        for size, n in v.items():
+            if not size.isdigit() or not is_int(n):
+                return f"{size!r} = {n!r} is not a meld size with a number of wild cards"
+        return None
+    if t == "setenta":
+        if not isinstance(v, list) or len(v) != 4:
+            return "expected four setenta cards, one per suit"
+        return list_of(v, lambda x: one_of(x, ESCOBA_SETENTA, "a setenta card"), "setenta cards")
+    if t == "winner":
+        return one_of(v, ("first", "second", "none"), "a winner")
+    if t == "categories":
+        return list_of(
+            v, lambda x: one_of(x, ESCOBA_CATEGORIES, "a scoring category"), "categories"
+        )
+    if t == "event":
+        return one_of(v, CLAIM_EVENTS, "an event")
+    raise AssertionError(f"claim field type {t!r} is not defined")  # a bug in CLAIM_KINDS

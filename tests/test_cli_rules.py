@@ -38,7 +38,7 @@ def test_list_text_has_a_line_per_rulebook(capsys: pytest.CaptureFixture[str]) -
     code, out, _ = run(capsys, "rules", "list")
     assert code == 0
     lines = out.strip().splitlines()
-    assert lines[0].split()[:4] == ["id", "game", "lang", "clauses"]
+    assert lines[0].split()[:5] == ["id", "game", "lang", "title", "clauses"]
     assert [line.split()[0] for line in lines[1:]] == rulebook_ids()
 
 
@@ -55,8 +55,11 @@ def test_show_groups_every_clause_by_topic(capsys: pytest.CaptureFixture[str], r
             assert c["section"] in book.sections
             if c["status"] == "conflicting":
                 assert len(c["readings"]) >= 2 and c["default"]
-    code, text, _ = run(capsys, "rules", "show", rb_id)
+    code, text, _ = run(capsys, "rules", "show", rb_id, "--format", "md")
     assert all(c.id in text for c in book.clauses)
+    code, text, _ = run(capsys, "rules", "show", rb_id)
+    # the terminal tables name each clause by its key with dashes, under its topic
+    assert all(c.key.replace("_", "-") in text for c in book.clauses)
 
 
 def test_diff_marks_rows_that_differ(capsys: pytest.CaptureFixture[str]) -> None:
@@ -75,6 +78,8 @@ def test_diff_marks_rows_that_differ(capsys: pytest.CaptureFixture[str]) -> None
     assert not rows["completed_size"]["differs"]
     code, text, _ = run(capsys, "rules", "diff", "samba-es", "samba-en", "--only-differences")
     assert "draw count" in text and "completed size" not in text
+    code, text, _ = run(capsys, "rules", "diff", "samba-es", "samba-en", "--format", "md")
+    assert "| ≠ | draw count |" in text
 
 
 def test_diff_across_games_marks_rules_that_do_not_apply(
@@ -91,7 +96,7 @@ def test_comparison_document_is_current() -> None:
     path = ROOT / "docs" / "rules-comparison.md"
     fresh = comparison_document(load_all())
     assert path.read_text(encoding="utf-8") == fresh, (
-        "docs/rules-comparison.md is stale: uv run arbitro rules comparison --output docs/rules-comparison.md"
+        "docs/rules-comparison.md is stale: uv run arbitro rules comparison --output docs/rules-comparison.md --force"
     )
 
 
@@ -100,7 +105,10 @@ def test_comparison_check_flag(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     stale.write_text("old\n", encoding="utf-8")
     code, _, err = run(capsys, "rules", "comparison", "--check", "--output", str(stale))
     assert code == 1 and "is stale" in err
-    code, _, _ = run(capsys, "rules", "comparison", "--output", str(stale))
+    code, _, err = run(capsys, "rules", "comparison", "--output", str(stale))
+    assert code == 2 and "exists; pass --force" in err
+    assert stale.read_text(encoding="utf-8") == "old\n"
+    code, _, _ = run(capsys, "rules", "comparison", "--output", str(stale), "--force")
     assert code == 0
     code, out, _ = run(capsys, "rules", "comparison", "--check", "--output", str(stale))
     assert code == 0 and "up to date" in out
@@ -145,7 +153,5 @@ def test_unknown_rulebook_is_a_clear_error_without_traceback() -> None:
 
 
 def test_diff_needs_two_rulebooks(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as info:
-        main(["rules", "diff", "samba-es"])
-    assert info.value.code == 2
+    assert main(["rules", "diff", "samba-es"]) == 2
     assert "at least two rulebook ids" in capsys.readouterr().err

@@ -4,7 +4,7 @@
 its tables), `seats` (players, turn order, the dealer), `dealing` (opening deal, opening sweep,
 later deals), `capture` (capture groups, legal plays), `turn` (a play and what follows it),
 `scoring` and `setenta` (the points of a hand), `game_end` (the 21 rule), `checks` (violations),
-`codec` (JSON), `playout` (fast random hands for simulation).
+`codec` (JSON), `clauses` (which clauses decided a play).
 """
 
 from __future__ import annotations

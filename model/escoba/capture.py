@@ -1,4 +1,4 @@
-"""Captures: which table cards a played card may take, and which plays are legal.
+"""Captures: which table cards a played card may take, which plays are legal, and why one is not.
 
 A played card of value v takes any non-empty group of table cards worth ``capture_sum - v``
 together; if it can take something it must (the player chooses which group); otherwise it is laid
@@ -10,6 +10,11 @@ prod_{j<i} (1 + x^value(card j)) truncated above the largest sum a capture needs
 int with `Tables.lane` bits per coefficient; its coefficient of x^s counts the groups of the first
 i cards worth s. Counting the groups for a card is one shift, and the k-th group in ascending mask
 order is found walking down from the highest card: the groups without it come first.
+
+Counting needs no listing of the table's cards: `Tables.chunk_poly` holds the polynomial of every
+set of ranks of one suit, and the table's polynomial is the product of its suits' (one integer
+multiplication per suit; the lanes are wide enough that no coefficient up to the largest sum
+needed carries into the next). Only a card that can capture pays for the prefix polynomials.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ from arbitro.model.schema import EscobaRules
 
 _new_play = tuple.__new__
 """Builds a Play from (seat, card, capture) without the NamedTuple keyword machinery."""
+
+LAYS = tuple(tuple(Play(seat, c, 0) for c in range(64)) for seat in range(16))
+"""By seat and card, the play laying that card on the table (made once, shared by every listing)."""
 
 
 def table_polys(t: Tables, table: int) -> tuple[list[int], list[int]]:
@@ -41,13 +49,6 @@ def table_polys(t: Tables, table: int) -> tuple[list[int], list[int]]:
     return cards, polys
 
 
-def count_groups(t: Tables, poly: int, total: int) -> int:
-    """How many groups the polynomial counts worth ``total`` (0 for totals out of its range)."""
-    if not 0 <= total <= t.most_needed:
-        return 0
-    return (poly >> t.lane * total) & t.lane_mask
-
-
 def nth_group(t: Tables, cards: list[int], polys: list[int], total: int, k: int) -> int:
     """The mask of the ``k``-th (from 0) group worth ``total`` > 0, in ascending mask order."""
     lane = t.lane
@@ -66,13 +67,32 @@ def nth_group(t: Tables, cards: list[int], polys: list[int], total: int, k: int)
     return mask
 
 
+def groups_of(t: Tables, table: int, card: int) -> tuple[int, ...]:
+    """The masks of the table groups that ``card`` may take, ascending (empty: it takes nothing)."""
+    need = t.target - t.values[card]
+    if not 0 < need <= t.most_needed:
+        return ()
+    cards, polys = table_polys(t, table)
+    n = (polys[-1] >> t.lane * need) & t.lane_mask
+    return tuple(nth_group(t, cards, polys, need, k) for k in range(n))
+
+
 def capture_groups(rules: EscobaRules, table: int, card: int) -> tuple[int, ...]:
     """The masks of the table groups that ``card`` may take, ascending (empty: it takes nothing)."""
-    t = tables(rules)
-    cards, polys = table_polys(t, table)
-    need = t.target - t.values[card]
-    n = count_groups(t, polys[-1], need)
-    return tuple(nth_group(t, cards, polys, need, k) for k in range(n))
+    return groups_of(tables(rules), table, card)
+
+
+def table_poly(t: Tables, table: int) -> int:
+    """The table's subset-count polynomial (the last prefix polynomial), suit by suit."""
+    if not table:
+        return 1
+    cp = t.chunk_poly
+    shifts = t.suit_shifts
+    pm = t.poly_mask
+    p = cp[(table >> shifts[0]) & 1023]
+    for sh in shifts[1:]:
+        p = (p * cp[(table >> sh) & 1023]) & pm
+    return p
 
 
 def legal_actions(rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:
@@ -80,96 +100,156 @@ def legal_actions(rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:
 
     A card that can capture has only its capturing plays; one that cannot is laid on the table.
     """
+    global _LAST
     if state.phase != "play":
         return ()
     t = tables(rules)
     seat = state.to_move
-    cards, polys = table_polys(t, state.table)
-    full = polys[-1]
-    lane = t.lane
-    lm = t.lane_mask
-    target = t.target
-    top = t.most_needed
-    values = t.values
-    forced = rules.capture_forced
-    out: list[Play] = []
     hand = state.hands[seat]
+    table = state.table
+    p = table_poly(t, table)
+    need_shift = t.need_shift
+    lm = t.lane_mask
+    forced = rules.capture_forced
+    lays = LAYS[seat] if seat < len(LAYS) else tuple(Play(seat, c, 0) for c in range(64))
+    out: list[Play] = []
+    found = None
     while hand:
         low = hand & -hand
         c = low.bit_length() - 1
         hand ^= low
-        need = target - values[c]
-        n = (full >> lane * need) & lm if 0 < need <= top else 0
-        if not n or not forced:
-            out.append(_new_play(Play, (seat, c, 0)))
+        sh = need_shift[c]
+        n = (p >> sh) & lm if sh >= 0 else 0
+        if not n:
+            out.append(lays[c])
+            continue
+        if not forced:
+            out.append(lays[c])
+        if found is None:
+            found = table_polys(t, table)
+        cards, polys = found
+        need = t.target - t.values[c]
         for k in range(n):
             out.append(_new_play(Play, (seat, c, nth_group(t, cards, polys, need, k))))
-    return tuple(out)
+    acts = tuple(out)
+    _LAST = (state, rules, acts, t)
+    return acts
 
 
-def coerce_play(action: object, players: int, deck_size: int) -> Play:
-    """The action as a Play with seat, card and capture in range; MalformedInput otherwise."""
+_LAST: tuple[object, object, tuple[Play, ...], Tables | None] = (None, None, (), None)
+"""The last listing: (state, rules, its legal plays, the rules' tables). `apply` right after
+`legal_actions` on the same state object finds the play there instead of checking it again;
+replaced whole, so a reader in another thread sees one listing or another, never a mix."""
+
+
+def legal_play(rules: EscobaRules, t: Tables, state: EscobaState, action: object) -> Play | None:
+    """The canonical Play equal to ``action`` when it is legal in ``state``, else None (no reason)."""
+    if type(action) is not Play or state.phase != "play":
+        return None
+    seat, c, cap = action
+    if seat != state.to_move or type(c) is not int or type(cap) is not int:
+        return None
+    if not 0 <= c < len(t.values) or not state.hands[seat] >> c & 1 or cap < 0:
+        return None
+    table = state.table
+    need = t.target - t.values[c]
+    if cap:
+        if cap & ~table or pile_value(t, cap) != need:
+            return None
+    elif (
+        rules.capture_forced
+        and 0 < need <= t.most_needed
+        and (table_poly(t, table) >> t.lane * need) & t.lane_mask
+    ):
+        return None
+    return _new_play(Play, (seat, c, cap))
+
+
+def coerce_play(action: object, players: int, deck: int) -> Play:
+    """The action as a Play with seat, card and capture in range; MalformedInput otherwise.
+
+    ``deck`` is the mask of the pack's cards.
+    """
     if type(action) is not Play:
         if not isinstance(action, tuple) or len(action) != 3:
             raise MalformedInput(f"a play is (seat, card, capture mask); got {action!r}")
         action = Play(*action)
     seat, c, cap = action
+    size = deck.bit_count()
     if type(seat) is not int or not 0 <= seat < players:
         raise MalformedInput(f"seat {seat!r} is not a seat of {players} players")
-    if type(c) is not int or not 0 <= c < deck_size:
-        raise MalformedInput(f"{c!r} is not a card of the {deck_size}-card deck")
-    if type(cap) is not int or not 0 <= cap < 1 << deck_size:
+    if type(c) is not int or not 0 <= c < deck.bit_length() or not deck >> c & 1:
+        raise MalformedInput(f"{c!r} is not a card of the {size}-card deck")
+    if type(cap) is not int or cap < 0 or cap & ~deck:
         raise MalformedInput(f"capture {cap!r} is not a mask of cards of the deck")
     return action
 
 
-def check_play(rules: EscobaRules, state: EscobaState, action: Play) -> None:
-    """Raise IllegalAction naming the clause unless ``action`` is legal in ``state``."""
+def refusals(rules: EscobaRules, state: EscobaState, action: Play) -> tuple[IllegalAction, ...]:
+    """Every clause that refuses the well-formed ``action`` in ``state``; empty when it is legal.
+
+    Listed as a referee rules on a play, each later refusal judged as if the earlier ones did not
+    hold: first whether anybody plays now (target-score once the game is over, hand-size before
+    the deal; nothing else is judged then), then the seat (play-direction: not its turn), then the
+    card (hand-size: not held), then what it takes (capture-sum: not on the table or not worth
+    the sum; capture-forced: it could take and does not). `apply` raises the first, so a play out
+    of turn is refused as such whatever card it is.
+    """
     t = tables(rules)
     seat, c, cap = action
     if state.phase != "play":
         clause = rules.cid("target_score") if state.phase == "over" else rules.cid("hand_size")
         why = "the game is over" if state.phase == "over" else "the hand has not been dealt"
-        raise IllegalAction(action, clause=clause, reason=f"nobody plays now: {why}")
+        return (IllegalAction(action, clause=clause, reason=f"nobody plays now: {why}"),)
+    found: list[IllegalAction] = []
     if seat != state.to_move:
-        raise IllegalAction(
-            action,
-            clause=rules.cid("play_direction"),
-            reason=f"it is seat {state.to_move}'s turn, not seat {seat}'s",
+        found.append(
+            IllegalAction(
+                action,
+                clause=rules.cid("play_direction"),
+                reason=f"it is seat {state.to_move}'s turn, not seat {seat}'s",
+            )
         )
     if not state.hands[seat] >> c & 1:
-        raise IllegalAction(
-            action,
-            clause=rules.cid("hand_size"),
-            reason=f"seat {seat} does not hold {card_name(c)}",
+        found.append(
+            IllegalAction(
+                action,
+                clause=rules.cid("hand_size"),
+                reason=f"seat {seat} does not hold {card_name(c)}",
+            )
         )
     table = state.table
     need = t.target - t.values[c]
     if cap:
         if cap & ~table:
             absent = " ".join(card_name(x) for x in cards_of(cap & ~table))
-            raise IllegalAction(
-                action,
-                clause=rules.cid("capture_sum"),
-                reason=f"cannot take {absent}: not on the table",
+            found.append(
+                IllegalAction(
+                    action,
+                    clause=rules.cid("capture_sum"),
+                    reason=f"cannot take {absent}: not on the table",
+                )
             )
-        worth = pile_value(t, cap)
-        if worth != need:
-            raise IllegalAction(
-                action,
-                clause=rules.cid("capture_sum"),
-                reason=f"{card_name(c)} and the cards taken make {worth + t.values[c]}, not {t.target}",
-            )
+        else:
+            worth = pile_value(t, cap)
+            if worth != need:
+                found.append(
+                    IllegalAction(
+                        action,
+                        clause=rules.cid("capture_sum"),
+                        reason=f"{card_name(c)} and the cards taken make {worth + t.values[c]},"
+                        f" not {t.target}",
+                    )
+                )
     elif rules.capture_forced:
-        cards, polys = table_polys(t, table)
-        n = count_groups(t, polys[-1], need)
-        if n:
-            options = "; ".join(
-                " ".join(card_name(x) for x in cards_of(nth_group(t, cards, polys, need, k)))
-                for k in range(n)
+        groups = groups_of(t, table, c)
+        if groups:
+            options = "; ".join(" ".join(card_name(x) for x in cards_of(g)) for g in groups)
+            found.append(
+                IllegalAction(
+                    action,
+                    clause=rules.cid("capture_forced"),
+                    reason=f"{card_name(c)} can capture, so it must take one of: {options}",
+                )
             )
-            raise IllegalAction(
-                action,
-                clause=rules.cid("capture_forced"),
-                reason=f"{card_name(c)} can capture, so it must take one of: {options}",
-            )
+    return tuple(found)

@@ -1,9 +1,10 @@
 """The Spanish pack: cards as small ints, piles as bitmasks, and per-rules lookup tables.
 
-A card is ``suit * 10 + rank``: suits in the book's order (oros first), ranks 0..9 standing for
-1..7, sota, caballo, rey. The pack has one copy of each card, so a pile is an int whose bit ``c`` is
-set when card ``c`` is in it: equal piles are equal ints. Implements escoba-es:suits and
-escoba-es:capture-values.
+A card is ``suit * 10 + rank``: suits in the Spanish pack's order (oros first), ranks 0..9 standing
+for 1..7, sota, caballo, rey. A rulebook's pack is that pack or, for a small configuration, part of
+it (the suits and ranks its rules name); a card keeps its number and its name either way. There is
+one copy of each card, so a pile is an int whose bit ``c`` is set when card ``c`` is in it: equal
+piles are equal ints. Implements escoba-es:suits, escoba-es:ranks and escoba-es:capture-values.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arbitro.model.errors import MalformedInput, SpecError
-from arbitro.model.escoba.seats import next_seat
+from arbitro.model.escoba.seats import next_seat, turn_order
 from arbitro.model.schema import EscobaRules
 
 OROS, COPAS, BASTOS, ESPADAS = 0, 1, 2, 3
@@ -21,6 +22,10 @@ SOTA, CABALLO, REY = 7, 8, 9
 RANKS = 10
 SUIT_LETTERS = "ocbe"
 RANK_LETTERS = "1234567SCR"
+SUIT_NAMES = ("oros", "copas", "bastos", "espadas")
+"""The suits of the Spanish pack as a spec names them, in card-number order."""
+RANK_NAMES = ("1", "2", "3", "4", "5", "6", "7", "sota", "caballo", "rey")
+"""The ranks of the Spanish pack as a spec names them, in card-number order."""
 
 
 def card(suit: int, rank: int) -> int:
@@ -86,66 +91,91 @@ def setenta_label(rank: int) -> str:
 class Tables:
     """What the model precomputes from one EscobaRules value; built once per rules object."""
 
-    deck: tuple[int, ...]
-    full: int  # mask of the whole deck
-    values: tuple[int, ...]  # capture value by card
-    suit_masks: tuple[int, ...]
+    deck: tuple[int, ...]  # the cards of the pack, ascending
+    deck_list: list[int]  # the same as a list (compared with a sorted deck order)
+    full: int  # mask of the whole pack
+    values: tuple[int, ...]  # capture value by card number (0 for a card not in the pack)
+    suit_shifts: tuple[int, ...]  # by suit of the pack: where its ten rank bits start in a mask
     oros: int  # mask of the first suit
-    velo: int  # the seven of the first suit
-    sevens: int  # mask of every seven
-    strength: tuple[int, ...]  # setenta strength by card, higher is better, all > 0
-    # by the set of ranks held in one suit (10 bits): the strength of the best, 0 if none
+    velo: int  # the seven of the first suit, -1 when the pack has no seven
+    sevens: int  # mask of every seven of the pack
+    # by the set of ranks held in one suit (10 bits): the setenta strength of the best, 0 if none
     suit_best: tuple[int, ...]
     target: int  # the capture sum
     most_needed: int  # the largest sum a capture takes from the table (target - lowest value)
     after: dict[int, tuple[int, ...]]  # players -> the seat that plays after each seat
     deals: dict[int, int]  # players -> deals in a hand
+    turn_orders: dict[int, tuple[tuple[int, ...], ...]]  # players -> by dealer, the turn order
     lane: int  # bits per coefficient of a subset-count polynomial (see model.escoba.capture)
     lane_mask: int
     poly_mask: int  # keeps the coefficients of x^0 .. x^most_needed
     shift: tuple[int, ...]  # by card: lane * value, multiplying a polynomial by x^value
+    # by card: lane * (what it needs from the table), or -1 when no group can be worth that
+    need_shift: tuple[int, ...]
+    # by the set of ranks of one suit on the table (10 bits): its subset-count polynomial
+    chunk_poly: tuple[int, ...]
+    clause_sets: dict[frozenset[str], frozenset[str]]  # keys -> clause ids (model.escoba.clauses)
 
 
 def _build(rules: EscobaRules) -> Tables:
-    n_suits, n_ranks = len(rules.suits), len(rules.capture_values)
-    if n_ranks != RANKS:
+    spec = f"{rules.rulebook}.toml"
+    if len(rules.capture_values) != len(rules.ranks):
         raise SpecError(
-            f"{rules.rulebook}.toml",
+            spec,
             "capture_values",
-            f"the escoba model reads a pack of {RANKS} ranks per suit, got {n_ranks}",
+            f"{len(rules.capture_values)} values for {len(rules.ranks)} ranks; one per rank",
         )
-    deck = tuple(range(n_suits * n_ranks))
-    values = tuple(rules.capture_values[rank_of(c)] for c in deck)
-    order = rules.setenta_order
-    labels = [setenta_label(r) for r in range(n_ranks)]
-    missing = sorted(set(labels) - set(order))
-    if missing:
-        raise SpecError(
-            f"{rules.rulebook}.toml", "setenta_order", f"ranks {missing} have no place in the order"
-        )
-    strength = tuple(len(order) - order.index(labels[rank_of(c)]) for c in deck)
-    rank_strength = [len(order) - order.index(labels[r]) for r in range(n_ranks)]
-    suit_best = tuple(
-        max((rank_strength[r] for r in range(n_ranks) if bits >> r & 1), default=0)
-        for bits in range(1 << n_ranks)
+    for key, names, known in (
+        ("suits", rules.suits, SUIT_NAMES),
+        ("ranks", rules.ranks, RANK_NAMES),
+    ):
+        unknown = [n for n in names if n not in known]
+        if unknown or len(set(names)) != len(names) or not names:
+            raise SpecError(
+                spec,
+                key,
+                f"expected distinct names of the Spanish pack's {key} ({', '.join(known)}), got {list(names)}",
+            )
+    suit_ids = sorted(SUIT_NAMES.index(n) for n in rules.suits)
+    rank_ids = sorted(RANK_NAMES.index(n) for n in rules.ranks)
+    value_of = {
+        RANK_NAMES.index(n): v for n, v in zip(rules.ranks, rules.capture_values, strict=True)
+    }
+    deck = tuple(card(s, r) for s in suit_ids for r in rank_ids)
+    values = tuple(
+        value_of.get(rank_of(c), 0) if c in deck else 0 for c in range(len(SUIT_NAMES) * RANKS)
     )
-    suit_masks = tuple(mask_of(card(s, r) for r in range(n_ranks)) for s in range(n_suits))
-    seven = labels.index("7")
-    most_needed = rules.capture_sum - min(rules.capture_values)
-    # the subset counts of the whole deck bound those of any table: size the lanes to hold them
-    counts = [1] + [0] * most_needed
-    for v in values:
-        counts = [counts[s] + (counts[s - v] if s >= v else 0) for s in range(most_needed + 1)]
+    order = rules.setenta_order
+    labels = {r: setenta_label(r) for r in rank_ids}
+    missing = sorted(set(labels.values()) - set(order))
+    if missing:
+        raise SpecError(spec, "setenta_order", f"ranks {missing} have no place in the order")
+    rank_strength = [
+        len(order) - order.index(labels[r]) if r in labels else 0 for r in range(RANKS)
+    ]
+    suit_best = tuple(
+        max((rank_strength[r] for r in range(RANKS) if bits >> r & 1), default=0)
+        for bits in range(1 << RANKS)
+    )
+    first = SUIT_NAMES.index(rules.suits[0])
+    seven = RANK_NAMES.index("7")
+    present_values = [values[c] for c in deck]
+    most_needed = rules.capture_sum - min(present_values)
+    # the subset counts of the whole pack bound those of any table: size the lanes to hold them
+    counts = [1] + [0] * max(most_needed, 0)
+    for v in present_values:
+        counts = [counts[s] + (counts[s - v] if s >= v else 0) for s in range(len(counts))]
     lane = max(counts).bit_length() + 1
+    seat_counts = {*rules.player_counts, *rules.team_player_counts}
     return Tables(
         deck=deck,
-        full=(1 << len(deck)) - 1,
+        deck_list=list(deck),
+        full=mask_of(deck),
         values=values,
-        suit_masks=suit_masks,
-        oros=suit_masks[0],
-        velo=card(0, seven),
-        sevens=mask_of(card(s, seven) for s in range(n_suits)),
-        strength=strength,
+        suit_shifts=tuple(RANKS * s for s in suit_ids),
+        oros=mask_of(c for c in deck if suit_of(c) == first),
+        velo=card(first, seven) if card(first, seven) in deck else -1,
+        sevens=mask_of(c for c in deck if rank_of(c) == seven),
         suit_best=suit_best,
         target=rules.capture_sum,
         most_needed=most_needed,
@@ -153,27 +183,52 @@ def _build(rules: EscobaRules) -> Tables:
         lane_mask=(1 << lane) - 1,
         poly_mask=(1 << lane * (most_needed + 1)) - 1,
         shift=tuple(lane * v for v in values),
-        after={
-            n: tuple(next_seat(rules, n, s) for s in range(n))
-            for n in {*rules.player_counts, *rules.team_player_counts}
-        },
+        after={n: tuple(next_seat(rules, n, s) for s in range(n)) for n in seat_counts},
         deals={dc.players: dc.deals for dc in rules.deals_per_hand},
+        turn_orders={
+            n: tuple(turn_order(rules, n, dealer) for dealer in range(n)) for n in seat_counts
+        },
+        need_shift=tuple(
+            lane * (rules.capture_sum - v)
+            if c in deck and 0 < rules.capture_sum - v <= most_needed
+            else -1
+            for c, v in enumerate(values)
+        ),
+        clause_sets={},
+        chunk_poly=_chunk_polys(tuple(value_of.get(r, 0) for r in range(RANKS)), lane, most_needed),
     )
 
 
+def _chunk_polys(values: tuple[int, ...], lane: int, top: int) -> tuple[int, ...]:
+    """By set of ranks (10 bits), prod (1 + x^value) over them, truncated above x^top, packed."""
+    pm = (1 << lane * (top + 1)) - 1
+    polys = [1] * (1 << RANKS)
+    for bits in range(1, 1 << RANKS):
+        low = bits & -bits
+        r = low.bit_length() - 1
+        rest = polys[bits ^ low]
+        polys[bits] = (rest + (rest << lane * values[r])) & pm if values[r] else rest
+    return tuple(polys)
+
+
 _TABLES: dict[int, tuple[EscobaRules, Tables]] = {}
+_LATEST: tuple[object, Tables] | None = None
+"""The last rules asked for and their tables: most calls in a row are for the same rules."""
 
 
 def tables(rules: EscobaRules) -> Tables:
     """The lookup tables of these rules (cached by identity; the rules object is kept alive)."""
+    global _LATEST
+    latest = _LATEST
+    if latest is not None and latest[0] is rules:
+        return latest[1]
     hit = _TABLES.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    t = _build(rules)
-    if len(_TABLES) > 256:
-        _TABLES.clear()
-    _TABLES[id(rules)] = (rules, t)
-    return t
+    if hit is None or hit[0] is not rules:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        hit = _TABLES[id(rules)] = (rules, _build(rules))
+    _LATEST = hit
+    return hit[1]
 
 
 def pile_value(t: Tables, mask: int) -> int:

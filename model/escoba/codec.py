@@ -45,6 +45,8 @@ STATE_KEYS = (
     "last_hand",
 )
 PLAY_KEYS = ("seat", "card", "capture")
+SPANISH_PACK = (1 << 40) - 1
+"""Every card a play may name; whether the rules' pack has it is for `apply` to say."""
 
 
 def _opt(x: int) -> int | None:
@@ -75,6 +77,44 @@ def state_to_json(state: EscobaState) -> dict[str, Any]:
         "table": _names(cards_of(state.table)),
         "stock": _names(state.stock),
         "piles": [_names(cards_of(p)) for p in state.piles],
+        "escobas": list(state.escobas),
+        "last_capturer": _opt(state.last_capturer),
+        "scores": list(state.scores),
+        "last_hand": None if state.result is None else result_to_json(state.result),
+    }
+
+
+VIEW_PRIVATE: tuple[str, ...] = ("hand",)
+"""The fields of a view that only the viewing seat sees; the rest is public to every seat."""
+
+
+def view_to_json(state: EscobaState, seat: int) -> dict[str, Any]:
+    """What seat ``seat`` sees of the state: its own hand, what lies face up, and counts of the rest.
+
+    The other hands and the stock are face down (escoba-es:hand-size: the three cards are dealt
+    face down); captured cards are kept face down like tricks, so only each side's count shows,
+    with its escobas marked face up (escoba-es:escoba-points). What a seat saw earlier and may
+    remember is the sequence of its views.
+    """
+    players = state.seating.players
+    if type(seat) is not int or not 0 <= seat < players:
+        raise MalformedInput(f"seat {seat!r} is not a seat of {players} players")
+    return {
+        "game": "escoba",
+        "viewer": seat,
+        "players": players,
+        "sides": state.seating.sides,
+        "layout": state.seating.layout,
+        "phase": state.phase,
+        "dealer": state.dealer,
+        "to_move": _opt(state.to_move),
+        "hand_number": state.hand_number,
+        "deal_number": state.deal_number,
+        "hand": _names(cards_of(state.hands[seat])),
+        "hand_sizes": [h.bit_count() for h in state.hands],
+        "table": _names(cards_of(state.table)),
+        "stock_size": len(state.stock),
+        "captured": [p.bit_count() for p in state.piles],
         "escobas": list(state.escobas),
         "last_capturer": _opt(state.last_capturer),
         "scores": list(state.scores),
@@ -130,6 +170,7 @@ def _int_list(data: Mapping[str, Any], key: str, length: int, what: str) -> tupl
 
 
 def _cards(v: object, deck: int, where: str) -> list[int]:
+    """The cards named in ``v``; ``deck`` is the mask of the pack's cards."""
     if not isinstance(v, list):
         raise MalformedInput(f"{where} must be a list of card names, got {v!r}")
     cards: list[int] = []
@@ -140,8 +181,10 @@ def _cards(v: object, deck: int, where: str) -> list[int]:
             c = parse_card(name)
         except MalformedInput as e:
             raise MalformedInput(f"{where}: {e}") from None
-        if not 0 <= c < deck:
-            raise MalformedInput(f"{where} holds {name!r}, not a card of the {deck}-card deck")
+        if not deck >> c & 1:
+            raise MalformedInput(
+                f"{where} holds {name!r}, not a card of the {deck.bit_count()}-card deck"
+            )
         cards.append(c)
     if len(set(cards)) != len(cards):
         raise MalformedInput(f"{where} lists a card twice")
@@ -202,7 +245,7 @@ def state_from_json(rules: EscobaRules, data: Mapping[str, Any]) -> EscobaState:
     phase = d["phase"]
     if phase not in ("deal", "play", "over"):
         raise MalformedInput(f"state.phase must be deal, play or over, got {phase!r}")
-    deck = len(tables(rules).deck)
+    deck = tables(rules).full
     stock = tuple(_cards(d["stock"], deck, "state.stock"))
     result = None if d["last_hand"] is None else result_from_json(d["last_hand"], sides)
     return EscobaState(
@@ -229,6 +272,6 @@ def action_from_json(data: Mapping[str, Any]) -> Play:
     seat = d["seat"]
     if type(seat) is not int or seat < 0:
         raise MalformedInput(f"play.seat must be a seat number, got {seat!r}")
-    (c,) = _cards([d["card"]], 40, "play.card")
-    cap = _mask(d["capture"], 40, "play.capture")
+    (c,) = _cards([d["card"]], SPANISH_PACK, "play.card")
+    cap = _mask(d["capture"], SPANISH_PACK, "play.capture")
     return Play(seat, c, cap)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from arbitro.model.errors import IllegalAction, MalformedInput, OptionError, SpecError
 from arbitro.model.escoba.cards import Tables, pile_value, tables
-from arbitro.model.escoba.seats import check_seating, turn_order
+from arbitro.model.escoba.seats import check_seating
 from arbitro.model.escoba.state import NOBODY, EscobaState
 from arbitro.model.game import Seating
 from arbitro.model.schema import EscobaRules
@@ -75,13 +75,16 @@ def deal_round(
     stock: Sequence[int], order: Sequence[int], players: int, size: int
 ) -> tuple[tuple[int, ...], int]:
     """Give ``size`` cards to each seat of ``order``, one at a time; the hands and cards used."""
+    used = size * players
     hands = [0] * players
-    i = 0
-    for _ in range(size):
-        for seat in order:
-            hands[seat] |= 1 << stock[i]
-            i += 1
-    return tuple(hands), i
+    for i, seat in enumerate(order):
+        # the seat dealt i-th gets every players-th card from the i-th on
+        hands[seat] = sum(map(BITS.__getitem__, stock[i:used:players]))
+    return tuple(hands), used
+
+
+BITS = tuple(1 << c for c in range(64))
+"""The one-card pile of each card number."""
 
 
 def opening_sweep(rules: EscobaRules, t: Tables, table: int) -> int:
@@ -99,17 +102,20 @@ def check_order(t: Tables, order: Sequence[int]) -> tuple[int, ...]:
         cards = tuple(order)
     except TypeError:
         raise MalformedInput("a deck order is a sequence of card numbers") from None
+    try:
+        if sorted(cards) == t.deck_list and set(map(type, cards)) == {int}:
+            return cards
+    except TypeError:
+        pass  # not all numbers: the loop below names the first stranger
     mask = 0
     for c in cards:
-        if type(c) is not int or not 0 <= c < len(t.deck):
+        if type(c) is not int or not 0 <= c < 64 or not t.full >> c & 1:
             raise MalformedInput(f"{c!r} is not a card of the {len(t.deck)}-card deck")
         mask |= 1 << c
-    if len(cards) != len(t.deck) or mask != t.full:
-        raise MalformedInput(
-            f"a deck order lists each of the {len(t.deck)} cards once; got {len(cards)} entries"
-            f" with {mask.bit_count()} different cards"
-        )
-    return cards
+    raise MalformedInput(
+        f"a deck order lists each of the {len(t.deck)} cards once; got {len(cards)} entries"
+        f" with {mask.bit_count()} different cards"
+    )
 
 
 def deal(rules: EscobaRules, state: EscobaState, order: Sequence[int]) -> EscobaState:
@@ -124,7 +130,7 @@ def deal(rules: EscobaRules, state: EscobaState, order: Sequence[int]) -> Escoba
     n = seating.players
     check_deal_count(rules, t, n)
     dealer = state.dealer
-    seats = turn_order(rules, n, dealer)
+    seats = t.turn_orders[n][dealer]
     hands, used = deal_round(cards, seats, n, rules.hand_size)
     table = 0
     for c in cards[used : used + rules.table_initial]:

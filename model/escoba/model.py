@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arbitro.model.errors import IllegalAction, MalformedInput
-from arbitro.model.escoba import capture, cards, checks, codec, dealing, seats, turn
+from arbitro.model.escoba import capture, cards, checks, clauses, codec, dealing, seats, turn
 from arbitro.model.escoba.cards import RANKS, tables
 from arbitro.model.escoba.state import EscobaState, Play
 from arbitro.model.game import GameModel, HandResult, Phase, Seating
@@ -18,6 +18,7 @@ class EscobaModel:
     """Escoba behind the shared game protocol; every method is a pure function of its arguments."""
 
     game = "escoba"
+    view_private = codec.VIEW_PRIVATE
 
     def seatings(self, rules: EscobaRules) -> Sequence[Seating]:
         return seats.seatings(rules)
@@ -40,21 +41,20 @@ class EscobaModel:
             return state.dealer
         return state.to_move
 
-    def legal_actions(self, rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:
-        return capture.legal_actions(rules, state)
-
-    def apply(self, rules: EscobaRules, state: EscobaState, action: Any) -> EscobaState:
-        return turn.apply(rules, state, action)
+    # the engine's two hot calls, bound straight to the functions (no method layer in between)
+    legal_actions = staticmethod(capture.legal_actions)
+    apply = staticmethod(turn.apply)
 
     def refusals(
         self, rules: EscobaRules, state: EscobaState, action: Any
     ) -> tuple[IllegalAction, ...]:
-        """The clause that refuses the action, as `apply` reports it; empty when it is legal."""
-        try:
-            self.apply(rules, state, action)
-        except IllegalAction as refusal:
-            return (refusal,)
-        return ()
+        """Every clause refusing the play, in the order `apply` rules on them; empty when legal."""
+        play = capture.coerce_play(action, state.seating.players, tables(rules).full)
+        return capture.refusals(rules, state, play)
+
+    def clauses_used(self, rules: EscobaRules, state: EscobaState, action: Any) -> frozenset[str]:
+        """The clauses whose case arose in this legal play (or deal, given a deck order)."""
+        return clauses.clauses_used(rules, state, action)
 
     def random_step(
         self, rules: EscobaRules, state: EscobaState, rng: random.Random
@@ -104,6 +104,10 @@ class EscobaModel:
 
     def action_to_json(self, action: Play) -> dict[str, Any]:
         return codec.action_to_json(action)
+
+    def view(self, rules: EscobaRules, state: EscobaState, seat: int) -> dict[str, Any]:
+        """What one seat sees (see `codec.view_to_json`); ``rules`` is not needed for Escoba."""
+        return codec.view_to_json(state, seat)
 
     def action_from_json(self, data: Mapping[str, Any]) -> Play:
         return codec.action_from_json(data)

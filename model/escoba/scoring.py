@@ -73,9 +73,10 @@ def score_piles(
         all_coins = rules.variant_oros_all and coins[lead] == t.oros.bit_count()
         oros[lead] = rules.oros_points * (2 if all_coins else 1)
 
-    for side, p in enumerate(piles):
-        if p >> t.velo & 1:
-            velo[side] = rules.velo_points
+    if t.velo >= 0:
+        for side, p in enumerate(piles):
+            if p >> t.velo & 1:
+                velo[side] = rules.velo_points
 
     leaders = setenta_leaders(rules, t, piles)
     if len(leaders) == 1:
@@ -83,7 +84,7 @@ def score_piles(
     elif leaders and rules.category_tie != "nobody":  # pragma: no cover
         raise ValueError(f"unknown category tie rule {rules.category_tie!r}")
 
-    if rules.variant_sevens_all:
+    if rules.variant_sevens_all and t.sevens:
         for side, p in enumerate(piles):
             if p & t.sevens == t.sevens:
                 # three points in all for the setenta and the seven of oros instead of two

@@ -16,17 +16,10 @@ MISSING = 0
 """The strength a missing suit has under the "lowest" reading: below every card."""
 
 
-def best_in(t: Tables, pile: int, suit: int) -> int:
-    """The strength of the best card of ``suit`` in ``pile``, MISSING when it has none."""
-    return t.suit_best[(pile & t.suit_masks[suit]) >> (RANKS * suit)]
-
-
 def setenta(rules: EscobaRules, t: Tables, pile: int) -> tuple[int, ...] | None:
     """The pile's setenta as strengths, strongest first; None when it has none to show."""
     table = t.suit_best
-    best = sorted(
-        [table[(pile >> RANKS * s) & RANK_BITS] for s in range(len(t.suit_masks))], reverse=True
-    )
+    best = sorted([table[(pile >> shift) & RANK_BITS] for shift in t.suit_shifts], reverse=True)
     if best[-1] == MISSING and rules.setenta_missing_suit == "no_setenta":
         return None
     return tuple(best)

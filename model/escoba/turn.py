@@ -10,87 +10,79 @@ the capture, scoring and game-end clauses.
 
 from __future__ import annotations
 
-from arbitro.model.escoba.capture import check_play, coerce_play
-from arbitro.model.escoba.cards import tables
+from arbitro.model.escoba import capture as _capture
+from arbitro.model.escoba.capture import coerce_play, legal_play, refusals
+from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.dealing import deal_round
 from arbitro.model.escoba.game_end import game_winner
 from arbitro.model.escoba.scoring import score_hand
-from arbitro.model.escoba.seats import next_dealer, turn_order
+from arbitro.model.escoba.seats import next_dealer
 from arbitro.model.escoba.state import NOBODY, EscobaState, Play
 from arbitro.model.schema import EscobaRules
+
+LAST_APPLIED: tuple[object, object, object, EscobaState | None] = (None, None, None, None)
+"""The last play applied straight after its listing: (rules, state, play, state after), so that
+`clauses_used` on the same play need not play it again."""
 
 _new_state = tuple.__new__
 """Builds an EscobaState from its fields in order without the NamedTuple keyword machinery."""
 
 
 def apply(rules: EscobaRules, state: EscobaState, action: object) -> EscobaState:
-    """The state after ``action``; IllegalAction names the clause it breaks."""
+    """The state after ``action``; IllegalAction names the most specific clause it breaks."""
+    global LAST_APPLIED
+    last = _capture._LAST
+    if last[0] is state and last[1] is rules and action in last[2] and last[3] is not None:
+        # one of the plays just listed for this very state: legal; take its canonical value
+        acts = last[2]
+        after = play_unchecked(rules, last[3], state, acts[acts.index(action)])
+        LAST_APPLIED = (rules, state, action, after)
+        return after
     t = tables(rules)
-    play = coerce_play(action, state.seating.players, len(t.deck))
-    check_play(rules, state, play)
-    return play_unchecked(rules, state, play)
+    play = legal_play(rules, t, state, action)
+    if play is None:
+        play = coerce_play(action, state.seating.players, t.full)
+        refused = refusals(rules, state, play)
+        if refused:
+            raise refused[0]
+    return play_unchecked(rules, t, state, play)
 
 
-def play_unchecked(rules: EscobaRules, state: EscobaState, play: Play) -> EscobaState:
+def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play) -> EscobaState:
     """The state after a play already known to be legal (`apply` checks first)."""
-    t = tables(rules)
+    (seating, _, dealer, _, hand_number, deal_number, hands, table, stock, piles, escobas, last,
+     scores, result) = state  # fmt: skip
     seat, c, cap = play
-    seating = state.seating
     bit = 1 << c
-    hands = list(state.hands)
-    hands[seat] ^= bit
-    table = state.table
-    piles = state.piles
-    escobas = state.escobas
-    last = state.last_capturer
+    hand = hands[seat] ^ bit
+    hands = (*hands[:seat], hand, *hands[seat + 1 :])
     if cap:
         side = seat % seating.sides
         table ^= cap
-        piles_l = list(piles)
-        piles_l[side] |= cap | bit
-        piles = tuple(piles_l)
+        piles = (*piles[:side], piles[side] | cap | bit, *piles[side + 1 :])
         if not table:
-            esc = list(escobas)
-            esc[side] += 1
-            escobas = tuple(esc)
+            escobas = (*escobas[:side], escobas[side] + 1, *escobas[side + 1 :])
         last = side
     else:
         table |= bit
-    players = seating.players
-    to_move = t.after[players][seat]
-    stock = state.stock
-    deal_number = state.deal_number
-    if not any(hands):
-        if deal_number < t.deals[players]:
-            order = turn_order(rules, players, state.dealer)
-            new_hands, used = deal_round(stock, order, players, rules.redeal_size)
-            hands = list(new_hands)
-            for x in stock[used : used + rules.redeal_table]:
-                table |= 1 << x
-            stock = stock[used + rules.redeal_table :]
-            deal_number += 1
-            to_move = order[0]
-        else:
-            return end_hand(rules, state, deal_number, tuple(hands), table, piles, escobas, last)
+    if not hand and not any(hands):
+        players = seating.players
+        if deal_number >= t.deals[players]:
+            return end_hand(rules, state, deal_number, hands, table, piles, escobas, last)
+        order = t.turn_orders[players][dealer]
+        hands, used = deal_round(stock, order, players, rules.redeal_size)
+        for x in stock[used : used + rules.redeal_table]:
+            table |= 1 << x
+        stock = stock[used + rules.redeal_table :]
+        deal_number += 1
+        to_move = order[0]
+    else:
+        to_move = t.after[seating.players][seat]
     return _new_state(
         EscobaState,
-        (
-            seating,
-            "play",
-            state.dealer,
-            to_move,
-            state.hand_number,
-            deal_number,
-            tuple(hands),
-            table,
-            stock,
-            piles,
-            escobas,
-            last,
-            state.scores,
-            state.result,
-        ),
-    )
+        (seating, "play", dealer, to_move, hand_number, deal_number, hands, table, stock, piles,
+         escobas, last, scores, result),
+    )  # fmt: skip
 
 
 def end_hand(

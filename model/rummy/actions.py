@@ -53,6 +53,10 @@ class _Action(tuple[Any, ...]):
     def __getnewargs__(self) -> tuple[Any, ...]:
         return tuple(self[1:])
 
+    def with_seat(self, seat: int) -> Self:
+        """The same action by another seat."""
+        return tuple.__new__(type(self), (self[0], seat, *self[2:]))
+
 
 class Draw(_Action):
     __slots__ = ()

@@ -12,7 +12,10 @@ from typing import Any
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy.cards import RANK_NAMES, SUITS, card_name, parse_card
 from arbitro.model.rummy.melds import KIND_NAMES, SEQ, SET, Meld
+from arbitro.model.rummy.pile import frozen
 from arbitro.model.rummy.state import STEPS, Result, Side, State
+from arbitro.model.rummy.tables import tables
+from arbitro.model.schema import RummyRules
 
 
 def _names(cards: tuple[int, ...]) -> list[str]:
@@ -75,6 +78,47 @@ def state_to_json(s: State) -> dict[str, Any]:
         "freed": card_name(s.freed) if s.freed >= 0 else None,
         "freed_meld": s.freed_meld,
     }
+
+
+VIEW_PRIVATE: tuple[str, ...] = ("hand", "held")
+"""The fields of a view that only the viewing seat sees; the rest is public to every seat."""
+
+_HIDDEN = ("hands", "stock", "pile", "held")
+"""Fields of the state a view replaces: cards face down, or covered in the discard pile."""
+
+
+def view_to_json(rules: RummyRules, s: State, seat: int) -> dict[str, Any]:
+    """What seat `seat` sees: its own hand, the table, the top of the discard pile, and counts.
+
+    Hands and the stock are face down. Each discard covers the cards beneath it (canasta-es: the
+    top card hides the others; samba-en: a freezing card is turned crosswise so that it shows when
+    covered; the Spanish and French Samba books say nothing else), so the view gives the pile's top
+    card, its size and whether it is frozen (*:frozen-by), not the covered cards; a seat that
+    watched every discard remembers them through the sequence of its views. The rest of a pile
+    taken to open (`held`) is its taker's. Everything else (melds, red threes, scores, the turn's
+    bookkeeping) lies open.
+    """
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.players:
+        raise MalformedInput(f"seat {seat!r} is not a seat of {s.players} players")
+    # the hidden fields emptied first: naming the stock and every hand is most of the work
+    bare = s._replace(hands=(), stock=(), pile=(), held=())
+    out = {k: v for k, v in state_to_json(bare).items() if k not in _HIDDEN}
+    own = s.hands[seat] if s.hands else ()
+    mine = seat == s.seat
+    out.update(
+        {
+            "viewer": seat,
+            "hand": _names(own),
+            "hand_sizes": [len(h) for h in s.hands],
+            "held": _names(s.held) if mine else [],
+            "held_size": len(s.held),
+            "stock_size": len(s.stock),
+            "pile_top": card_name(s.pile[-1]) if s.pile else None,
+            "pile_size": len(s.pile),
+            "pile_frozen": frozen(tables(rules), s.pile),
+        }
+    )
+    return out
 
 
 def _get(

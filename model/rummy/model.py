@@ -20,6 +20,7 @@ class RummyModel:
     """Every method is a pure function of its arguments."""
 
     game = "rummy"
+    view_private = codec.VIEW_PRIVATE
 
     def seatings(self, rules: RummyRules) -> Sequence[Seating]:
         return layouts.seatings(rules)
@@ -97,6 +98,10 @@ class RummyModel:
 
     def card_name(self, card: int) -> str:
         return card_name(card)
+
+    def view(self, rules: RummyRules, state: State, seat: int) -> dict[str, Any]:
+        """What one seat sees (see `codec.view_to_json`)."""
+        return codec.view_to_json(rules, state, seat)
 
     def parse_card(self, name: str) -> int:
         return parse_card(name)

@@ -58,13 +58,41 @@ def test_rummy_games_run_clean(capsys: pytest.CaptureFixture[str], rulebook: str
     [
         (["simulate", "escoba-es", "--players", "5"], "is not played by 5 players"),
         (["simulate", "escoba-es", "--players", "3", "--teams"], "has no team play for 3 players"),
-        (["simulate", "samba-es", "--layout", "trios"], "has no layout 'trios'; layouts: "),
+        (["simulate", "samba-es", "--layout", "trios"], "has no layout 'trios'; named layouts: "),
         (["simulate", "escoba-es", "--option", "target_score"], "is not KEY=VALUE"),
         (
             ["simulate", "escoba-es", "--option", "variant_oros_all=maybe"],
             "is an optional rule: give true or false",
         ),
-        (["simulate", "escoba-es", "--games", "0"], "--games must be at least 1"),
+        (["simulate", "escoba-es", "--games", "0"], "--games must be from 1 to"),
+        (
+            ["simulate", "escoba-es", "--games", "100000000000000000000"],
+            "--games must be from 1 to",
+        ),
+        (["simulate", "escoba-es", "--layout", "2"], "the others have no name: choose them with"),
+        (
+            ["simulate", "escoba-es", "--layout", "teams", "--players", "2"],
+            "--layout teams seats 4 players, but --players says 2",
+        ),
+        (
+            ["simulate", "canasta-es", "--layout", "three-players", "--teams"],
+            "seats every player alone, but --teams asks for partnerships",
+        ),
+        (
+            [
+                "simulate",
+                "samba-fr",
+                "--option",
+                "packs=six-packs",
+                "--option",
+                "jokers-per-pack=three-packs",
+            ],
+            "no reading of samba-fr gives that mix",
+        ),
+        (
+            ["simulate", "samba-en", "--policy", "fast", "--check", "every"],
+            "--check every needs a policy that builds every state",
+        ),
     ],
 )
 def test_bad_options_are_named(

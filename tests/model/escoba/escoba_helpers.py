@@ -8,7 +8,7 @@ player on seat s's right is seat s-1; cards are dealt one at a time starting on 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from arbitro.model.escoba import EscobaState, parse_cards
 from arbitro.model.game import Seating
@@ -178,3 +178,16 @@ def start_of_deal_state(
         scores=(0,) * sides,
         result=None,
     )
+
+
+def play_out(
+    r: EscobaRules, state: EscobaState, order: list[int], choose: Callable[[int], int]
+) -> EscobaState:
+    """Deal ``order`` and play the hand out through legal_actions and apply, ``choose`` picking."""
+    from arbitro.model.escoba import ESCOBA
+
+    s = ESCOBA.deal(r, state, order)
+    while s.phase == "play":
+        actions = ESCOBA.legal_actions(r, s)
+        s = ESCOBA.apply(r, s, actions[choose(len(actions))])
+    return s

@@ -8,11 +8,10 @@ import random
 from typing import Any
 
 import pytest
-from escoba_helpers import DECK, TEAMS, TWO, rules
+from escoba_helpers import DECK, TEAMS, TWO, play_out, rules
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.escoba import ESCOBA, EscobaState, Play
-from arbitro.model.escoba.playout import play_hand
 
 R = rules()
 
@@ -30,7 +29,7 @@ def _states() -> list[EscobaState]:
         out.append(ESCOBA.apply(R, dealt, ESCOBA.legal_actions(R, dealt)[0]))
         while s.phase != "over":
             rng.shuffle(order)
-            s = play_hand(R, s, order, rng.randrange)
+            s = play_out(R, s, order, rng.randrange)
             out.append(s)
     return out
 

@@ -6,13 +6,12 @@ import json
 import random
 
 import pytest
-from escoba_helpers import DECK, FOUR, TEAMS, THREE, TWO, rules, value
+from escoba_helpers import DECK, FOUR, TEAMS, THREE, TWO, play_out, rules, value
 from escoba_referee import Referee, recount
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from arbitro.model.escoba import ESCOBA, cards_of
-from arbitro.model.escoba.playout import play_hand, play_hand_stepwise
 from arbitro.model.game import Seating
 from arbitro.model.schema import EscobaRules
 
@@ -76,36 +75,6 @@ def test_random_hands(
     _hand(RULES[which], seating, list(order), random.Random(seed), dealer % seating.players)
 
 
-@settings(max_examples=30)
-@given(order=st.permutations(DECK), seed=st.integers(0, 2**32), seating=st.sampled_from(SEATINGS))
-def test_fast_playout_matches_the_stepwise_model(
-    order: list[int], seed: int, seating: Seating
-) -> None:
-    """escoba-es:capture-choice — the fast playout makes the same plays and reaches the same state."""
-    r = RULES[0]
-    g = ESCOBA.new_game(r, seating)
-    a_rng, b_rng = random.Random(seed), random.Random(seed)
-    assert play_hand(r, g, order, a_rng.randrange) == play_hand_stepwise(
-        r, g, order, b_rng.randrange
-    )
-    assert a_rng.random() == b_rng.random()
-
-
-def test_fast_playout_with_capture_not_forced() -> None:
-    """escoba-es:capture-forced — the playout reads the field the same way as legal_actions."""
-    import dataclasses
-
-    r = dataclasses.replace(RULES[0], capture_forced=False)
-    for seed in range(20):
-        order = list(DECK)
-        random.Random(seed).shuffle(order)
-        g = ESCOBA.new_game(r, TWO)
-        a_rng, b_rng = random.Random(seed), random.Random(seed)
-        assert play_hand(r, g, order, a_rng.randrange) == play_hand_stepwise(
-            r, g, order, b_rng.randrange
-        )
-
-
 @pytest.mark.parametrize("seating", SEATINGS)
 def test_whole_games_end(seating: Seating) -> None:
     """escoba-es:target-score, escoba-es:target-tie — random games reach 21 and name the winner."""
@@ -120,7 +89,7 @@ def test_whole_games_end(seating: Seating) -> None:
                 order = list(DECK)
                 rng.shuffle(order)
                 before = s.scores
-                s = play_hand(r, s, order, rng.randrange)
+                s = play_out(r, s, order, rng.randrange)
                 hands += 1
                 assert s.result is not None and s.result is not last
                 last = s.result

@@ -1,6 +1,6 @@
 """The engine replays the recorded games byte for byte: every state and every legal-action list.
 
-The goldens (data/replay-goldens.json, made by replay_goldens.py) hold seeded random games of
+The goldens (data/replay-goldens.json, made by rummy_replay_goldens.py) hold seeded random games of
 every book, every layout, every reading of every clause and random combinations of readings,
 with a chained digest of the canonical state JSON and legal-action list at each step. They come
 from the engine at the commit the file names, recorded before the engine was rewritten for
@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 import pytest
-import replay_goldens as rg
+import rummy_replay_goldens as rg
 
 from arbitro.model.schema import RummyRules
 
@@ -35,7 +35,7 @@ def test_the_goldens_name_their_source() -> None:
 
 def test_every_configuration_is_recorded() -> None:
     """A reading or layout added to a spec since the goldens were made is a game not replayed:
-    regenerate them (see replay_goldens.py)."""
+    regenerate them (see rummy_replay_goldens.py)."""
     assert [rg.key(g) for g in GAMES] == rg.configs()
 
 

@@ -12,17 +12,24 @@ The numbers are the engine's own at the commit named in the file: a regression o
 rewriting the engine (the same games must give the same states and the same legal actions,
 byte for byte), not a statement about any rulebook.
 
-Regenerate (on a clean checkout of the commit to be recorded):
-    uv run python tests/model/rummy/replay_goldens.py
+Regenerate (from a clean checkout; `--engine REV` plays the engine, model/ and arbitro/, of
+commit REV under the spec files and spec loader of HEAD, so that a spec reading changed since REV
+is recorded as the engine before its rewrite plays it):
+    uv run python tests/model/rummy/rummy_replay_goldens.py [--engine REV]
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
+import io
 import json
+import os
 import random
 import subprocess
 import sys
+import tarfile
+import tempfile
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -60,8 +67,8 @@ def _canon(x: Any) -> str:
 
 
 def configs() -> list[Config]:
-    """Every layout of every book with its defaults; every other reading of every clause and
-    every optional rule, one at a time, in the first layout the reading leaves; a few random
+    """Every layout of every book with its defaults; every other reading of every clause (a clause
+    that follows another, through its leader) and every optional rule, one at a time, in the first layout the reading leaves; a few random
     combinations of readings per book, each in a layout drawn at random."""
     out: list[Config] = []
     for book in BOOKS:
@@ -70,6 +77,8 @@ def configs() -> list[Config]:
             out += [Config(book, s.layout, (), seed) for seed in SEEDS]
         choices: list[tuple[str, list[Any]]] = []
         for c in load_rulebook(book).clauses:
+            if c.follows is not None:
+                continue  # its reading is its leader's: varied with the leader
             labels: list[Any] = list(c.labels()[1:]) if len(c.readings) > 1 else []
             if c.optional:
                 labels = [True]
@@ -170,27 +179,55 @@ def first_difference(want: dict[str, Any], got: dict[str, Any]) -> int | None:
     return min(len(a), len(b)) // TRAIL_HEX
 
 
+def _git(*args: str) -> bytes:
+    return subprocess.run(["git", *args], capture_output=True, check=True).stdout
+
+
+def _record_engine(rev: str) -> list[dict[str, Any]]:
+    """The games as played by the engine of commit `rev` under HEAD's spec, in a subprocess."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for ref, paths in ((rev, ["model", "arbitro"]), ("HEAD", ["spec"])):
+            with tarfile.open(fileobj=io.BytesIO(_git("archive", ref, *paths))) as tar:
+                tar.extractall(tmp, filter="tar")
+        for name in ("schema.py", "spec.py"):  # the loader that reads HEAD's spec files
+            Path(tmp, "model", name).write_bytes(_git("show", f"HEAD:model/{name}"))
+        env = dict(os.environ, PYTHONPATH=tmp, ARBITRO_SPEC_DIR=str(Path(tmp, "spec")))
+        out = subprocess.run(
+            [sys.executable, __file__, "--games-json"], env=env, capture_output=True, check=True
+        ).stdout
+    games: list[dict[str, Any]] = json.loads(out)
+    return games
+
+
 def main() -> None:
-    head = subprocess.run(
-        ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    dirty = subprocess.run(
-        ["git", "status", "--porcelain", "model", "spec"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--engine", metavar="REV", help="record the engine of this commit")
+    ap.add_argument("--games-json", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.games_json:
+        json.dump([record(c) for c in configs()], sys.stdout)
+        return
+    head = _git("rev-parse", "HEAD").decode().strip()
+    dirty = _git("status", "--porcelain", "model", "spec").decode().strip()
     if dirty:
         sys.exit("model/ or spec/ has uncommitted changes: record the goldens from a commit")
-    games = [record(c) for c in configs()]
+    if args.engine:
+        engine = _git("rev-parse", args.engine).decode().strip()
+        games = _record_engine(engine)
+        where = f"at commit {engine}, playing the spec files and spec loader of commit {head}"
+    else:
+        engine, games = head, [record(c) for c in configs()]
+        where = f"at commit {head}"
     doc = {
         "source": (
-            f"the Samba/Canasta reference engine (arbitro.model.rummy, legal_actions + apply) at "
-            f"commit {head}, recorded as a regression oracle before its rewrite; these digests are "
+            f"the Samba/Canasta reference engine (arbitro.model.rummy, legal_actions + apply) "
+            f"{where}, recorded as a regression oracle before its rewrite; these digests are "
             "the engine's own output, not numbers from any rulebook"
         ),
-        "commit": head,
-        "regenerate": "uv run python tests/model/rummy/replay_goldens.py",
+        "commit": engine,
+        "spec_commit": head,
+        "regenerate": "uv run python tests/model/rummy/rummy_replay_goldens.py"
+        + (f" --engine {engine}" if args.engine else ""),
         "digest": (
             "per step, sha256 over the previous step's digest and the canonical JSON of the state, "
             "a newline and the canonical JSON list of its legal actions; `trail` keeps the first "

@@ -1,0 +1,131 @@
+"""Output for people: rich tables that fit the terminal, colour on a terminal only, a progress bar.
+
+Tables wrap their cells to the width of the terminal (or $COLUMNS; 100 columns when the output is
+not a terminal and $COLUMNS is unset). Colour and styles appear only on a terminal: piped output
+is plain text. Markdown is never printed unless asked for (`--format md`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from typing import IO, Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+PIPED_WIDTH = 100
+
+
+def console(file: IO[str] | None = None) -> Console:
+    """A console on stdout (or `file`), plain unless it is a terminal."""
+    out = sys.stdout if file is None else file
+    tty = bool(getattr(out, "isatty", lambda: False)())
+    width = None
+    if not tty and not os.environ.get("COLUMNS"):
+        width = PIPED_WIDTH
+    return Console(
+        file=out,
+        width=width,
+        force_terminal=tty,
+        no_color=not tty or bool(os.environ.get("NO_COLOR")),
+        highlight=False,
+        emoji=False,
+        markup=False,
+        soft_wrap=False,
+    )
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 player`, `2 players`, `0 hands`: the count and the word in agreement."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def table(
+    columns: Sequence[str | tuple[str, dict[str, Any]]],
+    rows: Iterable[Sequence[str | Text]],
+    title: str | None = None,
+    header: bool = True,
+) -> Table:
+    """A table whose cells wrap; a column is a header or (header, rich column options)."""
+    t = Table(
+        title=title,
+        title_justify="left",
+        show_lines=False,
+        expand=False,
+        header_style="bold",
+        title_style="bold",
+        pad_edge=False,
+        box=None,
+        padding=(0, 1),
+        collapse_padding=True,
+        show_header=header,
+    )
+    for col in columns:
+        name, opts = (col, {}) if isinstance(col, str) else col
+        t.add_column(name, overflow="fold", **opts)
+    for row in rows:
+        t.add_row(*row)
+    return t
+
+
+STATUS_STYLE = {
+    "stated": "",
+    "inferred": "cyan",
+    "unspecified": "yellow",
+    "conflicting": "bold red",
+}
+
+
+class ProgressBar:
+    """A progress bar with rate and time left on stderr, shown only on a terminal and only once a
+    run has lasted a second; `update(done, total)` after each unit of work."""
+
+    def __init__(self, unit: str = "games", stream: IO[str] | None = None) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        self.unit = unit
+        self.started = time.perf_counter()
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.tty:
+            return
+        if self.bar is None:
+            if time.perf_counter() - self.started < 1.0:
+                return
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(),
+                TextColumn("left"),
+                TimeRemainingColumn(),
+                console=Console(file=self.stream),
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(self.unit, total=total, rate="")
+        elapsed = max(time.perf_counter() - self.started, 1e-9)
+        self.bar.update(self.task, completed=done, rate=f"{done / elapsed:,.1f} {self.unit}/s")
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None

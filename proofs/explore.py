@@ -1,0 +1,593 @@
+"""The state-graph explorer: every state of a hand reachable from a deal, through the engine itself.
+
+From a seeded deal of a configuration (see `explore_config`) the explorer lists every state the
+rules allow until the hand is over, breadth first, calling only the `GameModel` protocol:
+`legal_actions` and `apply` for the edges, `violations` on every state (every whole-state check of
+the model), `clauses_used` on every edge and on the deal, and `refusals` on near-miss plays (each
+legal play made by the next seat, and each capture left untaken) so that clauses which only ever
+refuse are seen too. It counts states, edges, terminal states (the hand over) and depth exactly,
+finds deadlocks (a hand not over with no legal action) with a shortest path from the deal, lists
+the clauses of the book no transition or refusal used, and gives the exact distribution of the
+hand's scores over the terminal states.
+
+Symmetry: where the rules treat suits alike, states that differ only by renaming those suits are
+one state up to symmetry (`Symmetry`). With it the explorer walks the orbits: from a deal D it
+covers every state reachable from any renamed deal σ(D), counts each orbit by its size, and so
+reports exactly the same totals and score distribution as walking all those deals one by one
+(the tests check this), with fewer states visited; the reduction factor is states / orbits.
+
+Deals are independent: a list of deals is explored one by one, or fanned out over processes or a
+cluster with Dask distributed (`explore_deals`), and merged in deal order, so the result is the
+same however it was computed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import itertools
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from arbitro.model.errors import ArbitroError, IllegalAction
+from arbitro.model.escoba.state import EscobaState
+from arbitro.model.game import GameModel
+from arbitro.proofs.explore_config import Config, model_of
+
+
+class ExploreError(ArbitroError, ValueError):
+    """An exploration that cannot be made as asked (a limit, a missing optional package)."""
+
+
+# ---------------------------------------------------------------- symmetry
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """Renamings of suits the rules treat alike, acting on the JSON of states and actions.
+
+    Escoba: the first suit (oros) is scored on its own (most coins, the seven of coins), the others
+    only through counts and the setenta, which compare suits without naming them: so every
+    permutation of the other suits. Samba and Canasta have none here (see the docs).
+    """
+
+    letters: tuple[str, ...]  # the suit letters that may be permuted among themselves
+    perms: tuple[dict[str, str], ...]  # every renaming, the identity first
+
+    @staticmethod
+    def of(config: Config) -> Symmetry:
+        rules = config.rules
+        if not hasattr(rules, "ranks"):
+            return Symmetry((), ({},))
+        from arbitro.model.escoba.cards import SUIT_LETTERS, SUIT_NAMES
+
+        alike = tuple(SUIT_LETTERS[SUIT_NAMES.index(s)] for s in rules.suits[1:])
+        perms = tuple(
+            {a: b for a, b in zip(alike, p, strict=True) if a != b}
+            for p in itertools.permutations(alike)
+        )
+        return Symmetry(alike, perms)
+
+    def rename(
+        self, obj: Any, perm: dict[str, str], order: Callable[[str], int], key: str = ""
+    ) -> Any:
+        """The JSON value with every card name's suit renamed; piles (every list of cards but the
+        stock, whose order is the deal's) sorted again by ``order``, the card's number."""
+        if not perm:
+            return obj
+        if isinstance(obj, str):
+            if len(obj) == 2 and obj[1] in perm:
+                return obj[0] + perm[obj[1]]
+            return obj
+        if isinstance(obj, list):
+            out = [self.rename(x, perm, order) for x in obj]
+            if key != "stock" and out and all(isinstance(x, str) for x in out):
+                out.sort(key=order)
+            return out
+        if isinstance(obj, dict):
+            return {k: self.rename(v, perm, order, k) for k, v in obj.items()}
+        return obj
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass
+class Result:
+    """What exploring one or more deals found; deals merge by adding (see `merge`)."""
+
+    config: str
+    deals: list[int] = field(default_factory=list)
+    states: int = 0  # distinct states (with symmetry: the states the orbits hold)
+    orbits: int = 0  # with symmetry: distinct states up to renaming (else equal to states)
+    edges: int = 0
+    terminal: int = 0
+    depth: int = 0
+    per_depth: list[int] = field(default_factory=list)
+    deadlocks: list[dict[str, Any]] = field(default_factory=list)
+    deadlock_count: int = 0
+    violations: Counter[str] = field(default_factory=Counter)
+    violation_examples: list[dict[str, Any]] = field(default_factory=list)
+    clauses: set[str] = field(default_factory=set)
+    scores: Counter[tuple[int, ...]] = field(default_factory=Counter)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    truncated: bool = False
+    seconds: float = 0.0  # wall time
+    walk_seconds: float = 0.0  # time spent walking, summed over deals (one core each)
+    symmetry: bool = False
+    clauses_known: bool = True  # False: the model does not say which clauses a move used
+
+    def merge(self, other: Result) -> None:
+        self.deals += other.deals
+        self.states += other.states
+        self.orbits += other.orbits
+        self.edges += other.edges
+        self.terminal += other.terminal
+        self.depth = max(self.depth, other.depth)
+        n = max(len(self.per_depth), len(other.per_depth))
+        self.per_depth = [
+            (self.per_depth[i] if i < len(self.per_depth) else 0)
+            + (other.per_depth[i] if i < len(other.per_depth) else 0)
+            for i in range(n)
+        ]
+        self.deadlocks += other.deadlocks
+        self.deadlock_count += other.deadlock_count
+        self.violations.update(other.violations)
+        self.violation_examples += other.violation_examples[
+            : max(0, 5 - len(self.violation_examples))
+        ]
+        self.clauses |= other.clauses
+        self.clauses_known = self.clauses_known and other.clauses_known
+        self.scores.update(other.scores)
+        self.outcomes.update(other.outcomes)
+        self.truncated = self.truncated or other.truncated
+        self.seconds += other.seconds
+        self.walk_seconds += other.walk_seconds
+
+    def unexercised(self, book_clauses: Iterable[str]) -> list[str]:
+        return sorted(set(book_clauses) - self.clauses)
+
+    def to_json(self, book_clauses: Iterable[str]) -> dict[str, Any]:
+        return {
+            "config": self.config,
+            "deals": self.deals,
+            "states": self.states,
+            "orbits": self.orbits,
+            "reduction": round(self.states / self.orbits, 3) if self.orbits else 1.0,
+            "symmetry": self.symmetry,
+            "edges": self.edges,
+            "terminal": self.terminal,
+            "depth": self.depth,
+            "states_per_depth": self.per_depth,
+            "deadlocks": self.deadlock_count,
+            "deadlock_witnesses": self.deadlocks,
+            "violations": dict(sorted(self.violations.items())),
+            "violation_examples": self.violation_examples,
+            "unexercised_clauses": self.unexercised(book_clauses) if self.clauses_known else None,
+            "score_distribution": [
+                {"scores": list(k), "terminal_states": v} for k, v in sorted(self.scores.items())
+            ],
+            "outcomes": dict(sorted(self.outcomes.items())),
+            "exhausted": not self.truncated,
+            "seconds": round(self.seconds, 3),
+            "walk_seconds": round(self.walk_seconds, 3),
+            "states_per_second": round(self.orbits / self.walk_seconds)
+            if self.walk_seconds
+            else None,
+        }
+
+
+# ---------------------------------------------------------------- one deal
+
+
+def deal_order(model: GameModel, config: Config, seed: int) -> list[int]:
+    """The deck order of deal ``seed``: the deck shuffled by ``random.Random(seed)``."""
+    order = list(model.deck(config.rules, config.seating))
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def _outcome(scores: tuple[int, ...]) -> str:
+    best = max(scores)
+    return f"side {scores.index(best)}" if scores.count(best) == 1 else "tie"
+
+
+def _probes(model: GameModel, rules: Any, state: Any, actions: Sequence[Hashable]) -> list[Any]:
+    """Near-miss plays: the first legal action made by the next seat instead, and each card's
+    first capture left untaken (laid instead)."""
+    out: list[Any] = []
+    players = getattr(getattr(state, "seating", None), "players", 0)
+    cards: set[str] = set()
+    for n, a in enumerate(actions):
+        j = model.action_to_json(a)
+        variants = []
+        if n == 0 and players and "seat" in j:
+            variants.append({**j, "seat": (j["seat"] + 1) % players})
+        if j.get("capture") and j.get("card") not in cards:
+            cards.add(j["card"])
+            variants.append({**j, "capture": []})
+        for v in variants:
+            with contextlib.suppress(ArbitroError):
+                out.append(model.action_from_json(v))
+    return out
+
+
+def explore_deal(
+    config: Config,
+    seed: int,
+    *,
+    max_states: int | None = None,
+    symmetry: bool = False,
+    graph: dict[str, Any] | None = None,
+    model: GameModel | None = None,
+) -> Result:
+    """Every state of the hand dealt from deal ``seed``; ``graph`` (when given) receives the nodes
+    and edges for pictures and export. ``config.rules`` are the rules played (a test may hand in
+    deliberately broken ones with `dataclasses.replace`), and ``model`` the engine that plays them
+    (by default the rulebook's)."""
+    model = model or model_of(config)
+    rules = config.rules
+    started = time.perf_counter()
+    res = Result(config.name, [seed], symmetry=symmetry)
+    sym = Symmetry.of(config) if symmetry else Symmetry((), ({},))
+    before = model.new_game(rules, config.seating)
+    order = deal_order(model, config, seed)
+    root = model.deal(rules, before, order)
+    used = getattr(model, "clauses_used", None)  # a model may not name its clauses yet
+    res.clauses_known = used is not None
+    if used is not None:
+        with contextlib.suppress(ArbitroError, TypeError):  # silent on a deal's clauses
+            res.clauses |= used(rules, before, order)
+
+    fast = _escoba_renamings(sym) if isinstance(root, EscobaState) else None
+
+    def canon(state: Any) -> tuple[Any, int]:
+        """The orbit's representative and the orbit's size."""
+        if len(sym.perms) == 1:
+            return state, 1
+        if fast is not None:
+            return _escoba_canon(state, fast)
+        data = model.state_to_json(state)
+        images = set()
+        for perm in sym.perms:
+            renamed = model.state_from_json(rules, sym.rename(data, perm, model.parse_card))
+            images.add(json.dumps(model.state_to_json(renamed), sort_keys=True))
+        first = min(images)
+        return model.state_from_json(rules, json.loads(first)), len(images)
+
+    start, size = canon(root)
+    index: dict[Hashable, int] = {start: 0}
+    parents: list[tuple[int, Any]] = [(-1, None)]
+    weights = [size]
+    depth_of = [0]
+    frontier = [start]
+    depth = 0
+    nodes: list[Any] = [start] if graph is not None else []
+    while frontier:
+        if len(res.per_depth) <= depth:
+            res.per_depth.append(0)
+        nxt: list[Any] = []
+        for state in frontier:
+            i = index[state]
+            w = weights[i]
+            res.per_depth[depth] += w
+            broken = model.violations(rules, state)
+            if broken:
+                res.violations.update(broken)
+                if len(res.violation_examples) < 5:
+                    res.violation_examples.append(
+                        {"clauses": broken, "state": model.state_to_json(state)}
+                    )
+            if model.phase(state) != "play":
+                res.terminal += w
+                result = model.last_hand(state)
+                if result is not None:
+                    res.scores[tuple(result.scores)] += w
+                    res.outcomes[_outcome(tuple(result.scores))] += w
+                continue
+            actions = model.legal_actions(rules, state)
+            if not actions:
+                res.deadlock_count += w
+                res.deadlocks.append({"index": i})
+                continue
+            for probe in _probes(model, rules, state, actions):
+                with contextlib.suppress(ArbitroError):
+                    res.clauses.update(e.clause for e in model.refusals(rules, state, probe))
+            for a in actions:
+                child = model.apply(rules, state, a)
+                if used is not None:
+                    res.clauses |= used(rules, state, a)
+                res.edges += w
+                rep, size = canon(child)
+                j = index.get(rep)
+                if j is None:
+                    if max_states is not None and len(index) >= max_states:
+                        res.truncated = True
+                        continue
+                    j = index[rep] = len(parents)
+                    parents.append((i, a))
+                    weights.append(size)
+                    depth_of.append(depth + 1)
+                    nxt.append(rep)
+                    if graph is not None:
+                        nodes.append(rep)
+                if graph is not None:
+                    graph.setdefault("edges", []).append((i, j, model.action_to_json(a)))
+        frontier = nxt
+        depth += 1
+    res.orbits = len(index)
+    res.states = sum(weights)
+    res.depth = max(depth_of)
+    if res.deadlocks:
+        res.deadlocks = _witnesses(model, config, rules, seed, order, res, parents, symmetry)
+    if graph is not None:
+        graph["nodes"] = [
+            {
+                "depth": depth_of[k],
+                "phase": model.phase(s),
+                "scores": list(r.scores) if (r := model.last_hand(s)) is not None else None,
+                "state": model.state_to_json(s),
+            }
+            for k, s in enumerate(nodes)
+        ]
+    res.seconds = res.walk_seconds = time.perf_counter() - started
+    return res
+
+
+def _escoba_renamings(sym: Symmetry) -> list[tuple[tuple[int, ...], dict[int, int]]]:
+    """Each renaming as suit numbers: (the new suit of each suit, card -> renamed card)."""
+    from arbitro.model.escoba.cards import RANKS, SUIT_LETTERS
+
+    out = []
+    for perm in sym.perms:
+        suits = tuple(SUIT_LETTERS.index(perm.get(x, x)) for x in SUIT_LETTERS)
+        cards = {c: suits[c // RANKS] * RANKS + c % RANKS for c in range(len(suits) * RANKS)}
+        out.append((suits, cards))
+    return out
+
+
+def _escoba_canon(
+    state: EscobaState, renamings: list[tuple[tuple[int, ...], dict[int, int]]]
+) -> tuple[EscobaState, int]:
+    """The least renaming of an Escoba state (compared as its piles and stock) and the orbit size;
+    the same as renaming its JSON, done on the masks."""
+
+    def mask(m: int, suits: tuple[int, ...]) -> int:
+        return sum(((m >> 10 * s) & 1023) << 10 * t for s, t in enumerate(suits))
+
+    images = {}
+    for suits, cards in renamings:
+        image = state._replace(
+            hands=tuple(mask(h, suits) for h in state.hands),
+            table=mask(state.table, suits),
+            stock=tuple(cards[c] for c in state.stock),
+            piles=tuple(mask(p, suits) for p in state.piles),
+        )
+        images[(image.hands, image.table, image.stock, image.piles)] = image
+    return images[min(images)], len(images)
+
+
+def _witnesses(
+    model: GameModel,
+    config: Config,
+    rules: Any,
+    seed: int,
+    order: list[int],
+    res: Result,
+    parents: list[tuple[int, Any]],
+    symmetry: bool,
+) -> list[dict[str, Any]]:
+    """A shortest path from the deal to each deadlock (at most five), as transcript lines."""
+    if symmetry:
+        # the orbit walk's paths run through renamed deals: find real ones without renaming
+        plain = explore_deal(config, seed, model=model)
+        return plain.deadlocks
+    out = []
+    for d in res.deadlocks[:5]:
+        path = []
+        k = d["index"]
+        while parents[k][0] >= 0:
+            path.append(parents[k][1])
+            k = parents[k][0]
+        path.reverse()
+        out.append(witness(model, config, order, path))
+    return out
+
+
+def witness(model: GameModel, config: Config, order: list[int], path: list[Any]) -> dict[str, Any]:
+    """A deadlock's path as transcript lines (header, actions) for the configuration's rules."""
+    header = {
+        "type": "header",
+        "protocol": "arbitro/1",
+        "rulebook": config.rulebook,
+        "config": config.name,
+        "options": dict(config.options),
+        "players": config.seating.players,
+        "sides": config.seating.sides,
+        "layout": config.seating.layout,
+        "dealer": 0,
+        "deals": [[model.card_name(c) for c in order]],
+    }
+    lines = [header]
+    state = model.deal(config.rules, model.new_game(config.rules, config.seating), order)
+    for step, a in enumerate(path, 1):
+        lines.append(
+            {
+                "type": "action",
+                "step": step,
+                "hand": 0,
+                "seat": model.to_move(state),
+                "action": model.action_to_json(a),
+            }
+        )
+        state = model.apply(config.rules, state, a)
+    return {"steps": len(path), "transcript": lines, "state": model.state_to_json(state)}
+
+
+# ---------------------------------------------------------------- many deals
+
+
+def explore_deals(
+    config: Config,
+    seeds: Sequence[int],
+    *,
+    max_states: int | None = None,
+    symmetry: bool = False,
+    scheduler: str | None = None,
+    workers: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Result:
+    """Every deal of ``seeds`` explored and merged in seed order.
+
+    ``workers`` > 0 starts a local Dask cluster of that many single-threaded processes;
+    ``scheduler`` connects to a running Dask scheduler instead. Either way each deal is one task,
+    and the merge is the same as exploring them one after another.
+    """
+    total = Result(config.name, symmetry=symmetry)
+    started = time.perf_counter()
+    if not scheduler and workers <= 0:
+        for n, seed in enumerate(seeds, 1):
+            total.merge(explore_deal(config, seed, max_states=max_states, symmetry=symmetry))
+            if progress is not None:
+                progress(n, len(seeds))
+    else:
+        for r in _fan_out(config, seeds, max_states, symmetry, scheduler, workers, progress):
+            total.merge(r)
+    total.seconds = time.perf_counter() - started
+    return total
+
+
+def _task(source: str, seed: int, max_states: int | None, symmetry: bool) -> Result:
+    """One deal, in a worker: the configuration is read again from its file there."""
+    from arbitro.proofs.explore_config import load_config
+
+    return explore_deal(load_config(source), seed, max_states=max_states, symmetry=symmetry)
+
+
+def _fan_out(
+    config: Config,
+    seeds: Sequence[int],
+    max_states: int | None,
+    symmetry: bool,
+    scheduler: str | None,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> list[Result]:
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ExploreError(
+            "fanning out needs Dask distributed: install arbitro with the 'cluster' extra"
+        ) from None
+    cluster = None
+    if scheduler:
+        client = Client(scheduler)  # type: ignore[no-untyped-call]
+    else:
+        cluster = LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = Client(cluster)  # type: ignore[no-untyped-call]
+    try:
+        futures = client.map(
+            _task, [config.source] * len(seeds), list(seeds), max_states=max_states,
+            symmetry=symmetry, pure=False,
+        )  # fmt: skip
+        results: list[Result] = []
+        for n, fut in enumerate(futures, 1):
+            results.append(fut.result())
+            if progress is not None:
+                progress(n, len(seeds))
+        return results
+    finally:
+        client.close()  # type: ignore[no-untyped-call]
+        if cluster is not None:
+            cluster.close()
+
+
+# ---------------------------------------------------------------- the proofs' score facts
+
+
+class ScoreFacts(Protocol):
+    """What the proofs establish about one side's hand score under a rules object (issue 9).
+
+    ``bounds``: the least and greatest score, PROVED, or None when not proved; ``reachable``: the
+    exact set of scores, PROVED, or None when not proved or not finite and small.
+    """
+
+    def bounds(self) -> tuple[int, int] | None: ...
+
+    def reachable(self) -> frozenset[int] | None: ...
+
+
+FACTS_MODULE = "arbitro.proofs.score_facts"
+"""Where the proofs provide ``score_facts(rules) -> ScoreFacts | None`` (not there yet: the explorer
+then says the cross-check was not made)."""
+
+
+def proved_score_facts(rules: Any) -> ScoreFacts | None:
+    """The proofs' facts about hand scores for these rules, when the proofs provide them."""
+    try:
+        module = importlib.import_module(FACTS_MODULE)
+    except ImportError:
+        return None
+    facts: ScoreFacts | None = module.score_facts(rules)
+    return facts
+
+
+def check_scores(result: Result, facts: ScoreFacts | None) -> dict[str, Any]:
+    """The explored hand scores against the proved bounds and reachable set: every side score
+    seen must lie within the bounds and in the set; what does not is listed."""
+    if facts is None:
+        return {"checked": False, "why": f"no proved score facts ({FACTS_MODULE})"}
+    seen = sorted({s for scores in result.scores for s in scores})
+    outside: list[int] = []
+    bounds = facts.bounds()
+    if bounds is not None:
+        outside += [s for s in seen if not bounds[0] <= s <= bounds[1]]
+    reach = facts.reachable()
+    unreachable = [s for s in seen if reach is not None and s not in reach]
+    return {
+        "checked": bounds is not None or reach is not None,
+        "bounds": list(bounds) if bounds is not None else None,
+        "outside_bounds": outside,
+        "not_in_reachable_set": unreachable,
+        "agrees": not outside and not unreachable,
+    }
+
+
+# ---------------------------------------------------------------- perft
+
+
+def perft(model: GameModel, rules: Any, state: Any, depth: int) -> int:
+    """The number of action sequences of length ``depth`` from ``state`` (a hand over ends one)."""
+    if depth == 0:
+        return 1
+    if model.phase(state) != "play":
+        return 0
+    actions = model.legal_actions(rules, state)
+    if depth == 1:
+        return len(actions)
+    return sum(perft(model, rules, model.apply(rules, state, a), depth - 1) for a in actions)
+
+
+def divide(model: GameModel, rules: Any, state: Any, depth: int) -> list[tuple[Any, int]]:
+    """Per legal action of ``state``, the sequences of length ``depth`` that start with it."""
+    if depth < 1 or model.phase(state) != "play":
+        return []
+    return [
+        (model.action_to_json(a), perft(model, rules, model.apply(rules, state, a), depth - 1))
+        for a in model.legal_actions(rules, state)
+    ]
+
+
+def refused(model: GameModel, rules: Any, state: Any, action: Any) -> list[str]:
+    """The clauses refusing an action (for reports); empty when it is legal."""
+    try:
+        return [e.clause for e in model.refusals(rules, state, action)]
+    except IllegalAction as e:  # pragma: no cover - refusals lists, it does not raise
+        return [e.clause]
