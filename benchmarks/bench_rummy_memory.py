@@ -48,7 +48,8 @@ def variants(per_book: int, seed: int = 0) -> list[RummyRules]:
         choices = [
             (c.key, [*c.labels()] if c.readings else [False, True])
             for c in load_rulebook(book).clauses
-            if len(c.readings) > 1 or c.optional
+            # a clause that follows another takes its leader's reading
+            if (len(c.readings) > 1 or c.optional) and c.follows is None
         ]
         for _ in range(per_book):
             out.append(_rules(book, {k: rng.choice(v) for k, v in choices}))

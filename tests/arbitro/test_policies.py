@@ -12,8 +12,9 @@ from arbitro.model.errors import OptionError
 from arbitro.model.escoba import ESCOBA
 from arbitro.model.rummy import RUMMY, Discard, Draw, TakePile
 from arbitro.model.rummy.actions import FinishOpening, LayMeld
+from arbitro.model.rummy.state import State
 from arbitro.model.schema import RummyRules, rules_for
-from arbitro.policies import POLICIES, choose
+from arbitro.policies import POLICIES, builds_every_state, choose
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "model" / "rummy"))
 from rummy_helpers import C, R, make_state
@@ -86,5 +87,29 @@ def test_fast_is_uniform_for_escoba() -> None:
 
 def test_an_unknown_policy_is_named() -> None:
     rules = R("samba-en")
-    with pytest.raises(OptionError, match="unknown policy 'greedy'; known: uniform, fast"):
+    with pytest.raises(OptionError, match="unknown policy 'greedy'; policies: uniform, fast"):
         choose("greedy", RUMMY, rules, dealt(rules, 0), random.Random(0))
+
+
+def test_fast_games_build_every_state_so_every_state_is_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--check every` works with the fast policy: the whole-state checks see the dealt state of
+    each hand and the state after every action, not only the dealt and final ones."""
+    from arbitro.simulate import simulate
+
+    assert builds_every_state("fast", "rummy")
+    rules = R("canasta-es")
+    seating = RUMMY.seatings(rules)[0]
+    checked: list[object] = []
+    real = RUMMY.violations
+
+    def counting(rules: RummyRules, state: State) -> list[str]:
+        checked.append(state)
+        return real(rules, state)
+
+    monkeypatch.setattr(RUMMY, "violations", counting)
+    got = simulate(RUMMY, rules, seating, games=1, seed=4, policy="fast", check="every")
+    hands = sum(got.hand_endings.values())
+    assert got.violations == 0 and got.actions > 10 * hands > 0
+    assert len(checked) == got.actions + hands
