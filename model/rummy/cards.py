@@ -30,8 +30,6 @@ LOWEST_THREE = THREE * 4
 """The first three: the cards below it are the twos (wild)."""
 LOWEST_NATURAL = FOUR * 4
 """The first four: naturals are the cards from it up to the joker; threes lie between."""
-NATURAL_RANKS = tuple(range(FOUR, ACE + 1))
-"""Ranks that form sets (4 to ace): neither wild nor threes."""
 
 RED_THREES = (THREE * 4 + DIAMONDS, THREE * 4 + HEARTS)
 BLACK_THREES = (THREE * 4 + CLUBS, THREE * 4 + SPADES)
