@@ -19,7 +19,7 @@ from arbitro.model.errors import ArbitroError, MalformedInput
 from arbitro.model.rummy.cards import is_red_three
 from arbitro.model.rummy.layouts import layout_of
 from arbitro.model.rummy.state import DRAW, EMPTY_SIDE, TURN_START, Side, State, replaced
-from arbitro.model.rummy.tables import tables
+from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.rummy.turn import begin_turn
 from arbitro.model.schema import RummyRules
 
@@ -46,9 +46,13 @@ def opening_minimum(rules: RummyRules, score: int) -> int:
 
 def deal(rules: RummyRules, state: State, order: Sequence[int]) -> State:
     """Start the next hand from `order` (top of the stock first)."""
+    return deal_with(tables(rules), rules, state, order)
+
+
+def deal_with(t: Tables, rules: RummyRules, state: State, order: Sequence[int]) -> State:
+    """`deal` with the rules' tables given (the clause trace hands in tables that note reads)."""
     if state.phase != "deal":
         raise MalformedInput(f"the game is in phase {state.phase!r}, not 'deal'")
-    t = tables(rules)
     lay = layout_of(rules, state.players, state.sides, state.layout)
     want = t.deck(lay)
     try:

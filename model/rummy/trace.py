@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from arbitro.model.rummy import engine
+from arbitro.model.errors import MalformedInput
+from arbitro.model.rummy import dealing, engine
 from arbitro.model.rummy.refusal import Refusal
 from arbitro.model.rummy.state import State
 from arbitro.model.rummy.tables import Tables, tables
@@ -84,10 +85,18 @@ def traced_tables(rules: RummyRules, seen: set[str]) -> Tables:
 def clauses_used(rules: RummyRules, state: State, action: object) -> frozenset[str]:
     """The ids of the clauses whose values decided what `action` does in `state` or whether it
     is allowed; MalformedInput for a malformed action or state."""
+    seen: set[str] = set()
+    if state.phase == "deal":
+        # the protocol's action in phase deal is a deck order: the deal is traced like a move
+        if not isinstance(action, (tuple, list)):
+            raise MalformedInput("in phase 'deal' the action is a deck order (card numbers)")
+        dealing.deal_with(
+            traced_tables(rules, seen), cast(RummyRules, _Reader(rules, seen)), state, action
+        )
+        return frozenset(rules.cid(k) for k in seen if k in _CLAUSES)
     a = engine.well_formed(state, action)
     if a.seat != state.to_move():
         return frozenset({rules.cid("play_direction")})
-    seen: set[str] = set()
     try:
         engine.transition(traced_tables(rules, seen), state, a)
     except Refusal as e:

@@ -154,3 +154,31 @@ def test_the_check_catches_a_clause_left_out(monkeypatch: pytest.MonkeyPatch) ->
     blind = used(rules, s, a)
     assert "samba-en:set-start-min-naturals" not in blind
     assert undeclared("samba-en", rules, s, a, blind) == ["samba-en:set-start-min-naturals"]
+
+
+def _dealt_with_red_three(rules: RummyRules) -> tuple[Any, tuple[int, ...]]:
+    """A game before its deal and a deck order whose first card (the first player's) is a red
+    three."""
+    seating = RUMMY.seatings(rules)[0]
+    state = RUMMY.new_game(rules, seating)
+    order = list(RUMMY.deck(rules, seating))
+    random.Random(7).shuffle(order)
+    three = next(i for i, c in enumerate(order) if RUMMY.card_name(c) in ("3H", "3D"))
+    order[0], order[three] = order[three], order[0]
+    return state, tuple(order)
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_a_deal_names_the_clauses_it_reads(book: str) -> None:
+    """In phase deal the action is a deck order (the GameModel protocol): the deal reads the hand
+    size of the layout (*:layouts), the deck (*:packs), the opening minimum it fixes for each side
+    (*:opening-minimums) and, with a red three dealt, how it is replaced
+    (*:red-three-initial-replacement)."""
+    rules = R(book)
+    state, order = _dealt_with_red_three(rules)
+    got = used(rules, state, order)
+    keys = ("layouts", "packs", "opening-minimums", "red-three-initial-replacement")
+    assert {f"{book}:{k}" for k in keys} <= got
+    assert f"{book}:go-out-discard" not in got
+    with pytest.raises(ArbitroError):
+        RUMMY.clauses_used(rules, state, Draw(0, 2))
