@@ -173,10 +173,9 @@ def other_drivers(books: list[str], seconds: float) -> None:
     """Rates of this engine's random_step and the fast policy (no baseline)."""
     import random
 
-    from arbitro.policies import choose
-
     from arbitro.model.rummy import RUMMY
     from arbitro.model.schema import RummyRules, rules_for
+    from arbitro.policies import choose
 
     print(f"\nthis engine's other drivers, {seconds:g} s each")
     print(f"{'rulebook':<12}{'driver':<13}{'hands/s':>9}{'actions/hand':>14}{'went out':>10}")
