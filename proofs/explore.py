@@ -240,6 +240,12 @@ def explore_deal(
     root = model.deal(rules, before, order)
     used = getattr(model, "clauses_used", None)  # a model may not name its clauses yet
     res.clauses_known = used is not None
+    # a model may say what decides `clauses_used` of a play (its clauses_key): each key's clauses
+    # are asked for once; and which clauses its refusals can name in a state: once all of them
+    # are among the clauses found, near-miss probes cannot add one and are skipped
+    keyed = getattr(model, "clauses_key", None) if used is not None else None
+    keys_seen: set[Hashable] = set()
+    refusable = getattr(model, "refusal_clauses", None)
     if used is not None:
         with contextlib.suppress(ArbitroError, TypeError):  # silent on a deal's clauses
             res.clauses |= used(rules, before, order)
@@ -295,12 +301,18 @@ def explore_deal(
                 res.deadlock_count += w
                 res.deadlocks.append({"index": i})
                 continue
-            for probe in _probes(model, rules, state, actions):
-                with contextlib.suppress(ArbitroError):
-                    res.clauses.update(e.clause for e in model.refusals(rules, state, probe))
+            if refusable is None or not refusable(rules, state) <= res.clauses:
+                for probe in _probes(model, rules, state, actions):
+                    with contextlib.suppress(ArbitroError):
+                        res.clauses.update(e.clause for e in model.refusals(rules, state, probe))
             for a in actions:
                 child = model.apply(rules, state, a)
-                if used is not None:
+                if keyed is not None:
+                    key = keyed(rules, state, a, child)
+                    if key not in keys_seen:
+                        keys_seen.add(key)
+                        res.clauses |= used(rules, state, a)  # type: ignore[misc]
+                elif used is not None:
                     res.clauses |= used(rules, state, a)
                 res.edges += w
                 rep, size = canon(child)
