@@ -1,24 +1,69 @@
-"""Replay a transcript from another implementation and say where, if anywhere, it breaks the rules."""
+"""Replay a transcript from another implementation and say where, if anywhere, it breaks the rules.
+
+`check_lines` replays one transcript and returns a Verdict: `valid`, the first `illegal-action`
+(with every clause that refuses it), a `score-mismatch` (each claimed number that differs, with
+the category's clause and the real breakdown), a `legal-mismatch` (the producer's own list of
+legal actions differs from arbitro's: an engine too strict or too lax), or `incomplete`; what is
+not well formed raises TranscriptError (line, field, what was expected). The game's end is
+judged like any rule: an action after the game is over is illegal, and a result line while the
+game goes on is a mismatch, both with the target-score clause.
+
+`arbitro check FILE...` checks one transcript or many (one verdict each; `--batch` also splits a
+stream at every header line), as text or one JSON line per transcript with `--json`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+import argparse
+import json
+import sys
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, BinaryIO
 
-from arbitro.games import model_for
 from arbitro.model.errors import ArbitroError, IllegalAction, MalformedInput
 from arbitro.model.game import GameModel, Seating
-from arbitro.model.schema import rules_for
-from arbitro.model.spec import load_rulebook
-from arbitro.transcript import ActionLine, HandLine, ResultLine, TranscriptError, read
+from arbitro.oracle import Oracle, refusal_json
+from arbitro.transcript import (
+    ActionLine,
+    HandLine,
+    Header,
+    ResultLine,
+    TranscriptError,
+    canonical_line,
+    read,
+)
+from arbitro.variants import describe as describe_overrides
+
+CATEGORY_CLAUSES: dict[str, dict[str, str]] = {
+    "escoba": {
+        "cards": "cards_points",
+        "oros": "oros_points",
+        "velo": "velo_points",
+        "setenta": "setenta_points",
+        "escobas": "escoba_points",
+    },
+    "rummy": {
+        "melds": "card_points",
+        "hand": "card_points",
+        "canastas": "bonus_clean_canasta",
+        "canaston": "canaston_bonus",
+        "red-threes": "red_three_each",
+        "black-threes": "black_three_hand_penalty",
+        "going-out": "bonus_going_out",
+        "penalties": "red_three_undeclared_penalty",
+    },
+}
+"""The clause behind each scoring category (for a category several clauses price, such as a
+canasta clean or dirty, the first of them): a mismatch names it."""
 
 
 @dataclass
 class Verdict:
-    """The outcome of checking a transcript: valid, an illegal action, or a score that differs."""
+    """The outcome of checking a transcript."""
 
-    status: str  # "valid", "illegal-action", "score-mismatch", "incomplete"
+    status: str  # "valid", "illegal-action", "score-mismatch", "legal-mismatch", "incomplete"
     actions: int = 0
     hands: int = 0
     step: int | None = None
@@ -27,9 +72,13 @@ class Verdict:
     clause: str | None = None
     reason: str | None = None
     penalty: int | None = None
+    refusals: list[dict[str, Any]] = field(default_factory=list)
     state: dict[str, Any] | None = None
     action: dict[str, Any] | None = None
     mismatches: list[dict[str, Any]] = field(default_factory=list)
+    missing: list[dict[str, Any]] = field(default_factory=list)
+    extra: list[dict[str, Any]] = field(default_factory=list)
+    overrides: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -41,9 +90,34 @@ class Verdict:
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
-        if self.mismatches:
-            out["mismatches"] = self.mismatches
+        for key in ("refusals", "mismatches", "missing", "extra"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.overrides:
+            out["overrides"] = self.overrides
+            out["note"] = describe_overrides(self.overrides)
         return out
+
+
+def _oracle(header: Header) -> Oracle:
+    """The oracle for the header's rulebook, options, overrides and seating."""
+    try:
+        book = Oracle(header.rulebook, header.options, overrides=header.overrides)
+    except ArbitroError as e:
+        field_name = (
+            "overrides" if header.overrides and "override" in str(e) else "rulebook/options"
+        )
+        raise TranscriptError(1, field_name, str(e)) from None
+    s = _seating(book.model, book.rules, header.players, header.sides, header.layout)
+    if s == book.seating:
+        return book
+    return Oracle(
+        header.rulebook,
+        header.options,
+        players=s.players,
+        layout=s.layout or None,
+        overrides=header.overrides,
+    )
 
 
 def _seating(model: GameModel, rules: Any, players: int, sides: int, layout: str) -> Seating:
@@ -56,45 +130,68 @@ def _seating(model: GameModel, rules: Any, players: int, sides: int, layout: str
     raise TranscriptError(1, "players", f"a seating of {rules.rulebook}; known: {known}")
 
 
+def _canon(action: Any) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def check_lines(lines: Iterable[str]) -> Verdict:
     """Replay the transcript; TranscriptError for what is malformed, a Verdict for the rest."""
     header, body = read(lines)
-    try:
-        book = load_rulebook(header.rulebook)
-        rules = rules_for(book, header.options)
-    except ArbitroError as e:
-        raise TranscriptError(1, "rulebook/options", str(e)) from None
-    model = model_for(book.game)
-    seating = _seating(model, rules, header.players, header.sides, header.layout)
-    if header.dealer >= seating.players:
-        raise TranscriptError(1, "dealer", f"a seat from 0 to {seating.players - 1}")
-    deck = sorted(model.deck(rules, seating))
-    orders: list[list[int]] = []
-    for i, names in enumerate(header.deals):
+    oracle = _oracle(header)
+    model, rules = oracle.model, oracle.rules
+    if header.dealer >= oracle.seating.players:
+        raise TranscriptError(1, "dealer", f"a seat from 0 to {oracle.seating.players - 1}")
+    deck = sorted(model.deck(rules, oracle.seating))
+    orders: list[list[int] | None] = []
+    for i, deal in enumerate(header.deals):
+        if not isinstance(deal, tuple):
+            orders.append(None)  # the cards as dealt: turned into an order when its hand comes
+            continue
         try:
-            order = [model.parse_card(nm) for nm in names]
+            order = [model.parse_card(nm) for nm in deal]
         except MalformedInput as e:
             raise TranscriptError(1, f"deals[{i}]", str(e)) from None
         if sorted(order) != deck:
             raise TranscriptError(
-                1, f"deals[{i}]", f"a permutation of the {len(deck)}-card deck of {book.id}"
+                1, f"deals[{i}]", f"a permutation of the {len(deck)}-card deck of {header.rulebook}"
             )
         orders.append(order)
 
-    state: Hashable = model.new_game(rules, seating, dealer=header.dealer)
-    verdict = Verdict("valid")
-    hand = 0  # index of the hand being played
+    try:
+        if header.scores is None and header.hand == 0:
+            state: Hashable = model.new_game(rules, oracle.seating, header.dealer)
+        else:
+            state = oracle.read_state(oracle.new_game(header.dealer, header.scores, header.hand))
+    except ArbitroError as e:
+        where = "scores" if header.scores is not None else "hand"
+        raise TranscriptError(1, where, str(e)) from None
+    verdict = Verdict("valid", overrides=dict(oracle.overrides))
+    first = header.hand
+    hand = first  # the number of the hand being played
     step = 0
     results: list[Any] = []
     claimed_result = False
+    game = oracle.game.name
 
     def next_deal(line: int) -> None:
-        nonlocal state, hand
-        if hand >= len(orders):
+        nonlocal state
+        k = hand - first
+        if k >= len(orders):
             raise TranscriptError(
-                line, "deals", f"a deck order for hand {hand}; the header has {len(orders)}"
+                line, "deals", f"the cards of hand {hand}; the header has {len(orders)} deals"
             )
-        state = model.deal(rules, state, orders[hand])
+        order = orders[k]
+        if order is None:
+            try:
+                names = oracle.deck_order(model.state_to_json(state), header.deals[k])  # type: ignore[arg-type]
+                order = oracle.parse_order(names)
+                got = oracle.deal(model.state_to_json(state), dealt=header.deals[k])  # type: ignore[arg-type]
+            except MalformedInput as e:
+                raise TranscriptError(1, f"deals[{k}]", str(e)) from None
+            orders[k] = order
+            state = oracle.read_state(got)
+            return
+        state = model.deal(rules, state, order)
 
     # bound once: this loop runs once per action of the transcript
     phase_of, to_move_of, last_hand = model.phase, model.to_move, model.last_hand
@@ -111,25 +208,65 @@ def check_lines(lines: Iterable[str]) -> Verdict:
                     item.line, "step", f"{step} (steps count from 1 without gaps), got {item.step}"
                 )
             phase = phase_of(state)
+            if phase == "deal" and results and item.hand == hand - 1:
+                # the producer plays on in a hand that arbitro saw end with the last action
+                last = results[-1]
+                _refuse(
+                    verdict,
+                    oracle,
+                    state,
+                    item,
+                    step,
+                    IllegalAction(
+                        item.action,
+                        _hand_end_clause(oracle, state, last),
+                        f"hand {hand - 1} is over ({last.reason}): no action is played in it",
+                    ),
+                )
+                return verdict
             if phase == "deal":
                 next_deal(item.line)
                 phase = phase_of(state)
+            if phase == "over":
+                # the game ended before this action: playing on breaks the rule that ended it
+                _refuse(
+                    verdict,
+                    oracle,
+                    state,
+                    item,
+                    step,
+                    IllegalAction(
+                        item.action,
+                        rules.cid("target_score"),
+                        f"the game is over: {oracle._ended(state)}",
+                    ),
+                )
+                return verdict
+            if item.hand == hand + 1:
+                # the producer ended the hand that arbitro sees still being played
+                verdict.mismatches.append(_hand_goes_on(oracle, state, item.line, hand))
+                verdict.status = "score-mismatch"
+                return verdict
             if item.hand != hand:
                 raise TranscriptError(
                     item.line, "hand", f"{hand}, the hand being played, got {item.hand}"
                 )
-            if phase == "over":
-                raise TranscriptError(item.line, "type", "no action after the game is over")
             text = item.text
             action = parsed.get(text)
             if action is None:
                 try:
-                    action = action_from_json(item.action)
+                    action = action_from_json(
+                        oracle.game.resolve_action(model.state_to_json(state), dict(item.action))
+                        if game == "rummy" and _names_melds(item.action)
+                        else item.action
+                    )
                 except MalformedInput as e:
                     raise TranscriptError(item.line, "action", str(e)) from None
                 if text:
                     parsed[text] = action
             to_move = to_move_of(state)
+            if item.legal is not None and _legal_differs(verdict, oracle, state, item, step):
+                return verdict
             try:
                 if item.seat != to_move:
                     raise IllegalAction(
@@ -140,11 +277,7 @@ def check_lines(lines: Iterable[str]) -> Verdict:
                     )
                 state = apply(rules, state, action)
             except IllegalAction as e:
-                verdict.status = "illegal-action"
-                verdict.step, verdict.line, verdict.seat = step, item.line, item.seat
-                verdict.clause, verdict.reason, verdict.penalty = e.clause, e.reason, e.penalty
-                verdict.action = dict(item.action)
-                verdict.state = model.state_to_json(state)
+                _refuse(verdict, oracle, state, item, step, e, action)
                 return verdict
             except MalformedInput as e:
                 raise TranscriptError(item.line, "action", str(e)) from None
@@ -156,83 +289,476 @@ def check_lines(lines: Iterable[str]) -> Verdict:
                     raise AssertionError("a hand ended without a result")  # pragma: no cover
                 results.append(result)
                 hand += 1
-                verdict.hands = hand
+                verdict.hands = hand - first
         elif isinstance(item, HandLine):
-            if item.hand >= len(results):
-                raise TranscriptError(
-                    item.line, "hand", f"a hand that has ended; {len(results)} have"
-                )
-            actual = results[item.hand]
-            for side, (claimed, real) in enumerate(zip(item.scores, actual.scores, strict=False)):
-                if claimed != real:
-                    verdict.mismatches.append(
-                        {
-                            "line": item.line,
-                            "hand": item.hand,
-                            "side": side,
-                            "category": "total",
-                            "claimed": claimed,
-                            "actual": real,
-                        }
-                    )
-            if len(item.scores) != len(actual.scores):
-                raise TranscriptError(
-                    item.line, "scores", f"{len(actual.scores)} numbers, one per side"
-                )
-            for side, cats in enumerate(item.categories):
-                if side >= len(actual.categories):
-                    raise TranscriptError(
-                        item.line, "categories", f"{len(actual.categories)} objects, one per side"
-                    )
-                for cat, claimed in cats.items():
-                    real = actual.categories[side].get(cat)
-                    if real is None:
-                        known = ", ".join(actual.categories[side])
-                        raise TranscriptError(
-                            item.line,
-                            f"categories[{side}].{cat}",
-                            f"a category of this game: {known}",
-                        )
-                    if claimed != real:
-                        verdict.mismatches.append(
-                            {
-                                "line": item.line,
-                                "hand": item.hand,
-                                "side": side,
-                                "category": cat,
-                                "claimed": claimed,
-                                "actual": real,
-                            }
-                        )
+            _hand_line(verdict, oracle, state, item, results, first)
         elif isinstance(item, ResultLine):
             claimed_result = True
-            totals = model.game_scores(state)
-            if len(item.scores) != len(totals):
-                raise TranscriptError(item.line, "scores", f"{len(totals)} numbers, one per side")
-            for side, (claimed, real) in enumerate(zip(item.scores, totals, strict=True)):
-                if claimed != real:
-                    verdict.mismatches.append(
-                        {
-                            "line": item.line,
-                            "side": side,
-                            "category": "game-total",
-                            "claimed": claimed,
-                            "actual": real,
-                        }
-                    )
-            winner = model.winner(state)
-            if item.winner != winner:
-                verdict.mismatches.append(
-                    {
-                        "line": item.line,
-                        "category": "winner",
-                        "claimed": item.winner,
-                        "actual": winner,
-                    }
-                )
+            _result_line(verdict, oracle, state, item, results)
     if verdict.mismatches:
         verdict.status = "score-mismatch"
     elif not claimed_result:
         verdict.status = "incomplete"
         verdict.reason = "the transcript ends without a result line"
     return verdict
+
+
+def _names_melds(action: Any) -> bool:
+    return isinstance(action, dict) and any(
+        isinstance(action.get(k), list) for k in ("meld", "other")
+    )
+
+
+def _refuse(
+    verdict: Verdict,
+    oracle: Oracle,
+    state: Hashable,
+    item: ActionLine,
+    step: int,
+    e: IllegalAction,
+    action: Hashable | None = None,
+) -> None:
+    verdict.status = "illegal-action"
+    verdict.step, verdict.line, verdict.seat = step, item.line, item.seat
+    verdict.clause, verdict.reason, verdict.penalty = e.clause, e.reason, e.penalty
+    refusals: list[IllegalAction] = [e]
+    if action is not None:
+        try:
+            more = oracle.model.refusals(oracle.rules, state, action)
+        except ArbitroError:
+            more = ()
+        refusals += [r for r in more if r.clause != e.clause]
+    verdict.refusals = [refusal_json(r) for r in refusals]
+    verdict.action = dict(item.action)
+    verdict.state = oracle.model.state_to_json(state)
+
+
+def _legal_differs(
+    verdict: Verdict, oracle: Oracle, state: Hashable, item: ActionLine, step: int
+) -> bool:
+    """Compare the producer's legal actions with arbitro's; record the first difference."""
+    model, rules = oracle.model, oracle.rules
+    ours = {_canon(model.action_to_json(a)): a for a in model.legal_actions(rules, state)}
+    theirs: dict[str, Any] = {}
+    as_json = model.state_to_json(state)
+    assert item.legal is not None
+    for a in item.legal:
+        resolved = a
+        if oracle.game.name == "rummy" and _names_melds(a):
+            try:
+                resolved = oracle.game.resolve_action(as_json, dict(a))
+            except MalformedInput:
+                resolved = a
+        theirs.setdefault(_canon(resolved), a)
+    if ours.keys() == theirs.keys():
+        return False
+    verdict.status = "legal-mismatch"
+    verdict.step, verdict.line, verdict.seat = step, item.line, item.seat
+    verdict.reason = (
+        "the producer's list of legal actions differs from arbitro's: "
+        f"{len(ours.keys() - theirs.keys())} missing (too strict), "
+        f"{len(theirs.keys() - ours.keys())} listed but illegal (too lax)"
+    )
+    verdict.missing = [json.loads(k) for k in sorted(ours.keys() - theirs.keys())]
+    for key in sorted(theirs.keys() - ours.keys()):
+        entry: dict[str, Any] = {"action": theirs[key]}
+        try:
+            refused = model.action_from_json(json.loads(key))
+            found = model.refusals(rules, state, refused)
+        except MalformedInput as e:
+            entry["malformed"] = str(e)
+            found = ()
+        if found:
+            entry.update(refusal_json(found[0]))
+        verdict.extra.append(entry)
+    verdict.state = as_json
+    return True
+
+
+def _clause_of(oracle: Oracle, category: str) -> str | None:
+    key = CATEGORY_CLAUSES.get(oracle.game.name, {}).get(category)
+    return None if key is None else str(oracle.rules.cid(key))
+
+
+def _hand_end_clause(oracle: Oracle, state: Hashable, result: Any) -> str:
+    """The clause behind the way a hand ended: going out, the stock running out, a dead end
+    (the first clause its result names), every card played."""
+    rules = oracle.rules
+    if result.reason == "went-out":
+        return str(rules.cid("go_out_min_completed"))
+    if result.reason == "stock-out":
+        return str(rules.cid("stock_out"))
+    if result.reason == "cards-played":
+        return str(rules.cid("deals_per_hand"))
+    finding = (oracle.model.state_to_json(state).get("result") or {}).get("finding") or []
+    return str(finding[0]) if finding else str(rules.cid("go_out_min_completed"))
+
+
+def _hand_goes_on(oracle: Oracle, state: Hashable, line: int, hand: int) -> dict[str, Any]:
+    """The mismatch of a producer that ends hand `hand` while arbitro sees it go on."""
+    rules = oracle.rules
+    if oracle.game.name == "escoba":
+        clause = rules.cid("deals_per_hand")
+        why = "cards remain to be played"
+    else:
+        s = oracle.model.state_to_json(state)
+        clause = rules.cid("stock_out") if not s["stock"] else rules.cid("go_out_min_completed")
+        why = f"nobody has gone out and the stock holds {len(s['stock'])} cards"
+    return {
+        "line": line,
+        "hand": hand,
+        "category": "hand-over",
+        "claimed": "over",
+        "actual": "not over",
+        "clause": clause,
+        "reason": f"hand {hand} is still being played: {why}",
+    }
+
+
+def _hand_line(
+    verdict: Verdict,
+    oracle: Oracle,
+    state: Hashable,
+    item: HandLine,
+    results: list[Any],
+    first: int,
+) -> None:
+    k = item.hand - first
+    if k == len(results) and oracle.model.phase(state) == "play":
+        # scores claimed for the hand being played: the producer ended it, arbitro did not
+        verdict.mismatches.append(_hand_goes_on(oracle, state, item.line, item.hand))
+        return
+    if not 0 <= k < len(results):
+        raise TranscriptError(
+            item.line,
+            "hand",
+            f"a hand that has ended; hands {first} to {first + len(results) - 1} have"
+            if results
+            else "a hand that has ended; none has yet",
+        )
+    actual = results[k]
+    if len(item.scores) != len(actual.scores):
+        raise TranscriptError(item.line, "scores", f"{len(actual.scores)} numbers, one per side")
+    for side, (claimed, real) in enumerate(zip(item.scores, actual.scores, strict=True)):
+        if claimed != real:
+            wrong = [
+                c
+                for c, v in actual.categories[side].items()
+                if side < len(item.categories) and item.categories[side].get(c, v) != v
+            ]
+            entry: dict[str, Any] = {
+                "line": item.line,
+                "hand": item.hand,
+                "side": side,
+                "category": "total",
+                "claimed": claimed,
+                "actual": real,
+                "categories": dict(actual.categories[side]),
+            }
+            if wrong:
+                entry["clause"] = _clause_of(oracle, wrong[0])
+            verdict.mismatches.append(entry)
+    for side, cats in enumerate(item.categories):
+        if side >= len(actual.categories):
+            raise TranscriptError(
+                item.line, "categories", f"{len(actual.categories)} objects, one per side"
+            )
+        for cat, claimed in cats.items():
+            real = actual.categories[side].get(cat)
+            if real is None:
+                known = ", ".join(actual.categories[side])
+                raise TranscriptError(
+                    item.line, f"categories[{side}].{cat}", f"a category of this game: {known}"
+                )
+            if claimed != real:
+                verdict.mismatches.append(
+                    {
+                        "line": item.line,
+                        "hand": item.hand,
+                        "side": side,
+                        "category": cat,
+                        "claimed": claimed,
+                        "actual": real,
+                        "clause": _clause_of(oracle, cat),
+                    }
+                )
+
+
+def _result_line(
+    verdict: Verdict, oracle: Oracle, state: Hashable, item: ResultLine, results: list[Any]
+) -> None:
+    model, rules = oracle.model, oracle.rules
+    totals = model.game_scores(state)
+    target = rules.cid("target_score")
+    if len(item.scores) != len(totals):
+        raise TranscriptError(item.line, "scores", f"{len(totals)} numbers, one per side")
+    if model.phase(state) != "over":
+        # a game that has not ended cannot have a result: the producer ended it too soon
+        verdict.mismatches.append(
+            {
+                "line": item.line,
+                "category": "game-over",
+                "claimed": "over",
+                "actual": "not over",
+                "clause": target,
+                "reason": f"the game is not over: no side has won with totals {list(totals)}"
+                f" (target {rules.target_score})",
+            }
+        )
+    for side, (claimed, real) in enumerate(zip(item.scores, totals, strict=True)):
+        if claimed != real:
+            verdict.mismatches.append(
+                {
+                    "line": item.line,
+                    "side": side,
+                    "category": "game-total",
+                    "claimed": claimed,
+                    "actual": real,
+                    "hands": [r.scores[side] for r in results],
+                }
+            )
+    winner = model.winner(state)
+    if item.winner != winner and model.phase(state) == "over":
+        verdict.mismatches.append(
+            {
+                "line": item.line,
+                "category": "winner",
+                "claimed": item.winner,
+                "actual": winner,
+                "clause": target,
+            }
+        )
+
+
+# ---------------------------------------------------------------- reading files, batches
+
+
+def utf8_lines(stream: BinaryIO, first_line: int = 1) -> Iterator[str]:
+    """The lines of a byte stream as text; TranscriptError names the first line that is not
+    UTF-8 (and the byte in it)."""
+    for n, raw in enumerate(stream, start=first_line):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise TranscriptError(
+                n,
+                "<utf-8>",
+                f"UTF-8 text; the line is not UTF-8 (byte 0x{raw[e.start]:02x} at column"
+                f" {e.start + 1})",
+            ) from None
+
+
+def malformed_json(e: TranscriptError) -> dict[str, Any]:
+    return {"status": "malformed", "line": e.line, "field": e.field, "expected": e.expected}
+
+
+def check_stream(lines: Iterable[str]) -> dict[str, Any]:
+    """One transcript's verdict as JSON, `malformed` included (never raises for bad input)."""
+    try:
+        return check_lines(lines).to_json()
+    except TranscriptError as e:
+        return malformed_json(e)
+
+
+def split_transcripts(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+    """The transcripts of a stream, each starting at a header line: (first line number, lines).
+
+    A line is a header line when it is a JSON object whose "type" is "header"; the check is by
+    text first (`"type":"header"` in a canonical line), then by reading the line."""
+    current: list[str] = []
+    start = 1
+    for n, line in enumerate(lines, start=1):
+        if current and _is_header(line):
+            yield start, current
+            current = []
+            start = n
+        current.append(line)
+    if current:
+        yield start, current
+
+
+def _is_header(line: str) -> bool:
+    if '"header"' not in line:
+        return False
+    try:
+        from arbitro.jsonio import loads
+
+        obj = loads(line)
+    except MalformedInput:
+        return False
+    return isinstance(obj, dict) and obj.get("type") == "header"
+
+
+def _renumber(verdict: dict[str, Any], offset: int) -> dict[str, Any]:
+    """Line numbers of a transcript found inside a longer stream, counted in that stream."""
+    if offset:
+        if "line" in verdict:
+            verdict["line"] += offset
+        for m in verdict.get("mismatches", []):
+            m["line"] += offset
+    return verdict
+
+
+def _verdicts(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
+    for name in args.files:
+        if name == "-":
+            source = sys.stdin.buffer
+            yield from _verdicts_of(source, "-", args.batch)
+            continue
+        path = Path(name)
+        if not path.is_file():
+            what = (
+                "is a directory, not a transcript file"
+                if path.is_dir()
+                else "no transcript file at this path"
+                if not path.exists()
+                else "not a regular file (a device or a pipe is not a transcript)"
+            )
+            yield {
+                "file": name,
+                "status": "malformed",
+                "line": 0,
+                "field": "<file>",
+                "expected": what,
+            }
+            continue
+        try:
+            with path.open("rb") as f:
+                yield from _verdicts_of(f, name, args.batch)
+        except OSError as e:
+            yield {
+                "file": name,
+                "status": "malformed",
+                "line": 0,
+                "field": "<file>",
+                "expected": f"a readable file ({e.strerror})",
+            }
+
+
+def _verdicts_of(stream: BinaryIO, name: str, batch: bool) -> Iterator[dict[str, Any]]:
+    if not batch:
+        try:
+            verdict = check_stream(utf8_lines(stream))
+        except TranscriptError as e:  # pragma: no cover - check_stream catches it
+            verdict = malformed_json(e)
+        yield {"file": name, **verdict}
+        return
+    try:
+        chunks = list(split_transcripts(utf8_lines(stream)))
+    except TranscriptError as e:
+        yield {"file": name, "index": 0, **malformed_json(e)}
+        return
+    for i, (start, lines) in enumerate(chunks):
+        yield {"file": name, "index": i, **_renumber(check_stream(lines), start - 1)}
+
+
+EXIT = {"valid": 0, "malformed": 2}
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    if getattr(args, "spec", None):
+        from arbitro.model.spec import use_spec_file
+
+        use_spec_file(Path(args.spec))
+    many = len(args.files) > 1 or args.batch
+    worst = 0
+    for verdict in _verdicts(args):
+        status = verdict["status"]
+        worst = max(worst, EXIT.get(status, 1))
+        if args.json:
+            out = verdict if many else {k: v for k, v in verdict.items() if k != "file"}
+            sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        elif status == "malformed" and not many:
+            # a single transcript that cannot be read is an input error, said on stderr
+            sys.stderr.write(f"arbitro: {_text(verdict, many)}")
+        else:
+            sys.stdout.write(_text(verdict, many))
+        sys.stdout.flush()
+    return worst
+
+
+def _text(v: dict[str, Any], many: bool) -> str:
+    where = ""
+    if many:
+        where = f"{v['file']}" + (f" #{v['index']}" if "index" in v else "") + ": "
+    status = v["status"]
+    note = f"\n  {v['note']}" if v.get("note") else ""
+    if status == "valid":
+        return (
+            f"{where}valid: {v['actions']} actions in {v['hands']} hands, every score as claimed"
+            f"{note}\n"
+        )
+    if status == "malformed":
+        at = f"line {v['line']}: " if v["line"] else ""
+        return f"{where}malformed transcript: {at}{v['field']}: {v['expected']}\n"
+    if status == "illegal-action":
+        priced = (
+            f"; the book prices it at {v['penalty']} points" if v.get("penalty") is not None else ""
+        )
+        others = [r for r in v.get("refusals", [])[1:]]
+        also = "".join(f"\n  also refused by {r['clause']}: {r['reason']}" for r in others)
+        detail = ""
+        if not many:
+            detail = (
+                f"\n  action: {json.dumps(v['action'], ensure_ascii=False)}"
+                f"\n  state:  {json.dumps(v['state'], ensure_ascii=False)}"
+            )
+        return (
+            f"{where}illegal action at step {v['step']} (line {v['line']}), seat {v['seat']}: "
+            f"{v['reason']} ({v['clause']}){priced}{also}{detail}{note}\n"
+        )
+    if status == "score-mismatch":
+        out = [f"{where}scores differ from the claims ({len(v['mismatches'])}):"]
+        for m in v["mismatches"]:
+            hand = f"hand {m['hand']}, " if "hand" in m else ""
+            side = f"side {m['side']}, " if "side" in m else ""
+            clause = f" ({m['clause']})" if m.get("clause") else ""
+            why = f": {m['reason']}" if m.get("reason") else ""
+            out.append(
+                f"  line {m['line']}: {hand}{side}{m['category']}: claimed {m['claimed']}, "
+                f"arbitro says {m['actual']}{clause}{why}"
+            )
+        return "\n".join(out) + note + "\n"
+    if status == "legal-mismatch":
+        out = [
+            f"{where}legal actions differ at step {v['step']} (line {v['line']}), seat "
+            f"{v['seat']}: {v['reason']}"
+        ]
+        for a in v.get("missing", [])[:10]:
+            out.append(f"  missing (legal): {json.dumps(a, ensure_ascii=False)}")
+        for e in v.get("extra", [])[:10]:
+            why = f" — {e['reason']} ({e['clause']})" if "clause" in e else ""
+            why = why or (f" — {e['malformed']}" if "malformed" in e else "")
+            out.append(f"  listed but illegal: {json.dumps(e['action'], ensure_ascii=False)}{why}")
+        return "\n".join(out) + note + "\n"
+    return f"{where}{status}: {v.get('reason', '')}{note}\n"
+
+
+def register(sub: Any) -> None:
+    """Add `arbitro check` to the command line's subparsers."""
+    p = sub.add_parser(
+        "check",
+        help="replay transcripts: the first illegal action, a score that differs, or valid",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="transcripts (JSON Lines); - for stdin")
+    p.add_argument(
+        "--batch",
+        action="store_true",
+        help="a file may hold several transcripts, each starting at its header line",
+    )
+    p.add_argument("--json", action="store_true", help="one JSON verdict per transcript")
+    p.add_argument("--spec", metavar="FILE", help="the spec file a transcript names by id")
+    p.set_defaults(func=cmd_check)
+
+
+__all__ = [
+    "CATEGORY_CLAUSES",
+    "Verdict",
+    "canonical_line",
+    "check_lines",
+    "check_stream",
+    "cmd_check",
+    "register",
+    "split_transcripts",
+    "utf8_lines",
+]

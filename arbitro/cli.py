@@ -584,110 +584,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-# ---------------------------------------------------------------- check, serve
-
-
-def cmd_check(args: argparse.Namespace) -> int:
-    from arbitro.check import check_lines
-    from arbitro.transcript import TranscriptError
-
-    if args.spec:
-        from arbitro.model.spec import use_spec_file
-
-        use_spec_file(Path(args.spec))
-    path = Path(args.file)
-    try:
-        if args.file == "-":
-            verdict = check_lines(sys.stdin)
-        else:
-            if path.is_dir():
-                raise OptionError(f"{path} is a directory; give a transcript file")
-            if not path.exists():
-                raise OptionError(f"no transcript file {path}")
-            try:
-                with path.open(encoding="utf-8") as f:
-                    verdict = check_lines(f)
-            except PermissionError:
-                raise OptionError(f"cannot read {path}: permission denied") from None
-    except TranscriptError as e:
-        if args.json:
-            _emit_json(
-                {"status": "malformed", "line": e.line, "field": e.field, "expected": e.expected}
-            )
-        else:
-            sys.stderr.write(f"arbitro: malformed transcript: {e}\n")
-        return 2
-    except UnicodeDecodeError as e:
-        if args.json:
-            _emit_json(
-                {
-                    "status": "malformed",
-                    "line": None,
-                    "field": "<file>",
-                    "expected": f"UTF-8 text ({e.reason} at byte {e.start})",
-                }
-            )
-        else:
-            sys.stderr.write(
-                f"arbitro: malformed transcript: not UTF-8 text ({e.reason} at byte {e.start})\n"
-            )
-        return 2
-    except (RecursionError, ValueError) as e:
-        if isinstance(e, ArbitroError):
-            raise
-        # nesting too deep or a number too long for the JSON reader: the file is at fault
-        what = "nested too deep" if isinstance(e, RecursionError) else str(e).split("\n")[0]
-        if args.json:
-            _emit_json({"status": "malformed", "line": None, "field": "<json>", "expected": what})
-        else:
-            sys.stderr.write(f"arbitro: malformed transcript: {what}\n")
-        return 2
-    data = verdict.to_json()
-    if args.json:
-        _emit_json(data)
-    elif verdict.status == "valid":
-        from arbitro.terminal import plural
-
-        _out(
-            f"valid: {plural(verdict.actions, 'action')} in {plural(verdict.hands, 'hand')}, "
-            "every score as claimed\n"
-        )
-    elif verdict.status == "illegal-action":
-        _out(
-            f"illegal action at step {verdict.step} (line {verdict.line}), seat {verdict.seat}: "
-            f"{verdict.reason} ({verdict.clause})"
-            + (
-                f"; the book prices it at {verdict.penalty} points"
-                if verdict.penalty is not None
-                else ""
-            )
-            + f"\n  action: {json.dumps(verdict.action, ensure_ascii=False)}"
-            + f"\n  state:  {json.dumps(verdict.state, ensure_ascii=False)}\n"
-        )
-    elif verdict.status == "score-mismatch":
-        _out(f"scores differ from the claims ({len(verdict.mismatches)}):\n")
-        for m in verdict.mismatches:
-            where = f"hand {m['hand']}, " if "hand" in m else ""
-            side = f"side {m['side']}, " if "side" in m else ""
-            _out(
-                f"  line {m['line']}: {where}{side}{m['category']}: "
-                f"claimed {m['claimed']}, arbitro says {m['actual']}\n"
-            )
-    else:
-        _out(f"{verdict.status}: {verdict.reason}\n")
-    return 0 if verdict.ok else 1
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    from arbitro.server import serve
-
-    if args.spec:
-        from arbitro.model.spec import use_spec_file
-
-        use_spec_file(Path(args.spec))
-    return serve(sys.stdin, sys.stdout)
-
-
 # ---------------------------------------------------------------- the parser
 
 
@@ -834,22 +730,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--json", action="store_true", help="what was written, as JSON")
     play.set_defaults(func=cmd_play)
 
-    check = sub.add_parser(
-        "check",
-        help="replay a transcript: the first illegal action, a score that differs, or valid",
-    )
-    check.add_argument("file", help="a transcript (JSON Lines), - for stdin")
-    check.add_argument("--spec", metavar="FILE", help="the spec file a transcript names by id")
-    check.add_argument("--json", action="store_true")
-    check.set_defaults(func=cmd_check)
-
     explore_cmd.register(sub, _emit_json)
 
-    serve = sub.add_parser(
-        "serve", help="answer oracle requests as JSON Lines on stdin/stdout (always JSON)"
-    )
-    serve.add_argument("--spec", metavar="FILE", help="also offer your own spec file by its id")
-    serve.set_defaults(func=cmd_serve)
+    # the oracle's commands live in their own modules
+    from arbitro import check, protocol, server
+
+    check.register(sub)
+    server.register(sub)
+    protocol.register(sub)
     return p
 
 

@@ -1,8 +1,12 @@
 """Transcripts: a whole game as canonical JSON Lines, written by `arbitro play`, read by `arbitro check`.
 
-Line 1 is the header (protocol, rulebook, options, seating, first dealer, the deck order of every
-hand); then one `action` line per action, each with its step, hand and seat; after a hand ends the
-producer may claim its scores in a `hand` line; the last line is the `result` the producer claims.
+Line 1 is the header (protocol, rulebook, options and overrides, seating, first dealer, the deck
+order or the dealt cards of every hand, and where a game that starts part-way starts); then one
+`action` line per action, each with its step, hand and seat (and, if the producer gives it, its own
+list of legal actions at that moment); after a hand ends the producer may claim its scores in a
+`hand` line; the last line is the `result` the producer claims. Lines are read with the protocol's
+strict JSON (`arbitro.jsonio`): a line nested too deeply or holding a number beyond 64 bits is
+malformed, named by its line, never a crash.
 Each line is `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`, so the
 same game written twice is byte-identical.
 """
@@ -15,6 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from arbitro.jsonio import JSONError, loads, shorten
 from arbitro.model.errors import ArbitroError
 
 PROTOCOL = "arbitro/1"
@@ -25,14 +30,19 @@ class TranscriptError(ArbitroError, ValueError):
 
     def __init__(self, line: int, field_name: str, expected: str) -> None:
         self.line = line
-        self.field = field_name
-        self.expected = expected
-        super().__init__(f"line {line}: {field_name}: {expected}")
+        self.field = shorten(field_name, 80)
+        self.expected = shorten(expected, 500)
+        super().__init__(f"line {line}: {self.field}: {self.expected}")
 
 
 def canonical_line(obj: Mapping[str, Any]) -> str:
     """One transcript line, canonical."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+Deal = tuple[str, ...] | Mapping[str, Any]
+"""A hand's deck order (card names, top of the stock first), or the cards as dealt (an object:
+hands, and the table or the upcard and red threes, and the stock; docs/protocol.md, dealing)."""
 
 
 @dataclass(frozen=True)
@@ -43,10 +53,16 @@ class Header:
     sides: int
     layout: str
     dealer: int
-    deals: tuple[tuple[str, ...], ...]
+    deals: tuple[Deal, ...]
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+    """Clause id → the value played instead of the book's (a house rule; not the book's game)."""
+    hand: int = 0
+    """The number of the first hand the transcript plays (a game may be taken up part-way)."""
+    scores: tuple[int, ...] | None = None
+    """The totals before that hand; None: a game from its start (all zero)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "type": "header",
             "protocol": PROTOCOL,
             "rulebook": self.rulebook,
@@ -55,8 +71,15 @@ class Header:
             "sides": self.sides,
             "layout": self.layout,
             "dealer": self.dealer,
-            "deals": [list(d) for d in self.deals],
+            "deals": [d if isinstance(d, Mapping) else list(d) for d in self.deals],
         }
+        if self.overrides:
+            out["overrides"] = dict(self.overrides)
+        if self.hand:
+            out["hand"] = self.hand
+        if self.scores is not None:
+            out["scores"] = list(self.scores)
+        return out
 
 
 @dataclass(frozen=True)
@@ -69,15 +92,20 @@ class ActionLine:
     text: str = field(default="", compare=False, repr=False)
     """The action object's JSON text when the line was read in its canonical form, else "": equal
     texts describe equal actions, so a reader may parse each distinct one once."""
+    legal: tuple[Mapping[str, Any], ...] | None = None
+    """The producer's own list of the legal actions before this one, if it gives it."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "type": "action",
             "step": self.step,
             "hand": self.hand,
             "seat": self.seat,
             "action": dict(self.action),
         }
+        if self.legal is not None:
+            out["legal"] = [dict(a) for a in self.legal]
+        return out
 
 
 @dataclass(frozen=True)
@@ -126,14 +154,15 @@ class Transcript:
 # ---------------------------------------------------------------- reading, with precise errors
 
 
-_decode = json.JSONDecoder().decode
+def _show(v: Any) -> str:
+    return shorten(json.dumps(v, ensure_ascii=False), 80)
 
 
 def _obj(raw: str, n: int) -> dict[str, Any]:
     try:
-        data = _decode(raw)
-    except json.JSONDecodeError as e:
-        raise TranscriptError(n, "<json>", f"a JSON object; {e.msg} at column {e.colno}") from None
+        data = loads(raw)
+    except JSONError as e:
+        raise TranscriptError(n, "<json>", f"a JSON object; {e}") from None
     if not isinstance(data, dict):
         raise TranscriptError(n, "<json>", f"a JSON object, got {type(data).__name__}")
     return data
@@ -144,7 +173,7 @@ def _int(d: Mapping[str, Any], key: str, n: int, low: int | None = None) -> int:
         raise TranscriptError(n, key, "a required integer field is missing")
     v = d[key]
     if isinstance(v, bool) or not isinstance(v, int):
-        raise TranscriptError(n, key, f"an integer, got {json.dumps(v)}")
+        raise TranscriptError(n, key, f"an integer, got {_show(v)}")
     if low is not None and v < low:
         raise TranscriptError(n, key, f"an integer ≥ {low}, got {v}")
     return v
@@ -179,23 +208,24 @@ HEADER_FIELDS = (
     "protocol",
     "rulebook",
     "options",
+    "overrides",
     "players",
     "sides",
     "layout",
     "dealer",
     "deals",
+    "hand",
+    "scores",
 )
 
 
 def parse_header(raw: str, n: int = 1) -> Header:
     d = _obj(raw, n)
     if d.get("type") != "header":
-        raise TranscriptError(
-            n, "type", f'"header" on the first line, got {json.dumps(d.get("type"))}'
-        )
+        raise TranscriptError(n, "type", f'"header" on the first line, got {_show(d.get("type"))}')
     _only(d, HEADER_FIELDS, n)
     if d.get("protocol") != PROTOCOL:
-        raise TranscriptError(n, "protocol", f'"{PROTOCOL}", got {json.dumps(d.get("protocol"))}')
+        raise TranscriptError(n, "protocol", f'"{PROTOCOL}", got {_show(d.get("protocol"))}')
     options = d.get("options", {})
     if not isinstance(options, dict) or not all(
         isinstance(v, (str, bool)) for v in options.values()
@@ -203,9 +233,21 @@ def parse_header(raw: str, n: int = 1) -> Header:
         raise TranscriptError(n, "options", "an object of reading labels (strings) or true/false")
     deals = d.get("deals")
     if not isinstance(deals, list) or not all(
-        isinstance(o, list) and all(isinstance(c, str) for c in o) for o in deals
+        isinstance(o, dict) or (isinstance(o, list) and all(isinstance(c, str) for c in o))
+        for o in deals
     ):
-        raise TranscriptError(n, "deals", "an array of deck orders, each an array of card names")
+        raise TranscriptError(
+            n,
+            "deals",
+            "an array with, for each hand, a deck order (an array of card names) or the cards "
+            "as dealt (an object)",
+        )
+    overrides = d.get("overrides", {})
+    if not isinstance(overrides, dict):
+        raise TranscriptError(n, "overrides", "an object of clause id → value")
+    scores = None
+    if "scores" in d:
+        scores = _ints(d, "scores", n)
     return Header(
         rulebook=_str(d, "rulebook", n),
         options=dict(options),
@@ -215,7 +257,10 @@ def parse_header(raw: str, n: int = 1) -> Header:
         if isinstance(d.get("layout", ""), str)
         else _str(d, "layout", n),
         dealer=_int(d, "dealer", n, 0),
-        deals=tuple(tuple(o) for o in deals),
+        deals=tuple(o if isinstance(o, dict) else tuple(o) for o in deals),
+        overrides=overrides,
+        hand=_int(d, "hand", n, 0) if "hand" in d else 0,
+        scores=scores,
     )
 
 
@@ -239,12 +284,22 @@ def parse_body(raw: str, n: int) -> Body:
         ):
             return ActionLine(n, step, hand, seat, action)
     if kind == "action":
-        _only(d, ("type", "step", "hand", "seat", "action"), n)
+        _only(d, ("type", "step", "hand", "seat", "action", "legal"), n)
         action = d.get("action")
         if not isinstance(action, dict):
             raise TranscriptError(n, "action", "an action object (see docs/protocol.md)")
+        legal = d.get("legal")
+        if legal is not None and (
+            not isinstance(legal, list) or not all(isinstance(a, dict) for a in legal)
+        ):
+            raise TranscriptError(n, "legal", "an array of action objects (the producer's list)")
         return ActionLine(
-            n, _int(d, "step", n, 1), _int(d, "hand", n, 0), _int(d, "seat", n, 0), action
+            n,
+            _int(d, "step", n, 1),
+            _int(d, "hand", n, 0),
+            _int(d, "seat", n, 0),
+            action,
+            legal=None if legal is None else tuple(legal),
         )
     if kind == "hand":
         _only(d, ("type", "hand", "scores", "categories"), n)
@@ -264,7 +319,7 @@ def parse_body(raw: str, n: int) -> Body:
         if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int)):
             raise TranscriptError(n, "winner", "a side number or null")
         return ResultLine(n, _ints(d, "scores", n), winner)
-    raise TranscriptError(n, "type", f'"action", "hand" or "result", got {json.dumps(kind)}')
+    raise TranscriptError(n, "type", f'"action", "hand" or "result", got {_show(kind)}')
 
 
 _ACTION_HEAD = '{"action":{'
@@ -293,12 +348,20 @@ def _action_line(
     return new
 
 
+_plain = json.JSONDecoder().decode
+
+
 def _object_or_none(text: str) -> dict[str, Any] | None:
+    """The action object of a canonical action line, or None to leave the line to `parse_body`.
+
+    The plain decoder is faster than the strict one; whatever it lets through that the strict
+    one would not (NaN, a long number) is a value no action field accepts, so the action's own
+    checks refuse it, and what it cannot read goes to the general reading."""
     try:
-        got: dict[str, Any] = _decode(text)
-    except json.JSONDecodeError:
+        got = _plain(text)
+    except (ValueError, RecursionError):
         return None
-    return got
+    return got if isinstance(got, dict) else None
 
 
 def read(lines: Iterable[str]) -> tuple[Header, Iterator[Body]]:

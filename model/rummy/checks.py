@@ -4,7 +4,9 @@
 - every meld is well formed: sizes, wild limits, escalera order (the meld clauses);
 - red threes are never in a hand, only laid out (*:red-three-initial-replacement);
 - only the side whose player is laying its opening has melds without having opened
-  (*:opening-minimums).
+  (*:opening-minimums), and each side's opening minimum is the one its total calls for;
+- the game is over exactly when the totals end it, and a hand that has ended has its result
+  (*:target-score).
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from __future__ import annotations
 from collections import Counter
 
 from arbitro.model.rummy.cards import is_red_three
-from arbitro.model.rummy.dealing import layout_of
+from arbitro.model.rummy.dealing import RuleGap, layout_of, opening_minimum
 from arbitro.model.rummy.melds import Meld, meld_problem
+from arbitro.model.rummy.scoring import game_over
 from arbitro.model.rummy.state import State
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.schema import RummyRules
@@ -51,10 +54,16 @@ def _meld_problem(memo: _Memo, m: Meld) -> str | None:
 
 
 def violations(rules: RummyRules, state: State) -> list[str]:
-    if state.phase != "play":
-        return []
+    if not state.hands:
+        return []  # before the first deal nothing is on the table yet
     t = tables(rules)
     out: set[str] = set()
+    # a finished hand keeps its final position until the next deal, so it is checked as well;
+    # the phase must agree with the totals (*:target-score)
+    if (state.phase == "over") != game_over(t, state.scores) or (
+        state.phase != "play" and state.result is None
+    ):
+        out.add(rules.cid("target_score"))
     lay = layout_of(rules, state.players, state.sides, state.layout)
     have: Counter[int] = Counter()
     for h in state.hands:
@@ -82,6 +91,14 @@ def violations(rules: RummyRules, state: State) -> list[str]:
         if any(not is_red_three(c) for c in sd.red_threes):
             out.add(rules.cid("red_three_each"))
         if sd.melds and not sd.opened and i != state.seat % state.sides:
+            out.add(rules.cid("opening_minimums"))
+    if state.phase == "play":
+        # the minimums are fixed at the deal from the totals, which do not change within a hand
+        try:
+            due = tuple(opening_minimum(rules, score) for score in state.scores)
+        except RuleGap:
+            due = ()
+        if state.minimums != due:
             out.add(rules.cid("opening_minimums"))
     if any(is_red_three(c) for h in state.hands for c in h):
         out.add(rules.cid("red_three_initial_replacement"))
