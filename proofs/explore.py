@@ -118,7 +118,8 @@ class Result:
     outcomes: Counter[str] = field(default_factory=Counter)
     truncated: bool = False
     seconds: float = 0.0  # wall time
-    walk_seconds: float = 0.0  # time spent walking, summed over deals (one core each)
+    walk_seconds: float = 0.0  # wall time spent walking, summed over deals (one core each)
+    cpu_seconds: float = 0.0  # CPU time spent walking (`time.process_time`), summed over deals
     symmetry: bool = False
     clauses_known: bool = True  # False: the model does not say which clauses a move used
 
@@ -148,6 +149,7 @@ class Result:
         self.truncated = self.truncated or other.truncated
         self.seconds += other.seconds
         self.walk_seconds += other.walk_seconds
+        self.cpu_seconds += other.cpu_seconds
 
     def unexercised(self, book_clauses: Iterable[str]) -> list[str]:
         return sorted(set(book_clauses) - self.clauses)
@@ -176,10 +178,18 @@ class Result:
             "exhausted": not self.truncated,
             "seconds": round(self.seconds, 3),
             "walk_seconds": round(self.walk_seconds, 3),
-            "states_per_second": round(self.orbits / self.walk_seconds)
-            if self.walk_seconds
-            else None,
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            # speeds of the walk, CPU and wall apart; orbits walked and the states they stand
+            # for apart (equal without symmetry)
+            "orbits_per_cpu_second": _rate(self.orbits, self.cpu_seconds),
+            "states_per_cpu_second": _rate(self.states, self.cpu_seconds),
+            "orbits_per_second": _rate(self.orbits, self.walk_seconds),
+            "states_per_second": _rate(self.states, self.walk_seconds),
         }
+
+
+def _rate(count: int, seconds: float) -> int | None:
+    return round(count / seconds) if seconds else None
 
 
 # ---------------------------------------------------------------- one deal
@@ -233,6 +243,7 @@ def explore_deal(
     model = model or model_of(config)
     rules = config.rules
     started = time.perf_counter()
+    cpu_started = time.process_time()
     res = Result(config.name, [seed], symmetry=symmetry)
     sym = Symmetry.of(config) if symmetry else Symmetry((), ({},))
     before = model.new_game(rules, config.seating)
@@ -348,6 +359,7 @@ def explore_deal(
             for k, s in enumerate(nodes)
         ]
     res.seconds = res.walk_seconds = time.perf_counter() - started
+    res.cpu_seconds = time.process_time() - cpu_started
     return res
 
 
