@@ -738,6 +738,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.register(sub)
     server.register(sub)
     protocol.register(sub)
+
+    from arbitro.prove import register as register_prove  # the command lives in arbitro/prove.py
+
+    register_prove(sub)
     return p
 
 

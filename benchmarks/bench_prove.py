@@ -1,0 +1,69 @@
+"""How long `arbitro prove` takes: the five books with their default readings, then every reading.
+
+Targets: the default readings in at most 60 s, every reading in at most 5 minutes, on this
+2-core machine. Both runs go through `arbitro.proofs.runner.prove`, exactly what the command runs
+(two worker processes by default). Reported per run: wall seconds, the CPU seconds of this process
+and its workers (the machine is shared, so the load average is printed too: wall time grows with
+other work, CPU time much less), the verdicts, how many results were reused across readings, and
+the slowest properties. Nothing is asserted.
+
+Usage: uv run python benchmarks/bench_prove.py [--jobs 2] [--timeout 30] [--defaults-only]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import time
+
+from arbitro.model.spec import rulebook_ids
+from arbitro.proofs.runner import Report, prove
+
+TARGETS = {"defaults": 60.0, "every reading": 300.0}
+
+
+def cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def measure(label: str, all_readings: bool, jobs: int, timeout: float) -> Report:
+    load = os.getloadavg()[0]
+    cpu0 = cpu_seconds()
+    report = prove(rulebook_ids(), all_readings=all_readings, timeout=timeout, workers=jobs)
+    cpu = cpu_seconds() - cpu0
+    counts = report.counts()
+    reused = sum(r.cached for r in report.results)
+    target = TARGETS[label]
+    verdict = "met" if report.seconds <= target else "NOT met"
+    print(
+        f"{label:<14} {report.seconds:7.1f} s wall  {cpu:7.1f} s CPU  load {load:4.1f}  "
+        f"{len(report.results)} results ({counts['PROVED']} PROVED, {counts['REFUTED']} REFUTED, "
+        f"{counts['UNKNOWN']} UNKNOWN; {reused} reused)  target {target:.0f} s: {verdict}"
+    )
+    slow = sorted((r for r in report.results if not r.cached), key=lambda r: -r.seconds)[:5]
+    for r in slow:
+        options = ", ".join(f"{k}={v}" for k, v in r.options.items())
+        print(
+            f"    {r.seconds:6.1f} s  {r.rulebook} {r.name}" + (f" ({options})" if options else "")
+        )
+    return report
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--timeout", type=float, default=30.0)
+    p.add_argument("--defaults-only", action="store_true")
+    args = p.parse_args()
+    started = time.perf_counter()
+    measure("defaults", False, args.jobs, args.timeout)
+    if not args.defaults_only:
+        measure("every reading", True, args.jobs, args.timeout)
+    print(f"total {time.perf_counter() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Escoba as constraints: the pack, captures, moves, scoring and the setenta, and their properties."""

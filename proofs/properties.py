@@ -1,0 +1,163 @@
+"""Every property `arbitro prove` checks, per game, in the order they run.
+
+A property is a function of a rules object (`RummyRules` or `EscobaRules`, as
+`arbitro.model.schema.rules_for` builds it for a rulebook and options), a per-query timeout, and
+the results of the properties before it for the same rules; it returns a `Result`. The encodings
+read the rules' fields only, never the rulebook's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from arbitro.model.schema import EscobaRules, RummyRules
+from arbitro.proofs.verdict import Result, Verdict
+
+Run = Callable[[Any, float, Mapping[str, Result]], Result]
+
+
+@dataclass(frozen=True)
+class Property:
+    name: str
+    family: str  # "rummy" (Samba, Canasta) or "escoba"
+    statement: str
+    run: Run
+
+
+def _rummy_conservation(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.rummy import conservation
+
+    return conservation.run(cast(RummyRules, rules), timeout)
+
+
+def _meld_caps(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.rummy import meld_caps
+
+    return meld_caps.run(cast(RummyRules, rules), timeout)
+
+
+def _score_bounds(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.rummy import scoring
+
+    return scoring.bounds(cast(RummyRules, rules), timeout)
+
+
+def _score_step(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.rummy import scoring
+
+    return scoring.step(cast(RummyRules, rules), timeout)
+
+
+def _opening_table(rules: Any, timeout: float, before: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.rummy import opening
+
+    step = before.get("score-step")
+    unit = 1
+    if step is not None and step.verdict is Verdict.PROVED:
+        unit = int(step.values.get("unit", 1))
+    return opening.run(cast(RummyRules, rules), timeout, step=unit)
+
+
+def _escoba_conservation(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.escoba import moves
+
+    return moves.conservation(cast(EscobaRules, rules), timeout)
+
+
+def _table_rest(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.escoba import table_rest
+
+    return table_rest.run(cast(EscobaRules, rules), timeout)
+
+
+def _escoba_bounds(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.escoba import scoring
+
+    return scoring.bounds(cast(EscobaRules, rules), timeout)
+
+
+def _deal_arithmetic(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.escoba import scoring
+
+    return scoring.deal_arithmetic(cast(EscobaRules, rules), timeout)
+
+
+PROPERTIES: tuple[Property, ...] = (
+    Property(
+        "conservation",
+        "rummy",
+        "every atomic move and every deal keeps each card kind's total over all zones",
+        _rummy_conservation,
+    ),
+    Property(
+        "meld-caps",
+        "rummy",
+        "every meld laid or grown by admitted moves keeps the wild limits and sizes",
+        _meld_caps,
+    ),
+    Property(
+        "score-bounds",
+        "rummy",
+        "each scoring category keeps its sign; least and greatest hand scores, proved",
+        _score_bounds,
+    ),
+    Property(
+        "score-step",
+        "rummy",
+        "every hand score is a multiple of the unit cards are counted in",
+        _score_step,
+    ),
+    Property(
+        "opening-table",
+        "rummy",
+        "every running total a hand can start from has exactly one opening minimum",
+        _opening_table,
+    ),
+    Property(
+        "conservation",
+        "escoba",
+        "every move and every deal keeps each card in exactly one place",
+        _escoba_conservation,
+    ),
+    Property(
+        "table-rest",
+        "escoba",
+        "what is left on the table at the end is the pack's total less a multiple of the "
+        "capture sum, and at most what forced capture allows",
+        _table_rest,
+    ),
+    Property(
+        "score-bounds",
+        "escoba",
+        "no category is negative; least and greatest hand scores, proved",
+        _escoba_bounds,
+    ),
+    Property(
+        "deal-arithmetic",
+        "escoba",
+        "for every player count the deals of a hand use the pack exactly",
+        _deal_arithmetic,
+    ),
+)
+
+
+def family(rules: object) -> str:
+    """Which family of properties applies to a rules object."""
+    return "escoba" if isinstance(rules, EscobaRules) else "rummy"
+
+
+def for_family(name: str) -> list[Property]:
+    return [p for p in PROPERTIES if p.family == name]
+
+
+def names() -> list[str]:
+    """Every property name, each once, in order."""
+    out: dict[str, None] = {}
+    for p in PROPERTIES:
+        out.setdefault(p.name)
+    return list(out)
+
+
+__all__ = ["PROPERTIES", "Property", "family", "for_family", "names"]

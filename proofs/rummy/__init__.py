@@ -1,0 +1,1 @@
+"""Samba and Canasta as constraints: card kinds, melds, moves, scoring, and their properties."""

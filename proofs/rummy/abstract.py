@@ -1,0 +1,363 @@
+"""From the model's states to the encoding's unknowns: the tie between proofs and play.
+
+A state is read through the protocol's JSON (`GameModel.state_to_json`, see docs/protocol.md),
+never through the model's internals. `step_checks` takes one step of play — the state before,
+the action, the state after — finds the relations of `arbitro.proofs.rummy.moves` that step goes
+through (a discard and the next player's owed replacements, say), works out their parameters
+(the cards drawn, shown, laid…) and the state between them, and evaluates every effect and guard
+of each relation on those counts; `Mismatch` names each fact that does not hold, with its clause.
+`config_values` reads a finished hand into the score encoding's unknowns.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arbitro.model.schema import RummyRules
+from arbitro.proofs.facts import FactChecker
+from arbitro.proofs.rummy import cards as C
+from arbitro.proofs.rummy.moves import Relation, relations
+from arbitro.proofs.rummy.score import Config
+from arbitro.proofs.terms import Value
+
+K = C.KINDS
+Vector = list[int]
+
+
+def counts(names: Sequence[str]) -> Vector:
+    return C.counts_of(list(names))
+
+
+def _plus(a: Vector, b: Vector) -> Vector:
+    return [x + y for x, y in zip(a, b, strict=True)]
+
+
+def _minus(a: Vector, b: Vector) -> Vector:
+    return [x - y for x, y in zip(a, b, strict=True)]
+
+
+def _zero() -> Vector:
+    return [0] * K
+
+
+def melds_of(state: Mapping[str, Any], side: int) -> list[Vector]:
+    return [counts(m["cards"]) for m in state["table"][side]["melds"]]
+
+
+def zones(state: Mapping[str, Any], mover: int) -> dict[str, Vector]:
+    """The state's zones seen from `mover` (every meld of a side summed)."""
+    sides = int(state["sides"])
+    side = mover % sides
+    hands = [counts(h) for h in state["hands"]]
+    out = {
+        "stock": counts(state["stock"]),
+        "pile": counts(state["pile"]),
+        "hand": hands[mover],
+        "others": _zero(),
+        "held": counts(state["held"]),
+        "freed": counts([state["freed"]] if state.get("freed") else []),
+        "reds": counts(state["table"][side]["red_threes"]),
+        "reds_other": _zero(),
+        "melds": _zero(),
+        "melds_other": _zero(),
+    }
+    for s, h in enumerate(hands):
+        if s != mover:
+            out["others"] = _plus(out["others"], h)
+    for i in range(sides):
+        for m in melds_of(state, i):
+            key = "melds" if i == side else "melds_other"
+            out[key] = _plus(out[key], m)
+        if i != side:
+            out["reds_other"] = _plus(out["reds_other"], counts(state["table"][i]["red_threes"]))
+    return out
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A fact of an encoded relation that a step of the model's play breaks."""
+
+    move: str
+    clause: str
+    note: str
+
+    def __str__(self) -> str:
+        return f"{self.move}: {self.note} ({self.clause})"
+
+
+class Checker:
+    """The relations of one rules object, compiled for concrete evaluation."""
+
+    def __init__(self, rules: RummyRules) -> None:
+        self.rules = rules
+        self.relations = relations(rules)
+        self.compiled: dict[str, FactChecker] = {}
+        self.seen: Counter[str] = Counter()
+
+    def _compiled(self, rel: Relation) -> FactChecker:
+        got = self.compiled.get(rel.move)
+        if got is None:
+            got = self.compiled[rel.move] = FactChecker(rel.facts.items, rel.variables())
+        return got
+
+    def check(
+        self,
+        move: str,
+        pre: dict[str, Vector],
+        post: dict[str, Vector],
+        touched: Mapping[str, Vector],
+        params: Mapping[str, Vector],
+        scalars: Mapping[str, int],
+    ) -> list[Mismatch]:
+        """Evaluate relation `move` on concrete zones; the facts it breaks."""
+        rel = self.relations.get(move)
+        if rel is None:
+            return [Mismatch(move, "-", "the encoding has no such move for these rules")]
+        self.seen[move] += 1
+        bad: list[Mismatch] = []
+        pre_all = {**pre, "a": touched.get("a", _zero()), "b": touched.get("b", _zero())}
+        post_all = {**post, "a2": touched.get("a2", _zero()), "new": touched.get("new", _zero())}
+        for z in rel.kept:
+            if post_all[z] != pre_all[z]:
+                bad.append(Mismatch(move, "-", f"{z} changed, but the move leaves it alone"))
+        for z in rel.empty:
+            where = pre_all if z in pre_all and z in ("a", "b") else post_all
+            if any(where[z]):
+                bad.append(Mismatch(move, "-", f"the move touches no meld {z}"))
+        values: list[Value] = []
+        for name in rel.variables():
+            prefix, _, rest = name.partition(":")
+            if prefix in ("pre", "post", "param") and "[" in rest:
+                zone, _, k = rest.rstrip("]").partition("[")
+                src = pre_all if prefix == "pre" else post_all if prefix == "post" else params
+                values.append(src[zone][int(k)] if zone in src else 0)
+            else:
+                values.append(scalars.get(name, 0))
+        ck = self._compiled(rel)
+        bad += [Mismatch(move, f.clause, f.note or "a fact") for f in ck.failing(values)]
+        return bad
+
+
+def _touched(before: list[Vector], after: list[Vector]) -> tuple[list[Vector], list[Vector]]:
+    """The melds only in `before` and those only in `after` (multisets of melds)."""
+    b = Counter(tuple(m) for m in before)
+    a = Counter(tuple(m) for m in after)
+    return [list(m) for m in (b - a).elements()], [list(m) for m in (a - b).elements()]
+
+
+def step_checks(
+    ck: Checker, pre: Mapping[str, Any], action: Mapping[str, Any], post: Mapping[str, Any]
+) -> list[Mismatch]:
+    """Check one step of the model's play against the encoded relations."""
+    kind = action["type"]
+    mover = int(action["seat"]) if kind != "answer" else int(pre["seat"])
+    side = mover % int(pre["sides"])
+    zp = zones(pre, mover)
+    removed, added = _touched(melds_of(pre, side), melds_of(post, side))
+    touched: dict[str, Vector] = {}
+    scalars: dict[str, int] = {}
+    params: dict[str, Vector] = {}
+    opened = bool(pre["table"][side]["opened"])
+    if kind in ("ask-partner", "answer", "stop", "finish-opening"):
+        move = "finish-opening" if kind == "finish-opening" else "no-cards"
+    elif kind == "draw":
+        n = sum(zp["stock"])
+        short = ck.rules.draw_short_stock == "hand_ends" and n < ck.rules.draw_count
+        move = "draw/exhausted" if n == 0 or short else "draw"
+        params["drawn"] = _minus(zp["stock"], counts(post["stock"]))
+    elif kind == "take-pile":
+        use = action["use"]
+        params["top"] = counts([pre["pile"][-1]])
+        params["shown"] = counts(action.get("cards", []))
+        if use == "set" and removed:
+            use = "join"
+        move = f"take-pile/{use}"
+        if ck.rules.pile_rest_after_opening and not opened:
+            move += "/held"
+        scalars["opened"] = int(opened)
+        scalars["pile_taken_before"] = int(bool(pre["pile_taken"]))
+    elif kind == "lay":
+        freed = pre["step"] == "freed"
+        move = "lay/freed" if freed else "lay"
+        laid = counts(action["cards"])
+        params["laid"] = _minus(laid, zp["freed"]) if freed else laid
+    elif kind == "add":
+        move = "add/freed" if pre["step"] == "freed" else "add"
+        params["card"] = counts([action["card"]])
+    elif kind == "merge":
+        move = "merge"
+    elif kind == "replace-wild":
+        move = "replace-wild"
+        params["natural"] = counts([action["natural"]])
+        params["wild"] = counts([action["wild"]])
+    elif kind == "discard":
+        move = "discard"
+        params["card"] = counts([action["card"]])
+    else:
+        return [Mismatch(kind, "-", "an action type the encoding does not know")]
+    if len(removed) > 2 or len(added) > 1:
+        return [Mismatch(move, "-", f"{len(removed)} melds replaced by {len(added)} in one move")]
+    for name, m in zip(("a", "b"), removed, strict=False):
+        touched[name] = m
+    grows = move in ("add", "add/freed", "replace-wild") or move.startswith(
+        ("take-pile/join", "take-pile/add")
+    )
+    if added:
+        touched["a2" if grows else "new"] = added[0]
+    base = dict(zp)
+    for m in removed:
+        base["melds"] = _minus(base["melds"], m)
+    if kind == "discard" and int(post["seat"]) != mover:
+        # the turn passes: the discard, then the next player's owed replacements (after which
+        # an exhausted stock may end the hand, moving no card)
+        mid = dict(base)
+        mid["hand"] = _minus(base["hand"], params["card"])
+        mid["pile"] = _plus(base["pile"], params["card"])
+        bad = ck.check(move, base, {**mid, "melds": base["melds"]}, touched, params, scalars)
+        nxt = int(post["seat"])
+        return bad + _turn_start(ck, pre, mover, nxt, mid, post)
+    zq = zones(post, mover)
+    zq["melds"] = _minus(zq["melds"], added[0] if added else _zero())
+    return ck.check(move, base, zq, touched, params, scalars)
+
+
+def _turn_start(
+    ck: Checker,
+    pre: Mapping[str, Any],
+    mover: int,
+    nxt: int,
+    mid: dict[str, Vector],
+    post: Mapping[str, Any],
+) -> list[Mismatch]:
+    """The state between a discard and the next turn, seen from the next player."""
+    sides = int(pre["sides"])
+    hands = [counts(h) for h in pre["hands"]]
+    hands[mover] = mid["hand"]
+    z: dict[str, Vector] = {
+        "stock": mid["stock"],
+        "pile": mid["pile"],
+        "hand": hands[nxt],
+        "others": _zero(),
+        "held": mid["held"],
+        "freed": mid["freed"],
+        "reds": counts(pre["table"][nxt % sides]["red_threes"]),
+        "reds_other": _zero(),
+        "melds": _zero(),
+        "melds_other": _zero(),
+    }
+    for s, h in enumerate(hands):
+        if s != nxt:
+            z["others"] = _plus(z["others"], h)
+    for i in range(sides):
+        for m in melds_of(pre, i):
+            key = "melds" if i == nxt % sides else "melds_other"
+            z[key] = _plus(z[key], m)
+        if i != nxt % sides:
+            z["reds_other"] = _plus(z["reds_other"], counts(pre["table"][i]["red_threes"]))
+    zq = zones(post, nxt)
+    drawn = _minus(z["stock"], zq["stock"])
+    owed = int(pre["owed"][nxt])
+    return ck.check("turn-start", z, zq, {}, {"drawn": drawn}, {"owed": owed})
+
+
+def deal_zones(state: Mapping[str, Any]) -> dict[str, Vector]:
+    """Every zone of a state just dealt, per seat and side."""
+    out: dict[str, Vector] = {f"hand{s}": counts(h) for s, h in enumerate(state["hands"])}
+    for i, side in enumerate(state["table"]):
+        out[f"reds{i}"] = counts(side["red_threes"])
+    out["upcard"] = counts(state["pile"])
+    out["stock"] = counts(state["stock"])
+    return out
+
+
+def deal_consistent(
+    rules: RummyRules, layout: Any, state: Mapping[str, Any], timeout: float = 30.0
+) -> str:
+    """Whether some deal the relation allows (what each seat was dealt, what replaced its red
+    threes, which cards were turned up) leaves exactly this dealt state: Z3 decides, the zones
+    fixed to the state's counts. Returns the solver's status ('sat' when consistent)."""
+    from arbitro.proofs import smt
+    from arbitro.proofs.rummy.moves import deal_relation
+    from arbitro.proofs.terms import all_of
+
+    d = deal_relation(rules, layout, first=int(state["seat"]))
+    got = deal_zones(state)
+    vectors = {f"hand{s}": v for s, v in enumerate(d.hands)}
+    vectors.update({f"reds{i}": v for i, v in enumerate(d.reds)})
+    vectors["upcard"] = d.pile
+    vectors["stock"] = d.stock
+    fixed = all_of(vectors[z][k].eq(got[z][k]) for z in vectors for k in range(K) if z in got)
+    return smt.check(d.facts.items, [fixed], timeout=timeout, minimise=False, values=False).status
+
+
+def config_values(
+    cfg: Config, state: Mapping[str, Any], side: int, seating_index: int
+) -> dict[str, Value]:
+    """A finished hand's position (the state keeps it until the next deal) as the score
+    encoding's unknowns, for side `side`."""
+    from arbitro.proofs.rummy.score import run_name, set_name
+
+    sides = int(state["sides"])
+    v: dict[str, Value] = {name: 0 for name in cfg.unknowns()}
+    v["seating"] = seating_index
+    pos = cfg.shapes.positions
+    for m in state["table"][side]["melds"]:
+        vec = counts(m["cards"])
+        wilds = sum(vec[k] for k in C.WILDS)
+        if m["kind"] == "set":
+            rank = C.RANKS.index(m["rank"])
+            nat = sum(vec) - wilds
+            name = set_name(rank, (nat, wilds))
+        elif m["kind"] == "escalera":
+            ranks = sorted(pos.index(C.rank_of(k)) for k in range(K) if vec[k])
+            name = run_name((ranks[0], ranks[-1]), pos)
+        elif m["kind"] == "wilds":
+            name = f"wildmeld[{sum(vec)}]"
+        else:
+            blacks = sum(vec[k] for k in C.BLACK_THREES)
+            name = f"blackmeld[{blacks}b{wilds}w]"
+        v[name] = int(v.get(name, 0)) + 1
+        v["melded jokers"] = int(v["melded jokers"]) + vec[C.JOKER]
+        v["melded twos"] = int(v["melded twos"]) + sum(vec[k] for k in C.TWOS)
+    held: Vector = _zero()
+    for seat in range(side, int(state["players"]), sides):
+        held = _plus(held, counts(state["hands"][seat]))
+        if seat == int(state["seat"]):
+            held = _plus(held, counts(state["held"]))
+            if state.get("freed"):
+                held = _plus(held, counts([state["freed"]]))
+    for rank in C.NATURAL_RANKS:
+        v[f"hand[{C.RANKS[rank]}]"] = sum(held[C.kind(rank, s)] for s in range(4))
+    v["hand[JK]"] = held[C.JOKER]
+    v["hand[2]"] = sum(held[k] for k in C.TWOS)
+    v["hand[black 3]"] = sum(held[k] for k in C.BLACK_THREES)
+    v["hand[red 3]"] = sum(held[k] for k in C.RED_THREES)
+    v["red threes laid out"] = len(state["table"][side]["red_threes"])
+    result = state["result"]
+    reason = result["reason"] if result else ""
+    went_side = int(state["seat"]) % sides if reason == "went-out" else -1
+    v["went"] = went_side == side
+    v["other_went"] = went_side >= 0 and went_side != side
+    v["ended_play"] = reason == "stock-out" and int(state["seat"]) % sides == side
+    blacks_total = 2 * cfg.seatings[seating_index].deck.packs
+    v["one_seat_all_blacks"] = any(
+        sum(counts(state["hands"][seat])[k] for k in C.BLACK_THREES) == blacks_total
+        for seat in range(side, int(state["players"]), sides)
+    )
+    return v
+
+
+__all__ = [
+    "Checker",
+    "Mismatch",
+    "config_values",
+    "counts",
+    "deal_consistent",
+    "deal_zones",
+    "melds_of",
+    "step_checks",
+    "zones",
+]

@@ -1,0 +1,290 @@
+"""Properties `score-bounds` and `score-step` of Samba and Canasta, over the score encoding.
+
+`score-bounds`: every category keeps its sign — what the book pays (melds, canastas, canastón,
+going out) is never negative and what it charges (cards held, penalties) never positive — and the
+least and greatest value of every category and of a side's hand score, each proved optimal, with
+the configuration that reaches it decoded into melds and hands.
+
+`score-step`: every hand score is a multiple of the unit in which the book counts cards (the
+greatest common divisor of the card values, 5 in all four books), and the step between scores is
+exactly that unit (witnesses whose scores have that greatest common divisor).
+
+Both are about configurations the meld, deck and scoring rules admit at the end of a hand; they
+do not claim that play reaches every such configuration (see docs/proofs.md).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from arbitro.model.schema import RummyRules
+from arbitro.proofs import smt
+from arbitro.proofs.rummy import cards as C
+from arbitro.proofs.rummy.score import CATEGORIES, Config, config
+from arbitro.proofs.terms import Evaluator, IntTerm, IVar, Value, divisible, divisible_parts
+from arbitro.proofs.verdict import Check, Result, Verdict, Witness, prove
+
+CREDITS = ("melds", "canastas", "canaston", "going-out")
+DEBITS = ("hand", "penalties")
+
+
+# ---------------------------------------------------------------- decoding a configuration
+
+
+def decode(cfg: Config, values: Mapping[str, Value]) -> dict[str, Any]:
+    """A configuration as concrete melds and hands: runs dealt into suits, set naturals and
+    hand cards taken from what is left of each rank, jokers used before twos."""
+    v = dict(values)
+    seating = cfg.seatings[int(v.get("seating", 0))]
+    d = seating.deck
+    left = list(d.counts())
+    melds: list[list[str]] = []
+    pos = cfg.shapes.positions
+    # escaleras: deal the stretches into 4 x packs colours, each a set of disjoint stretches
+    spans: list[tuple[int, int]] = []
+    for span, x in cfg.runs.items():
+        spans += [span] * int(v.get(_name(x), 0))
+    colours: list[int] = []  # the last position each colour covers
+    for lo, hi in sorted(spans):
+        c = next((i for i, end in enumerate(colours) if end < lo), None)
+        if c is None:
+            colours.append(hi)
+            c = len(colours) - 1
+        else:
+            colours[c] = hi
+        suit = c % 4
+        cards = [C.kind(pos[p], suit) for p in range(lo, hi + 1)]
+        for k in cards:
+            left[k] -= 1
+        melds.append([C.name(k) for k in cards])
+    jokers = int(v.get(_name(cfg.melded_jokers), 0))
+    wild_pool = ["JK"] * jokers
+    twos = int(v.get(_name(cfg.melded_twos), 0))
+    wild_pool += [C.name(C.TWOS[i % 4]) for i in range(twos)]
+
+    def take_wilds(n: int) -> list[str]:
+        out = wild_pool[:n]
+        del wild_pool[:n]
+        return out
+
+    def take_naturals(rank: int, n: int) -> list[str]:
+        out: list[str] = []
+        for suit in [3, 2, 1, 0] * (n + 1):
+            if len(out) == n:
+                break
+            k = C.kind(rank, suit)
+            if left[k] > 0:
+                left[k] -= 1
+                out.append(C.name(k))
+        return out
+
+    for (rank, (n, w)), x in cfg.sets.items():
+        for _ in range(int(v.get(_name(x), 0))):
+            melds.append(take_naturals(rank, n) + take_wilds(w))
+    for size, x in cfg.wilds.items():
+        for _ in range(int(v.get(_name(x), 0))):
+            melds.append(take_wilds(size))
+    for (b, w), x in cfg.blacks.items():
+        for _ in range(int(v.get(_name(x), 0))):
+            melds.append([C.name(C.BLACK_THREES[i % 2]) for i in range(b)] + take_wilds(w))
+    hand: list[str] = []
+    for rank, x in cfg.hand_rank.items():
+        hand += take_naturals(rank, int(v.get(_name(x), 0)))
+    hand += ["JK"] * int(v.get(_name(cfg.hand_jokers), 0))
+    hand += [C.name(C.TWOS[i % 4]) for i in range(int(v.get(_name(cfg.hand_twos), 0)))]
+    hand += [C.name(C.BLACK_THREES[i % 2]) for i in range(int(v.get(_name(cfg.hand_blacks), 0)))]
+    hand += [C.name(C.RED_THREES[i % 2]) for i in range(int(v.get(_name(cfg.hand_reds), 0)))]
+    went = bool(v.get("went", False))
+    other = bool(v.get("other_went", False))
+    ended = "went out" if went else "another side went out" if other else "nobody went out"
+    if not went and not other and bool(v.get("ended_play", False)):
+        ended += " (its player ended play on the exhausted stock)"
+    ev = Evaluator(list(cfg.categories.values()), cfg.unknowns())
+    cats = dict(zip(cfg.categories, ev([v.get(n, 0) for n in cfg.unknowns()]), strict=True))
+    return {
+        "layouts": list(seating.names),
+        "melds": melds,
+        "hand": hand,
+        "red_threes_laid_out": int(v.get(_name(cfg.reds), 0)),
+        "ended": ended,
+        "categories": {k: int(x) for k, x in cats.items()},
+        "total": int(sum(int(x) for x in cats.values())),
+    }
+
+
+def _name(t: IntTerm) -> str:
+    return t.name if isinstance(t, IVar) else ""
+
+
+def describe(data: Mapping[str, Any]) -> str:
+    """A one-line summary of a decoded configuration."""
+    melds = data["melds"]
+    canastas = sum(1 for m in melds if len(m) >= 7)
+    held = len(data["hand"])
+    parts = [
+        f"{len(melds)} melds ({canastas} of 7+ cards)" if melds else "no melds",
+        f"holds {held} cards" if held else "holds nothing",
+        f"{data['red_threes_laid_out']} red threes",
+        data["ended"],
+    ]
+    return ", ".join(parts)
+
+
+# ---------------------------------------------------------------- score-bounds
+
+
+def signs(rules: RummyRules, timeout: float, cfg: Config | None = None) -> list[Check]:
+    """Credits never negative, debits never positive: one check per category."""
+    cfg = cfg if cfg is not None else config(rules)
+    facts = cfg.facts.items
+    checks: list[Check] = []
+    for cat in CREDITS + DEBITS:
+        term = cfg.categories[cat]
+        claim = term >= 0 if cat in CREDITS else term <= 0
+
+        def dec(v: Mapping[str, Value], cat: str = cat, cfg: Config = cfg) -> Witness:
+            data = decode(cfg, v)
+            return Witness(f"{cat} is {data['categories'][cat]}: {describe(data)}", data)
+
+        word = "never negative" if cat in CREDITS else "never positive"
+        checks.append(
+            prove(f"sign/{cat}", f"the {cat} category is {word}", facts, claim, dec, timeout)
+        )
+    return checks
+
+
+def bounds(rules: RummyRules, timeout: float) -> Result:
+    started = time.perf_counter()
+    cfg = config(rules)
+    facts = cfg.facts.items
+    checks = signs(rules, timeout, cfg)
+    # the bounds
+    values: dict[str, Any] = {}
+    reasons: list[str] = []
+    verdict = Verdict.PROVED
+    t0 = time.perf_counter()
+    extremes: dict[str, Any] = {}
+    problem = smt.Problem(facts, [*cfg.categories.values(), cfg.score])
+    signed = {c.name.removeprefix("sign/"): c.verdict is Verdict.PROVED for c in checks}
+    proved: dict[tuple[str, bool], int] = {}
+    for cat, term in [*cfg.categories.items(), ("total", cfg.score)]:
+        pair: list[int | None] = []
+        for maximise in (False, True):
+            # a proved sign bounds that end by 0; the hand score's ends by the categories' sums
+            at = None
+            if (cat in CREDITS and not maximise and signed.get(cat)) or (
+                cat in DEBITS and maximise and signed.get(cat)
+            ):
+                at = 0
+            elif cat == "total" and all((c, maximise) in proved for c in cfg.categories):
+                at = sum(proved[(c, maximise)] for c in cfg.categories)
+            opt = problem.optimum(term, maximise=maximise, timeout=timeout, beyond=at)
+            if opt.status == "proved" and opt.value is not None:
+                proved[(cat, maximise)] = opt.value
+            if opt.status != "proved":
+                verdict = Verdict.UNKNOWN
+                reasons.append(f"{cat} {'max' if maximise else 'min'}: {opt.reason or opt.status}")
+                pair.append(opt.value)
+                continue
+            pair.append(opt.value)
+            if cat == "total":
+                data = decode(cfg, opt.values)
+                extremes["max" if maximise else "min"] = data
+        values[cat] = pair
+    text = ", ".join(f"{k} {v[0]}..{v[1]}" for k, v in values.items() if k != "total")
+    checks.append(
+        Check(
+            "bounds",
+            "each category and the hand score lie between a least and a greatest value, both "
+            "reached and proved optimal",
+            verdict,
+            time.perf_counter() - t0,
+            witness=Witness(
+                f"hand score {values['total'][0]} to {values['total'][1]} ({text})",
+                {"extremes": extremes},
+            ),
+            reason="; ".join(reasons),
+            values=values,
+        )
+    )
+    lo, hi = values["total"]
+    return Result(
+        "score-bounds",
+        rules.rulebook,
+        {},
+        "every category keeps its sign, and each category and a side's hand score have proved "
+        "least and greatest values",
+        tuple(checks),
+        f"a side's hand score: {lo} to {hi}",
+        time.perf_counter() - started,
+        values={"bounds": values, "extremes": extremes},
+    )
+
+
+# ---------------------------------------------------------------- score-step
+
+
+def card_unit(rules: RummyRules) -> int:
+    """The unit in which the book counts cards: the gcd of the card values."""
+    return math.gcd(*(p for p in C.points(rules) if p))
+
+
+def step(rules: RummyRules, timeout: float) -> Result:
+    started = time.perf_counter()
+    cfg = config(rules)
+    facts = cfg.facts.items
+    unit = card_unit(rules)
+    score = cfg.score
+
+    def dec(v: Mapping[str, Value]) -> Witness:
+        data = decode(cfg, v)
+        return Witness(
+            f"a hand scoring {data['total']}, not a multiple of {unit}: {describe(data)}", data
+        )
+
+    # the step is exactly the unit when some scores have the unit as greatest common divisor:
+    # found by asking for a score the gcd so far does not divide (witnesses, not a proof)
+    seen: list[int] = []
+    g = 0
+    goal = score.ne(0)
+    ev = Evaluator([score], cfg.unknowns())
+    for _ in range(8):
+        out = smt.check(facts, [goal], timeout=timeout, minimise=False)
+        if out.status != "sat":
+            break
+        value = int(ev([out.values.get(n, 0) for n in cfg.unknowns()])[0])
+        seen.append(value)
+        g = math.gcd(g, value)
+        if g == unit:
+            break
+        goal = (score % g).ne(0)
+    found_step = g if g and g == unit else None
+    statement = f"every hand score is a multiple of {unit}, the unit cards are counted in"
+    values = {"unit": unit, "step": found_step, "scores with that gcd": seen}
+    # each summand of the score a multiple is stronger and far easier; it proves the claim, but
+    # only the claim itself may refute it
+    claim = prove("multiple", statement, facts, divisible_parts(score, unit), dec, timeout, values)
+    if claim.verdict is not Verdict.PROVED:
+        claim = prove("multiple", statement, facts, divisible(score, unit), dec, timeout, values)
+    checks = [claim]
+    return Result(
+        "score-step",
+        rules.rulebook,
+        {},
+        f"every hand score is a multiple of the card unit ({unit}), and the step is exactly that",
+        tuple(checks),
+        (
+            f"hand scores are multiples of {unit}"
+            + (f"; step {found_step} (scores {', '.join(map(str, seen))})" if found_step else "")
+        )
+        if claim.verdict is Verdict.PROVED
+        else f"not every hand score is a multiple of {unit}",
+        time.perf_counter() - started,
+        values={"unit": unit, "step": found_step},
+    )
+
+
+__all__ = ["CATEGORIES", "bounds", "card_unit", "decode", "describe", "signs", "step"]

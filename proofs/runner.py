@@ -1,0 +1,231 @@
+"""Running the properties over rulebooks and their readings, in parallel, without repeating work.
+
+`prove` checks every property of each rulebook under the given options and, with
+`all_readings`, under every selectable reading too: each reading of a clause the book says twice
+or is silent on, and each optional rule turned on, one at a time on top of the given options.
+
+A property reads some fields of the rules; while it runs, the fields it reads are recorded. Its
+result under another reading is the same when that reading gives every recorded field the same
+value (the property is a function of the fields it reads), and is then reused (`Result.cached`)
+instead of proved again. Rule sets are checked in worker processes (`jobs`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import os
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from arbitro.model.errors import OptionError
+from arbitro.model.schema import Options, rules_for
+from arbitro.model.spec import Rulebook, load_rulebook
+from arbitro.proofs.properties import family, for_family, names
+from arbitro.proofs.verdict import NotEncoded, Result, Verdict, not_covered
+
+Reading = dict[str, str | bool]
+
+
+def readings(book: Rulebook, base: Options | None = None) -> list[Reading]:
+    """The given options, then each alternative reading and optional rule on top of them."""
+    start: Reading = dict(base or {})
+    out = [start]
+    for c in book.clauses:
+        if c.key in start:
+            continue
+        if c.optional:
+            out.append({**start, c.key: True})
+        elif len(c.readings) > 1:
+            for r in c.readings:
+                if r.label != c.default:
+                    out.append({**start, c.key: r.label})
+    return out
+
+
+class _Recorder:
+    """The rules, recording which fields are read (and the values read)."""
+
+    def __init__(self, rules: Any) -> None:
+        object.__setattr__(self, "_rules", rules)
+        object.__setattr__(self, "read", {})
+
+    def __getattr__(self, name: str) -> Any:
+        rules = object.__getattribute__(self, "_rules")
+        value = getattr(rules, name)
+        read = object.__getattribute__(self, "read")
+        if name == "penalty":
+            read["penalties"] = rules.penalties
+        elif not callable(value):
+            read[name] = value
+        return value
+
+
+@dataclass
+class Job:
+    rulebook: str
+    options: Reading
+    properties: list[str]
+    timeout: float
+    known: dict[str, Result] = field(default_factory=dict)
+
+
+def run_job(job: Job) -> list[tuple[Result, dict[str, Any]]]:
+    """Prove the job's properties of one rule set; each result with the fields it read."""
+    rules = rules_for(job.rulebook, job.options)
+    before: dict[str, Result] = dict(job.known)
+    out: list[tuple[Result, dict[str, Any]]] = []
+    for prop in for_family(family(rules)):
+        if prop.name not in job.properties:
+            continue
+        rec = _Recorder(rules)
+        try:
+            res = prop.run(rec, job.timeout, before)
+        except NotEncoded as e:
+            res = Result(
+                prop.name,
+                rules.rulebook,
+                {},
+                prop.statement,
+                (not_covered(prop.name, prop.statement, str(e)),),
+                f"UNKNOWN: the encoding has no constraints for {e}",
+                0.0,
+            )
+        res = dataclasses.replace(res, options=dict(job.options))
+        before[prop.name] = res
+        out.append((res, dict(object.__getattribute__(rec, "read"))))
+    return out
+
+
+@dataclass
+class Report:
+    """Every result, in rulebook order, options order and property order."""
+
+    results: list[Result]
+    seconds: float
+    timeout: float
+    all_readings: bool
+
+    def counts(self) -> dict[str, int]:
+        out = {v.value: 0 for v in Verdict}
+        for r in self.results:
+            out[r.verdict.value] += 1
+        return out
+
+    @property
+    def ok(self) -> bool:
+        return all(r.verdict is Verdict.PROVED for r in self.results)
+
+
+TOGETHER = (("score-step", "opening-table"),)
+"""Properties run in one job, the later using the earlier's result."""
+HEAVY = ("score-bounds", "conservation", "meld-caps")
+"""The slowest properties, started first so that the workers finish together."""
+
+
+def _split(job: Job) -> list[Job]:
+    """One job per property (those that feed each other kept together)."""
+    groups: list[list[str]] = []
+    for name in job.properties:
+        group = next((g for g in TOGETHER if name in g), None)
+        if group is not None:
+            names = [n for n in group if n in job.properties]
+            if names not in groups:
+                groups.append(names)
+        else:
+            groups.append([name])
+    return [Job(job.rulebook, job.options, g, job.timeout, job.known) for g in groups]
+
+
+def _run_all(jobs: list[Job], workers: int) -> list[list[tuple[Result, dict[str, Any]]]]:
+    """Each job's results, in order; split into single properties and run heaviest first."""
+    parts = [(i, part) for i, job in enumerate(jobs) for part in _split(job)]
+    parts.sort(
+        key=lambda ip: min(
+            (HEAVY.index(n) for n in ip[1].properties if n in HEAVY), default=len(HEAVY)
+        )
+    )
+    if workers <= 1 or len(parts) <= 1:
+        done = [run_job(part) for _, part in parts]
+    else:
+        ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            done = list(pool.map(run_job, [part for _, part in parts]))
+    out: list[list[tuple[Result, dict[str, Any]]]] = [[] for _ in jobs]
+    for (i, _), got in zip(parts, done, strict=True):
+        out[i] += got
+    return out
+
+
+def check_properties(wanted: Sequence[str] | None) -> list[str]:
+    known = names()
+    if not wanted:
+        return known
+    bad = [w for w in wanted if w not in known]
+    if bad:
+        raise OptionError(f"unknown property {bad[0]!r}; properties: {', '.join(known)}")
+    return list(wanted)
+
+
+def prove(
+    rulebooks: Sequence[str],
+    options: Options | None = None,
+    *,
+    all_readings: bool = False,
+    timeout: float = 30.0,
+    properties: Sequence[str] | None = None,
+    workers: int = 2,
+) -> Report:
+    """Check the properties of each rulebook (every reading with `all_readings`)."""
+    started = time.perf_counter()
+    if timeout <= 0:
+        raise OptionError(f"--timeout must be a positive number of seconds, got {timeout:g}")
+    props = check_properties(properties)
+    books = [load_rulebook(b) for b in rulebooks]
+    base: Reading = dict(options or {})
+    for b in books:
+        rules_for(b, base)  # an option a book does not offer is refused here, by name
+    first = _run_all([Job(b.id, base, props, timeout) for b in books], workers)
+    done: dict[tuple[str, str], list[tuple[Result, dict[str, Any]]]] = {}
+    for b, got in zip(books, first, strict=True):
+        done[(b.id, _key(base))] = got
+    order: list[tuple[str, Reading]] = [(b.id, base) for b in books]
+    if all_readings:
+        jobs: list[Job] = []
+        reused: dict[tuple[str, str], list[tuple[Result, dict[str, Any]]]] = {}
+        for b in books:
+            defaults = done[(b.id, _key(base))]
+            for reading in readings(b, base)[1:]:
+                order.append((b.id, reading))
+                rules = rules_for(b, reading)
+                same: list[tuple[Result, dict[str, Any]]] = []
+                again: list[str] = []
+                for res, read in defaults:
+                    if all(getattr(rules, f) == v for f, v in read.items()):
+                        same.append(
+                            (dataclasses.replace(res, options=dict(reading), cached=True), read)
+                        )
+                    else:
+                        again.append(res.name)
+                reused[(b.id, _key(reading))] = same
+                if again:
+                    known = {r.name: r for r, _ in same}
+                    jobs.append(Job(b.id, reading, again, timeout, known))
+        for job, got in zip(jobs, _run_all(jobs, workers), strict=True):
+            reused[(job.rulebook, _key(job.options))] += got
+        done.update(reused)
+    results: list[Result] = []
+    for book_id, reading in order:
+        by_name = {r.name: r for r, _ in done[(book_id, _key(reading))]}
+        results += [by_name[p] for p in props if p in by_name]
+    return Report(results, time.perf_counter() - started, timeout, all_readings)
+
+
+def _key(options: Mapping[str, str | bool]) -> str:
+    return repr(sorted(options.items()))
+
+
+__all__ = ["Job", "Report", "check_properties", "prove", "readings", "run_job"]

@@ -1,0 +1,520 @@
+"""The one door to Z3: satisfiability with named clauses, minimal unsat cores, and optima.
+
+Nothing else in arbitro imports z3. Callers pass facts and goals written in
+`arbitro.proofs.terms`; they get back an `Outcome` whose status is exactly what the solver said
+(`sat`, `unsat` or `unknown` — a timeout is `unknown`, never a proof), the values of every unknown
+when `sat`, and when `unsat` the clause ids whose facts cannot hold together, minimised so that
+dropping any one of them makes the rest satisfiable (or the solver could not tell).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import z3
+
+from arbitro.proofs.facts import Fact
+from arbitro.proofs.terms import (
+    And,
+    BConst,
+    BoolTerm,
+    BVar,
+    Cmp,
+    IConst,
+    Implies,
+    IntTerm,
+    Ite,
+    IVar,
+    Linear,
+    Mod,
+    Not,
+    Or,
+    Term,
+    Value,
+    children,
+    postorder,
+)
+
+Status = Literal["sat", "unsat", "unknown"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one solver call established."""
+
+    status: Status
+    values: dict[str, Value] = field(default_factory=dict)  # every unknown, when sat
+    core: tuple[str, ...] = ()  # clause ids that cannot hold together, when unsat
+    reason: str = ""  # why the solver gave no answer, when unknown
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """The least or greatest value of an objective and an assignment reaching it.
+
+    `status` is "proved" only when a check that anything goes beyond the value came back unsat,
+    "infeasible" when the facts have no assignment at all (then `core` names the clauses),
+    "unknown" otherwise (`value` is then the best found so far, if any).
+    """
+
+    status: Literal["proved", "infeasible", "unknown"]
+    value: int | None = None
+    values: dict[str, Value] = field(default_factory=dict)
+    core: tuple[str, ...] = ()
+    reason: str = ""
+    seconds: float = 0.0
+
+
+_SMT_OPS = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "==": "=", "!=": "distinct"}
+
+
+def _num(n: int) -> str:
+    return str(n) if n >= 0 else f"(- {-n})"
+
+
+def _quote(name: str) -> str:
+    if "|" in name or "\\" in name:
+        raise ValueError(f"an unknown's name may not hold | or \\: {name!r}")
+    return f"|{name}|"
+
+
+class _Script:
+    """Terms as an SMT-LIB script for Z3's own parser: one declaration per unknown, sub-terms used
+    once written inline, and one definition per sub-term shared by several parents, so the
+    Python side does a single pass over the terms and the script stays small."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.ref: dict[int, str] = {}
+        self.declared: dict[str, str] = {}
+        self.count = 0
+        self.parents: dict[int, int] = {}
+
+    def share(self, roots: Sequence[Term]) -> None:
+        """Count each sub-term's parents over all the roots still to be written."""
+        parents = self.parents
+        for t in postorder(roots):
+            for c in children(t):
+                parents[id(c)] = parents.get(id(c), 0) + 1
+
+    def __call__(self, root: Term) -> str:
+        ref = self.ref
+        parents = self.parents
+        for t in postorder((root,), ref):
+            if isinstance(t, IVar | BVar):
+                name = _quote(t.name)
+                if t.name not in self.declared:
+                    sort = "Int" if isinstance(t, IVar) else "Bool"
+                    self.lines.append(f"(declare-const {name} {sort})")
+                    self.declared[t.name] = sort
+                ref[id(t)] = name
+                continue
+            if isinstance(t, IConst):
+                ref[id(t)] = _num(t.value)
+                continue
+            if isinstance(t, BConst):
+                ref[id(t)] = "true" if t.value else "false"
+                continue
+            if isinstance(t, Linear):
+                parts = [
+                    ref[id(x)] if k == 1 else f"(* {_num(k)} {ref[id(x)]})" for x, k in t.items
+                ]
+                if t.const:
+                    parts.append(_num(t.const))
+                body = parts[0] if len(parts) == 1 else f"(+ {' '.join(parts)})"
+                sort = "Int"
+            elif isinstance(t, Ite):
+                body = f"(ite {ref[id(t.cond)]} {ref[id(t.then)]} {ref[id(t.other)]})"
+                sort = "Int"
+            elif isinstance(t, Mod):
+                body = f"(mod {ref[id(t.item)]} {t.k})"
+                sort = "Int"
+            elif isinstance(t, Cmp):
+                body = f"({_SMT_OPS[t.op]} {ref[id(t.left)]} {ref[id(t.right)]})"
+                sort = "Bool"
+            elif isinstance(t, And):
+                body = f"(and {' '.join(ref[id(x)] for x in t.items)})"
+                sort = "Bool"
+            elif isinstance(t, Or):
+                body = f"(or {' '.join(ref[id(x)] for x in t.items)})"
+                sort = "Bool"
+            elif isinstance(t, Not):
+                body = f"(not {ref[id(t.item)]})"
+                sort = "Bool"
+            elif isinstance(t, Implies):
+                body = f"(=> {ref[id(t.cond)]} {ref[id(t.then)]})"
+                sort = "Bool"
+            else:  # pragma: no cover - every term class is handled above
+                raise TypeError(f"unknown term {t!r}")
+            if parents.get(id(t), 0) <= 1:
+                ref[id(t)] = body
+                continue
+            name = f"|def!{self.count}|"
+            self.count += 1
+            self.lines.append(f"(define-fun {name} () {sort} {body})")
+            ref[id(t)] = name
+        return ref[id(root)]
+
+    def assert_(self, root: Term, literal: str | None = None) -> None:
+        e = self(root)
+        self.lines.append(f"(assert (=> {literal} {e}))" if literal else f"(assert {e})")
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _ms(seconds: float) -> int:
+    return max(1, int(seconds * 1000))
+
+
+_MODEL_ENTRY = re.compile(
+    r"\(define-fun (\|[^|]*\||[^\s()]+) \(\) (Int|Bool)\s+(\(- \d+\)|\d+|true|false)\)"
+)
+
+
+def _values(model: Any, declared: dict[str, str] | None = None) -> dict[str, Value]:
+    """Every unknown the model assigns (definitions and clause literals left out), read from the
+    model's text: one call instead of several per unknown. Unknowns the solver eliminated are
+    missing from that text; those of `declared` (name -> sort) are evaluated one by one."""
+    out: dict[str, Value] = {}
+    for name, sort, text in _MODEL_ENTRY.findall(model.sexpr()):
+        name = name.strip("|")
+        if "!" in name:  # definitions, clause and goal literals: not unknowns of the encoding
+            continue
+        if sort == "Bool":
+            out[name] = text == "true"
+        elif text.startswith("(-"):
+            out[name] = -int(text[3:-1])
+        else:
+            out[name] = int(text)
+    for name, sort in (declared or {}).items():
+        if name not in out:
+            e = model.eval(z3.Int(name) if sort == "Int" else z3.Bool(name), model_completion=True)
+            out[name] = bool(z3.is_true(e)) if sort == "Bool" else e.as_long()
+    return out
+
+
+def _reason(solver: Any, timeout: float, started: float) -> str:
+    why = str(solver.reason_unknown())
+    if "timeout" in why or "canceled" in why or time.perf_counter() - started >= timeout * 0.98:
+        return f"timeout after {timeout:g} s"
+    return f"the solver gave up: {why}"
+
+
+class _Session:
+    """One z3 solver holding the structural facts hard, each clause behind a literal, and goals
+    behind literals of their own so that one session answers with and without them."""
+
+    def __init__(self, facts: Sequence[Fact], goals: Sequence[BoolTerm] = ()) -> None:
+        script = _Script()
+        script.share([f.term for f in facts] + list(goals))
+        self.literals: dict[str, Any] = {}
+        self.by_name: dict[str, str] = {}
+        names: dict[str, str] = {}
+        for f in facts:
+            if not f.is_rule:
+                script.assert_(f.term)
+                continue
+            lit = names.get(f.clause)
+            if lit is None:
+                lit = names[f.clause] = f"clause!{len(names)}"
+                script.lines.append(f"(declare-const |{lit}| Bool)")
+                self.by_name[lit] = f.clause
+            script.assert_(f.term, f"|{lit}|")
+        self.goal_literals: list[Any] = []
+        for i, g in enumerate(goals):
+            script.lines.append(f"(declare-const |goal!{i}| Bool)")
+            script.assert_(g, f"|goal!{i}|")
+        self.declared = script.declared
+        self.solver = z3.SolverFor("QF_LIA")
+        self.solver.from_string(script.text())
+        self.literals = {c: z3.Bool(n) for n, c in self.by_name.items()}
+        self.goal_literals = [z3.Bool(f"goal!{i}") for i in range(len(goals))]
+
+    def check(self, clauses: Sequence[str], timeout: float, goals: bool = True) -> Any:
+        self.solver.set("timeout", _ms(timeout))
+        assumptions = [self.literals[c] for c in clauses]
+        if goals:
+            assumptions += self.goal_literals
+        return self.solver.check(*assumptions)
+
+    def core(self) -> list[str]:
+        return [self.by_name[str(x)] for x in self.solver.unsat_core() if str(x) in self.by_name]
+
+
+def check(
+    facts: Sequence[Fact],
+    goals: Sequence[BoolTerm] = (),
+    *,
+    timeout: float,
+    minimise: bool = True,
+    values: bool = True,
+) -> Outcome:
+    """Whether the facts and goals can all hold; the core names clause facts only (`values`:
+    whether to read the assignment back when sat)."""
+    started = time.perf_counter()
+    s = _Session(facts, goals)
+    return _answer(s, True, started, timeout, minimise, want_values=values)
+
+
+def check_claim(
+    facts: Sequence[Fact], claim: BoolTerm, *, timeout: float
+) -> tuple[Outcome, Outcome | None]:
+    """Whether the facts force `claim`: the outcome for facts and not-claim and, when that is
+    unsat, for the facts alone (unsat then: the claim holds vacuously). One solver session."""
+    started = time.perf_counter()
+    s = _Session(facts, [~claim])
+    first = _answer(s, True, started, timeout, True)
+    if first.status != "unsat":
+        return first, None
+    again = time.perf_counter()
+    left = max(timeout - (again - started), 0.001)
+    return first, _answer(s, False, again, left, True, want_values=False)
+
+
+def _answer(
+    s: _Session,
+    goals: bool,
+    started: float,
+    timeout: float,
+    minimise: bool,
+    want_values: bool = True,
+) -> Outcome:
+    clauses = list(s.literals)
+    got = s.check(clauses, timeout, goals)
+    if got == z3.sat:
+        values = _values(s.solver.model(), s.declared) if want_values else {}
+        return Outcome("sat", values=values, seconds=time.perf_counter() - started)
+    if got == z3.unknown:
+        return Outcome(
+            "unknown",
+            reason=_reason(s.solver, timeout, started),
+            seconds=time.perf_counter() - started,
+        )
+    core = s.core()
+    if minimise:
+        core = _minimise(s, core, started, timeout, goals)
+    order = {c: i for i, c in enumerate(clauses)}
+    return Outcome(
+        "unsat",
+        core=tuple(sorted(core, key=order.__getitem__)),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _minimise(
+    s: _Session, core: list[str], started: float, timeout: float, goals: bool = True
+) -> list[str]:
+    """Deletion: drop each clause whose absence keeps the rest unsat (an unknown keeps it)."""
+    kept = list(core)
+    for c in list(core):
+        if c not in kept:
+            continue
+        left = timeout - (time.perf_counter() - started)
+        if left <= 0:
+            break
+        trial = [x for x in kept if x != c]
+        if s.check(trial, left, goals) == z3.unsat:
+            # the solver's own core of the smaller set may be smaller still
+            smaller = set(s.core())
+            kept = [x for x in trial if x in smaller]
+    return kept
+
+
+INCREMENTAL_BUDGET = 3.0
+"""Seconds a question of an optimum search gets from the incremental solver before a fresh one
+takes it over."""
+
+
+class Problem:
+    """Facts written once as a script, then asked many questions: optima of several objectives,
+    satisfiability under several goals. Every fact is asserted outright (no cores here; `check`
+    names clauses)."""
+
+    def __init__(self, facts: Sequence[Fact], extra: Sequence[Term] = ()) -> None:
+        self.facts = list(facts)
+        self.script = _Script()
+        self.script.share([f.term for f in facts] + list(extra))
+        for f in facts:
+            self.script.assert_(f.term)
+        self.base = len(self.script.lines)
+
+    def _text(
+        self, more: Sequence[BoolTerm], objective: IntTerm | None
+    ) -> tuple[str, dict[str, str]]:
+        s = self.script
+        keep = (dict(s.ref), dict(s.declared), s.count, len(s.lines))
+        try:
+            for g in more:
+                s.assert_(g)
+            if objective is not None:
+                ref = s(objective)
+                s.lines.append("(declare-const |objective!| Int)")
+                s.lines.append(f"(assert (= |objective!| {ref}))")
+            return s.text(), dict(s.declared)
+        finally:
+            s.ref, s.declared, s.count = keep[0], keep[1], keep[2]
+            del s.lines[keep[3] :]
+
+    def satisfiable(self, goals: Sequence[BoolTerm], timeout: float) -> Status:
+        """Whether the facts and goals can all hold (no values read back)."""
+        text, _ = self._text(goals, None)
+        solver = z3.SolverFor("QF_LIA")
+        solver.set("timeout", _ms(timeout))
+        solver.from_string(text)
+        got = solver.check()
+        return "sat" if got == z3.sat else "unsat" if got == z3.unsat else "unknown"
+
+    def satisfiable_each(self, goals: Sequence[BoolTerm], timeout: float) -> list[Status]:
+        """For each goal alone, whether the facts and it can hold: one solver, each goal behind a
+        literal assumed in turn (no re-parsing per goal)."""
+        started = time.perf_counter()
+        s = self.script
+        keep = (dict(s.ref), dict(s.declared), s.count, len(s.lines))
+        try:
+            for i, g in enumerate(goals):
+                s.lines.append(f"(declare-const |each!{i}| Bool)")
+                s.assert_(g, f"|each!{i}|")
+            text = s.text()
+        finally:
+            s.ref, s.declared, s.count = keep[0], keep[1], keep[2]
+            del s.lines[keep[3] :]
+        solver = z3.SolverFor("QF_LIA")
+        solver.from_string(text)
+        out: list[Status] = []
+        for i in range(len(goals)):
+            left = max(timeout - (time.perf_counter() - started), 0.001)
+            solver.set("timeout", _ms(left))
+            got = solver.check(z3.Bool(f"each!{i}"))
+            out.append("sat" if got == z3.sat else "unsat" if got == z3.unsat else "unknown")
+        return out
+
+    def optimum(
+        self,
+        objective: IntTerm,
+        *,
+        maximise: bool,
+        timeout: float,
+        goals: Sequence[BoolTerm] = (),
+        beyond: int | None = None,
+    ) -> Optimum:
+        """The greatest (or least) value of `objective` under the facts and goals, proved optimal.
+
+        `beyond`, when given, is a value already proved unreachable-past (no assignment goes
+        beyond it; e.g. a sum of proved bounds): the search then halves the gap at once. A first
+        assignment gives a value; then "at least value + step" is asked, jumping to each
+        new assignment's value and doubling the step, until a check is unsat; from there the gap
+        is halved. The answer is proved by the last unsat check (nothing reaches one beyond it).
+        Each question gets a fresh solver over the same script: Z3 preprocesses a fresh problem
+        far better than an incremental one. A constant objective is its own optimum.
+        """
+        started = time.perf_counter()
+        if isinstance(objective, IConst):
+            return Optimum("proved", value=objective.value, seconds=0.0)
+
+        def left() -> float:
+            return max(timeout - (time.perf_counter() - started), 0.001)
+
+        sign = 1 if maximise else -1
+        text, declared = self._text(goals, objective * sign)
+        obj = z3.Int("objective!")
+        solver = z3.SolverFor("QF_LIA")
+        solver.from_string(text)
+        asked = [0]
+
+        answered = [solver]
+
+        def ask(at_least: int | None) -> tuple[Any, int | None]:
+            solver.set("timeout", _ms(min(left(), INCREMENTAL_BUDGET)))
+            if at_least is None:
+                got = solver.check()
+            else:
+                lit = z3.Bool(f"at-least!{asked[0]}")
+                asked[0] += 1
+                solver.add(z3.Implies(lit, obj >= at_least))
+                got = solver.check(lit)
+            answered[0] = solver
+            if got == z3.unknown and left() > 0.01:
+                fresh = z3.SolverFor("QF_LIA")
+                fresh.set("timeout", _ms(left()))
+                fresh.from_string(text)
+                if at_least is not None:
+                    fresh.add(obj >= at_least)
+                got = fresh.check()
+                answered[0] = fresh
+            value = None
+            if got == z3.sat:
+                value = answered[0].model().eval(obj, model_completion=True).as_long()
+            return got, value
+
+        got, best = ask(None)
+        solver_of = answered
+        if got == z3.unsat:
+            out = check(self.facts, goals, timeout=left())
+            core = out.core if out.status == "unsat" else ()
+            return Optimum("infeasible", core=core, seconds=time.perf_counter() - started)
+        if got != z3.sat or best is None:
+            return Optimum(
+                "unknown",
+                reason=_reason(solver_of[0], timeout, started),
+                seconds=time.perf_counter() - started,
+            )
+        model = solver_of[0].model()
+        ceiling: int | None = None if beyond is None else beyond * sign
+        step = 1
+        while ceiling is None or best < ceiling:
+            target = best + step if ceiling is None else (best + ceiling + 1) // 2
+            got, value = ask(target)
+            if got == z3.sat and value is not None:
+                model = solver_of[0].model()
+                best = value
+                step *= 2
+            elif got == z3.unsat:
+                ceiling = target - 1
+            else:
+                return Optimum(
+                    "unknown",
+                    value=best * sign,
+                    values=_values(model, declared),
+                    reason=_reason(solver_of[0], timeout, started),
+                    seconds=time.perf_counter() - started,
+                )
+        values = _values(model, declared)
+        values.pop("objective!", None)
+        return Optimum(
+            "proved", value=best * sign, values=values, seconds=time.perf_counter() - started
+        )
+
+
+def optimum(
+    facts: Sequence[Fact],
+    objective: IntTerm,
+    *,
+    maximise: bool,
+    timeout: float,
+    goals: Sequence[BoolTerm] = (),
+) -> Optimum:
+    """`Problem(facts).optimum(...)`, for a single question."""
+    return Problem(facts).optimum(objective, maximise=maximise, timeout=timeout, goals=goals)
+
+
+def version() -> str:
+    """The Z3 version in use."""
+    return str(z3.get_version_string())
+
+
+__all__ = [
+    "Optimum",
+    "Outcome",
+    "Problem",
+    "Status",
+    "check",
+    "check_claim",
+    "optimum",
+    "version",
+]

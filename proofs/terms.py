@@ -1,0 +1,577 @@
+"""A small typed language of integer and boolean terms, in which every rule encoding is written.
+
+Encodings never touch the solver: they build these terms, which `arbitro.proofs.smt` hands to Z3
+and `Evaluator` runs as compiled Python on concrete values (the refinement tests run the very
+constraints the proofs are about against the model, millions of times, without a solver call).
+
+Terms are immutable trees compared by identity; a term used in several places is one object, so
+both back ends translate it once. Arithmetic is linear integer arithmetic plus if-then-else and the
+remainder by a constant. Equality is spelled `a.eq(b)` (``==`` keeps its Python meaning).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Union
+
+Value = int | bool
+IntLike = Union["IntTerm", int]
+
+
+class Term:
+    """A term of either sort."""
+
+    __slots__ = ()
+
+
+class IntTerm(Term):
+    """An integer-valued term; `+`, `-`, `*` by a constant and comparisons build new terms."""
+
+    __slots__ = ()
+
+    def __add__(self, other: IntLike) -> IntTerm:
+        return add(self, other)
+
+    def __radd__(self, other: int) -> IntTerm:
+        return add(other, self)
+
+    def __sub__(self, other: IntLike) -> IntTerm:
+        return add(self, scale(-1, other))
+
+    def __rsub__(self, other: int) -> IntTerm:
+        return add(other, scale(-1, self))
+
+    def __neg__(self) -> IntTerm:
+        return scale(-1, self)
+
+    def __mul__(self, k: int) -> IntTerm:
+        return scale(k, self)
+
+    def __rmul__(self, k: int) -> IntTerm:
+        return scale(k, self)
+
+    def __mod__(self, k: int) -> IntTerm:
+        if k <= 0:
+            raise ValueError(f"a remainder is taken by a positive constant, got {k}")
+        return Mod(self, k)
+
+    def __le__(self, other: IntLike) -> BoolTerm:
+        return compare("<=", self, other)
+
+    def __lt__(self, other: IntLike) -> BoolTerm:
+        return compare("<", self, other)
+
+    def __ge__(self, other: IntLike) -> BoolTerm:
+        return compare(">=", self, other)
+
+    def __gt__(self, other: IntLike) -> BoolTerm:
+        return compare(">", self, other)
+
+    def eq(self, other: IntLike) -> BoolTerm:
+        return compare("==", self, other)
+
+    def ne(self, other: IntLike) -> BoolTerm:
+        return compare("!=", self, other)
+
+
+class BoolTerm(Term):
+    """A boolean-valued term; `&`, `|` and `~` build new terms."""
+
+    __slots__ = ()
+
+    def __and__(self, other: BoolTerm | bool) -> BoolTerm:
+        return all_of((self, blift(other)))
+
+    def __rand__(self, other: bool) -> BoolTerm:
+        return all_of((blift(other), self))
+
+    def __or__(self, other: BoolTerm | bool) -> BoolTerm:
+        return any_of((self, blift(other)))
+
+    def __ror__(self, other: bool) -> BoolTerm:
+        return any_of((blift(other), self))
+
+    def __invert__(self) -> BoolTerm:
+        if isinstance(self, BConst):
+            return BConst(not self.value)
+        if isinstance(self, Not):
+            return self.item
+        return Not(self)
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class IVar(IntTerm):
+    name: str
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class IConst(IntTerm):
+    value: int
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Linear(IntTerm):
+    """``const + sum(coef * term)``."""
+
+    items: tuple[tuple[IntTerm, int], ...]
+    const: int
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Ite(IntTerm):
+    cond: BoolTerm
+    then: IntTerm
+    other: IntTerm
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Mod(IntTerm):
+    """The remainder of `item` by the positive constant `k`, always in ``0 .. k-1``."""
+
+    item: IntTerm
+    k: int
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class BVar(BoolTerm):
+    name: str
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class BConst(BoolTerm):
+    value: bool
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Cmp(BoolTerm):
+    op: str  # "<=", "<", ">=", ">", "==", "!="
+    left: IntTerm
+    right: IntTerm
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class And(BoolTerm):
+    items: tuple[BoolTerm, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Or(BoolTerm):
+    items: tuple[BoolTerm, ...]
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Not(BoolTerm):
+    item: BoolTerm
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Implies(BoolTerm):
+    cond: BoolTerm
+    then: BoolTerm
+
+
+TRUE = BConst(True)
+FALSE = BConst(False)
+ZERO = IConst(0)
+
+
+_FOLD = {
+    "<=": lambda a, b: a <= b,
+    "<": lambda a, b: a < b,
+    ">=": lambda a, b: a >= b,
+    ">": lambda a, b: a > b,
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
+
+
+def compare(op: str, left: IntLike, right: IntLike) -> BoolTerm:
+    """A comparison; one between two constants (or of a term with itself) is folded at once."""
+    a, b = lift(left), lift(right)
+    if a is b:
+        return TRUE if op in ("<=", ">=", "==") else FALSE
+    if isinstance(a, IConst) and isinstance(b, IConst):
+        return TRUE if _FOLD[op](a.value, b.value) else FALSE
+    return Cmp(op, a, b)
+
+
+def lift(x: IntLike) -> IntTerm:
+    """An int as a constant term; a term unchanged."""
+    if isinstance(x, IntTerm):
+        return x
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise TypeError(f"expected an integer term or int, got {x!r}")
+    return IConst(x)
+
+
+def blift(x: BoolTerm | bool) -> BoolTerm:
+    if isinstance(x, BoolTerm):
+        return x
+    if not isinstance(x, bool):
+        raise TypeError(f"expected a boolean term or bool, got {x!r}")
+    return TRUE if x else FALSE
+
+
+def Int(name: str) -> IVar:
+    """An integer unknown."""
+    return IVar(name)
+
+
+def Bool(name: str) -> BVar:
+    """A boolean unknown."""
+    return BVar(name)
+
+
+def const(n: int) -> IConst:
+    return IConst(n)
+
+
+def _linear_parts(x: IntTerm, k: int, acc: dict[int, tuple[IntTerm, int]]) -> int:
+    """Add ``k * x`` into `acc` (keyed by term id); return the constant part."""
+    if isinstance(x, IConst):
+        return k * x.value
+    if isinstance(x, Linear):
+        c = k * x.const
+        for t, coef in x.items:
+            c += _linear_parts(t, k * coef, acc)
+        return c
+    got = acc.get(id(x))
+    acc[id(x)] = (x, (got[1] if got else 0) + k)
+    return 0
+
+
+def _linear(parts: Iterable[tuple[IntLike, int]]) -> IntTerm:
+    acc: dict[int, tuple[IntTerm, int]] = {}
+    c = 0
+    for x, k in parts:
+        c += _linear_parts(lift(x), k, acc)
+    items = tuple((t, k) for t, k in acc.values() if k != 0)
+    if not items:
+        return IConst(c)
+    if c == 0 and len(items) == 1 and items[0][1] == 1:
+        return items[0][0]
+    return Linear(items, c)
+
+
+def add(a: IntLike, b: IntLike) -> IntTerm:
+    return _linear(((a, 1), (b, 1)))
+
+
+def scale(k: int, x: IntLike) -> IntTerm:
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"terms are multiplied by integer constants only, got {k!r}")
+    return _linear(((x, k),))
+
+
+def total(xs: Iterable[IntLike]) -> IntTerm:
+    """The sum of the terms (0 for none)."""
+    return _linear((x, 1) for x in xs)
+
+
+def weighted(pairs: Iterable[tuple[int, IntLike]]) -> IntTerm:
+    """``sum(k * x)`` over (k, x) pairs."""
+    return _linear((x, k) for k, x in pairs)
+
+
+def ite(cond: BoolTerm | bool, then: IntLike, other: IntLike) -> IntTerm:
+    c = blift(cond)
+    if isinstance(c, BConst):
+        return lift(then) if c.value else lift(other)
+    return Ite(c, lift(then), lift(other))
+
+
+def count(conds: Iterable[BoolTerm]) -> IntTerm:
+    """How many of the conditions hold."""
+    return total(ite(c, 1, 0) for c in conds)
+
+
+def maximum(xs: Sequence[IntLike]) -> IntTerm:
+    """The largest of the terms (at least one)."""
+    if not xs:
+        raise ValueError("the maximum of no terms")
+    best = lift(xs[0])
+    for x in xs[1:]:
+        t = lift(x)
+        best = ite(t > best, t, best)
+    return best
+
+
+def minimum(xs: Sequence[IntLike]) -> IntTerm:
+    if not xs:
+        raise ValueError("the minimum of no terms")
+    best = lift(xs[0])
+    for x in xs[1:]:
+        t = lift(x)
+        best = ite(t < best, t, best)
+    return best
+
+
+def all_of(xs: Iterable[BoolTerm | bool]) -> BoolTerm:
+    items: list[BoolTerm] = []
+    for x in xs:
+        b = blift(x)
+        if isinstance(b, BConst):
+            if not b.value:
+                return FALSE
+            continue
+        if isinstance(b, And):
+            items.extend(b.items)
+        else:
+            items.append(b)
+    if not items:
+        return TRUE
+    return items[0] if len(items) == 1 else And(tuple(items))
+
+
+def any_of(xs: Iterable[BoolTerm | bool]) -> BoolTerm:
+    items: list[BoolTerm] = []
+    for x in xs:
+        b = blift(x)
+        if isinstance(b, BConst):
+            if b.value:
+                return TRUE
+            continue
+        if isinstance(b, Or):
+            items.extend(b.items)
+        else:
+            items.append(b)
+    if not items:
+        return FALSE
+    return items[0] if len(items) == 1 else Or(tuple(items))
+
+
+def implies(cond: BoolTerm | bool, then: BoolTerm | bool) -> BoolTerm:
+    c, t = blift(cond), blift(then)
+    if isinstance(c, BConst):
+        return t if c.value else TRUE
+    if isinstance(t, BConst) and t.value:
+        return TRUE
+    return Implies(c, t)
+
+
+def divisible(x: IntLike, k: int) -> BoolTerm:
+    """`x` is a multiple of `k`, with the test pushed into the branches of an if-then-else and
+    the parts of a sum that are multiples already (the same statement, easier for a solver)."""
+    t = lift(x)
+    if isinstance(t, IConst):
+        return TRUE if t.value % k == 0 else FALSE
+    if isinstance(t, Ite):
+        return all_of(
+            (implies(t.cond, divisible(t.then, k)), implies(~t.cond, divisible(t.other, k)))
+        )
+    if isinstance(t, Linear):
+        rest = [(x, c) for x, c in t.items if c % k]
+        if not rest and t.const % k == 0:
+            return TRUE
+        if len(rest) < len(t.items):
+            return divisible(_linear(((x, c) for x, c in rest)) + t.const, k)
+        if len(t.items) == 1 and isinstance(t.items[0][0], Ite) and t.const % k == 0:
+            inner, c = t.items[0]
+            if c == 1 or c == -1:
+                return divisible(inner, k)
+    return compare("==", Mod(t, k), 0)
+
+
+def divisible_parts(x: IntLike, k: int) -> BoolTerm:
+    """Every summand of `x` (into the branches of each if-then-else) is a multiple of `k`: a
+    stronger statement than `divisible(x, k)` that implies it — to prove with, never to refute
+    with (summands may cancel)."""
+    t = lift(x)
+    if isinstance(t, Linear):
+        return all_of(
+            (
+                *(divisible_parts(item, k) for item, c in t.items if c % k),
+                TRUE if t.const % k == 0 else FALSE,
+            )
+        )
+    if isinstance(t, Ite):
+        return all_of(
+            (
+                implies(t.cond, divisible_parts(t.then, k)),
+                implies(~t.cond, divisible_parts(t.other, k)),
+            )
+        )
+    return divisible(t, k)
+
+
+def between(x: IntLike, lo: int, hi: int) -> BoolTerm:
+    t = lift(x)
+    return all_of((t >= lo, t <= hi))
+
+
+def one_of(x: IntLike, values: Iterable[int]) -> BoolTerm:
+    t = lift(x)
+    return any_of(t.eq(v) for v in values)
+
+
+# ---------------------------------------------------------------- walking terms
+
+
+def children(t: Term) -> tuple[Term, ...]:
+    if isinstance(t, Linear):
+        return tuple(x for x, _ in t.items)
+    if isinstance(t, Ite):
+        return (t.cond, t.then, t.other)
+    if isinstance(t, Mod):
+        return (t.item,)
+    if isinstance(t, Cmp):
+        return (t.left, t.right)
+    if isinstance(t, And | Or):
+        return t.items
+    if isinstance(t, Not):
+        return (t.item,)
+    if isinstance(t, Implies):
+        return (t.cond, t.then)
+    return ()
+
+
+def postorder(roots: Iterable[Term], done: Container[int] = ()) -> list[Term]:
+    """Every distinct sub-term (by identity), children before parents; sub-terms whose id is in
+    `done` are left out with everything below them."""
+    seen: set[int] = set()
+    out: list[Term] = []
+    stack: list[tuple[Term, bool]] = [(r, False) for r in reversed(list(roots))]
+    while stack:
+        t, expanded = stack.pop()
+        if expanded:
+            out.append(t)
+            continue
+        if id(t) in seen or id(t) in done:
+            continue
+        seen.add(id(t))
+        stack.append((t, True))
+        for c in reversed(children(t)):
+            if id(c) not in seen and id(c) not in done:
+                stack.append((c, False))
+    return out
+
+
+def variables(roots: Iterable[Term]) -> list[IVar | BVar]:
+    """The unknowns the terms mention, each once, in first-seen order."""
+    names: dict[str, IVar | BVar] = {}
+    for t in postorder(roots):
+        if isinstance(t, IVar | BVar) and t.name not in names:
+            names[t.name] = t
+    return list(names.values())
+
+
+# ---------------------------------------------------------------- concrete evaluation
+
+_PY_OPS = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "==": "==", "!=": "!="}
+
+
+class Evaluator:
+    """The roots compiled to one Python function of the unknowns, for fast concrete evaluation.
+
+    `Evaluator(roots, names)(values)` returns the value of every root, where `values[i]` is the
+    value of the unknown called `names[i]`; an unknown missing from `names` is an error at build.
+    """
+
+    def __init__(self, roots: Sequence[Term], names: Sequence[str]) -> None:
+        index = {n: i for i, n in enumerate(names)}
+        lines: list[str] = []
+        local: dict[int, str] = {}
+        counter = itertools.count()
+
+        def ref(t: Term) -> str:
+            return local[id(t)]
+
+        for t in postorder(roots):
+            if isinstance(t, IVar | BVar):
+                if t.name not in index:
+                    raise KeyError(f"no value is given for the unknown {t.name!r}")
+                code = f"x[{index[t.name]}]"
+            elif isinstance(t, IConst):
+                code = repr(t.value)
+            elif isinstance(t, BConst):
+                code = "True" if t.value else "False"
+            elif isinstance(t, Linear):
+                parts = [repr(t.const)] if t.const else []
+                parts += [ref(x) if k == 1 else f"{k}*{ref(x)}" for x, k in t.items]
+                code = " + ".join(parts) or "0"
+            elif isinstance(t, Ite):
+                code = f"({ref(t.then)} if {ref(t.cond)} else {ref(t.other)})"
+            elif isinstance(t, Mod):
+                code = f"({ref(t.item)} % {t.k})"
+            elif isinstance(t, Cmp):
+                code = f"({ref(t.left)} {_PY_OPS[t.op]} {ref(t.right)})"
+            elif isinstance(t, And):
+                code = "(" + " and ".join(ref(x) for x in t.items) + ")"
+            elif isinstance(t, Or):
+                code = "(" + " or ".join(ref(x) for x in t.items) + ")"
+            elif isinstance(t, Not):
+                code = f"(not {ref(t.item)})"
+            elif isinstance(t, Implies):
+                code = f"((not {ref(t.cond)}) or {ref(t.then)})"
+            else:  # pragma: no cover - every term class is handled above
+                raise TypeError(f"unknown term {t!r}")
+            name = f"v{next(counter)}"
+            local[id(t)] = name
+            lines.append(f"    {name} = {code}")
+        body = "\n".join(lines) or "    pass"
+        result = ", ".join(ref(r) for r in roots)
+        src = f"def _evaluate(x):\n{body}\n    return ({result}{',' if len(roots) == 1 else ''})\n"
+        scope: dict[str, object] = {}
+        exec(compile(src, "<arbitro.proofs.terms>", "exec"), scope)  # the source is generated above
+        self._fn: Callable[[Sequence[Value]], tuple[Value, ...]] = scope["_evaluate"]  # type: ignore[assignment]
+        self.names = tuple(names)
+        self.size = len(lines)
+
+    def __call__(self, values: Sequence[Value]) -> tuple[Value, ...]:
+        return self._fn(values)
+
+
+def evaluate(term: Term, env: Mapping[str, Value]) -> Value:
+    """One term's value under an assignment (slow path, for messages and decoding)."""
+    names = [v.name for v in variables((term,))]
+    return Evaluator((term,), names)([env[n] for n in names])[0]
+
+
+__all__ = [
+    "FALSE",
+    "TRUE",
+    "ZERO",
+    "And",
+    "BConst",
+    "BVar",
+    "Bool",
+    "BoolTerm",
+    "Cmp",
+    "Evaluator",
+    "IConst",
+    "IVar",
+    "Implies",
+    "Int",
+    "IntTerm",
+    "Ite",
+    "Linear",
+    "Mod",
+    "Not",
+    "Or",
+    "Term",
+    "Value",
+    "add",
+    "all_of",
+    "any_of",
+    "between",
+    "blift",
+    "compare",
+    "const",
+    "count",
+    "divisible",
+    "divisible_parts",
+    "evaluate",
+    "implies",
+    "ite",
+    "lift",
+    "maximum",
+    "minimum",
+    "one_of",
+    "postorder",
+    "scale",
+    "total",
+    "variables",
+    "weighted",
+]

@@ -1,0 +1,175 @@
+"""Every property can fail: a deliberately broken rule set or move comes out REFUTED, with a
+witness that shows the break in the book's terms.
+
+Each break is made in one place only (the rule that admits a move, or one move's effect), so
+the property's other side still states the book's rule; the witness is then checked against
+what the break predicts, by arithmetic done here, not by the code under test.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from arbitro.model.schema import Band, DealCount, Sweep
+from arbitro.proofs.escoba import moves as escoba_moves
+from arbitro.proofs.escoba import scoring as escoba_scoring
+from arbitro.proofs.escoba import table_rest
+from arbitro.proofs.facts import Facts
+from arbitro.proofs.rummy import cards as C
+from arbitro.proofs.rummy import conservation, meld_caps, moves, opening, scoring
+from arbitro.proofs.verdict import Verdict
+
+from .helpers import escoba, rummy
+
+T = 30.0
+
+
+def test_conservation_refutes_a_discard_that_drops_the_card() -> None:
+    rel = moves.discard(rummy("samba-en"))[0]
+    rel.effects = Facts([f for f in rel.effects if f.note != "the pile gets it"])
+    rel.effects.given(rel.post["pile"].eq(rel.pre["pile"]), "the pile keeps what it had")
+    check = conservation.move_check(rel, T)
+    assert check.verdict is Verdict.REFUTED and check.witness is not None
+    diff = check.witness.data["differences"]
+    assert len(diff) == 1 and diff[0].endswith("1 before, 0 after")
+
+
+def test_conservation_refutes_a_pile_take_that_keeps_the_red_threes() -> None:
+    """The red threes of a taken pile go nowhere: the take loses them."""
+    rel = moves.take_pile(rummy("canasta-es"))[0]
+    rel.effects = Facts([f for f in rel.effects if "red threes in the pile" not in f.note])
+    rel.effects.given(rel.post["reds"].eq(rel.pre["reds"]), "the row keeps what it had")
+    check = conservation.move_check(rel, T)
+    assert check.verdict is Verdict.REFUTED and check.witness is not None
+    assert all(d[:2] in ("3D", "3H") for d in check.witness.data["differences"])
+
+
+def test_conservation_refutes_a_capture_that_keeps_the_card() -> None:
+    rel = escoba_moves.capture(escoba())
+    rel.effects = Facts([f for f in rel.effects if "side's captures" not in f.note])
+    rel.effects.given(
+        rel.post["pile"].eq(rel.pre["pile"] + rel.params["taken"]), "only the group is taken"
+    )
+    check = escoba_moves.move_check(rel, T)
+    assert check.verdict is Verdict.REFUTED and check.witness is not None
+    assert len(check.witness.data["differences"]) == 1
+
+
+def test_meld_caps_refutes_a_wild_cap_raised_in_the_addition_rule_only() -> None:
+    r = rummy("samba-en")
+    checks = {
+        c.name: c for c in meld_caps.meld_caps(r, T, guard=dataclasses.replace(r, wild_cap=3))
+    }
+    add = checks["add/set"]
+    assert add.verdict is Verdict.REFUTED and add.witness is not None
+    after = add.witness.data["after"]
+    assert sum(1 for x in after if x == "JK" or x.startswith("2")) == 3
+    assert any("samba-en:wild-cap" in b for b in add.witness.data["breaks"])
+
+
+def test_meld_caps_refutes_a_canasta_that_grows_where_the_book_closes_it() -> None:
+    r = rummy("samba-en")  # completed_set_growth = none
+    checks = {
+        c.name: c
+        for c in meld_caps.meld_caps(r, T, guard=dataclasses.replace(r, completed_set_growth="any"))
+    }
+    add = checks["add/set"]
+    assert add.verdict is Verdict.REFUTED and add.witness is not None
+    assert len(add.witness.data["after"]) == 8
+
+
+def test_score_bounds_refutes_a_negative_bonus() -> None:
+    r = dataclasses.replace(rummy("canasta-es"), bonus_clean_canasta=-500)
+    checks = {c.name: c for c in scoring.signs(r, T)}
+    bad = checks["sign/canastas"]
+    assert bad.verdict is Verdict.REFUTED and bad.witness is not None
+    data = bad.witness.data
+    assert data["categories"]["canastas"] < 0
+    clean = [
+        m for m in data["melds"] if len(m) >= 7 and not any(x == "JK" or x[0] == "2" for x in m)
+    ]
+    assert clean  # the witness holds a clean canasta, now priced below zero
+
+
+def test_score_step_refutes_a_bonus_off_the_card_unit() -> None:
+    r = dataclasses.replace(rummy("canasta-es"), bonus_going_out=101)
+    res = scoring.step(r, T)
+    check = res.checks[0]
+    assert check.verdict is Verdict.REFUTED and check.witness is not None
+    data = check.witness.data
+    assert data["total"] % 5 != 0
+    assert data["total"] == sum(data["categories"].values())
+    assert data["categories"]["going-out"] == 101
+
+
+def test_opening_table_refutes_a_gap() -> None:
+    r = rummy("samba-es")
+    bands = list(r.opening_minimums)
+    i = next(j for j, b in enumerate(bands) if b.high == 2999)
+    bands[i] = Band(bands[i].minimum, bands[i].low, 2899)  # 2900 to 2999 fall in no row
+    res = opening.run(dataclasses.replace(r, opening_minimums=tuple(bands)), T, step=5)
+    check = res.checks[0]
+    assert check.verdict is Verdict.REFUTED and check.witness is not None
+    score = check.witness.data["side_score"]
+    assert 2900 <= score <= 2999 and score % 5 == 0
+
+
+def test_opening_table_refutes_rows_that_disagree() -> None:
+    r = rummy("canasta-es")
+    bands = (*r.opening_minimums, Band(75, 1000, 1200))
+    res = opening.run(dataclasses.replace(r, opening_minimums=bands), T, step=5)
+    check = res.checks[0]
+    assert check.verdict is Verdict.REFUTED and check.witness is not None
+    assert 1000 <= check.witness.data["side_score"] <= 1200
+    assert sorted(check.witness.data["minimums"]) == [50, 75]
+
+
+def test_table_rest_refutes_a_sweep_total_off_the_capture_sum() -> None:
+    r = dataclasses.replace(escoba(), opening_sweeps=(Sweep(15, 1), Sweep(31, 2)))
+    checks = {c.name: c for c in table_rest.invariant_checks(r, T)}
+    deal = checks["deal"]
+    assert deal.verdict is Verdict.REFUTED and deal.witness is not None
+    assert deal.witness.data["worth"] == 31
+
+
+def test_table_rest_refutes_a_capture_rule_changed_alone() -> None:
+    r = escoba()
+    checks = {
+        c.name: c
+        for c in table_rest.invariant_checks(r, T, guard=dataclasses.replace(r, capture_sum=14))
+    }
+    cap = checks["capture"]
+    assert cap.verdict is Verdict.REFUTED and cap.witness is not None
+    assert cap.witness.data["worth"] == 14
+
+
+def test_escoba_score_bounds_refutes_a_negative_point() -> None:
+    r = dataclasses.replace(escoba(), velo_points=-1)
+    checks = {c.name: c for c in escoba_scoring.signs(r, T)}
+    bad = checks["sign/velo"]
+    assert bad.verdict is Verdict.REFUTED and bad.witness is not None
+    assert "7o" in bad.witness.data["piles"][0]
+
+
+def test_deal_arithmetic_refutes_a_wrong_deal_count() -> None:
+    r = escoba()
+    wrong = dataclasses.replace(
+        r, deals_per_hand=(DealCount(2, 5), DealCount(3, 4), DealCount(4, 3))
+    )
+    res = escoba_scoring.deal_arithmetic(wrong, T)
+    check = res.checks[0]
+    assert check.verdict is Verdict.REFUTED and check.witness is not None
+    # 2 x 3 + 4 + 4 x (2 x 3) = 34 cards
+    assert check.witness.data == {"players": 2, "deals": 5, "cards": 34}
+
+
+def test_the_real_books_hold_where_the_mutants_do_not() -> None:
+    """The unbroken rules of the same books: the same checks are PROVED (so the refutations
+    above come from the breaks)."""
+    assert all(c.verdict is Verdict.PROVED for c in meld_caps.meld_caps(rummy("samba-en"), T))
+    assert all(c.verdict is Verdict.PROVED for c in scoring.signs(rummy("canasta-es"), T))
+    assert all(c.verdict is Verdict.PROVED for c in table_rest.invariant_checks(escoba(), T))
+    assert conservation.move_check(moves.discard(rummy("samba-en"))[0], T).verdict is Verdict.PROVED
+
+
+_ = C
