@@ -733,11 +733,12 @@ def build_parser() -> argparse.ArgumentParser:
     explore_cmd.register(sub, _emit_json)
 
     # the oracle's commands live in their own modules
-    from arbitro import check, protocol, server
+    from arbitro import check, conform, protocol, server
 
     check.register(sub)
     server.register(sub)
     protocol.register(sub)
+    conform.register(sub)
 
     from arbitro.prove import register as register_prove  # the command lives in arbitro/prove.py
 

@@ -549,8 +549,8 @@ class ScoreFacts(Protocol):
 
 
 FACTS_MODULE = "arbitro.proofs.score_facts"
-"""Where the proofs provide ``score_facts(rules) -> ScoreFacts | None`` (not there yet: the explorer
-then says the cross-check was not made)."""
+"""Where the proofs provide ``score_facts(rules) -> ScoreFacts | None`` (None when the encodings do
+not cover the rules: the explorer then says the cross-check was not made)."""
 
 
 def proved_score_facts(rules: Any) -> ScoreFacts | None:

@@ -119,11 +119,15 @@ def config(rules: EscobaRules) -> Config:
         ("each_opponent", "opponents_together"),
     )
     groups = seatings(r)
-    n = E.kinds(r)
+    n = E.KINDS
+    pack = E.copies(r)
     most = max(g.sides for g in groups)
     which = Int("seating")
+    # a card the pack leaves out (a small configuration's missing ranks) is nobody's
     own: dict[tuple[int, int], IntTerm] = {
-        (c, s): Int(f"side {s} has {E.name(c)}") for c in range(n) for s in range(most)
+        (c, s): Int(f"side {s} has {E.name(c)}") if pack[c] else const(0)
+        for c in range(n)
+        for s in range(most)
     }
     esc = Int("side 0 escobas")
     cfg = Config(r, groups, which, own, esc)
@@ -137,7 +141,7 @@ def config(rules: EscobaRules) -> Config:
             f.given(implies(sides_n <= s, own[(c, s)].eq(0)), "no such side")
         held = total(own[(c, s)] for s in range(most))
         f.add(cid("suits"), held <= 1, "each card is in one place")
-        if r.last_capturer_takes_rest and r.capture_forced:
+        if r.last_capturer_takes_rest and r.capture_forced and pack[c]:
             # forced capture means someone captures in every hand (the last card would meet the
             # other 39 on the table), and the last capturer takes what is left
             f.add(
@@ -189,7 +193,7 @@ def config(rules: EscobaRules) -> Config:
         double = all_of((counts[0] > CARDS_DOUBLE_MORE_THAN, few))
     cats = cfg.categories
     cats["cards"] = ite(sole(counts), ite(double, 2 * r.cards_points, r.cards_points), 0)
-    all_oros = sum(1 for c in range(n) if E.suit_of(c) == 0)
+    all_oros = sum(pack[c] for c in range(n) if E.suit_of(c) == 0)
     oros_double = oros[0].eq(all_oros) if r.variant_oros_all else FALSE
     cats["oros"] = ite(sole(oros), ite(oros_double, 2 * r.oros_points, r.oros_points), 0)
     velo = E.kind(0, E.SEVEN)
@@ -240,12 +244,13 @@ def _per(which: IntTerm, values: list[int]) -> IntTerm:
 def decode(cfg: Config, values: Mapping[str, Value]) -> dict[str, Any]:
     v = dict(values)
     g = cfg.seatings[int(v.get("seating", 0))]
-    n = E.kinds(cfg.rules)
+    pack = E.copies(cfg.rules)
+    in_pack = [c for c in range(E.KINDS) if pack[c]]
     piles = [
-        [E.name(c) for c in range(n) if int(v.get(f"side {s} has {E.name(c)}", 0))]
+        [E.name(c) for c in in_pack if int(v.get(f"side {s} has {E.name(c)}", 0))]
         for s in range(g.sides)
     ]
-    left = [E.name(c) for c in range(n) if not any(E.name(c) in p for p in piles)]
+    left = [E.name(c) for c in in_pack if not any(E.name(c) in p for p in piles)]
     names = cfg.unknowns()
     ev = Evaluator(list(cfg.categories.values()), names)
     cats = dict(zip(cfg.categories, ev([v.get(x, 0) for x in names]), strict=True))
