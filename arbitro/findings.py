@@ -176,15 +176,19 @@ def book_words(text: str) -> str:
 
 # ---------------------------------------------------------------- derived results, cached
 
-CACHE_VERSION = 1
-_SOURCES = (
-    "arbitro/findings.py",
-    "arbitro/dead_ends.py",
-    "proofs/claims.py",
-    "proofs/clashes.py",
-    "proofs/dead_rules.py",
-    "proofs/differences.py",
-)
+CACHE_VERSION = 2
+_SOURCES = ("findings.py", "dead_ends.py", "model", "proofs")
+"""What the derived results are computed by, relative to the arbitro package: these modules and
+every module of the model (dead ends and witnesses are played by it) and of the proofs."""
+
+
+def _source_files() -> list[Path]:
+    root = Path(__file__).resolve().parent
+    out: list[Path] = []
+    for rel in _SOURCES:
+        p = (root / rel).resolve()
+        out += sorted(p.rglob("*.py")) if p.is_dir() else [p] if p.is_file() else []
+    return out
 
 
 def digest(books: Sequence[Rulebook]) -> str:
@@ -195,11 +199,9 @@ def digest(books: Sequence[Rulebook]) -> str:
         p = d / f"{b.id}.toml"
         h.update(b.id.encode())
         h.update(p.read_bytes() if p.is_file() else canonical(b.id).encode())
-    root = Path(__file__).resolve().parent
-    for rel in _SOURCES:
-        p = root / rel.split("/", 1)[1] if rel.startswith("arbitro/") else root / rel
-        if p.is_file():
-            h.update(p.read_bytes())
+    for p in _source_files():
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
     return h.hexdigest()[:24]
 
 
