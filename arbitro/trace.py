@@ -22,6 +22,7 @@ import dataclasses
 import inspect
 import io
 import re
+import textwrap
 import tokenize
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -182,15 +183,17 @@ def _code_hits(
     fam: Family,
     comments: Iterable[str] = (),
     derived: Mapping[str, frozenset[str]] | None = None,
+    nodes: Sequence[ast.AST] | None = None,
 ) -> _Hits:
-    """What a model function (or a module's top level) reads and names of the family's clauses."""
+    """What a model function (or a module's top level) reads and names of the family's clauses
+    (`nodes`: its own nodes, when the caller has listed them already)."""
     hits = _Hits()
     via = derived or {}
     for text in comments:
         for key in _ids_in(text, fam.keys):
             hits.add(key, "comment")
     doc = _docstring_node(node)
-    for n in _own_nodes(node):
+    for n in nodes if nodes is not None else _own_nodes(node):
         if isinstance(n, ast.Attribute):
             if n.attr in fam.keys:
                 hits.add(n.attr, "reads")
@@ -213,14 +216,18 @@ def _code_hits(
 _OPTION = re.compile(r"^-*([a-z][a-z0-9_-]*)=")
 
 
-def _test_hits(node: ast.AST, keys: frozenset[str], comments: Iterable[str] = ()) -> _Hits:
-    """What a test (or a helper or constant of the suite) says about clauses: ids, keys, options."""
+def _test_symbol(node: ast.AST, keys: frozenset[str], comments: Iterable[str] = ()) -> _Symbol:
+    """What a test (or a helper or constant of the suite) says about clauses (ids, keys, options),
+    and the names it uses, in one walk."""
     hits = _Hits()
+    refs: set[str] = set()
     for text in comments:
         for key in _ids_in(text, keys):
             hits.add(key, "names the clause")
-    for n in _own_nodes(node):
-        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name):
+            refs.add(n.id)
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str):
             text = n.value
             key = option_key(text) if len(text) < 64 else ""
             if key in keys:
@@ -235,7 +242,7 @@ def _test_hits(node: ast.AST, keys: frozenset[str], comments: Iterable[str] = ()
             hits.add(n.attr, "reads the field")
         elif isinstance(n, ast.keyword) and n.arg in keys:
             hits.add(n.arg, "sets the field")
-    return hits
+    return _Symbol(hits, refs)
 
 
 # ---------------------------------------------------------------- the model
@@ -271,9 +278,16 @@ class TestSite:
     file: str
     line: int
     how: tuple[str, ...]
+    plays: bool = True  # its module imports the engine (directly or through a helper)
 
     def to_json(self) -> dict[str, Any]:
-        return {"test": self.test, "file": self.file, "line": self.line, "how": list(self.how)}
+        return {
+            "test": self.test,
+            "file": self.file,
+            "line": self.line,
+            "how": list(self.how),
+            "plays_engine": self.plays,
+        }
 
 
 @dataclass
@@ -320,15 +334,20 @@ def _span(node: ast.AST) -> tuple[int, int]:
     return first, getattr(node, "end_lineno", None) or first
 
 
-def _comments_in(node: ast.AST, src: _Source, own: bool) -> list[str]:
-    """The comments inside a statement (`own`: not those of functions or classes inside it)."""
+def _comments_in(
+    node: ast.AST, src: _Source, own: bool, nodes: Sequence[ast.AST] | None = None
+) -> list[str]:
+    """The comments inside a statement (`own`: not those of functions or classes inside it,
+    found among `nodes`, its own nodes, when given)."""
     if isinstance(node, ast.Module):
         low, high = 1, max(src.comments, default=0)
     else:
         low, high = _span(node)
+    if not any(low <= line <= high for line in src.comments):
+        return []
     skip: set[int] = set()
     if own:
-        for n in _own_nodes(node):
+        for n in nodes if nodes is not None else _own_nodes(node):
             if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 a, b = _span(n)
                 skip.update(range(a, b + 1))
@@ -377,9 +396,10 @@ def scan_model(model_dir: Path, root: Path) -> dict[tuple[str, str], list[CodeSi
         module = module.removesuffix(".__init__")
         for qual, node in _functions(src.tree):
             line = getattr(node, "lineno", 1)
+            nodes = list(_own_nodes(node))
+            comments = _comments_in(node, src, True, nodes)
             for fam in mine:
-                comments = _comments_in(node, src, own=True)
-                hits = _code_hits(node, fam, comments, derived[fam.package])
+                hits = _code_hits(node, fam, comments, derived[fam.package], nodes)
                 for key, hows in hits.how.items():
                     site = CodeSite(
                         f"{module}:{qual}",
@@ -407,11 +427,8 @@ class _TestModule:
     symbols: dict[str, _Symbol]
     imports: dict[str, tuple[str, str]]  # local name -> (module, name)
     tests: list[tuple[str, int, _Symbol]]  # (node id tail, line, the test)
-    families: set[str]
-
-
-def _names_used(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    families: set[str]  # the families whose books or engines it names
+    engines: set[str]  # the engine packages it imports
 
 
 def _read_test_module(
@@ -426,61 +443,58 @@ def _read_test_module(
     symbols: dict[str, _Symbol] = {}
     imports: dict[str, tuple[str, str]] = {}
     tests: list[tuple[str, int, _Symbol]] = []
+    engines: set[str] = set()
+    packages = {f.package for f in families()}
     for n in ast.walk(tree):
+        modules: list[str] = []
         if isinstance(n, ast.ImportFrom) and n.module:
             base = n.module
             if n.level:
                 parts = dotted.split(".")[: -n.level]
-                base = ".".join([*parts, n.module]) if n.module else ".".join(parts)
+                base = ".".join([*parts, n.module])
             for alias in n.names:
                 imports[alias.asname or alias.name] = (base, alias.name)
-            if base.startswith("arbitro.model."):
-                pkg = base.split(".")[2]
-                if any(f.package == pkg for f in families()):
-                    fams.add(pkg)
+            modules = [base, *(f"{base}.{a.name}" for a in n.names)]
+        elif isinstance(n, ast.Import):
+            modules = [a.name for a in n.names]
+            for a in n.names:
+                imports.setdefault(a.asname or a.name, (a.name, ""))
         elif isinstance(n, ast.Constant) and isinstance(n.value, str):
             for book, pkg in books.items():
                 if book in n.value:
                     fams.add(pkg)
+        for name in modules:
+            parts = name.split(".")
+            if parts[:2] == ["arbitro", "model"] and len(parts) > 2 and parts[2] in packages:
+                engines.add(parts[2])
+
+    def symbol(node: ast.AST) -> _Symbol:
+        return _test_symbol(node, all_keys, _comments_in(node, src, own=False))
+
     for stmt in tree.body:
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef):
-            sym = _Symbol(
-                _test_hits(stmt, all_keys, _comments_in(stmt, src, False)), _names_used(stmt)
-            )
-            symbols[stmt.name] = sym
+            sym = symbols[stmt.name] = symbol(stmt)
             if stmt.name.startswith("test"):
                 tests.append((stmt.name, stmt.lineno, sym))
         elif isinstance(stmt, ast.ClassDef):
-            class_sym = _Symbol(_Hits(), set())
+            class_sym = symbols[stmt.name] = _Symbol(_Hits(), set())
             for item in stmt.body:
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-                    sym = _Symbol(
-                        _test_hits(item, all_keys, _comments_in(item, src, False)),
-                        _names_used(item),
-                    )
-                    if item.name.startswith("test") and stmt.name.startswith("Test"):
-                        tests.append((f"{stmt.name}::{item.name}", item.lineno, sym))
-                    else:
-                        class_sym.hits.merge(sym.hits)
-                        class_sym.refs |= sym.refs
+                sym = symbol(item)
+                name = item.name if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) else ""
+                if name.startswith("test") and stmt.name.startswith("Test"):
+                    sym.refs.add(stmt.name)  # a test method uses its class's helpers
+                    tests.append((f"{stmt.name}::{name}", item.lineno, sym))
                 else:
-                    class_sym.hits.merge(_test_hits(item, all_keys, _comments_in(item, src, False)))
-                    class_sym.refs |= _names_used(item)
-            symbols[stmt.name] = class_sym
-            # a test method uses its class's helpers and attributes
-            for name, _, sym in tests:
-                if name.startswith(f"{stmt.name}::"):
-                    sym.refs.add(stmt.name)
+                    class_sym.hits.merge(sym.hits)
+                    class_sym.refs |= sym.refs
         elif isinstance(stmt, ast.Assign | ast.AnnAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            sym = _Symbol(
-                _test_hits(stmt, all_keys, _comments_in(stmt, src, False)),
-                _names_used(stmt.value) if stmt.value else set(),
-            )
+            sym = symbol(stmt)
             for t in targets:
-                for name in _names_used(t):
-                    symbols[name] = sym
-    return _TestModule(path, dotted, symbols, imports, tests, fams)
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        symbols[n.id] = sym
+    return _TestModule(path, dotted, symbols, imports, tests, fams | engines, engines)
 
 
 @cache
@@ -497,6 +511,24 @@ def scan_tests(tests_dir: Path, root: Path) -> dict[tuple[str, str], list[TestSi
         m = _read_test_module(path, root, tests_dir, all_keys)
         modules[m.dotted] = m
 
+    def find(m: _TestModule, name: str) -> _TestModule | None:
+        """A module of the suite imported by `m`: by its full name, or beside `m` (the suite's
+        helpers are imported by their bare names)."""
+        sibling = m.dotted.rpartition(".")[0] + "." + name
+        return modules.get(name) or modules.get(sibling)
+
+    # a helper module of the suite that imports an engine brings it to those that import it
+    changed = True
+    while changed:
+        changed = False
+        for m in modules.values():
+            for src, _ in m.imports.values():
+                other = find(m, src)
+                if other is not None and not other.engines <= m.engines:
+                    m.engines |= other.engines
+                    m.families |= other.engines
+                    changed = True
+
     def closure(mod: _TestModule, sym: _Symbol) -> _Hits:
         out = _Hits()
         seen: set[tuple[str, str]] = set()
@@ -510,7 +542,7 @@ def scan_tests(tests_dir: Path, root: Path) -> dict[tuple[str, str], list[TestSi
                     target = (m, name)
                 elif name in m.imports:
                     src, orig = m.imports[name]
-                    other = modules.get(src)
+                    other = find(m, src)
                     if other is not None and orig in other.symbols:
                         target = (other, orig)
                 if target is None or (target[0].dotted, target[1]) in seen:
@@ -526,9 +558,10 @@ def scan_tests(tests_dir: Path, root: Path) -> dict[tuple[str, str], list[TestSi
         for name, line, sym in mod.tests:
             hits = closure(mod, sym)
             for key, hows in hits.how.items():
-                site = TestSite(f"{rel}::{name}", rel, line, tuple(sorted(hows)))
                 for fam in mine:
                     if key in fam.keys:
+                        plays = fam.package in mod.engines
+                        site = TestSite(f"{rel}::{name}", rel, line, tuple(sorted(hows)), plays)
                         out.setdefault((fam.package, key), []).append(site)
     return out
 
@@ -543,9 +576,34 @@ def default_root() -> Path:
     return Path(arbitro.model.__file__).resolve().parent.parent
 
 
+_INDEXES: dict[tuple[Path, tuple[tuple[str, int, int], ...]], Index] = {}
+
+
+def _signature(*dirs: Path) -> tuple[tuple[str, int, int], ...]:
+    """Every source file under the folders with its size and time of change."""
+    out = []
+    for d in dirs:
+        if d.is_dir():
+            for p in sorted(d.rglob("*.py")):
+                st = p.stat()
+                out.append((str(p), st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
 def build_index(root: Path | None = None) -> Index:
-    """Scan `root`/model and, when present, `root`/tests (default: this installation's)."""
+    """Scan `root`/model and, when present, `root`/tests (default: this installation's); a tree
+    scanned before in this process and unchanged since is not scanned again."""
     base = root or default_root()
+    key = (base.resolve(), _signature(base / "model", base / "arbitro" / "model", base / "tests"))
+    hit = _INDEXES.get(key)
+    if hit is None:
+        hit = _INDEXES[key] = _build_index(base)
+        if len(_INDEXES) > 8:
+            _INDEXES.pop(next(iter(_INDEXES)))
+    return hit
+
+
+def _build_index(base: Path) -> Index:
     model_dir = base / "model"
     if not model_dir.is_dir():
         model_dir = base / "arbitro" / "model"  # an installed wheel keeps the model inside arbitro
@@ -564,13 +622,16 @@ def build_index(root: Path | None = None) -> Index:
 # ---------------------------------------------------------------- gaps (the meta-test)
 
 
+GAP_KINDS = ("enforcing function", "clause id beside its code", "test")
+
+
 @dataclass(frozen=True)
 class Gap:
-    """A played clause key with no enforcing function or no test, and the books that have it."""
+    """A played clause key that lacks one of GAP_KINDS, and the books that have it."""
 
     package: str
     key: str
-    missing: str  # "enforcing function" or "test"
+    missing: str  # one of GAP_KINDS
     books: tuple[str, ...]
 
     def __str__(self) -> str:
@@ -578,8 +639,14 @@ class Gap:
 
 
 def gaps(index: Index, books: Sequence[Rulebook]) -> list[Gap]:
-    """Every key of a played clause of these books that no function of its family's package reads
-    or names, or that no test names; one entry per family, key and what is missing."""
+    """What a played clause of these books lacks, one entry per family, key and kind:
+
+    - an enforcing function: one in the family's package that reads the field or names the clause;
+    - its clause id beside its code: a module holding an enforcing function names the clause (in a
+      docstring, a comment, `cid("key")` or a refusal), so a reader of the code finds the clause;
+    - a test: one that names the clause and whose module imports the family's engine, itself or
+      through a helper of the suite (a test of the spec loader alone does not count).
+    """
     wanted: dict[tuple[str, str], list[str]] = {}
     for book in books:
         pkg = family_of(book.game).package
@@ -588,11 +655,18 @@ def gaps(index: Index, books: Sequence[Rulebook]) -> list[Gap]:
                 wanted.setdefault((pkg, c.key), []).append(book.id)
     out = []
     for (pkg, key), ids in sorted(wanted.items()):
-        if not any(s.is_function for s in index.code_for(pkg, key)):
+        sites = index.code_for(pkg, key)
+        files = {s.file for s in sites if s.is_function}
+        if not files:
             out.append(Gap(pkg, key, "enforcing function", tuple(ids)))
-        if index.tests_at_hand and not index.tests_for(pkg, key):
+        elif not any(s.file in files and any(h in _NAMES for h in s.how) for s in sites):
+            out.append(Gap(pkg, key, "clause id beside its code", tuple(ids)))
+        if index.tests_at_hand and not any(t.plays for t in index.tests_for(pkg, key)):
             out.append(Gap(pkg, key, "test", tuple(ids)))
     return out
+
+
+_NAMES = frozenset({"names", "docstring", "comment"})
 
 
 # ---------------------------------------------------------------- a trace
@@ -742,13 +816,15 @@ def trace(name: str, index: Index | None = None, books: Sequence[Rulebook] | Non
                 clauses=mine,
                 field=field_info(fam, key),
                 code=tuple(sorted(idx.code_for(fam.package, key), key=_code_order)),
-                tests=tuple(
-                    sorted(idx.tests_for(fam.package, key), key=lambda t: (t.file, t.line))
-                ),
+                tests=tuple(sorted(idx.tests_for(fam.package, key), key=_test_order)),
             )
         )
     claim_traces = tuple(ClaimTrace(b, c, tuple(_claim_tests(idx, b, c))) for b, c in claims)
     return Trace(name, tuple(fams), claim_traces, idx.tests_at_hand)
+
+
+def _test_order(t: TestSite) -> tuple[bool, str, int]:
+    return (not t.plays, t.file, t.line)
 
 
 def _code_order(s: CodeSite) -> tuple[int, str, int]:
@@ -848,51 +924,74 @@ def _value(v: Any) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-def render_text(t: Trace) -> str:
-    lines: list[str] = []
+def render_text(t: Trace, width: int = 100) -> str:
+    """The trace as a person reads it: lines wrapped to `width`, tests grouped by file."""
+    out: list[str] = []
+
+    def put(text: str, indent: int, more: int = 4) -> None:
+        out.extend(
+            textwrap.wrap(
+                text,
+                width=max(width, 40),
+                initial_indent=" " * indent,
+                subsequent_indent=" " * (indent + more),
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            or [""]
+        )
+
     for ft in t.families:
-        games = " and ".join(ft.family.games)
-        lines.append(f"clause {ft.key.replace('_', '-')} ({games})")
+        put(f"clause {ft.key.replace('_', '-')} ({' and '.join(ft.family.games)})", 0)
         about = f" — {ft.field.about}" if ft.field.about else ""
-        lines.append(f"  field  {ft.field.rules_class}.{ft.field.name}: {ft.field.type}{about}")
-        lines.append("  books")
+        put(f"field: {ft.field.rules_class}.{ft.field.name}: {ft.field.type}{about}", 2)
+        put("books:", 2)
         for bc in ft.clauses:
             c = bc.clause
-            lines.append(f"    {c.id}  {_value(c.value)}  {c.status}  § {c.section}")
+            role = _role(c)
+            said = "" if role == "played" else f"; {role}"
+            put(f"{c.id} = {_value(c.value)}  ({c.status}, § {c.section}{said})", 4)
             if len(c.readings) > 1:
-                other = ", ".join(f"{r.label}={_value(r.value)}" for r in c.readings)
-                lines.append(f"      readings: {other} (default {c.default})")
+                shown = "; ".join(f"{r.label} = {_value(r.value)}" for r in c.readings)
+                put(f"readings: {shown}", 6)
         fns = [s for s in ft.code if s.is_function]
-        lines.append(
-            f"  code ({len(fns)} function{'s' if len(fns) != 1 else ''} in model/{ft.family.package})"
+        put(
+            f"code: {len(fns)} function{'' if len(fns) == 1 else 's'} in model/{ft.family.package}",
+            2,
         )
-        if not ft.code:
-            lines.append("    none: no function reads this field or names the clause")
+        if not fns:
+            put("none: no function reads this field or names the clause", 4)
         for s in ft.code:
-            lines.append(f"    {s.function}  {s.file}:{s.line}  ({', '.join(s.how)})")
+            put(f"{s.function}  {s.file}:{s.line}  ({', '.join(s.how)})", 4, 6)
         if not t.tests_at_hand:
-            lines.append(
-                "  tests  not at hand: no tests/ folder beside model/ (run from a checkout)"
-            )
+            put("tests: not at hand (no tests/ folder beside model/; run from a checkout)", 2)
         else:
-            lines.append(f"  tests ({len(ft.tests)})")
+            files = len({ts.file for ts in ft.tests})
+            put(f"tests: {len(ft.tests)} in {files} file{'' if files == 1 else 's'}", 2)
             if not ft.tests:
-                lines.append("    none: no test names this clause")
-            for ts in ft.tests:
-                lines.append(f"    {ts.test}:{ts.line}  ({', '.join(ts.how)})")
-        lines.append("")
+                put("none: no test names this clause", 4)
+            _put_tests(put, ft.tests, ft.family.package)
+        out.append("")
     for ct in t.claims:
-        lines.append(
-            f"claim {ct.claim.id}: data only, a statement the book makes; no rule reads it"
-        )
-        lines.append(f"  {ct.claim.statement()}  § {ct.claim.section}")
-        lines.append(f"  {ct.claim.paraphrase}")
+        put(f"claim {ct.claim.id}: data only, a statement the book makes; no rule reads it", 0)
+        put(f"{ct.claim.statement()}  (§ {ct.claim.section})", 2)
+        put(ct.claim.paraphrase, 2)
         if t.tests_at_hand:
-            lines.append(f"  tests ({len(ct.tests)})")
-            for ts in ct.tests:
-                lines.append(f"    {ts.test}:{ts.line}")
-        lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+            put(f"tests: {len(ct.tests)}", 2)
+            _put_tests(put, ct.tests, "")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _put_tests(put: Any, tests: Sequence[TestSite], package: str) -> None:
+    last = ""
+    for ts in tests:
+        if ts.file != last:
+            put(ts.file, 4)
+            last = ts.file
+        name = ts.test.split("::", 1)[1]
+        alone = "" if ts.plays or not package else f"; does not import model/{package}"
+        put(f"{ts.line:>4}  {name}  ({', '.join(ts.how)}{alone})", 6, 6)
 
 
 # ---------------------------------------------------------------- the command
@@ -911,7 +1010,9 @@ def cmd_rules_trace(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(to_json(t), indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(render_text(t))
+        import shutil
+
+        sys.stdout.write(render_text(t, shutil.get_terminal_size((100, 24)).columns))
     return 0
 
 
