@@ -1,14 +1,16 @@
 """One hop from a clause to the code that plays it and the tests that exercise it: `rules trace`.
 
 Everything here is read from the source, so it follows the code through rewrites. A static pass
-over `model/` finds, for each function, the rules fields it reads (`rules.draw_count`, a method of
-the rules class such as `rules.penalty(...)` reading `penalties`), the clauses it names (`cid("key")`,
-a string that is a key, as `Refusal("key", ...)` and `clauses_used` use them) and the clause ids its
-docstring lists (`samba-en:draw-count`, `*:draw-count`). A pass over `tests/` finds the tests that
-name a clause (its id, its key in either spelling, an option `key=value`, a `replace(rules, key=…)`),
-directly or through a helper or constant of the test suite they use (the tests of this module,
-which write clause names into small sources of their own, are left out). The loaders (`schema.py`,
-`spec.py`, `provenance.py`) read every field to check it and are left out.
+over `model/` finds, for each function, the rules fields it reads (`rules.draw_count`; a method of
+the rules class, `rules.penalty(...)` reading `penalties`; a field of the engine's own tables built
+from one, `Tables(cover=class_mask(rules.upcard_cover))` making `t.cover` a read of `upcard_cover`),
+the clauses it names (`cid("key")`, a string that is a key, as `Refusal("key", ...)` and
+`clauses_used` use them) and the clause ids its docstring or comments list (`samba-en:draw-count`,
+`*:draw-count`). A pass over `tests/` finds the tests that name a clause (its id, its key in either
+spelling, an option `key=value`, a `replace(rules, key=…)`), directly or through a helper or
+constant of the suite they use. Left out: the loaders (`schema.py`, `spec.py`, `provenance.py`),
+which read every field to check it, and the tests of this module, which write clause names into
+small sources of their own.
 
 A module belongs to the game family of the package it sits in (`model/rummy`: samba and canasta);
 a key of one family is looked for only in that family's package and the shared modules. Claims are
