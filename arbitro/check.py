@@ -101,6 +101,20 @@ class Verdict:
 
 def _oracle(header: Header) -> Oracle:
     """The oracle for the header's rulebook, options, overrides and seating."""
+    if header.config is not None:
+        try:
+            small = Oracle(header.rulebook, header.options, config=header.config)
+        except ArbitroError as e:
+            raise TranscriptError(1, "config", str(e)) from None
+        s = small.seating
+        if (s.players, s.sides, s.layout) != (header.players, header.sides, header.layout):
+            raise TranscriptError(
+                1,
+                "players/sides/layout",
+                f"configuration {header.config!r} seats {s.players} players in {s.sides} sides"
+                + (f" ({s.layout})" if s.layout else ""),
+            )
+        return small
     try:
         book = Oracle(header.rulebook, header.options, overrides=header.overrides)
     except ArbitroError as e:
@@ -300,6 +314,15 @@ def check_lines(lines: Iterable[str]) -> Verdict:
     elif not claimed_result:
         verdict.status = "incomplete"
         verdict.reason = "the transcript ends without a result line"
+        model = oracle.model
+        if model.phase(state) == "play" and not model.legal_actions(oracle.rules, state):
+            # how the explorer's deadlock witnesses end: say what they show
+            verdict.reason += (
+                f"; the position it reaches has no legal action for seat "
+                f"{model.to_move(state)} (a deadlock)"
+            )
+            if oracle.config is not None:
+                verdict.reason += f" in configuration {oracle.config}, not the book's game"
     return verdict
 
 

@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from arbitro import explore_cmd
 from arbitro.model.errors import ArbitroError, OptionError
-from arbitro.model.spec import GAMES, Rulebook, load_all, load_rulebook
+from arbitro.model.spec import Rulebook, load_all, load_rulebook
 
 COMPARISON = Path("docs/rules-comparison.md")
 
@@ -293,6 +293,11 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     books = [load_rulebook(i) for i in args.ids]
     rows = diff(books)
     fmt = _fmt(args)
+    witnesses = {}
+    if args.witnesses:
+        from arbitro.findings_cmd import diff_witnesses, witness_lines
+
+        witnesses = diff_witnesses(books, rows)
     if fmt == "json":
         _emit_json(
             {
@@ -304,6 +309,7 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
                         "differs": r.differs,
                         "doubtful": r.doubtful,
                         "cells": {b.id: c.to_json() for b, c in zip(books, r.cells, strict=True)},
+                        **({"witnesses": witnesses.get(r.key, [])} if args.witnesses else {}),
                     }
                     for r in rows
                     if r.differs or not args.only_differences
@@ -315,6 +321,9 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
         _out(
             report.diff_markdown(books, rows, only_differences=args.only_differences, sections=True)
         )
+        if witnesses:
+            _out("\n### Witnesses of the ≠ rows\n\n")
+            _out("".join(f"- {line}\n" for line in witness_lines(witnesses)))
     else:
         from rich.text import Text
 
@@ -322,6 +331,9 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
             *report.diff_tables(books, rows, args.only_differences),
             Text(report.TERMINAL_LEGEND, style="dim"),
         )
+        if witnesses:
+            _print(Text("Witnesses of the ≠ rows", style="bold"))
+            _print(*(Text("• " + line) for line in witness_lines(witnesses)))
     return 0
 
 
@@ -375,34 +387,6 @@ def cmd_rules_comparison(args: argparse.Namespace) -> int:
         sys.stderr.write(f"wrote {args.output}\n")
     else:
         _out(text)
-    return 0
-
-
-# ---------------------------------------------------------------- findings
-
-
-def cmd_findings(args: argparse.Namespace) -> int:
-    from arbitro import report
-    from arbitro.findings import KINDS, findings
-
-    books = load_all()
-    found = findings(books, args.game)
-    if args.kind:
-        found = [f for f in found if f.kind == args.kind]
-    fmt = _fmt(args)
-    if fmt == "json":
-        _emit_json([f.to_json() for f in found])
-        return 0
-    counts = ", ".join(f"{sum(f.kind == k for f in found)} {k}" for k in KINDS)
-    from arbitro.terminal import plural
-
-    total = f"{plural(len(found), 'finding')}: {counts}"
-    if fmt == "md":
-        _out(report.findings_markdown(found, books, KINDS) + total + "\n")
-    else:
-        from rich.text import Text
-
-        _print(*report.finding_tables(found, books, KINDS), Text(total, style="bold"))
     return 0
 
 
@@ -633,6 +617,11 @@ def build_parser() -> argparse.ArgumentParser:
     r_diff.add_argument(
         "--only-differences", action="store_true", help="show only rows that differ"
     )
+    r_diff.add_argument(
+        "--witnesses",
+        action="store_true",
+        help="for each differing row, the smallest case telling the books apart (arbitro findings)",
+    )
     _add_format(r_diff)
     r_diff.set_defaults(func=cmd_rules_diff)
 
@@ -650,13 +639,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     trace.register(rsub)
 
-    f = sub.add_parser("findings", help="gaps and contradictions inside and between rulebooks")
-    from arbitro.findings import KINDS
+    from arbitro import findings_cmd
 
-    f.add_argument("--game", choices=GAMES)
-    f.add_argument("--kind", choices=KINDS)
-    _add_format(f)
-    f.set_defaults(func=cmd_findings)
+    findings_cmd.register(sub)
 
     from arbitro.policies import POLICIES
     from arbitro.simulate import CHECKS, MAX_HANDS_PER_GAME
@@ -736,11 +721,12 @@ def build_parser() -> argparse.ArgumentParser:
     explore_cmd.register(sub, _emit_json)
 
     # the oracle's commands live in their own modules
-    from arbitro import check, protocol, server
+    from arbitro import check, conform, protocol, server
 
     check.register(sub)
     server.register(sub)
     protocol.register(sub)
+    conform.register(sub)
 
     from arbitro.prove import register as register_prove  # the command lives in arbitro/prove.py
 

@@ -1,26 +1,105 @@
-"""What the rulebooks leave open or say twice, inside one book and between books of one game.
+"""What the rulebooks leave open, say twice, say wrongly about themselves, or make impossible.
 
-Each finding is one JSON object with `kind` (internal-contradiction, gap, cross-rulebook-difference),
-`game`, `rulebooks`, `topic`, `clauses`, `summary`, and, where a concrete situation shows it, a
-`witness`. The shape is open: later checks add witnesses found by the solver.
+Findings come from two places:
+
+- **declared**: the statuses the spec writers set (a `conflicting` clause is a contradiction, an
+  `unspecified` one a gap, a value that differs between books a difference), and problems our own
+  paraphrase of a `stated` clause describes (`NOTE_PHRASES`);
+- **derived** (`derive`): the books' claims checked (`proofs/claims.py`), clause clashes and dead
+  rules proved by the solver (`proofs/clashes.py`, `proofs/dead_rules.py`), a witness for every
+  difference between readings of one book and between books (`proofs/differences.py`), and dead
+  ends and endless games seen in random play (`arbitro/dead_ends.py`).
+
+Each finding has a kind (`KINDS`), a severity (`SEVERITIES`: does it change who wins, a score,
+which moves are legal, or nothing), the book's sections and anchor words (with the book's sentence
+when its text is at hand), the clauses, the witness or unsat core, and a summary in the book's own
+words (our paraphrases). Findings about the same problem are merged.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+from pathlib import Path
 from typing import Any
 
-from arbitro.compare import Cell, canonical, diff, show_value
-from arbitro.model.spec import Clause, Rulebook
+from arbitro.compare import canonical, diff
+from arbitro.model.spec import Clause, Rulebook, spec_dir
 
-KINDS = ("internal-contradiction", "gap", "cross-rulebook-difference")
+KINDS = (
+    "internal-contradiction",
+    "clause-clash",
+    "gap",
+    "dead-rule",
+    "claim",
+    "dead-end",
+    "cross-rulebook-difference",
+)
+SEVERITIES = ("winner", "score", "moves", "none")
+"""What a finding can change: who wins the game, a hand's score, which moves are legal, nothing."""
+
+WINNER_TOPICS = ("game-end",)
+SCORE_TOPICS = (
+    "card-values",
+    "scoring",
+    "red-threes",
+    "black-threes",
+    "special-melds",
+    "penalties",
+)
+WINNER_KEYS = ("target_score", "target_rule", "target_tie")
+
+NOTE_PHRASES: dict[str, str] = {
+    "never applies": "dead-rule",
+    "clashes with": "internal-contradiction",
+    "the book links": "internal-contradiction",
+    "also says": "internal-contradiction",
+    "neither pure nor": "internal-contradiction",
+    "read strictly": "internal-contradiction",
+    "does not say": "gap",
+    "is not said": "gap",
+}
+"""Words our paraphrase of a `stated` clause uses when it records a problem of the book's text."""
+
+NONE_PHRASES = (
+    "never applies",
+    "cannot matter",
+    "makes no difference",
+    "never refuses",
+    "cannot arise",
+)
+"""Words by which a finding says of itself that it cannot change anything: severity none."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a finding is in a book: section, anchor words and, when at hand, the sentence."""
+
+    rulebook: str
+    section: str
+    anchor: str | None
+    sentence: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rulebook": self.rulebook, "section": self.section}
+        if self.anchor:
+            out["anchor"] = self.anchor
+        if self.sentence:
+            out["sentence"] = self.sentence
+        return out
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One thing a rules editor should look at, with the clauses involved."""
+    """One thing a rules editor should look at, with the clauses involved and its evidence."""
 
     kind: str
     game: str
@@ -30,20 +109,383 @@ class Finding:
     summary: str
     details: dict[str, Any] = field(default_factory=dict)
     witness: dict[str, Any] | None = None
+    core: tuple[str, ...] = ()
+    severity: str = "moves"
+    places: tuple[Place, ...] = ()
+    checked: bool = False  # the witness or core was produced and checked by a machine
+
+    @property
+    def id(self) -> str:
+        """A stable id: kind, books and clauses, hashed with the summary's subject."""
+        h = hashlib.sha256(
+            canonical([self.kind, list(self.rulebooks), list(self.clauses), self.topic]).encode()
+        ).hexdigest()[:8]
+        return f"{self.kind}:{'+'.join(self.rulebooks)}:{h}"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
+            "id": self.id,
             "kind": self.kind,
+            "severity": self.severity,
             "game": self.game,
             "rulebooks": list(self.rulebooks),
             "topic": self.topic,
             "clauses": list(self.clauses),
             "summary": self.summary,
+            "where": [p.to_json() for p in self.places],
+            "checked": self.checked,
         }
         out.update(self.details)
         if self.witness is not None:
             out["witness"] = self.witness
+        if self.core:
+            out["core"] = list(self.core)
         return out
+
+
+VOCABULARY = {
+    "take_what_remains": "the player takes what is left of the stock",
+    "hand_ends": "the hand ends",
+    "forced_take_if_matches_meld": "the next player must take the pile when its top card fits a meld",
+    "take_pile_if_able": "play goes on while players can take the pile",
+    "going_out_only": "only when going out",
+    "side_opened": "once the side has opened",
+    "at_deal": "at the deal",
+    "on_turn": "on the player's first turn",
+    "one_natural_if_clean": "one more natural card, on a clean canasta only",
+    "higher_wins_else_play_on": "the higher total wins, level totals play on",
+    "play_on": "play goes on",
+    "no_setenta": "no setenta",
+}
+"""The model's names for values, in the words a rules editor reads."""
+
+_IDENT = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+(?:\.[a-z_]+)?\b")
+
+
+def book_words(text: str) -> str:
+    """`text` with the model's value and field names turned into words."""
+
+    def word(m: re.Match[str]) -> str:
+        name = m.group(0)
+        if name in VOCABULARY:
+            return VOCABULARY[name]
+        return "the rule on " + name.replace(".", " ").replace("_", " ")
+
+    return _IDENT.sub(word, text)
+
+
+# ---------------------------------------------------------------- derived results, cached
+
+CACHE_VERSION = 1
+_SOURCES = (
+    "arbitro/findings.py",
+    "arbitro/dead_ends.py",
+    "proofs/claims.py",
+    "proofs/clashes.py",
+    "proofs/dead_rules.py",
+    "proofs/differences.py",
+)
+
+
+def digest(books: Sequence[Rulebook]) -> str:
+    """The cache key: every spec file's bytes and the sources of the derivations."""
+    h = hashlib.sha256(str(CACHE_VERSION).encode())
+    d = spec_dir()
+    for b in sorted(books, key=lambda b: b.id):
+        p = d / f"{b.id}.toml"
+        h.update(b.id.encode())
+        h.update(p.read_bytes() if p.is_file() else canonical(b.id).encode())
+    root = Path(__file__).resolve().parent
+    for rel in _SOURCES:
+        p = root / rel.split("/", 1)[1] if rel.startswith("arbitro/") else root / rel
+        if p.is_file():
+            h.update(p.read_bytes())
+    return h.hexdigest()[:24]
+
+
+def cache_dir() -> Path:
+    """$ARBITRO_CACHE, else $XDG_CACHE_HOME/arbitro, else ~/.cache/arbitro."""
+    env = os.environ.get("ARBITRO_CACHE")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "arbitro"
+
+
+Progress = Callable[[str], None]
+
+
+def derive(
+    books: Sequence[Rulebook],
+    timeout: float = 10.0,
+    progress: Progress | None = None,
+    dead_end_hands: int = 20,
+) -> dict[str, Any]:
+    """Everything the findings derive by solver, computation and play, as JSON-able data."""
+    from arbitro.dead_ends import dead_ends, endless
+    from arbitro.model.schema import rules_for
+    from arbitro.proofs.claims import check_book
+    from arbitro.proofs.clashes import book_clashes
+    from arbitro.proofs.dead_rules import book_dead_rules, escalera_wild_core
+    from arbitro.proofs.differences import arises
+
+    started = time.perf_counter()
+
+    def say(msg: str) -> None:
+        if progress is not None:
+            progress(f"{time.perf_counter() - started:6.1f}s {msg}")
+
+    out: dict[str, Any] = {
+        "claims": [],
+        "clashes": [],
+        "dead_rules": [],
+        "escalera_wild": {},
+        "witnesses": {},
+        "dead_ends": [],
+        "endless": [],
+    }
+    for b in books:
+        say(f"{b.id}: claims")
+        out["claims"] += [c.to_json() for c in check_book(b, timeout=timeout)]
+        if b.game == "escoba":
+            continue
+        say(f"{b.id}: clause clashes and dead rules")
+        out["clashes"] += [c.to_json() for c in book_clashes(b, timeout)]
+        out["dead_rules"] += [d.to_json() for d in book_dead_rules(b, timeout)]
+        core = escalera_wild_core(rules_for(b), timeout)  # type: ignore[arg-type]
+        if core is not None:
+            out["escalera_wild"][b.id] = list(core)
+        say(f"{b.id}: dead ends")
+        for d in dead_ends(b, hands=dead_end_hands):
+            out["dead_ends"].append(
+                {
+                    "rulebook": d.rulebook,
+                    "layout": d.layout,
+                    "clauses": list(d.clauses),
+                    "hands": d.hands,
+                    "sampled": d.sampled,
+                    "actions": d.actions,
+                    "replayed": d.replayed,
+                    "transcript": d.transcript,
+                    "seed": d.seed,
+                }
+            )
+        for e in endless(b):
+            out["endless"].append(
+                {
+                    "rulebook": e.rulebook,
+                    "layout": e.layout,
+                    "players": e.players,
+                    "sides": e.sides,
+                    "hands": e.hands,
+                    "went_out": e.went_out,
+                    "mean_side_score": round(e.mean_side_score, 1),
+                    "facts": e.facts,
+                }
+            )
+    for job in witness_jobs(books):
+        say(f"witness: {job.label}")
+        out["witnesses"][job.label] = job.run(timeout).to_json()
+    out["arises"] = {}
+    told = {
+        k.split("|")[0] + "|" + k.split("|")[1] for k, w in out["witnesses"].items() if w["found"]
+    }
+    for b in books:
+        rules = rules_for(b)
+        for c in b.clauses:
+            if f"{c.key}|{b.id}" in told or not _open_question(c):
+                continue
+            say(f"{b.id}: where {c.key} comes up in play")
+            got = arises(rules, c.key)
+            if got is not None:
+                out["arises"][c.id] = got
+    return out
+
+
+def _open_question(c: Clause) -> bool:
+    """A clause the findings report as open: unspecified, or flagged by its own paraphrase."""
+    return c.status == "unspecified" or (
+        c.status in ("stated", "inferred") and any(p in c.paraphrase for p in NOTE_PHRASES)
+    )
+
+
+def load_or_derive(
+    books: Sequence[Rulebook], use_cache: bool = True, progress: Progress | None = None
+) -> tuple[dict[str, Any], str]:
+    """The derived data for these books, from the cache when it holds this digest; else derived
+    now and written to the cache (a cache that cannot be written is skipped, never an error).
+    Returns the data and where it came from."""
+    key = digest(books)
+    path = cache_dir() / f"findings-{key}.json"
+    if use_cache and path.is_file() and not path.is_symlink():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(data, dict) and data.get("digest") == key:
+                return data["derived"], f"cache {path}"
+        except (OSError, ValueError, KeyError):
+            pass
+    data = derive(books, progress=progress)
+    if use_cache:
+        from arbitro.safe_write import WriteError, write_text
+
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_text(path, json.dumps({"digest": key, "derived": data}), force=True)
+        except (OSError, WriteError):
+            pass
+    return data, "derived now"
+
+
+# ---------------------------------------------------------------- witness jobs
+
+
+@dataclass(frozen=True)
+class WitnessJob:
+    """Tell apart two rule sets on one rule: two books, or a book's default and another reading."""
+
+    label: str
+    key: str
+    first: tuple[str, dict[str, str]]  # rulebook id, options
+    second: tuple[str, dict[str, str]]
+
+    def run(self, timeout: float) -> Any:
+        from arbitro.model.schema import rules_for
+        from arbitro.proofs.differences import witness
+
+        a = rules_for(self.first[0], self.first[1])
+        b = rules_for(self.second[0], self.second[1])
+        a = replace(a, rulebook=_name(*self.first))
+        b = replace(b, rulebook=_name(*self.second))
+        return witness(a, b, self.key, timeout=timeout, hands=2, budget=2.0)
+
+
+def _name(book: str, options: dict[str, str]) -> str:
+    if not options:
+        return book
+    return f"{book} ({', '.join(f'reading {v}' for v in options.values())})"
+
+
+def _label(key: str, a: tuple[str, dict[str, str]], b: tuple[str, dict[str, str]]) -> str:
+    return f"{key}|{_name(*a)}|{_name(*b)}"
+
+
+def witness_jobs(books: Sequence[Rulebook]) -> list[WitnessJob]:
+    """Every pair the findings want a witness for: each alternative reading of a Samba or Canasta
+    clause against the default, and each pair of differing values of a rule between books."""
+    jobs: list[WitnessJob] = []
+    rummy = [b for b in books if b.game != "escoba"]
+    for b in books:
+        for c in b.clauses:
+            if c.status not in ("conflicting", "unspecified") or len(c.readings) < 2:
+                continue
+            default = c.default if c.status == "conflicting" else None
+            base: tuple[str, dict[str, str]] = (b.id, {})
+            for r in c.readings:
+                if r.label == default or (default is None and r.value == c.value):
+                    continue
+                alt = (b.id, {c.key: r.label})
+                jobs.append(WitnessJob(_label(c.key, base, alt), c.key, base, alt))
+    for row in diff(rummy) if len(rummy) > 1 else []:
+        if not row.differs:
+            continue
+        groups = _value_groups(rummy, row.key)
+        for g1, g2 in combinations(groups, 2):
+            a: tuple[str, dict[str, str]] = (g1[0], {})
+            b2: tuple[str, dict[str, str]] = (g2[0], {})
+            jobs.append(WitnessJob(_label(row.key, a, b2), row.key, a, b2))
+    return jobs
+
+
+def _value_groups(books: Sequence[Rulebook], key: str) -> list[list[str]]:
+    """The books having rule `key`, grouped by the value their default reading gives it."""
+    groups: dict[str, list[str]] = {}
+    for b in books:
+        if b.has(key):
+            groups.setdefault(canonical(b.clause(key).value), []).append(b.id)
+    return list(groups.values())
+
+
+# ---------------------------------------------------------------- building the findings
+
+
+def _places(book: Rulebook, c: Clause, sentences: bool) -> list[Place]:
+    from arbitro.booktext import sentence
+
+    spots: list[tuple[str, str | None]] = []
+    if c.section:
+        spots.append((c.section, c.anchor))
+    for r in c.readings:
+        if r.section and (r.section, r.anchor) not in spots:
+            spots.append((r.section, r.anchor))
+    anchored = {s for s, a in spots if a}
+    return [
+        Place(book.id, s, a, sentence(book, s, a) if sentences else None)
+        for s, a in spots
+        if s and (a or s not in anchored)
+    ]
+
+
+def _severity(kind: str, topic: str, keys: Sequence[str], text: str, how: str | None) -> str:
+    if kind in ("dead-rule", "claim") or any(p in text for p in NONE_PHRASES):
+        return "none"
+    if any(k in WINNER_KEYS for k in keys) or topic in WINNER_TOPICS:
+        return "winner"
+    if how == "score" or (how is None and topic in SCORE_TOPICS):
+        return "score"
+    if how in ("meld", "moves", "deal", "opening"):
+        return "moves"
+    return "score" if topic in SCORE_TOPICS else "moves"
+
+
+def _witness_for(derived: dict[str, Any], key: str, a: str, b: str) -> dict[str, Any] | None:
+    w = derived.get("witnesses", {}).get(f"{key}|{a}|{b}")
+    return w if isinstance(w, dict) else None
+
+
+class _Builder:
+    def __init__(self, books: Sequence[Rulebook], derived: dict[str, Any], sentences: bool):
+        self.books = {b.id: b for b in books}
+        self.derived = derived
+        self.sentences = sentences
+        self.out: list[Finding] = []
+
+    def clause(self, cid: str) -> tuple[Rulebook, Clause] | None:
+        book_id, _, _ = cid.partition(":")
+        b = self.books.get(book_id)
+        if b is None:
+            return None
+        for c in b.clauses:
+            if c.id == cid:
+                return b, c
+        return None
+
+    def resting(self, core: Sequence[str]) -> str:
+        """What a proof rests on that is not the book's: defaults and chosen readings in its core."""
+        soft = []
+        for cid in core:
+            hit = self.clause(cid)
+            if hit is not None and hit[1].status in ("unspecified", "conflicting"):
+                what = (
+                    "the book is silent"
+                    if hit[1].status == "unspecified"
+                    else "the book says two things"
+                )
+                soft.append(f"{cid} ({what}; the model's default)")
+        return f". This rests on {', '.join(soft)}" if soft else ""
+
+    def places(self, cids: Sequence[str]) -> tuple[Place, ...]:
+        out: list[Place] = []
+        for cid in cids:
+            hit = self.clause(cid)
+            if hit is not None:
+                out += [p for p in _places(hit[0], hit[1], self.sentences) if p not in out]
+        return tuple(out)
+
+    def add(self, f: Finding) -> None:
+        f = replace(f, summary=book_words(f.summary))
+        if not f.places:
+            f = replace(f, places=self.places(f.clauses))
+        self.out.append(f)
 
 
 def _readings_json(c: Clause) -> list[dict[str, Any]]:
@@ -53,74 +495,118 @@ def _readings_json(c: Clause) -> list[dict[str, Any]]:
     ]
 
 
-def _about(
-    book: Rulebook,
-    c: Clause,
-    kind: str,
-    summary: str,
-    details: dict[str, Any] | None = None,
-    witness: dict[str, Any] | None = None,
-) -> Finding:
-    """A finding inside one book about one of its clauses."""
-    return Finding(
-        kind=kind,
-        game=book.game,
-        rulebooks=(book.id,),
-        topic=c.topic,
-        clauses=(c.id,),
-        summary=summary,
-        details=details or {},
-        witness=witness,
-    )
-
-
-def internal(book: Rulebook) -> list[Finding]:
-    """Every conflicting and unspecified clause of one book, plus table checks with witnesses."""
-    out: list[Finding] = []
+def _internal(bd: _Builder, book: Rulebook) -> None:
+    """Conflicting and unspecified clauses, with witnesses telling their readings apart."""
+    merged: dict[tuple[str, ...], list[Clause]] = {}
     for c in book.clauses:
         if c.status == "conflicting":
-            readings = "; ".join(f"{r.label} ({r.section}): {r.paraphrase}" for r in c.readings)
-            out.append(
-                _about(
-                    book,
-                    c,
+            labels = tuple(sorted(r.label for r in c.readings))
+            merged.setdefault(labels, []).append(c)
+    for group in merged.values():
+        c = group[0]
+        witnesses = _reading_witnesses(bd, book, group)
+        readings = "; ".join(f"{r.label} ({r.section}): {r.paraphrase}" for r in c.readings)
+        also = (
+            " The same choice decides "
+            + ", ".join(x.key.replace("_", " ") for x in group[1:])
+            + "."
+            if len(group) > 1
+            else ""
+        )
+        bands = _band_cases(book, c) if c.key == "opening_minimums" else []
+        summary = f"{book.id} says two things: {readings}. The model follows {c.default!r}.{also}"
+        w = witnesses[0] if witnesses else (bands[0] if bands else None)
+        bd.add(
+            Finding(
+                "internal-contradiction",
+                book.game,
+                (book.id,),
+                c.topic,
+                tuple(x.id for x in group),
+                summary,
+                details={
+                    "default": c.default,
+                    "readings": _readings_json(c),
+                    **({"witnesses": witnesses[1:]} if len(witnesses) > 1 else {}),
+                    **({"table_cases": bands} if bands else {}),
+                },
+                witness=w,
+                severity=_severity(
                     "internal-contradiction",
-                    f"{book.id} says two things on {c.key.replace('_', ' ')}: {readings}; the model follows {c.default!r}",
-                    details={"default": c.default, "readings": _readings_json(c)},
-                )
+                    c.topic,
+                    [x.key for x in group],
+                    summary,
+                    w.get("how") if w else None,
+                ),
+                checked=w is not None,
             )
-        elif c.status == "unspecified":
-            alternatives = [r for r in c.readings if r.label != c.default]
-            alt = (
-                "; alternatives: "
-                + "; ".join(f"{r.label}: {show_value(r.value)}" for r in alternatives)
-                if alternatives
-                else ""
+        )
+    for c in book.clauses:
+        if c.status != "unspecified":
+            continue
+        witnesses = _reading_witnesses(bd, book, [c])
+        alternatives = [r for r in c.readings if r.value != c.value]
+        alt = (
+            " Other readings: " + "; ".join(f"{r.label}: {r.paraphrase}" for r in alternatives)
+            if alternatives
+            else ""
+        )
+        summary = f"{book.id} is silent: {c.paraphrase}. Why this default: {c.rationale}.{alt}"
+        w = witnesses[0] if witnesses else bd.derived.get("arises", {}).get(c.id)
+        bd.add(
+            Finding(
+                "gap",
+                book.game,
+                (book.id,),
+                c.topic,
+                (c.id,),
+                summary,
+                details={"default": c.value, "readings": _readings_json(c)},
+                witness=w,
+                severity=_severity("gap", c.topic, [c.key], summary, w.get("how") if w else None),
+                checked=w is not None,
             )
-            out.append(
-                _about(
-                    book,
-                    c,
+        )
+    # a table that leaves scores uncovered, in any of its readings: one gap for the clause
+    if book.has("opening_minimums"):
+        c = book.clause("opening_minimums")
+        holes = [x for x in _band_cases(book, c) if x["problem"] == "uncovered"]
+        if holes:
+            shown = "; ".join(
+                f"{x['side_score']}" + (f" (reading {x['reading']})" if x["reading"] else "")
+                for x in holes
+            )
+            bd.add(
+                Finding(
                     "gap",
-                    f"{book.id} is silent on {c.key.replace('_', ' ')}; the model uses {show_value(c.value)} because {c.rationale}{alt}",
-                    details={"default": c.value, "readings": _readings_json(c)},
+                    book.game,
+                    (book.id,),
+                    c.topic,
+                    (c.id,),
+                    f"{book.id}: no row of the opening table covers a side on {shown}",
+                    witness=holes[0],
+                    details={"table_cases": holes},
+                    severity="moves",
+                    checked=True,
                 )
             )
-    out.extend(_band_findings(book))
+
+
+def _reading_witnesses(
+    bd: _Builder, book: Rulebook, group: Sequence[Clause]
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for c in group:
+        for r in c.readings:
+            w = _witness_for(bd.derived, c.key, book.id, _name(book.id, {c.key: r.label}))
+            if w is not None and w.get("found"):
+                out.append(w)
     return out
 
 
-def _band_findings(book: Rulebook) -> list[Finding]:
-    """Opening-minimum tables, checked over every side score below the target.
-
-    Within one reading, a score in two rows or in none is a contradiction or a gap; between the
-    readings of a conflicting table, each score where they give different minimums is a witness.
-    """
-    if not book.has("opening_minimums"):
-        return []
-    c = book.clause("opening_minimums")
+def _band_cases(book: Rulebook, c: Clause) -> list[dict[str, Any]]:
+    """Every side score, in the book's score step, that falls in two rows or none, per reading."""
     target = int(book.clause("target_score").value)
-    out: list[Finding] = []
     edges: set[int] = {-1, 0, target - 1}
     for r in c.readings:
         for b in r.value:
@@ -132,55 +618,37 @@ def _band_findings(book: Rulebook) -> list[Finding]:
     scores = sorted(
         {m for e in edges for m in (e // step * step, -(-e // step) * step) if m < target}
     )
+    out: list[dict[str, Any]] = []
     for r in c.readings:
-        label = "" if len(c.readings) == 1 else f" (reading {r.label!r})"
         for score in scores:
             hits = [b for b in r.value if _in_band(score, b)]
             if len({h["minimum"] for h in hits}) > 1:
                 out.append(
-                    _about(
-                        book,
-                        c,
-                        "internal-contradiction",
-                        f"{book.id}{label}: a side scoring {score} falls in two rows of the opening table, with minimums {', '.join(str(h['minimum']) for h in hits)}",
-                        witness={"side_score": score, "minimums": [h["minimum"] for h in hits]},
-                    )
+                    {
+                        "how": "opening",
+                        "found": True,
+                        "reading": r.label if len(c.readings) > 1 else "",
+                        "problem": "two rows",
+                        "side_score": score,
+                        "minimums": [h["minimum"] for h in hits],
+                        "text": f"a side on {score} falls in two rows of the opening table"
+                        f" ({', '.join(str(h['minimum']) for h in hits)})",
+                        "checked": "the table, evaluated at every edge of its rows",
+                    }
                 )
             elif not hits:
                 out.append(
-                    _about(
-                        book,
-                        c,
-                        "gap",
-                        f"{book.id}{label}: no row of the opening table covers a side score of {score}",
-                        witness={"side_score": score},
-                    )
-                )
-    if c.status == "conflicting":
-        for score in scores:
-            by_reading = {r.label: _minimum(r.value, score) for r in c.readings}
-            if len(set(by_reading.values())) > 1:
-                shown = ", ".join(f"{k}: {v}" for k, v in by_reading.items())
-                out.append(
-                    _about(
-                        book,
-                        c,
-                        "internal-contradiction",
-                        f"{book.id}: for a side scoring {score} the readings of the opening table ask for different minimums ({shown})",
-                        witness={"side_score": score, "minimum_by_reading": by_reading},
-                    )
+                    {
+                        "how": "opening",
+                        "found": True,
+                        "reading": r.label if len(c.readings) > 1 else "",
+                        "problem": "uncovered",
+                        "side_score": score,
+                        "text": f"no row of the opening table covers a side on {score}",
+                        "checked": "the table, evaluated at every edge of its rows",
+                    }
                 )
     return out
-
-
-SCORING_TOPICS = (
-    "card-values",
-    "scoring",
-    "red-threes",
-    "black-threes",
-    "special-melds",
-    "penalties",
-)
 
 
 def score_step(book: Rulebook) -> int:
@@ -200,15 +668,10 @@ def score_step(book: Rulebook) -> int:
                 walk(x)
 
     for c in book.clauses:
-        if c.topic in SCORING_TOPICS and not c.key.endswith(("_count", "_completed", "_min_start")):
+        if c.topic in SCORE_TOPICS and not c.key.endswith(("_count", "_completed", "_min_start")):
             for r in c.readings:
                 walk(r.value)
     return math.gcd(*values) or 1
-
-
-def _minimum(rows: list[dict[str, Any]], score: int) -> int | None:
-    hits = [b["minimum"] for b in rows if _in_band(score, b)]
-    return int(hits[0]) if len(hits) == 1 else None
 
 
 def _in_band(score: int, band: dict[str, Any]) -> bool:
@@ -216,13 +679,266 @@ def _in_band(score: int, band: dict[str, Any]) -> bool:
     return (low is None or score >= low) and (high is None or score <= high)
 
 
-def cross(books: Sequence[Rulebook]) -> list[Finding]:
-    """Every rule on which rulebooks of one game give different values."""
-    out: list[Finding] = []
-    by_game: dict[str, list[Rulebook]] = {}
+def _notes(bd: _Builder, book: Rulebook) -> None:
+    """Problems our paraphrase of a stated or inferred clause records."""
+    for c in book.clauses:
+        if c.status not in ("stated", "inferred"):
+            continue
+        kind = next((k for p, k in NOTE_PHRASES.items() if p in c.paraphrase), None)
+        if kind is None:
+            continue
+        core: tuple[str, ...] = ()
+        witness = bd.derived.get("arises", {}).get(c.id)
+        if kind == "dead-rule":
+            # the part of the row that never applies: a samba holding a wild card
+            got = bd.derived.get("escalera_wild", {}).get(book.id)
+            if got is None:
+                continue  # the solver does not confirm it: no finding on words alone
+            core = tuple(got)
+            witness = {
+                "text": "no escalera on the table holds a wild card (unsat)",
+                "how": "solver",
+            }
+        summary = f"{book.id}, {c.section}: {c.paraphrase}"
+        bd.add(
+            Finding(
+                kind,
+                book.game,
+                (book.id,),
+                c.topic,
+                (c.id, *[x for x in core if x != c.id]),
+                summary,
+                witness=witness,
+                core=core,
+                severity=_severity(kind, c.topic, [c.key], summary, None),
+                checked=bool(core) or witness is not None,
+                details={"from": "the paraphrase of a stated clause"},
+            )
+        )
+
+
+def _derived(bd: _Builder) -> None:
+    d = bd.derived
+    for x in d.get("clashes", []):
+        book = bd.books.get(x["rulebook"])
+        if book is None:
+            continue
+        reading = _reading_text(x.get("options", {}))
+        summary = (
+            f"{book.id}{reading}: the book allows {x['permission'].removesuffix(' may be laid')}"
+            f" but its other clauses leave no way to do it{bd.resting(x['core'])}"
+        )
+        bd.add(
+            Finding(
+                "clause-clash",
+                book.game,
+                (book.id,),
+                "melds",
+                (x["clause"], *[c for c in x["core"] if c != x["clause"]]),
+                summary,
+                core=tuple(x["core"]),
+                witness={"text": "unsat core: " + ", ".join(x["core"]), "how": "solver"},
+                severity="moves",
+                checked=True,
+                details={"options": x.get("options", {})},
+            )
+        )
+    for x in d.get("dead_rules", []):
+        book = bd.books.get(x["rulebook"])
+        if book is None:
+            continue
+        reading = _reading_text(x.get("options", {}))
+        summary = (
+            f"{book.id}{reading}: {x['what']} never applies: {x['why']}{bd.resting(x['core'])}"
+        )
+        hit = bd.clause(x["clause"])
+        bd.add(
+            Finding(
+                "dead-rule",
+                book.game,
+                (book.id,),
+                hit[1].topic if hit else "scoring",
+                (x["clause"], *[c for c in x["core"] if c != x["clause"]]),
+                summary,
+                core=tuple(x["core"]),
+                witness=x.get("witness") or {"text": "unsat core: " + ", ".join(x["core"])},
+                severity="none",
+                checked=True,
+                details={"options": x.get("options", {})},
+            )
+        )
+    by_claim: dict[str, list[dict[str, Any]]] = {}
+    for x in d.get("claims", []):
+        by_claim.setdefault(x["claim"], []).append(x)
+    # a claim refuted under the default reading is a finding of its own; claims refuted only under
+    # one other reading are one finding for that reading (the reading is the problem, not each claim)
+    groups: dict[tuple[str, str], list[tuple[Any, dict[str, Any], list[dict[str, Any]]]]] = {}
+    for cid, runs in by_claim.items():
+        # an UNKNOWN says nothing about the book: it is listed with the checked claims only
+        bad = [r for r in runs if r["verdict"] == "REFUTED"]
+        book = bd.books.get(cid.split(":", 1)[0])
+        claim = next((c for c in book.claims if c.id == cid), None) if book else None
+        if not bad or book is None or claim is None:
+            continue
+        first = bad[0]
+        key = (book.id, cid if first is runs[0] else canonical(first["options"]))
+        groups.setdefault(key, []).append((claim, first, runs))
+    for (bid, _), members in groups.items():
+        book = bd.books[bid]
+        claim, first, runs = members[0]
+        default = first is runs[0]
+        when = (
+            "under the book's default readings"
+            if default
+            else f"under {_reading_text(first['options']).strip(' ()')}"
+        )
+        said = "; ".join(
+            f"{c.paraphrase} ({r['method']}: {r.get('witness', {}).get('text', '')})"
+            for c, r, _ in members
+        )
+        summary = f"{bid}: REFUTED {when}: the book says {said}"
+        ids = tuple(c.id for c, _, _ in members)
+        bd.add(
+            Finding(
+                "claim",
+                book.game,
+                (bid,),
+                "claims",
+                (*ids, *[x for x in first.get("core", []) if x not in ids]),
+                summary,
+                witness=first.get("witness"),
+                core=tuple(first.get("core", [])),
+                severity="none",
+                checked=True,
+                places=tuple(
+                    Place(
+                        bid,
+                        c.section,
+                        c.anchor,
+                        _sentence(book, c.section, c.anchor) if bd.sentences else None,
+                    )
+                    for c, _, _ in members
+                ),
+                details={
+                    "statements": {c.id: c.statement() for c, _, _ in members},
+                    "verdicts": {
+                        c.id: {
+                            _reading_text(r["options"]).strip(" ()") or "default": r["verdict"]
+                            for r in rs
+                        }
+                        for c, _, rs in members
+                    },
+                    "options": first["options"],
+                },
+            )
+        )
+    causes: dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = {}
+    for x in d.get("dead_ends", []):
+        causes.setdefault((x["rulebook"], tuple(x["clauses"])), []).append(x)
+    for (bid, clauses), rows in causes.items():
+        book = bd.books.get(bid)
+        if book is None:
+            continue
+        best = min(rows, key=lambda r: r["actions"])
+        hands = sum(r["hands"] for r in rows)
+        sampled = sum(r["sampled"] for r in rows)
+        words = [_paraphrase(bd, c) for c in clauses]
+        summary = (
+            f"{bid}: the player to move can be left with no legal action, where these rules meet: "
+            + "; and ".join(w for w in words if w)
+            + f". Seen in {hands} of {sampled} random hands"
+            f" ({', '.join(sorted({r['layout'] for r in rows}))})"
+        )
+        bd.add(
+            Finding(
+                "dead-end",
+                book.game,
+                (bid,),
+                "going-out",
+                clauses,
+                summary,
+                witness={
+                    "text": f"a {best['layout']} hand stuck after {best['actions']} moves; arbitro"
+                    f" check replays every move of it legally ({best['replayed']}: the game stops"
+                    " there)",
+                    "how": "play",
+                    "transcript": best["transcript"],
+                },
+                severity="moves",
+                checked=best["replayed"] in ("valid", "incomplete"),
+            )
+        )
+    endless = [x for x in d.get("endless", [])]
+    by_book: dict[str, list[dict[str, Any]]] = {}
+    for x in endless:
+        by_book.setdefault(x["rulebook"], []).append(x)
+    for bid, rows in by_book.items():
+        book = bd.books.get(bid)
+        if book is None:
+            continue
+        players = ", ".join(str(r["players"]) for r in rows)
+        counts = "; ".join(
+            f"{r['players']} players: stock {r['facts']['stock_after_deal']} after dealing"
+            f" {r['facts']['dealt']} of {r['facts']['deck']}, {r['facts']['turns_per_player']}"
+            f" turns a player, {r['went_out']} of {r['hands']} hands went out, mean side score"
+            f" {r['mean_side_score']:.0f}"
+            for r in rows
+        )
+        need = rows[0]["facts"]["cards_a_side_melds_to_go_out"]
+        summary = (
+            f"{bid} with {players} players never ends: with hands of"
+            f" {rows[0]['facts']['hand_size']} the stock runs out after a few turns a player,"
+            f" before a side melds the {need} cards of the canastas it needs to go out; every hand"
+            f" ends on the exhausted stock with cards in hand and red threes counting against the"
+            f" sides, so totals move away from the target. {counts}"
+        )
+        clauses = tuple(
+            book.clause(k).id
+            for k in ("layouts", "packs", "go_out_min_completed", "stock_out", "target_score")
+            if book.has(k)
+        )
+        bd.add(
+            Finding(
+                "dead-end",
+                book.game,
+                (bid,),
+                "players",
+                clauses,
+                summary,
+                witness={
+                    "text": f"counted from the deck and seen in random play ({counts})",
+                    "how": "play",
+                    "layouts": rows,
+                },
+                severity="winner",
+                checked=True,
+            )
+        )
+
+
+def _paraphrase(bd: _Builder, cid: str) -> str:
+    hit = bd.clause(cid)
+    return hit[1].paraphrase if hit else cid
+
+
+def _sentence(book: Rulebook, section: str, anchor: str | None) -> str | None:
+    from arbitro.booktext import sentence
+
+    return sentence(book, section, anchor)
+
+
+def _reading_text(options: dict[str, Any]) -> str:
+    if not options:
+        return ""
+    return " (" + ", ".join(f"reading {k} = {v}" for k, v in options.items()) + ")"
+
+
+def _cross(bd: _Builder, books: Sequence[Rulebook]) -> None:
+    """One finding per rule on which books of one game, or Samba and Canasta, differ."""
+    families: dict[str, list[Rulebook]] = {}
     for b in books:
-        by_game.setdefault(b.game, []).append(b)
-    for game, group in by_game.items():
+        families.setdefault("rummy" if b.game != "escoba" else b.game, []).append(b)
+    for group in families.values():
         if len(group) < 2:
             continue
         for row in diff(group):
@@ -231,6 +947,7 @@ def cross(books: Sequence[Rulebook]) -> list[Finding]:
             present = [
                 (b, cell.clause) for b, cell in zip(group, row.cells, strict=True) if cell.clause
             ]
+            games = sorted({b.game for b, _ in present})
             values = {
                 b.id: (
                     cl.value
@@ -239,35 +956,102 @@ def cross(books: Sequence[Rulebook]) -> list[Finding]:
                 )
                 for b, cl in present
             }
-            groups: dict[str, list[str]] = {}
-            texts: dict[str, str] = {}
+            by_value: dict[str, list[tuple[Rulebook, Clause]]] = {}
             for b, cl in present:
-                k = canonical(values[b.id])
-                groups.setdefault(k, []).append(b.id)
-                texts[k] = Cell(cl).text()
-            summary = "; ".join(f"{', '.join(ids)}: {texts[k]}" for k, ids in groups.items())
-            out.append(
+                by_value.setdefault(canonical(values[b.id]), []).append((b, cl))
+            said = "; ".join(
+                f"{', '.join(b.id for b, _ in xs)}: {xs[0][1].paraphrase}"
+                for xs in by_value.values()
+            )
+            ids = [b.id for b, _ in present]
+            witnesses = []
+            for g1, g2 in combinations(_value_groups([b for b, _ in present], row.key), 2):
+                w = _witness_for(bd.derived, row.key, g1[0], g2[0])
+                if w is not None:
+                    witnesses.append(w)
+            found = [w for w in witnesses if w.get("found")]
+            w = found[0] if found else (witnesses[0] if witnesses else None)
+            summary = f"{row.key.replace('_', ' ')}: {said}"
+            bd.add(
                 Finding(
-                    kind="cross-rulebook-difference",
-                    game=game,
-                    rulebooks=tuple(b.id for b, _ in present),
-                    topic=row.topic,
-                    clauses=tuple(cl.id for _, cl in present),
-                    summary=f"{row.key.replace('_', ' ')} — {summary}",
+                    "cross-rulebook-difference",
+                    ", ".join(games),
+                    tuple(ids),
+                    row.topic,
+                    tuple(cl.id for _, cl in present),
+                    summary,
                     details={
+                        "key": row.key,
                         "values": values,
                         "statuses": {b.id: cl.status for b, cl in present},
+                        **({"witnesses": witnesses} if len(witnesses) > 1 else {}),
                     },
+                    witness=w,
+                    severity=_severity(
+                        "cross-rulebook-difference",
+                        row.topic,
+                        [row.key],
+                        summary,
+                        w.get("how") if w and w.get("found") else None,
+                    ),
+                    checked=bool(found),
                 )
             )
+
+
+def findings(
+    books: Sequence[Rulebook],
+    game: str | None = None,
+    derived: dict[str, Any] | None = None,
+    sentences: bool = True,
+) -> list[Finding]:
+    """All findings for the books (of one game if given): each book's own, then between books.
+
+    `derived` is what `derive` (or `load_or_derive`) computed; without it only the declared
+    findings are built (no claims, clashes, dead rules, dead ends or witnesses)."""
+    bd = _Builder(books, derived or {}, sentences)
+    for b in books:
+        _internal(bd, b)
+        _notes(bd, b)
+    _derived(bd)
+    _cross(bd, books)
+    out = bd.out
+    if game is not None:
+        out = [f for f in out if game in f.game.split(", ")]
+    order = {k: i for i, k in enumerate(KINDS)}
+    return sorted(out, key=lambda f: (order[f.kind], f.rulebooks, f.clauses))
+
+
+def evidence_share(found: Sequence[Finding]) -> tuple[int, int]:
+    """How many findings carry a machine-checked witness or unsat core, of how many."""
+    return sum(1 for f in found if f.checked), len(found)
+
+
+def checked_claims(derived: dict[str, Any], books: Sequence[Rulebook]) -> list[dict[str, Any]]:
+    """Every claim under the default reading with its verdict (proved ones are listed, not found)."""
+    ids = {c.id for b in books for c in b.claims}
+    seen: set[str] = set()
+    out = []
+    for x in derived.get("claims", []):
+        if x["claim"] in ids and x["claim"] not in seen:
+            seen.add(x["claim"])
+            out.append(x)
     return out
 
 
-def findings(books: Sequence[Rulebook], game: str | None = None) -> list[Finding]:
-    """All findings for the books (of one game if given): internal ones first, then cross-book."""
-    chosen = [b for b in books if game is None or b.game == game]
-    out: list[Finding] = []
-    for b in chosen:
-        out.extend(internal(b))
-    out.extend(cross(chosen))
-    return out
+def progress_to_stderr(msg: str) -> None:
+    sys.stderr.write(f"deriving findings: {msg}\n")
+    sys.stderr.flush()
+
+
+__all__ = [
+    "KINDS",
+    "SEVERITIES",
+    "Finding",
+    "Place",
+    "derive",
+    "evidence_share",
+    "findings",
+    "load_or_derive",
+    "score_step",
+]

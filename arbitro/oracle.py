@@ -91,6 +91,7 @@ class Oracle:
         teams: bool = False,
         layout: str | None = None,
         overrides: Mapping[str, Any] | None = None,
+        config: str | None = None,
     ) -> None:
         if not isinstance(rulebook, str):
             # load_rulebook refuses every id that is not registered (an id is never a path)
@@ -109,9 +110,16 @@ class Oracle:
             if not isinstance(value, (str, bool)):
                 raise OptionError(f"option {key!r}: a reading label or true/false")
         self.overrides = normalise(self.book, overrides)
-        self.rules: Any = rules_with(self.book, self.options, self.overrides)
+        self.config = config
         self.model = model_for(self.book.game)
-        self.seating = choose_seating(self.model, self.rules, players, teams, layout)
+        if config is not None:
+            # a small configuration (spec/configs/) brings its own rules and its one seating
+            small = _small_config(self.book.id, config, self.options, self.overrides)
+            self.rules: Any = small.rules
+            self.seating = small.seating
+        else:
+            self.rules = rules_with(self.book, self.options, self.overrides)
+            self.seating = choose_seating(self.model, self.rules, players, teams, layout)
         self.game = states.game_for(self.model)
         self.cache: dict[Any, Any] = {}
         self._order = {
@@ -401,13 +409,14 @@ class Oracle:
         return self.model.violations(self.rules, self.read_state(state, checked=False))
 
     def view(self, state: Mapping[str, Any], seat: int) -> dict[str, Any]:
-        """What seat `seat` may know of the state: the same JSON with every card it cannot see
-        (the other hands, the stock) written "??"."""
+        """What seat `seat` may know of the state: the model's view of the seat
+        (GameModel.view) in the state's shape, every card it cannot see written "??"."""
         s = self.read_state(state)
         n = self.seating.players
         if type(seat) is not int or not 0 <= seat < n:
             raise MalformedInput(f"seat: a seat from 0 to {n - 1}, got {shorten(repr(seat), 40)}")
-        return self.game.view(self.write(s), seat)
+        seen = self.model.view(self.rules, s, seat)
+        return self.game.view(self, seen, list(self.write(s)))
 
     def from_view(self, view: Mapping[str, Any]) -> dict[str, Any]:
         """A state consistent with a view: the hidden cards ("??") are the cards nobody is shown,
@@ -423,6 +432,28 @@ class Oracle:
         return self.write(self.read_state(self.game.complete(self, probe)))
 
 
+def _small_config(
+    rulebook: str, name: str, options: Mapping[str, Any], overrides: Mapping[str, Any]
+) -> Any:
+    """The named small configuration of `rulebook` (a name, never a path: a transcript names
+    it), agreeing with the options given; OptionError otherwise."""
+    from arbitro.proofs.explore_config import config_names, load_config
+
+    known = config_names()
+    if not isinstance(name, str) or name not in known:
+        raise OptionError(f"no configuration {shorten(repr(name), 60)}; known: {', '.join(known)}")
+    small = load_config(name)
+    if small.rulebook != rulebook:
+        raise OptionError(f"configuration {name!r} derives from {small.rulebook}, not {rulebook}")
+    if overrides:
+        raise OptionError(f"configuration {name!r}: overrides cannot be added to a configuration")
+    if dict(options) != dict(small.options):
+        raise OptionError(
+            f"configuration {name!r} plays the options {dict(small.options)}, not {dict(options)}"
+        )
+    return small
+
+
 def _unhide(d: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """A copy of a view with its hidden cards written as card names (distinct within a list,
     as a list of Escoba cards must be), to check the view's form against the state schema."""
@@ -434,7 +465,10 @@ def _unhide(d: dict[str, Any], names: list[str]) -> dict[str, Any]:
         return [next(spare, names[0]) if c == HIDDEN else c for c in cards]
 
     out = dict(d)
-    if isinstance(d.get("hands"), list):
-        out["hands"] = [fill(h) for h in d["hands"]]
-    out["stock"] = fill(d.get("stock"))
+    for key in ("hands", "piles"):  # per seat, per side
+        if isinstance(d.get(key), list):
+            out[key] = [fill(h) for h in d[key]]
+    for key in ("stock", "pile", "held"):
+        if key in d:
+            out[key] = fill(d.get(key))
     return out

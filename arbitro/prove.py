@@ -58,6 +58,11 @@ def register(sub: Any) -> None:
         help="seconds each solver query may take before it is UNKNOWN (default 30)",
     )
     p.add_argument("--jobs", type=int, default=2, metavar="N", help="worker processes (default 2)")
+    p.add_argument(
+        "--claims",
+        action="store_true",
+        help="also check every claim the books make about themselves (their [[claim]] entries)",
+    )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_prove)
 
@@ -93,6 +98,14 @@ def cmd_prove(args: argparse.Namespace) -> int:
         properties=args.property or None,
         workers=args.jobs,
     )
+    claims: list[Any] = []
+    if args.claims:
+        from arbitro.proofs.claims import check_book
+
+        for book in books:
+            claims += check_book(
+                book, parse_options(args.option), args.timeout, all_readings=args.all_readings
+            )
     if args.json:
         sys.stdout.write(
             json.dumps(
@@ -103,6 +116,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
                     "seconds": round(report.seconds, 2),
                     "counts": report.counts(),
                     "results": [r.to_json() for r in report.results],
+                    **({"claims": [c.to_json() for c in claims]} if args.claims else {}),
                 },
                 indent=2,
                 ensure_ascii=False,
@@ -111,7 +125,28 @@ def cmd_prove(args: argparse.Namespace) -> int:
         )
     else:
         sys.stdout.write(render(report, smt.version()))
-    return 0 if report.ok else 1
+        if args.claims:
+            sys.stdout.write(render_claims(claims))
+    refuted = any(c.verdict.value != "PROVED" for c in claims)
+    return 0 if report.ok and not refuted else 1
+
+
+def render_claims(claims: list[Any]) -> str:
+    """The claims as text: one line each (verdict, claim, reading, method), then its result."""
+    out = ["", "The books' claims:"]
+    for c in claims:
+        reading = f" [{_options_text(c.options)}]" if c.options else ""
+        out.append(f"  {c.verdict.value:<8} {c.claim.id}{reading} ({c.method})")
+        w = c.check.witness.text if c.check.witness is not None else c.check.reason
+        out += ["    " + line for line in _wrap(w)]
+    counts = {
+        v: sum(c.verdict.value == v for c in claims) for v in ("PROVED", "REFUTED", "UNKNOWN")
+    }
+    out.append(
+        f"{len(claims)} claims: {counts['PROVED']} PROVED, {counts['REFUTED']} REFUTED,"
+        f" {counts['UNKNOWN']} UNKNOWN"
+    )
+    return "\n".join(out) + "\n"
 
 
 def _options_text(options: Any) -> str:

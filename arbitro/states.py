@@ -138,7 +138,9 @@ class Game:
     cards: Callable[[dict[str, Any]], Counter[str]]
     build: Callable[[Context, Mapping[str, Any]], dict[str, Any]]
     dealt_order: Callable[[Context, dict[str, Any], Mapping[str, Any]], list[str]]
-    view: Callable[[dict[str, Any], int], dict[str, Any]]
+    view: Callable[[Context, dict[str, Any], Sequence[str]], dict[str, Any]]
+    """The model's view of a seat (GameModel.view, the one definition of what a seat sees),
+    written in the state's shape with the state's fields."""
     complete: Callable[[Context, dict[str, Any]], dict[str, Any]]
     resolve_action: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
     hand_index: str  # the state field that numbers hands
@@ -693,12 +695,23 @@ def _place(positions: list[int], hands: list[list[str]], where: str) -> list[str
     return order
 
 
-def _rummy_view(d: dict[str, Any], seat: int) -> dict[str, Any]:
-    v = copy.deepcopy(d)
-    if v["hands"]:
-        v["hands"] = [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(v["hands"])]
-    v["stock"] = [HIDDEN] * len(v["stock"])
-    return v
+def _hands_seen(seen: Mapping[str, Any]) -> list[list[str]]:
+    seat = seen["viewer"]
+    return [
+        list(seen["hand"]) if i == seat else [HIDDEN] * n for i, n in enumerate(seen["hand_sizes"])
+    ]
+
+
+def _rummy_view(ctx: Context, seen: dict[str, Any], fields: Sequence[str]) -> dict[str, Any]:
+    """The model's view of a Samba/Canasta seat (GameModel.view) written in the state's shape:
+    each card it does not show is "??" — the other hands, the stock, the covered cards of the
+    discard pile that do not stick out, and the rest of a pile another seat took to open."""
+    v = {k: copy.deepcopy(seen[k]) for k in fields if k in seen}
+    v["hands"] = _hands_seen(seen)
+    v["stock"] = [HIDDEN] * seen["stock_size"]
+    v["pile"] = list(seen["pile_shown"])
+    v["held"] = list(seen["held"]) if seen["held"] else [HIDDEN] * seen["held_size"]
+    return {k: v[k] for k in fields}
 
 
 def _complete(
@@ -731,10 +744,27 @@ def _complete(
 
 def _rummy_complete(ctx: Context, view: dict[str, Any]) -> dict[str, Any]:
     d = copy.deepcopy(view)
-    # red threes are never held: unseen ones are in the stock, which is filled first
-    _complete(ctx, d, [d["stock"], *d["hands"]], _rummy_cards(d), RED_THREES)
+    # red threes are never held, and a covered card that froze the pile would stick out: the
+    # unseen ones go to the stock and the hands, filled first, never under the pile's top
+    first = RED_THREES | _freezing(ctx)
+    lists = [d["stock"], *d["hands"], d["held"], d["pile"]]
+    _complete(ctx, d, lists, _rummy_cards(d), first)
     d["hands"] = [_sorted_names(ctx, h) for h in d["hands"]]
+    d["held"] = _sorted_names(ctx, d["held"])
     return d
+
+
+def _freezing(ctx: Context) -> frozenset[str]:
+    """The card names whose class freezes the pile (*:frozen-by)."""
+    key = ("freezing", id(ctx.rules))
+    if key not in ctx.cache:
+        from arbitro.model.rummy.tables import tables
+
+        frozen_by = tables(ctx.rules).frozen_by
+        deck = set(ctx.model.deck(ctx.rules, ctx.seating))
+        ctx.cache[key] = frozenset(ctx.model.card_name(c) for c in deck if frozen_by[c])
+    names: frozenset[str] = ctx.cache[key]
+    return names
 
 
 def _rummy_resolve(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
@@ -925,17 +955,22 @@ def _escoba_dealt_order(
     return _place(_deal_positions(ctx, before), hands, w) + table + stock
 
 
-def _escoba_view(d: dict[str, Any], seat: int) -> dict[str, Any]:
-    v = copy.deepcopy(d)
-    v["hands"] = [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(v["hands"])]
-    v["stock"] = [HIDDEN] * len(v["stock"])
-    return v
+def _escoba_view(ctx: Context, seen: dict[str, Any], fields: Sequence[str]) -> dict[str, Any]:
+    """The model's view of an Escoba seat (GameModel.view) written in the state's shape: each
+    card it does not show is "??" — the other hands, the stock, and the captured piles, kept
+    face down like tricks (only their sizes show)."""
+    v = {k: copy.deepcopy(seen[k]) for k in fields if k in seen}
+    v["hands"] = _hands_seen(seen)
+    v["stock"] = [HIDDEN] * seen["stock_size"]
+    v["piles"] = [[HIDDEN] * n for n in seen["captured"]]
+    return {k: v[k] for k in fields}
 
 
 def _escoba_complete(ctx: Context, view: dict[str, Any]) -> dict[str, Any]:
     d = copy.deepcopy(view)
-    _complete(ctx, d, [*d["hands"], d["stock"]], _escoba_cards(d))
+    _complete(ctx, d, [*d["hands"], d["stock"], *d["piles"]], _escoba_cards(d))
     d["hands"] = [_sorted_names(ctx, h) for h in d["hands"]]
+    d["piles"] = [_sorted_names(ctx, p) for p in d["piles"]]
     return d
 
 

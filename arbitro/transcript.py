@@ -60,6 +60,9 @@ class Header:
     """The number of the first hand the transcript plays (a game may be taken up part-way)."""
     scores: tuple[int, ...] | None = None
     """The totals before that hand; None: a game from its start (all zero)."""
+    config: str | None = None
+    """A small configuration of the rulebook (spec/configs/) the game was played in, as the
+    explorer's witnesses say; None: the book's own game."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -79,6 +82,8 @@ class Header:
             out["hand"] = self.hand
         if self.scores is not None:
             out["scores"] = list(self.scores)
+        if self.config is not None:
+            out["config"] = self.config
         return out
 
 
@@ -216,6 +221,7 @@ HEADER_FIELDS = (
     "deals",
     "hand",
     "scores",
+    "config",
 )
 
 
@@ -261,6 +267,7 @@ def parse_header(raw: str, n: int = 1) -> Header:
         overrides=overrides,
         hand=_int(d, "hand", n, 0) if "hand" in d else 0,
         scores=scores,
+        config=_str(d, "config", n) if "config" in d else None,
     )
 
 

@@ -93,8 +93,9 @@ def view_to_json(rules: RummyRules, s: State, seat: int) -> dict[str, Any]:
     Hands and the stock are face down. Each discard covers the cards beneath it (canasta-es: the
     top card hides the others; samba-en: a freezing card is turned crosswise so that it shows when
     covered; the Spanish and French Samba books say nothing else), so the view gives the pile's top
-    card, its size and whether it is frozen (*:frozen-by), not the covered cards; a seat that
-    watched every discard remembers them through the sequence of its views. The rest of a pile
+    card, its size and whether it is frozen (*:frozen-by), and in `pile_shown` the pile with every
+    covered card written "??" but the freezing ones, which stick out; a seat that watched every
+    discard remembers them through the sequence of its views. The rest of a pile
     taken to open (`held`) is its taker's. Everything else (melds, red threes, scores, the turn's
     bookkeeping) lies open.
     """
@@ -116,9 +117,24 @@ def view_to_json(rules: RummyRules, s: State, seat: int) -> dict[str, Any]:
             "pile_top": card_name(s.pile[-1]) if s.pile else None,
             "pile_size": len(s.pile),
             "pile_frozen": frozen(tables(rules), s.pile),
+            "pile_shown": _pile_shown(rules, s.pile),
         }
     )
     return out
+
+
+COVERED = "??"
+"""A card of the discard pile that a seat cannot see: covered, and not turned crosswise."""
+
+
+def _pile_shown(rules: RummyRules, pile: tuple[int, ...]) -> list[str]:
+    """The pile, bottom first, as a seat sees it: the top card, and beneath it only the cards
+    that freeze the pile (*:frozen-by), turned crosswise so that they stick out when covered
+    (canasta-es, EL POZO: a wild discarded is laid crosswise; samba-en, Discard pile: a red three
+    or wild at right angles); every other covered card is COVERED."""
+    freezes = tables(rules).frozen_by
+    last = len(pile) - 1
+    return [card_name(c) if i == last or freezes[c] else COVERED for i, c in enumerate(pile)]
 
 
 def _get(

@@ -208,7 +208,7 @@ def test_help_and_version_work() -> None:
         ["rules", "list"],
         ["rules", "show", "samba-fr", "packs"],
         ["rules", "diff", "samba-es", "samba-en", "--only-differences"],
-        ["findings", "--game", "samba"],
+        ["findings", "--game", "samba", "--declared-only"],
         ["simulate", "escoba-es", "--games", "3"],
     ],
 )

@@ -1,0 +1,530 @@
+"""Witnesses for differences between books: the smallest concrete case that tells two books apart on
+one rule.
+
+To tell the books apart on one rule and not on everything else they differ in, each case compares
+book A's rules with the same rules where only that rule takes book B's value (`hybrid`). Then:
+
+- a **meld** rule: the smallest meld (fewest cards) legal under one and not the other, found by the
+  solver over the lay facts of both (`lay_facts`), then classified by the model under A, under the
+  hybrid, and under book B itself;
+- a **scoring** rule: the end-of-hand configuration of one side (`proofs/rummy/score.py`) with the
+  fewest melds whose score differs, both scores shown;
+- the **opening table**: the least running total for which the two tables ask different minimums;
+- any other rule: a position from random play of book A (a seeded deck order and the moves that
+  reach it) whose legal moves differ, each book's move list taken from the model's
+  `legal_actions`; the first such position found, so the one fewest moves into the hand.
+
+A rule no case separates within the search is reported as such (`found` false), never as equal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from arbitro.model.schema import RummyRules
+from arbitro.proofs import smt
+from arbitro.proofs.facts import Facts
+
+MELD_KEYS = frozenset(
+    {
+        "set_min",
+        "set_start_min_naturals",
+        "wild_cap",
+        "wilds_at_most_naturals",
+        "sequences",
+        "sequence_min",
+        "sequence_max",
+        "sequence_ranks",
+        "wild_canasta",
+        "wild_meld_min_start",
+        "black_threes_meld",
+        "black_three_meld_wilds",
+        "red_threes_meld",
+    }
+)
+SCORE_KEYS = frozenset(
+    {
+        "card_points",
+        "bonus_samba",
+        "bonus_clean_canasta",
+        "bonus_dirty_canasta",
+        "bonus_going_out",
+        "wild_canasta_bonus",
+        "canaston_count",
+        "canaston_bonus",
+        "canasta_de_canastas_count",
+        "canasta_de_canastas_bonus",
+        "red_three_each",
+        "red_three_all",
+        "red_three_positive_min_completed",
+        "red_three_negative_below_completed",
+        "red_three_negative_all",
+        "red_three_undeclared_penalty",
+        "black_three_hand_penalty",
+        "black_threes_all_melded_bonus",
+        "black_threes_all_in_hand_penalty",
+        "score_losing_melds",
+        "go_out_min_completed",
+        "go_out_min_clean",
+        "go_out_min_dirty",
+    }
+)
+"""Rules the end-of-hand score encoding reads."""
+
+
+@dataclass(frozen=True)
+class DiffWitness:
+    """A case telling book A from book B on one rule, or the search that found none."""
+
+    key: str
+    first: str
+    second: str
+    how: str  # "meld", "score", "opening", "moves"
+    found: bool
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    checked: str = ""  # what checked it: the model's functions, or the solver
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "books": [self.first, self.second],
+            "how": self.how,
+            "found": self.found,
+            "text": self.text,
+            "checked": self.checked,
+            **dict(self.data),
+        }
+
+
+def hybrid(a: Any, b: Any, key: str) -> Any:
+    """A's rules with `key` taking B's value (and B's clause id for it)."""
+    ids = dict(a.clause_ids)
+    if key in b.clause_ids:
+        ids[key] = b.clause_ids[key]
+    return dataclasses.replace(a, **{key: getattr(b, key)}, clause_ids=ids)
+
+
+def _meld(a: RummyRules, b: RummyRules, key: str, timeout: float) -> DiffWitness | None:
+    from arbitro.model.rummy.cards import parse_cards
+    from arbitro.model.rummy.melds import classify
+    from arbitro.model.rummy.tables import tables
+    from arbitro.proofs.rummy import cards as C
+    from arbitro.proofs.rummy.melds import MeldTerms, deck_facts, lay_facts
+    from arbitro.proofs.terms import all_of
+    from arbitro.proofs.vectors import read, unknowns
+
+    h = hybrid(a, b, key)
+    m = unknowns("m", C.KINDS)
+    ta, th = MeldTerms(m, a), MeldTerms(m, h)
+    deck = min(C.largest_deck(a), C.largest_deck(b), key=lambda d: d.size)
+    for one, other, legal_in in ((a, h, a.rulebook), (h, a, b.rulebook)):
+        f = Facts()
+        deck_facts(f, a, m, deck, "the meld")
+        t1, t2 = (ta, th) if one is a else (th, ta)
+        yes = lay_facts(one, t1)
+        no = lay_facts(other, t2)
+        f.extend(yes)
+        goal = ~all_of(x.term for x in no)
+        best = smt.optimum(f.items, m.size(), maximise=False, timeout=timeout, goals=[goal])
+        if best.status != "proved":
+            continue
+        cards = C.names(read(best.values, "m", C.KINDS))
+        shown = " ".join(cards)
+        counts = parse_cards(shown)
+        verdicts = {}
+        for name, rules in (
+            (a.rulebook, a),
+            (f"{a.rulebook} with {b.rulebook}'s {key}", h),
+            (b.rulebook, b),
+        ):
+            got = classify(tables(rules), counts)
+            verdicts[name] = "legal" if not isinstance(got, str) else f"refused: {got}"
+        return DiffWitness(
+            key,
+            a.rulebook,
+            b.rulebook,
+            "meld",
+            True,
+            f"{shown} may be laid as a new meld under {legal_in}'s rule only",
+            {"meld": cards, "model": verdicts},
+            "solver (least meld), then the model's classify under each rule set",
+        )
+    return None
+
+
+def _score(a: RummyRules, b: RummyRules, key: str, timeout: float) -> DiffWitness | None:
+    from arbitro.proofs.rummy import score
+    from arbitro.proofs.rummy.scoring import decode
+    from arbitro.proofs.terms import total
+
+    h = hybrid(a, b, key)
+    ca, ch = score.config(a), score.config(h)
+    names_a, names_h = set(ca.unknowns()), set(ch.unknowns())
+    from arbitro.proofs.terms import Int
+
+    only = [
+        Int(n).eq(0)
+        for n in (names_a ^ names_h)
+        if n.startswith(("set[", "run[", "wild[", "black["))
+    ]
+    facts = [*ca.facts.items, *ch.facts.items]
+    melds = total(
+        x for x in (*ca.sets.values(), *ca.runs.values(), *ca.wilds.values(), *ca.blacks.values())
+    )
+    best = smt.optimum(
+        facts, melds, maximise=False, timeout=timeout, goals=[ca.score.ne(ch.score), *only]
+    )
+    if best.status != "proved":
+        return None
+    da, dh = decode(ca, best.values), decode(ch, best.values)
+    return DiffWitness(
+        key,
+        a.rulebook,
+        b.rulebook,
+        "score",
+        True,
+        f"the same end of a hand scores {da['total']} under {a.rulebook}'s rule and"
+        f" {dh['total']} under {b.rulebook}'s",
+        {
+            "melds": da["melds"],
+            "hand": da["hand"],
+            "red_threes": da["red_threes_laid_out"],
+            "ended": da["ended"],
+            "scores": {a.rulebook: da["categories"], b.rulebook: dh["categories"]},
+        },
+        "solver over the score encoding of both rule sets (the fewest melds)",
+    )
+
+
+def _opening(a: RummyRules, b: RummyRules) -> DiffWitness | None:
+    def minimum(r: RummyRules, total: int) -> int | None:
+        hits = [
+            x.minimum
+            for x in r.opening_minimums
+            if (x.low is None or total >= x.low) and (x.high is None or total <= x.high)
+        ]
+        return hits[0] if len(hits) == 1 else None
+
+    edges = sorted(
+        {e for r in (a, b) for x in r.opening_minimums for e in (x.low, x.high) if e is not None}
+        | {0}
+    )
+    cands = sorted({v for e in edges for v in (e - 5, e, e + 5)} | {-5})
+    for total in cands:
+        ma, mb = minimum(a, total), minimum(b, total)
+        if ma != mb:
+            return DiffWitness(
+                "opening_minimums",
+                a.rulebook,
+                b.rulebook,
+                "opening",
+                True,
+                f"a side on {total} must open with {ma} under {a.rulebook} and {mb} under"
+                f" {b.rulebook}",
+                {"side_score": total, "minimums": {a.rulebook: ma, b.rulebook: mb}},
+                "the two opening tables, evaluated",
+            )
+    return None
+
+
+def _model(rules: Any) -> Any:
+    from arbitro.model.escoba.model import EscobaModel
+    from arbitro.model.rummy.model import RummyModel
+
+    return RummyModel() if isinstance(rules, RummyRules) else EscobaModel()
+
+
+def _moves(a: Any, b: Any, key: str, hands: int, seed: int, budget: float) -> DiffWitness | None:
+    """Random play of A: the first position whose legal moves differ under A and under A with B's
+    rule, or the first hand whose moves, replayed under both, score differently."""
+    from arbitro.model.schema import problems
+
+    model = _model(a)
+    h = hybrid(a, b, key)
+    if problems(h):
+        return None
+    rng = random.Random(f"{seed}:{a.rulebook}:{b.rulebook}:{key}")
+    started = time.perf_counter()
+    for seating in model.seatings(a):
+        for _ in range(hands):
+            state: Any = model.new_game(a, seating)
+            order = list(model.deck(a, seating))
+            rng.shuffle(order)
+            dealt = model.deal(a, state, order)
+            try:
+                other = model.deal(h, state, order)
+            except (ValueError, KeyError, IndexError):
+                other = dealt
+            deal = [model.card_name(c) for c in order]
+            where = {"layout": seating.layout or f"{seating.players} players", "deal": deal}
+            if other != dealt:
+                return DiffWitness(
+                    key,
+                    a.rulebook,
+                    b.rulebook,
+                    "deal",
+                    True,
+                    f"the same deck order deals a different position under {a.rulebook}'s rule and"
+                    f" under {b.rulebook}'s",
+                    {
+                        **where,
+                        "states": {
+                            a.rulebook: model.state_to_json(dealt),
+                            b.rulebook: model.state_to_json(other),
+                        },
+                    },
+                    "the model's deal under both rule sets",
+                )
+            state, twin = dealt, other
+            moves: list[dict[str, Any]] = []
+            while model.phase(state) == "play":
+                if time.perf_counter() - started > budget:
+                    return None
+                la = set(model.legal_actions(a, state))
+                try:
+                    lh = set(model.legal_actions(h, twin)) if twin is not None else la
+                except (ValueError, KeyError, IndexError, RecursionError):
+                    # a rule set made of two books' rules may be one the model cannot play
+                    return None
+                if la != lh:
+                    return DiffWitness(
+                        key,
+                        a.rulebook,
+                        b.rulebook,
+                        "moves",
+                        True,
+                        f"after {len(moves)} moves of a {where['layout']} hand, {len(la - lh)}"
+                        f" moves are legal under {a.rulebook}'s rule only and {len(lh - la)} under"
+                        f" {b.rulebook}'s only",
+                        {
+                            **where,
+                            "moves": moves,
+                            "state": model.state_to_json(state),
+                            "only_first": [model.action_to_json(x) for x in la - lh][:5],
+                            "only_second": [model.action_to_json(x) for x in lh - la][:5],
+                            "legal_counts": [len(la), len(lh)],
+                        },
+                        "the model's legal_actions under both rule sets, on a position of play",
+                    )
+                if not la:
+                    break
+                action = sorted(la, key=repr)[rng.randrange(len(la))]
+                moves.append(model.action_to_json(action))
+                state = model.apply(a, state, action)
+                try:
+                    twin = model.apply(h, twin, action) if twin is not None else None
+                except (ValueError, KeyError, IndexError, RecursionError):
+                    twin = None
+            ra, rh = model.last_hand(state), model.last_hand(twin) if twin is not None else None
+            if ra is not None and rh is not None and tuple(ra.scores) != tuple(rh.scores):
+                return DiffWitness(
+                    key,
+                    a.rulebook,
+                    b.rulebook,
+                    "score",
+                    True,
+                    f"the same {len(moves)} moves of a {where['layout']} hand score"
+                    f" {', '.join(map(str, ra.scores))} under {a.rulebook}'s rule and"
+                    f" {', '.join(map(str, rh.scores))} under {b.rulebook}'s",
+                    {
+                        **where,
+                        "moves": moves,
+                        "scores": {a.rulebook: list(ra.scores), b.rulebook: list(rh.scores)},
+                        "categories": {
+                            a.rulebook: [dict(c) for c in ra.categories],
+                            b.rulebook: [dict(c) for c in rh.categories],
+                        },
+                    },
+                    "the model's apply and hand result under both rule sets, on one played hand",
+                )
+    return None
+
+
+def arises(
+    rules: Any, key: str, hands: int = 2, seed: int = 0, budget: float = 3.0
+) -> dict[str, Any] | None:
+    """A position of random play where the model consults the clause behind `key` to decide a
+    legal move (`clauses_used`): evidence that what the book leaves open comes up in play."""
+    model = _model(rules)
+    if not hasattr(model, "clauses_used"):
+        return None  # the model does not say which clauses decided a move
+    cid = rules.cid(key)
+    rng = random.Random(f"{seed}:{rules.rulebook}:{key}")
+    started = time.perf_counter()
+    for seating in model.seatings(rules):
+        for _ in range(hands):
+            state: Any = model.new_game(rules, seating)
+            order = list(model.deck(rules, seating))
+            rng.shuffle(order)
+            deal = [model.card_name(c) for c in order]
+            if cid in model.clauses_used(rules, state, tuple(order)):
+                return {
+                    "how": "arises",
+                    "found": True,
+                    "text": "the deal itself consults it",
+                    "deal": deal,
+                    "checked": "the model's clauses_used",
+                }
+            state = model.deal(rules, state, order)
+            moves: list[dict[str, Any]] = []
+            while model.phase(state) == "play":
+                if time.perf_counter() - started > budget:
+                    return None
+                acts = sorted(model.legal_actions(rules, state), key=repr)
+                if not acts:
+                    break
+                for x in acts:
+                    if cid in model.clauses_used(rules, state, x):
+                        return {
+                            "how": "arises",
+                            "found": True,
+                            "text": f"it decides a move after {len(moves)} moves of a"
+                            f" {seating.layout or seating.players} hand",
+                            "deal": deal,
+                            "moves": moves,
+                            "action": model.action_to_json(x),
+                            "checked": "the model's clauses_used on a position of play",
+                        }
+                action = acts[rng.randrange(len(acts))]
+                moves.append(model.action_to_json(action))
+                state = model.apply(rules, state, action)
+    return None
+
+
+def _deck(a: RummyRules, b: RummyRules, key: str) -> DiffWitness | None:
+    """Packs, jokers and layouts: what each book deals to the same number of players."""
+    from arbitro.proofs.rummy import cards as C
+
+    if key not in ("packs", "jokers_per_pack", "layouts"):
+        return None
+    seats_b = {(x.players, x.sides): x for x in b.layouts}
+    for la in a.layouts:
+        lb = seats_b.get((la.players, la.sides))
+        da = C.deck(a, la)
+        if lb is None:
+            return DiffWitness(
+                key,
+                a.rulebook,
+                b.rulebook,
+                "deal",
+                True,
+                f"{la.players} players in {la.sides} sides may play under {a.rulebook} and not"
+                f" under {b.rulebook}",
+                {"players": la.players, "sides": la.sides},
+                "the layouts of both books",
+            )
+        db = C.deck(b, lb)
+        stock_a = da.size - la.players * la.hand_size - 1
+        stock_b = db.size - lb.players * lb.hand_size - 1
+        if (da.size, la.hand_size) != (db.size, lb.hand_size):
+            return DiffWitness(
+                key,
+                a.rulebook,
+                b.rulebook,
+                "deal",
+                True,
+                f"{la.players} players in {la.sides} sides: {da.size} cards and hands of"
+                f" {la.hand_size} under {a.rulebook} (stock {stock_a} after the deal), {db.size}"
+                f" cards and hands of {lb.hand_size} under {b.rulebook} (stock {stock_b})",
+                {
+                    "players": la.players,
+                    "deck": {a.rulebook: da.size, b.rulebook: db.size},
+                    "hand_size": {a.rulebook: la.hand_size, b.rulebook: lb.hand_size},
+                    "stock_after_deal": {a.rulebook: stock_a, b.rulebook: stock_b},
+                },
+                "the decks and layouts of both books, counted",
+            )
+    return None
+
+
+def _target(a: RummyRules, b: RummyRules, key: str) -> DiffWitness | None:
+    """The target rules: running totals after which one game is over and the other goes on."""
+    from arbitro.model.rummy.scoring import game_over
+    from arbitro.model.rummy.tables import tables
+
+    if key not in ("target_score", "target_rule", "target_tie"):
+        return None
+    h = hybrid(a, b, key)
+    marks = sorted({a.target_score, b.target_score})
+    cands = sorted({v for m in marks for v in (m - 5, m, m + 5)})
+    for x in cands:
+        for scores in ((x, 0), (x, x)):
+            oa, oh = game_over(tables(a), scores), game_over(tables(h), scores)
+            if oa != oh:
+                over, on = (a.rulebook, b.rulebook) if oa else (b.rulebook, a.rulebook)
+                return DiffWitness(
+                    key,
+                    a.rulebook,
+                    b.rulebook,
+                    "score",
+                    True,
+                    f"with running totals {', '.join(map(str, scores))} the game is over under"
+                    f" {over}'s rule and goes on under {on}'s",
+                    {"totals": list(scores), "over": {a.rulebook: oa, b.rulebook: oh}},
+                    "the model's game_over under both rule sets",
+                )
+    return None
+
+
+def witness(
+    a: Any,
+    b: Any,
+    key: str,
+    timeout: float = 20.0,
+    hands: int = 4,
+    seed: int = 0,
+    budget: float = 8.0,
+) -> DiffWitness:
+    """The smallest case telling book A from book B on rule `key`, or a record that none was found."""
+    got: DiffWitness | None = None
+    tried: list[str] = []
+    if not isinstance(a, RummyRules):
+        got = _moves(a, b, key, hands, seed, budget) or _moves(b, a, key, hands, seed, budget)
+        if got is not None:
+            return got
+        return DiffWitness(
+            key,
+            a.rulebook,
+            b.rulebook,
+            "none",
+            False,
+            f"no case found that tells them apart on {key.replace('_', ' ')} (searched positions"
+            f" of {hands} random hands per layout)",
+        )
+    if key == "opening_minimums":
+        got = _opening(a, b) or _opening(b, a)
+        tried.append("the opening tables")
+    if got is None:
+        got = _deck(a, b, key) or _deck(b, a, key)
+    if got is None:
+        got = _target(a, b, key)
+    if got is None and key in MELD_KEYS:
+        got = _meld(a, b, key, timeout) or _meld(b, a, key, timeout)
+        tried.append("every meld of the smaller deck")
+    if got is None and key in SCORE_KEYS:
+        got = _score(a, b, key, timeout) or _score(b, a, key, timeout)
+        tried.append("every end-of-hand configuration")
+    if got is None:
+        got = _moves(a, b, key, hands, seed, budget) or _moves(b, a, key, hands, seed, budget)
+        tried.append(f"positions of {hands} random hands per layout")
+    if got is not None:
+        return got
+    return DiffWitness(
+        key,
+        a.rulebook,
+        b.rulebook,
+        "none",
+        False,
+        f"no case found that tells them apart on {key.replace('_', ' ')} (searched "
+        + ", ".join(tried)
+        + ")",
+    )
+
+
+__all__ = ["MELD_KEYS", "SCORE_KEYS", "DiffWitness", "arises", "hybrid", "witness"]
