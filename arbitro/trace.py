@@ -749,6 +749,7 @@ class ClaimTrace:
     book: Rulebook
     claim: Claim
     tests: tuple[TestSite, ...]
+    checkers: tuple[CodeSite, ...] = ()  # the functions of proofs/ that check claims of its kind
 
 
 @dataclass(frozen=True)
@@ -826,7 +827,10 @@ def trace(name: str, index: Index | None = None, books: Sequence[Rulebook] | Non
                 tests=tuple(sorted(idx.tests_for(fam.package, key), key=_test_order)),
             )
         )
-    claim_traces = tuple(ClaimTrace(b, c, tuple(_claim_tests(idx, b, c))) for b, c in claims)
+    claim_traces = tuple(
+        ClaimTrace(b, c, tuple(_claim_tests(idx, b, c)), claim_checkers(idx.root, c.kind))
+        for b, c in claims
+    )
     return Trace(name, tuple(fams), claim_traces, idx.tests_at_hand)
 
 
@@ -838,6 +842,39 @@ def _code_order(s: CodeSite) -> tuple[int, str, int]:
     # functions that say which clause they implement first, then readers, the module level last
     rank = 0 if "docstring" in s.how or "names" in s.how else 1
     return (rank if s.is_function else 2, s.file, s.line)
+
+
+def claim_checkers(root: Path, kind: str) -> tuple[CodeSite, ...]:
+    """The functions of proofs/ that check a claim kind: those a table maps the kind's name to
+    (`{"card_count": _card_count}`), or that name the kind themselves."""
+    proofs = root / "proofs" if (root / "proofs").is_dir() else root / "arbitro" / "proofs"
+    out: list[CodeSite] = []
+    for path in sorted(proofs.rglob("*.py")) if proofs.is_dir() else []:
+        tree = _parse(path, root).tree
+        module = ".".join(("arbitro", "proofs", *path.relative_to(proofs).with_suffix("").parts))
+        defs = {
+            n.name: n.lineno
+            for n in tree.body
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        mapped = {
+            v.id
+            for d in ast.walk(tree)
+            if isinstance(d, ast.Dict)
+            for k, v in zip(d.keys, d.values, strict=True)
+            if isinstance(k, ast.Constant) and k.value == kind and isinstance(v, ast.Name)
+        }
+        for qual, node in _functions(tree):
+            if qual == "<module>" or isinstance(node, ast.ClassDef):
+                continue
+            names_it = any(
+                isinstance(n, ast.Constant) and n.value == kind for n in _own_nodes(node)
+            )
+            if qual in mapped or names_it:
+                how = ("checks the kind",) if qual in mapped else ("names the kind",)
+                line = defs.get(qual, getattr(node, "lineno", 1))
+                out.append(CodeSite(f"{module}:{qual}", str(path.relative_to(root)), line, how))
+    return tuple(out)
 
 
 def _claim_tests(idx: Index, book: Rulebook, claim: Claim) -> Iterable[TestSite]:
@@ -892,6 +929,7 @@ def to_json(t: Trace) -> dict[str, Any]:
                 "statement": ct.claim.statement(),
                 "section": ct.claim.section,
                 "paraphrase": ct.claim.paraphrase,
+                "checked_by": [s.to_json() for s in ct.checkers],
                 "tests": [s.to_json() for s in ct.tests],
             }
             for ct in t.claims
@@ -983,6 +1021,9 @@ def render_text(t: Trace, width: int = 100) -> str:
         put(f"claim {ct.claim.id}: data only, a statement the book makes; no rule reads it", 0)
         put(f"{ct.claim.statement()}  (§ {ct.claim.section})", 2)
         put(ct.claim.paraphrase, 2)
+        put(f"checked by: {len(ct.checkers)} function{'' if len(ct.checkers) == 1 else 's'}", 2)
+        for cs in ct.checkers:
+            put(f"{cs.function}  {cs.file}:{cs.line}  ({', '.join(cs.how)})", 4, 6)
         if t.tests_at_hand:
             put(f"tests: {len(ct.tests)}", 2)
             _put_tests(put, ct.tests, "")

@@ -100,6 +100,7 @@ def test_a_claim_is_data_only(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert f"claim samba-en:claim:{claim}: data only" in out
     assert "no rule reads it" in out
+    assert "checked by: " in out and "proofs/" in out
 
 
 def test_without_tests_at_hand_the_trace_says_so(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.trace import Index, build_index, families
+from arbitro.trace import Index, build_index, claim_checkers, families
 
 MODEL = {
     "rummy/pile.py": '''
@@ -208,3 +208,29 @@ def test_a_tree_without_tests_says_so(tmp_path: Path) -> None:
     index = build_index(tmp_path)
     assert not index.tests_at_hand
     assert index.tests == {}
+
+
+def test_the_checkers_of_a_claim_kind_are_found(tmp_path: Path) -> None:
+    write(
+        tmp_path / "proofs",
+        {
+            "claims.py": """
+                def _count(claim):
+                    return 1
+
+
+                def check(claim):
+                    if claim.kind == "never":
+                        return 0
+                    return TABLE[claim.kind](claim)
+
+
+                TABLE = {"card_count": _count}
+                """,
+        },
+    )
+    found = {(s.function, s.line, s.how) for s in claim_checkers(tmp_path, "card_count")}
+    assert found == {("arbitro.proofs.claims:_count", 1, ("checks the kind",))}
+    found = {(s.function, s.line, s.how) for s in claim_checkers(tmp_path, "never")}
+    assert found == {("arbitro.proofs.claims:check", 5, ("names the kind",))}
+    assert claim_checkers(tmp_path, "score_step") == ()
