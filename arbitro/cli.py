@@ -662,7 +662,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--policy",
         choices=list(POLICIES),
         default="uniform",
-        help="how players choose: uniform among legal actions, or the fast playout (uniform)",
+        help="how players choose: uniform among legal actions, or fast (Samba/Canasta: go out)",
     )
     sim.add_argument(
         "--check",

@@ -153,13 +153,6 @@ def diff(books: Sequence[Rulebook]) -> list[Row]:
     return rows
 
 
-def shared_rows(books: Sequence[Rulebook]) -> list[Row]:
-    """Rows for rules that apply to every game among the books (for an all-games comparison)."""
-    games = {b.game for b in books}
-    common = set.intersection(*(set(schema_keys(g)) for g in games)) if games else set()
-    return [r for r in diff(books) if r.key in common]
-
-
 def _find(b: Rulebook, key: str) -> Clause | None:
     for c in b.clauses:
         if c.key == key:

@@ -73,8 +73,8 @@ RUMMY_CLAUSES: dict[str, tuple[str, ...]] = {
     "answer": ("ask_partner",),
     "stop": ("last_red_three_ends_hand",),
 }
-"""The clauses a Samba/Canasta action of each type turns on, most specific first (the rummy
-engine does not name the clauses of each move; these are the keys its rules read for them)."""
+"""The clauses a Samba/Canasta action of each type turns on, most specific first: those a
+disagreement is blamed on (the engine's `clauses_used` says which clauses a move exercised)."""
 
 CATEGORY_MORE = {
     "setenta": ("setenta_order", "setenta_missing_suit", "category_tie"),
@@ -176,9 +176,13 @@ class Lockstep:
     def used(self, state: Hashable, action: Hashable, after: Mapping[str, Any]) -> list[str]:
         """The clauses a legal action turns on, most specific first."""
         model = self.oracle.model
-        named = getattr(model, "clauses_used", None)
-        if named is not None and self.game == "escoba":
-            return sorted(named(self.oracle.rules, state, action))
+        named: frozenset[str] = model.clauses_used(self.oracle.rules, state, action)
+        # every clause whose value the engine read for the move was put to the test by it
+        self.exercised.update(named)
+        if self.game == "escoba":
+            return sorted(named)
+        # the rummy engine's reads over-approximate (every discard reads the going-out clauses),
+        # so a disagreement is blamed among the clauses of the move's own type, most specific first
         kind = model.action_to_json(action).get("type", "")
         keys: list[str] = []
         if after["phase"] != "play" and (after.get("result") or {}).get("reason") == "went-out":

@@ -166,9 +166,12 @@ def explore_text(d: dict[str, Any]) -> str:
             f"symmetry: {d['orbits']:,} states up to renaming suits, reduction factor {d['reduction']}"
             " (counts cover every renamed deal)"
         )
+    speed = f"{d['states_per_cpu_second'] or 0:,} states/s of CPU"
+    if d["symmetry"]:
+        speed = f"{d['orbits_per_cpu_second'] or 0:,} orbits/s ({speed})"
     lines.append(
-        f"time {d['seconds']} s; walking {d['walk_seconds']} s on one core,"
-        f" {d['states_per_second'] or 0:,} states/s"
+        f"time {d['seconds']} s; walking {d['walk_seconds']} s wall, {d['cpu_seconds']} s CPU"
+        f" on one core: {speed}"
     )
     lines.append(f"states per depth: {' '.join(str(n) for n in d['states_per_depth'])}")
     lines.append(f"invariant violations: {sum(d['violations'].values())}")

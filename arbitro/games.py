@@ -81,8 +81,3 @@ def choose_seating(
         hits = alone or hits
     # several left: the book's first (usual) seating unless the user says otherwise
     return hits[0]
-
-
-def card_codec(model: GameModel) -> tuple[Any, Any]:
-    """The model's card notation: (card -> name, name -> card)."""
-    return model.card_name, model.parse_card

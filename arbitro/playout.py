@@ -67,7 +67,6 @@ def random_game(
     state: Hashable = model.new_game(rules, seating, dealer=dealer)
     deck = list(model.deck(rules, seating))
     hands = 0
-    last: HandResult | None = None
     while True:
         phase = model.phase(state)
         if phase == "over":
@@ -88,8 +87,9 @@ def random_game(
                 return
             action, state = step
             yield Acted(seat, action, state)
+        # a hand is over when an action ends play; two hands with equal results may share one
+        # result value, so the result's identity does not tell hands apart
         result = model.last_hand(state)
-        if result is not None and result is not last:
-            last = result
+        if phase == "play" and model.phase(state) != "play" and result is not None:
             hands += 1
             yield HandOver(result, state)

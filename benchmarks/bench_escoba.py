@@ -5,7 +5,8 @@ The baseline engine (commit BASELINE unless --baseline says otherwise) is extrac
 the same seeded random hands in their own subprocess — deck orders from ``rng.shuffle``, every play
 ``actions[rng.randrange(len(actions))]`` — and time only the loop of `ESCOBA.deal`,
 `ESCOBA.legal_actions` and `ESCOBA.apply`, deck orders shuffled beforehand (after WARM_UP untimed
-hands from another seed).
+hands from another seed). The time is CPU time of the worker (`time.process_time`): the machine
+may be shared, and wall time would count waits for a core too.
 The two engines run one after the other inside a round, in alternating order, so the machine's
 drift touches both; the ratio of a round is baseline time / current time. Both engines must make
 exactly the same plays (a digest of every play is compared), so the ratio compares equal work.
@@ -58,7 +59,7 @@ def play(rng, n):
         rng.shuffle(order)
         orders.append(order)
     plays = []
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for order in orders:
         s = ESCOBA.deal(rules, start, order)
         while s.phase == "play":
@@ -66,7 +67,7 @@ def play(rng, n):
             a = actions[rng.randrange(len(actions))]
             s = ESCOBA.apply(rules, s, a)
             plays.append(a)
-    seconds = time.perf_counter() - t0
+    seconds = time.process_time() - t0
     digest = hashlib.sha256(repr([tuple(a) for a in plays]).encode()).hexdigest()[:16]
     return seconds, len(plays), digest
 

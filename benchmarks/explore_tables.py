@@ -25,6 +25,8 @@ EXPLORATIONS = [
     ("escoba-es", "escoba-16", ["--deals", "10"]),
     ("escoba-es", "escoba-20", ["--deal", "0"]),
     ("escoba-es", "escoba-20", ["--deals", "4"]),
+    ("escoba-es", "escoba-28", ["--deal", "0"]),
+    ("escoba-es", "escoba-28", ["--deals", "4"]),
     ("escoba-es", "escoba-12", ["--deal", "0", "--symmetry"]),
     ("escoba-es", "escoba-16", ["--deal", "0", "--symmetry"]),
     ("samba-es", "samba-small", ["--deal", "0", "--max-states", "20000"]),
@@ -39,6 +41,7 @@ PERFTS: list[tuple[str, str | None, int]] = [
     ("escoba-es", "escoba-12", 8),
     ("escoba-es", "escoba-16", 8),
     ("escoba-es", "escoba-20", 7),
+    ("escoba-es", "escoba-28", 8),
     ("samba-es", "samba-small", 5),
     ("canasta-es", "canasta-small", 5),
 ]
@@ -67,7 +70,8 @@ def splice(path: Path, table: str) -> None:
 
 def explorer_table(workers: int) -> str:
     rows = [
-        "| command | states | edges | terminal | depth | deadlocks | never exercised | seconds | states/s on one core |",
+        "| command | states | edges | terminal | depth | deadlocks | never exercised | CPU seconds"
+        " | states/s of CPU, one core |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for book, config, extra in EXPLORATIONS:
@@ -80,9 +84,12 @@ def explorer_table(workers: int) -> str:
         states = f"{d['states']:,}{done}"
         if d["symmetry"]:
             states += f" in {d['orbits']:,} orbits"
+        speed = f"{d['states_per_cpu_second']:,}"
+        if d["symmetry"]:
+            speed += f" ({d['orbits_per_cpu_second']:,} orbits/s)"
         rows.append(
             f"| `arbitro {' '.join(argv)}` | {states} | {d['edges']:,} | {d['terminal']:,}"
-            f" | {d['depth']} | {d['deadlocks']} | {never} | {d['seconds']} | {d['states_per_second']:,} |"
+            f" | {d['depth']} | {d['deadlocks']} | {never} | {d['cpu_seconds']} | {speed} |"
         )
         print(rows[-1], flush=True)
     return "\n".join(rows) + "\n"

@@ -127,6 +127,9 @@ class RummyRules:
     pile_wild_pair_after: Literal[
         "never", "side_opened", "first_pile_take"
     ]  # when one natural + one wild may take it
+    pile_add_after: Literal[
+        "any_time", "first_pile_take"
+    ]  # when the top card alone, put on a meld of the side, may take it
     pile_to_own_set: bool  # top card alone added to a set of the side (unfrozen pile)
     pile_to_completed_set: bool  # ... also to a completed canasta
     pile_to_own_sequence: bool  # top card alone extends an escalera of the side

@@ -118,7 +118,8 @@ class Result:
     outcomes: Counter[str] = field(default_factory=Counter)
     truncated: bool = False
     seconds: float = 0.0  # wall time
-    walk_seconds: float = 0.0  # time spent walking, summed over deals (one core each)
+    walk_seconds: float = 0.0  # wall time spent walking, summed over deals (one core each)
+    cpu_seconds: float = 0.0  # CPU time spent walking (`time.process_time`), summed over deals
     symmetry: bool = False
     clauses_known: bool = True  # False: the model does not say which clauses a move used
 
@@ -148,6 +149,7 @@ class Result:
         self.truncated = self.truncated or other.truncated
         self.seconds += other.seconds
         self.walk_seconds += other.walk_seconds
+        self.cpu_seconds += other.cpu_seconds
 
     def unexercised(self, book_clauses: Iterable[str]) -> list[str]:
         return sorted(set(book_clauses) - self.clauses)
@@ -176,10 +178,18 @@ class Result:
             "exhausted": not self.truncated,
             "seconds": round(self.seconds, 3),
             "walk_seconds": round(self.walk_seconds, 3),
-            "states_per_second": round(self.orbits / self.walk_seconds)
-            if self.walk_seconds
-            else None,
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            # speeds of the walk, CPU and wall apart; orbits walked and the states they stand
+            # for apart (equal without symmetry)
+            "orbits_per_cpu_second": _rate(self.orbits, self.cpu_seconds),
+            "states_per_cpu_second": _rate(self.states, self.cpu_seconds),
+            "orbits_per_second": _rate(self.orbits, self.walk_seconds),
+            "states_per_second": _rate(self.states, self.walk_seconds),
         }
+
+
+def _rate(count: int, seconds: float) -> int | None:
+    return round(count / seconds) if seconds else None
 
 
 # ---------------------------------------------------------------- one deal
@@ -233,6 +243,7 @@ def explore_deal(
     model = model or model_of(config)
     rules = config.rules
     started = time.perf_counter()
+    cpu_started = time.process_time()
     res = Result(config.name, [seed], symmetry=symmetry)
     sym = Symmetry.of(config) if symmetry else Symmetry((), ({},))
     before = model.new_game(rules, config.seating)
@@ -240,6 +251,12 @@ def explore_deal(
     root = model.deal(rules, before, order)
     used = getattr(model, "clauses_used", None)  # a model may not name its clauses yet
     res.clauses_known = used is not None
+    # a model may say what decides `clauses_used` of a play (its clauses_key): each key's clauses
+    # are asked for once; and which clauses its refusals can name in a state: once all of them
+    # are among the clauses found, near-miss probes cannot add one and are skipped
+    keyed = getattr(model, "clauses_key", None) if used is not None else None
+    keys_seen: set[Hashable] = set()
+    refusable = getattr(model, "refusal_clauses", None)
     if used is not None:
         with contextlib.suppress(ArbitroError, TypeError):  # silent on a deal's clauses
             res.clauses |= used(rules, before, order)
@@ -295,12 +312,18 @@ def explore_deal(
                 res.deadlock_count += w
                 res.deadlocks.append({"index": i})
                 continue
-            for probe in _probes(model, rules, state, actions):
-                with contextlib.suppress(ArbitroError):
-                    res.clauses.update(e.clause for e in model.refusals(rules, state, probe))
+            if refusable is None or not refusable(rules, state) <= res.clauses:
+                for probe in _probes(model, rules, state, actions):
+                    with contextlib.suppress(ArbitroError):
+                        res.clauses.update(e.clause for e in model.refusals(rules, state, probe))
             for a in actions:
                 child = model.apply(rules, state, a)
-                if used is not None:
+                if keyed is not None:
+                    key = keyed(rules, state, a, child)
+                    if key not in keys_seen:
+                        keys_seen.add(key)
+                        res.clauses |= used(rules, state, a)  # type: ignore[misc]
+                elif used is not None:
                     res.clauses |= used(rules, state, a)
                 res.edges += w
                 rep, size = canon(child)
@@ -336,6 +359,7 @@ def explore_deal(
             for k, s in enumerate(nodes)
         ]
     res.seconds = res.walk_seconds = time.perf_counter() - started
+    res.cpu_seconds = time.process_time() - cpu_started
     return res
 
 

@@ -22,7 +22,6 @@ universe is read off the deck and the size fields of the rules (which melds a la
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement
@@ -216,10 +215,9 @@ class RummyCodec:
         return lays
 
     def encode(self, action: Any) -> int:
-        try:
-            key = dataclasses.replace(action, seat=0)
-        except TypeError:
-            raise MalformedInput(f"not a rummy action: {action!r}") from None
+        if not isinstance(action, Action):
+            raise MalformedInput(f"not a rummy action: {action!r}")
+        key = action.with_seat(0)
         got = self._ids.get(key)
         if got is None:
             raise MalformedInput(f"no action id for {action!r}: outside this game's action space")
@@ -227,7 +225,7 @@ class RummyCodec:
 
     def decode(self, action_id: int, seat: int) -> Action:
         _check_id(action_id, self.size)
-        return dataclasses.replace(self._actions[action_id], seat=seat)
+        return self._actions[action_id].with_seat(seat)
 
     def blocks(self) -> list[tuple[str, int, int]]:
         return list(self._blocks)

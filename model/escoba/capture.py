@@ -95,74 +95,79 @@ def table_poly(t: Tables, table: int) -> int:
     return p
 
 
-def legal_actions(rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:
-    """Every legal play of the seat to move, in canonical order (card, then capture mask).
+LISTINGS_LIMIT = 1 << 16
+"""The most listings remembered per rules object before they are forgotten all at once."""
 
-    A card that can capture has only its capturing plays; one that cannot is laid on the table.
+
+def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[tuple[Play, ...], int]:
+    """The legal plays of ``seat`` holding ``hand`` over ``table``, and the table's polynomial.
+
+    Remembered per rules object (bounded by LISTINGS_LIMIT): the plays depend on nothing else, and
+    `apply` checks a play by finding it here.
     """
-    global _LAST
-    if state.phase != "play":
-        return ()
-    t = tables(rules)
-    seat = state.to_move
-    hand = state.hands[seat]
-    table = state.table
-    p = table_poly(t, table)
+    key = (hand | seat << 40) << 40 | table
+    hit = t.listings.get(key)
+    if hit is not None:
+        return hit
+    shift = t.shift
+    pm = t.poly_mask
+    cards: list[int] = []
+    polys = [1]
+    p = 1
+    m = table
+    while m:
+        low = m & -m
+        c = low.bit_length() - 1
+        m ^= low
+        p = (p + (p << shift[c])) & pm
+        cards.append(c)
+        polys.append(p)
     need_shift = t.need_shift
+    lane = t.lane
     lm = t.lane_mask
-    forced = rules.capture_forced
+    values = t.values
+    forced = t.capture_forced
     lays = LAYS[seat] if seat < len(LAYS) else tuple(Play(seat, c, 0) for c in range(64))
     out: list[Play] = []
-    found = None
     while hand:
         low = hand & -hand
         c = low.bit_length() - 1
         hand ^= low
         sh = need_shift[c]
         n = (p >> sh) & lm if sh >= 0 else 0
-        if not n:
+        if not n or not forced:
             out.append(lays[c])
-            continue
-        if not forced:
-            out.append(lays[c])
-        if found is None:
-            found = table_polys(t, table)
-        cards, polys = found
-        need = t.target - t.values[c]
+        need = t.target - values[c]
         for k in range(n):
-            out.append(_new_play(Play, (seat, c, nth_group(t, cards, polys, need, k))))
-    acts = tuple(out)
-    _LAST = (state, rules, acts, t)
-    return acts
+            # the k-th group worth need in ascending mask order (nth_group, inline)
+            mask = 0
+            i = len(cards)
+            total = need
+            while total:
+                i -= 1
+                without = (polys[i] >> lane * total) & lm
+                if k >= without:
+                    k -= without
+                    x = cards[i]
+                    mask |= 1 << x
+                    total -= values[x]
+            out.append(_new_play(Play, (seat, c, mask)))
+    listings = t.listings
+    if len(listings) >= LISTINGS_LIMIT:
+        listings.clear()
+    hit = listings[key] = (tuple(out), p)
+    return hit
 
 
-_LAST: tuple[object, object, tuple[Play, ...], Tables | None] = (None, None, (), None)
-"""The last listing: (state, rules, its legal plays, the rules' tables). `apply` right after
-`legal_actions` on the same state object finds the play there instead of checking it again;
-replaced whole, so a reader in another thread sees one listing or another, never a mix."""
+def legal_actions(rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:
+    """Every legal play of the seat to move, in canonical order (card, then capture mask).
 
-
-def legal_play(rules: EscobaRules, t: Tables, state: EscobaState, action: object) -> Play | None:
-    """The canonical Play equal to ``action`` when it is legal in ``state``, else None (no reason)."""
-    if type(action) is not Play or state.phase != "play":
-        return None
-    seat, c, cap = action
-    if seat != state.to_move or type(c) is not int or type(cap) is not int:
-        return None
-    if not 0 <= c < len(t.values) or not state.hands[seat] >> c & 1 or cap < 0:
-        return None
-    table = state.table
-    need = t.target - t.values[c]
-    if cap:
-        if cap & ~table or pile_value(t, cap) != need:
-            return None
-    elif (
-        rules.capture_forced
-        and 0 < need <= t.most_needed
-        and (table_poly(t, table) >> t.lane * need) & t.lane_mask
-    ):
-        return None
-    return _new_play(Play, (seat, c, cap))
+    A card that can capture has only its capturing plays; one that cannot is laid on the table.
+    """
+    if state.phase != "play":
+        return ()
+    seat = state.to_move
+    return listing(tables(rules), seat, state.hands[seat], state.table)[0]
 
 
 def coerce_play(action: object, players: int, deck: int) -> Play:
@@ -183,6 +188,21 @@ def coerce_play(action: object, players: int, deck: int) -> Play:
     if type(cap) is not int or cap < 0 or cap & ~deck:
         raise MalformedInput(f"capture {cap!r} is not a mask of cards of the deck")
     return action
+
+
+def refusal_clauses(rules: EscobaRules, phase: str) -> frozenset[str]:
+    """Every clause `refusals` can name for a play in a state of this phase (see below)."""
+    memo = tables(rules).refusable
+    hit = memo.get(phase)
+    if hit is None:
+        if phase != "play":
+            keys = ["target_score" if phase == "over" else "hand_size"]
+        else:
+            keys = ["play_direction", "hand_size", "capture_sum"]
+            if rules.capture_forced:
+                keys.append("capture_forced")
+        hit = memo[phase] = frozenset(rules.cid(k) for k in keys)
+    return hit
 
 
 def refusals(rules: EscobaRules, state: EscobaState, action: Play) -> tuple[IllegalAction, ...]:

@@ -9,8 +9,9 @@ piles are equal ints. Implements escoba-es:suits, escoba-es:ranks and escoba-es:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from arbitro.model.errors import MalformedInput, SpecError
 from arbitro.model.escoba.seats import next_seat, turn_order
@@ -94,6 +95,7 @@ class Tables:
     deck: tuple[int, ...]  # the cards of the pack, ascending
     deck_list: list[int]  # the same as a list (compared with a sorted deck order)
     full: int  # mask of the whole pack
+    size: int  # cards in the pack
     values: tuple[int, ...]  # capture value by card number (0 for a card not in the pack)
     suit_shifts: tuple[int, ...]  # by suit of the pack: where its ten rank bits start in a mask
     oros: int  # mask of the first suit
@@ -102,6 +104,7 @@ class Tables:
     # by the set of ranks held in one suit (10 bits): the setenta strength of the best, 0 if none
     suit_best: tuple[int, ...]
     target: int  # the capture sum
+    capture_forced: bool  # a card that can capture must
     most_needed: int  # the largest sum a capture takes from the table (target - lowest value)
     after: dict[int, tuple[int, ...]]  # players -> the seat that plays after each seat
     deals: dict[int, int]  # players -> deals in a hand
@@ -114,7 +117,13 @@ class Tables:
     need_shift: tuple[int, ...]
     # by the set of ranks of one suit on the table (10 bits): its subset-count polynomial
     chunk_poly: tuple[int, ...]
-    clause_sets: dict[frozenset[str], frozenset[str]]  # keys -> clause ids (model.escoba.clauses)
+    # what the model remembers per rules object, each bounded (see the modules that fill them)
+    listings: dict[int, tuple[tuple[Any, ...], int]]  # model.escoba.capture
+    points: dict[Hashable, Any]  # model.escoba.scoring
+    stocks: dict[tuple[int, ...], tuple[int, bool]]  # model.escoba.checks
+    expected: dict[tuple[int, int, int], Any]  # model.escoba.checks
+    clause_sets: dict[Hashable, frozenset[str]]  # model.escoba.clauses
+    refusable: dict[str, frozenset[str]]  # by phase (model.escoba.capture.refusal_clauses)
 
 
 def _build(rules: EscobaRules) -> Tables:
@@ -171,6 +180,7 @@ def _build(rules: EscobaRules) -> Tables:
         deck=deck,
         deck_list=list(deck),
         full=mask_of(deck),
+        size=len(deck),
         values=values,
         suit_shifts=tuple(RANKS * s for s in suit_ids),
         oros=mask_of(c for c in deck if suit_of(c) == first),
@@ -178,6 +188,7 @@ def _build(rules: EscobaRules) -> Tables:
         sevens=mask_of(c for c in deck if rank_of(c) == seven),
         suit_best=suit_best,
         target=rules.capture_sum,
+        capture_forced=rules.capture_forced,
         most_needed=most_needed,
         lane=lane,
         lane_mask=(1 << lane) - 1,
@@ -194,7 +205,12 @@ def _build(rules: EscobaRules) -> Tables:
             else -1
             for c, v in enumerate(values)
         ),
+        listings={},
+        points={},
+        stocks={},
+        expected={},
         clause_sets={},
+        refusable={},
         chunk_poly=_chunk_polys(tuple(value_of.get(r, 0) for r in range(RANKS)), lane, most_needed),
     )
 

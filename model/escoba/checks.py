@@ -4,22 +4,64 @@ Checked: every card of the deck in exactly one place (hands, table, stock, captu
 hand is dealt; hand sizes, stock size and the seat to move agreeing with the number of cards
 played; escobas possible for the cards captured; a finished hand's score agreeing with a recount
 of its piles; the game over exactly when the target rule names a winner.
+
+The explorer runs these on every state it meets, so they are written as bit counts and lookups in
+tables made once per rules object, not as walks over lists of cards.
 """
 
 from __future__ import annotations
 
-from arbitro.model.escoba.cards import tables
+from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.dealing import deals_in_hand
 from arbitro.model.escoba.game_end import game_winner
-from arbitro.model.escoba.scoring import CATEGORY_CLAUSES, score_hand
-from arbitro.model.escoba.seats import turn_order
-from arbitro.model.escoba.state import NOBODY, EscobaState
+from arbitro.model.escoba.scoring import CATEGORY_CLAUSES, hand_points
+from arbitro.model.escoba.state import CATEGORIES, NOBODY, EscobaState
 from arbitro.model.schema import EscobaRules
+
+STOCKS_LIMIT = 1 << 12
+"""The most stocks whose masks are remembered per rules object: a hand has one stock per deal."""
+
+_CATEGORY_KEYS = tuple(CATEGORY_CLAUSES[c] for c in CATEGORIES)
+
+
+def stock_mask(t: Tables, stock: tuple[int, ...]) -> tuple[int, bool]:
+    """The pile of the stock's cards and whether it lists each card once (remembered, bounded)."""
+    hit = t.stocks.get(stock)
+    if hit is None:
+        mask = 0
+        for c in stock:
+            mask |= 1 << c
+        if len(t.stocks) >= STOCKS_LIMIT:
+            t.stocks.clear()
+        hit = t.stocks[stock] = (mask, mask.bit_count() == len(stock))
+    return hit
+
+
+def expected_hands(
+    rules: EscobaRules, t: Tables, players: int, dealer: int, size: int
+) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """By cards played since a deal of ``size`` each, the hand sizes by seat and the seat to move:
+    cards are played one per turn in turn order from the seat after the dealer."""
+    key = (players, dealer, size)
+    hit = t.expected.get(key)
+    if hit is None:
+        order = t.turn_orders[players][dealer]
+        rows = []
+        for played in range(players * size):
+            rounds, extra = divmod(played, players)
+            held = [0] * players
+            for i, seat in enumerate(order):
+                held[seat] = size - rounds - (1 if i < extra else 0)
+            rows.append((tuple(held), order[extra]))
+        hit = t.expected[key] = tuple(rows)
+    return hit
 
 
 def violations(rules: EscobaRules, state: EscobaState) -> list[str]:
     """The ids of the clauses the state breaks, each once, in the order found."""
     t = tables(rules)
+    (players, _, _, phase, dealer, to_move, hand_number, deal_number, hands, table, stock, piles,
+     escobas, last, scores, points) = state  # fmt: skip
     found: list[str] = []
 
     def fail(key: str) -> None:
@@ -27,74 +69,69 @@ def violations(rules: EscobaRules, state: EscobaState) -> list[str]:
         if cid not in found:
             found.append(cid)
 
-    seating = state.seating
-    n = seating.players
-    places = [*state.hands, state.table, *state.piles]
-    stock_mask = 0
-    for c in state.stock:
-        stock_mask |= 1 << c
-    places.append(stock_mask)
-    total = sum(p.bit_count() for p in places)
-    union = 0
-    for p in places:
+    in_stock, distinct = stock_mask(t, stock)
+    union = table | in_stock
+    total = table.bit_count() + in_stock.bit_count()
+    for p in hands:
         union |= p
-    dealt = state.hand_number > 0
-    if len(set(state.stock)) != len(state.stock):
+        total += p.bit_count()
+    for p in piles:
+        union |= p
+        total += p.bit_count()
+    dealt = hand_number > 0
+    if not distinct:
         fail("suits")
-    if dealt and (union != t.full or total != len(t.deck)):
-        fail("suits")
-    if not dealt and (union or state.phase != "deal"):
+    if dealt:
+        if union != t.full or total != t.size:
+            fail("suits")
+    elif union or phase != "deal":
         fail("suits")
 
-    if state.phase == "play":
-        deals = deals_in_hand(rules, n)
-        if not 1 <= state.deal_number <= deals:
+    if phase == "play":
+        deals = t.deals.get(players) or deals_in_hand(rules, players)
+        if not 1 <= deal_number <= deals:
             fail("deals_per_hand")
-        per_deal = n * rules.redeal_size + rules.redeal_table
-        if len(state.stock) != (deals - state.deal_number) * per_deal:
+        per_deal = players * rules.redeal_size + rules.redeal_table
+        if len(stock) != (deals - deal_number) * per_deal:
             fail("deals_per_hand")
-        size = rules.hand_size if state.deal_number == 1 else rules.redeal_size
-        held = [h.bit_count() for h in state.hands]
-        played = n * size - sum(held)
-        order = turn_order(rules, n, state.dealer)
-        if not 0 <= played < n * size:
+        size = rules.hand_size if deal_number == 1 else rules.redeal_size
+        held = tuple([h.bit_count() for h in hands])
+        played = players * size - sum(held)
+        if not 0 <= played < players * size:
             fail("hand_size")
         else:
-            rounds, extra = divmod(played, n)
-            for i, seat in enumerate(order):
-                if held[seat] != size - rounds - (1 if i < extra else 0):
-                    fail("hand_size")
-            if state.to_move != order[extra]:
+            want, seat = expected_hands(rules, t, players, dealer, size)[played]
+            if held != want:
+                fail("hand_size")
+            if to_move != seat:
                 fail("play_direction")
     elif dealt:
-        if any(state.hands) or state.stock:
+        if any(hands) or stock:
             fail("deals_per_hand")
-        if state.table and state.last_capturer != NOBODY and rules.last_capturer_takes_rest:
+        if table and last != NOBODY and rules.last_capturer_takes_rest:
             fail("last_capturer_takes_rest")
-        if state.to_move != NOBODY:
+        if to_move != NOBODY:
             fail("play_direction")
 
-    for side, pile in enumerate(state.piles):
+    for side, pile in enumerate(piles):
         # an escoba takes at least one table card and the card played (an opening sweep of two
         # escobas takes four cards)
-        if state.escobas[side] * 2 > pile.bit_count():
+        if escobas[side] * 2 > pile.bit_count():
             fail("escoba_points")
-    if state.phase == "play" and state.last_capturer == NOBODY and any(state.piles):
+    if phase == "play" and last == NOBODY and any(piles):
         fail("last_capturer_takes_rest")
 
-    if dealt and state.phase != "play":
-        recount = score_hand(rules, state.piles, state.escobas)
-        if state.result is None:
+    if dealt and phase != "play":
+        if points is None:
             fail("cards_points")
         else:
-            for category, key in CATEGORY_CLAUSES.items():
-                mine = [side[category] for side in state.result.categories]
-                if mine != [side[category] for side in recount.categories]:
-                    fail(key)
-    if state.result is not None and any(
-        s < r for s, r in zip(state.scores, state.result.scores, strict=True)
-    ):
+            recount = hand_points(rules, t, piles, escobas)[0]
+            if points != recount:
+                for i, key in enumerate(_CATEGORY_KEYS):
+                    if [side[i] for side in points] != [side[i] for side in recount]:
+                        fail(key)
+    if points is not None and any(s < sum(r) for s, r in zip(scores, points, strict=True)):
         fail("target_score")
-    if (game_winner(rules, state.scores) is not None) != (state.phase == "over"):
+    if (game_winner(rules, scores) is not None) != (phase == "over"):
         fail("target_tie")
     return found

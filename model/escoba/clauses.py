@@ -11,10 +11,9 @@ modules that enforce them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
-from arbitro.model.escoba import turn
-from arbitro.model.escoba.capture import table_poly
+from arbitro.model.escoba.capture import listing, table_poly
 from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.dealing import check_order
 from arbitro.model.escoba.game_end import game_winner
@@ -27,10 +26,43 @@ from arbitro.model.escoba.state import NOBODY, EscobaState, Play
 from arbitro.model.escoba.turn import apply
 from arbitro.model.schema import EscobaRules
 
+CLAUSE_SETS_LIMIT = 1 << 14
+"""The most clause sets remembered per rules object before they are forgotten all at once."""
 
-def count_groups(t: Tables, poly: int, total: int) -> int:
-    """How many groups the table polynomial counts worth ``total``."""
-    return (poly >> t.lane * total) & t.lane_mask
+
+def _round_over(state: EscobaState, seat: int, c: int) -> bool:
+    """Whether playing ``c`` empties the last hand holding cards: the round is played out."""
+    hands = state.hands
+    return hands[seat] == 1 << c and hands.count(0) == len(hands) - 1
+
+
+def clauses_key(
+    rules: EscobaRules, state: EscobaState, action: Play, after: EscobaState
+) -> Hashable:
+    """What decides which clauses a legal play used: `clauses_used` is a function of this key
+    (with the rules). ``after`` is the state the play leads to.
+
+    A play in the middle of a hand is decided by a handful of facts (several groups or one, a
+    capture, a sweep, a new deal), so most plays share a few keys; the last play of a hand adds
+    what its scoring cases read: the piles, whether anyone swept, the totals.
+    """
+    t = tables(rules)
+    seat, c, cap = action
+    table = state.table
+    sh = t.need_shift[c]
+    # the table polynomial of the listing apply has just found (see capture.listing)
+    groups = 0
+    if sh >= 0:
+        groups = min((listing(t, seat, state.hands[seat], table)[1] >> sh) & t.lane_mask, 2)
+    over = _round_over(state, seat, c)
+    if after.phase == "play":
+        return (groups, cap != 0, cap == table, over)
+    left = table ^ cap if cap else table | 1 << c
+    last = seat % state.sides if cap else state.last_capturer
+    return (
+        groups, cap != 0, cap == table, over, left != 0, last == NOBODY, after.piles,
+        any(after.escobas), after.scores,
+    )  # fmt: skip
 
 
 def clauses_used(
@@ -41,14 +73,25 @@ def clauses_used(
         return _deal_clauses(rules, state, action)
     if not isinstance(action, Play):
         action = Play(*action)
-    done = turn.LAST_APPLIED
-    if done[0] is rules and done[1] is state and done[2] is action and done[3] is not None:
-        after = done[3]
-    else:
-        after = apply(rules, state, action)  # IllegalAction for a move that is not legal
+    after = apply(rules, state, action)  # IllegalAction for a move that is not legal
     t = tables(rules)
+    key = clauses_key(rules, state, action, after)
+    hit = t.clause_sets.get(key)
+    if hit is None:
+        memo = t.clause_sets
+        if len(memo) >= CLAUSE_SETS_LIMIT:
+            memo.clear()
+        keys = play_clause_keys(rules, t, state, action, after)
+        hit = memo[key] = frozenset(rules.cid(k) for k in keys)
+    return hit
+
+
+def play_clause_keys(
+    rules: EscobaRules, t: Tables, state: EscobaState, action: Play, after: EscobaState
+) -> set[str]:
+    """The spec keys of the clauses a legal play used, worked out from the play itself."""
     keys = {"capture_sum", "capture_values", "play_direction"}
-    _, c, cap = action
+    seat, c, cap = action
     need = t.target - t.values[c]
     groups = count_groups(t, table_poly(t, state.table), need) if 0 < need <= t.most_needed else 0
     if cap:
@@ -58,21 +101,16 @@ def clauses_used(
             keys.add("escoba_points")
     elif groups:
         keys.add("capture_forced")  # laying a card that could capture: allowed by this clause
-    hands = state.hands
-    last_card = hands[action.seat] == 1 << c and hands.count(0) == len(hands) - 1
-    if last_card and after.phase == "play":  # the round is played out: the next deal
+    if _round_over(state, seat, c) and after.phase == "play":  # the next deal
         keys.update(("deals_per_hand", "redeal_size", "redeal_table"))
     if after.phase != "play":
         keys.update(_hand_end_clauses(rules, t, state, action, after))
-    return _ids(rules, t, frozenset(keys))
+    return keys
 
 
-def _ids(rules: EscobaRules, t: Tables, keys: frozenset[str]) -> frozenset[str]:
-    """The clause ids of these keys (a few sets recur over and over: remembered per rules)."""
-    hit = t.clause_sets.get(keys)
-    if hit is None:
-        hit = t.clause_sets[keys] = frozenset(rules.cid(k) for k in keys)
-    return hit
+def count_groups(t: Tables, poly: int, total: int) -> int:
+    """How many groups the table polynomial counts worth ``total``."""
+    return (poly >> t.lane * total) & t.lane_mask
 
 
 def _deal_clauses(rules: EscobaRules, state: EscobaState, order: object) -> frozenset[str]:
@@ -80,9 +118,8 @@ def _deal_clauses(rules: EscobaRules, state: EscobaState, order: object) -> froz
     t = tables(rules)
     cards = check_order(t, order)  # type: ignore[arg-type]
     keys = {"suits", "ranks", "hand_size", "table_initial", "deals_per_hand", "play_direction"}
-    seating = state.seating
-    keys.add("player_counts" if seating.sides == seating.players else "team_player_counts")
-    n = seating.players
+    keys.add("player_counts" if state.sides == state.players else "team_player_counts")
+    n = state.players
     opening = cards[n * rules.hand_size : n * rules.hand_size + rules.table_initial]
     total = sum(t.values[c] for c in opening)
     if any(sweep.total == total for sweep in rules.opening_sweeps):
@@ -96,7 +133,7 @@ def _hand_end_clauses(
     """The last play of a hand: the leftovers, each scoring case that arose, the game's end."""
     keys = {"deals_per_hand", "target_score"}
     seat, c, cap = play
-    side = seat % state.seating.sides
+    side = seat % state.sides
     left = state.table ^ cap if cap else state.table | 1 << c
     last = side if cap else state.last_capturer
     if left:

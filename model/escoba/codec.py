@@ -65,9 +65,9 @@ def state_to_json(state: EscobaState) -> dict[str, Any]:
     """The state as a JSON object; `json.dumps(..., sort_keys=True)` of it is canonical."""
     return {
         "game": "escoba",
-        "players": state.seating.players,
-        "sides": state.seating.sides,
-        "layout": state.seating.layout,
+        "players": state.players,
+        "sides": state.sides,
+        "layout": state.layout,
         "phase": state.phase,
         "dealer": state.dealer,
         "to_move": _opt(state.to_move),
@@ -96,15 +96,15 @@ def view_to_json(state: EscobaState, seat: int) -> dict[str, Any]:
     with its escobas marked face up (escoba-es:escoba-points). What a seat saw earlier and may
     remember is the sequence of its views.
     """
-    players = state.seating.players
+    players = state.players
     if type(seat) is not int or not 0 <= seat < players:
         raise MalformedInput(f"seat {seat!r} is not a seat of {players} players")
     return {
         "game": "escoba",
         "viewer": seat,
         "players": players,
-        "sides": state.seating.sides,
-        "layout": state.seating.layout,
+        "sides": state.sides,
+        "layout": state.layout,
         "phase": state.phase,
         "dealer": state.dealer,
         "to_move": _opt(state.to_move),
@@ -227,6 +227,10 @@ def result_from_json(data: object, sides: int) -> HandResult:
     return result
 
 
+def _points(result: HandResult) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(side[k] for k in CATEGORIES) for side in result.categories)
+
+
 def state_from_json(rules: EscobaRules, data: Mapping[str, Any]) -> EscobaState:
     """The state a JSON object describes; MalformedInput names the first bad field."""
     d = _exact_keys(data, STATE_KEYS, "state")
@@ -249,7 +253,9 @@ def state_from_json(rules: EscobaRules, data: Mapping[str, Any]) -> EscobaState:
     stock = tuple(_cards(d["stock"], deck, "state.stock"))
     result = None if d["last_hand"] is None else result_from_json(d["last_hand"], sides)
     return EscobaState(
-        seating=seating,
+        players=players,
+        sides=sides,
+        layout=layout,
         phase=phase,
         dealer=_int(d, "dealer", 0, players, "state"),
         to_move=_opt_int(d, "to_move", players, "state"),
@@ -262,7 +268,7 @@ def state_from_json(rules: EscobaRules, data: Mapping[str, Any]) -> EscobaState:
         escobas=_int_list(d, "escobas", sides, "state"),
         last_capturer=_opt_int(d, "last_capturer", sides, "state"),
         scores=_int_list(d, "scores", sides, "state"),
-        result=result,
+        last_points=None if result is None else _points(result),
     )
 
 

@@ -54,7 +54,9 @@ def new_game(rules: EscobaRules, seating: Seating, dealer: int = 0) -> EscobaSta
     zeros_seats = (0,) * seating.players
     zeros_sides = (0,) * seating.sides
     return EscobaState(
-        seating=seating,
+        players=seating.players,
+        sides=seating.sides,
+        layout=seating.layout,
         phase="deal",
         dealer=dealer,
         to_move=NOBODY,
@@ -67,7 +69,7 @@ def new_game(rules: EscobaRules, seating: Seating, dealer: int = 0) -> EscobaSta
         escobas=zeros_sides,
         last_capturer=NOBODY,
         scores=zeros_sides,
-        result=None,
+        last_points=None,
     )
 
 
@@ -147,7 +149,9 @@ def deal(rules: EscobaRules, state: EscobaState, order: Sequence[int]) -> Escoba
         last = side
         table = 0
     return EscobaState(
-        seating=seating,
+        players=n,
+        sides=seating.sides,
+        layout=seating.layout,
         phase="play",
         dealer=dealer,
         to_move=seats[0],
@@ -160,5 +164,5 @@ def deal(rules: EscobaRules, state: EscobaState, order: Sequence[int]) -> Escoba
         escobas=tuple(escobas),
         last_capturer=last,
         scores=state.scores,
-        result=state.result,
+        last_points=state.last_points,
     )

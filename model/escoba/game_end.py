@@ -12,9 +12,9 @@ from arbitro.model.schema import EscobaRules
 
 def game_winner(rules: EscobaRules, scores: tuple[int, ...]) -> int | None:
     """The side that has won with these totals at the end of a hand, or None to play on."""
-    reached = [side for side, s in enumerate(scores) if s >= rules.target_score]
-    if not reached:
+    if max(scores) < rules.target_score:
         return None
+    reached = [side for side, s in enumerate(scores) if s >= rules.target_score]
     best = max(scores[side] for side in reached)
     leaders = [side for side in reached if scores[side] == best]
     if len(leaders) == 1:

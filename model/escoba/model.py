@@ -49,12 +49,20 @@ class EscobaModel:
         self, rules: EscobaRules, state: EscobaState, action: Any
     ) -> tuple[IllegalAction, ...]:
         """Every clause refusing the play, in the order `apply` rules on them; empty when legal."""
-        play = capture.coerce_play(action, state.seating.players, tables(rules).full)
+        play = capture.coerce_play(action, state.players, tables(rules).full)
         return capture.refusals(rules, state, play)
+
+    def refusal_clauses(self, rules: EscobaRules, state: EscobaState) -> frozenset[str]:
+        """Every clause `refusals` can name for a play in a state of this one's phase."""
+        return capture.refusal_clauses(rules, state.phase)
 
     def clauses_used(self, rules: EscobaRules, state: EscobaState, action: Any) -> frozenset[str]:
         """The clauses whose case arose in this legal play (or deal, given a deck order)."""
         return clauses.clauses_used(rules, state, action)
+
+    # what decides `clauses_used` of a legal play, given the state it leads to: equal keys, equal
+    # clause sets, so an exploration asks for the clauses of each key once
+    clauses_key = staticmethod(clauses.clauses_key)
 
     def random_step(
         self, rules: EscobaRules, state: EscobaState, rng: random.Random
@@ -66,8 +74,7 @@ class EscobaModel:
         action = actions[rng.randrange(len(actions))]
         return action, turn.apply(rules, state, action)
 
-    def violations(self, rules: EscobaRules, state: EscobaState) -> list[str]:
-        return checks.violations(rules, state)
+    violations = staticmethod(checks.violations)
 
     def last_hand(self, state: EscobaState) -> HandResult | None:
         return state.result

@@ -96,6 +96,26 @@ def score_piles(
     )
 
 
+POINTS_LIMIT = 1 << 14
+"""The most hand outcomes remembered per rules object before they are forgotten all at once."""
+
+
+def hand_points(
+    rules: EscobaRules, t: Tables, piles: tuple[int, ...], escobas: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """`score_piles` and each side's total, remembered per rules object (bounded): many plays
+    end a hand with the same piles."""
+    key = (piles, escobas)
+    hit = t.points.get(key)
+    if hit is None:
+        memo = t.points
+        if len(memo) >= POINTS_LIMIT:
+            memo.clear()
+        points = score_piles(rules, piles, escobas)
+        hit = memo[key] = (points, tuple(map(sum, points)))
+    return hit
+
+
 def score_hand(rules: EscobaRules, piles: tuple[int, ...], escobas: tuple[int, ...]) -> HandResult:
     """The HandResult of a finished hand."""
     return hand_result(score_piles(rules, piles, escobas))

@@ -1,9 +1,11 @@
 """The values the Escoba model passes around: a game state and a play.
 
-Both are NamedTuples of ints, tuples and strings, so they are immutable, hashable and compare by
-value. Piles (hands, table, captured cards) are bitmasks of cards (see model.escoba.cards); the
-stock is the rest of the hand's deck order, next card first. The state holds no rule parameter:
-the same state means the same situation under any options.
+Both are NamedTuples of ints, tuples and strings (no object with a hash of its own written in
+Python), so they are immutable, hashable and compare by value, and hashing a state costs a few
+integer hashes: the explorer hashes every state it meets. Piles (hands, table, captured cards) are
+bitmasks of cards (see model.escoba.cards); the stock is the rest of the hand's deck order, next
+card first. The state holds no rule parameter: the same state means the same situation under any
+options.
 """
 
 from __future__ import annotations
@@ -81,14 +83,36 @@ class Tally(Mapping[str, int]):
         return sum(v for _, v in self._items)
 
 
+_RESULTS: dict[tuple[tuple[int, ...], ...], HandResult] = {}
+"""HandResult by points: a hand's result is built once per distinct outcome (bounded)."""
+
+
 def hand_result(points: tuple[tuple[int, ...], ...]) -> HandResult:
     """The HandResult of per-side points listed in CATEGORIES order."""
-    tallies = tuple(Tally(tuple(zip(CATEGORIES, side, strict=True))) for side in points)
-    return HandResult(
-        reason=HAND_END_REASON,
-        scores=tuple(t.total() for t in tallies),
-        categories=tallies,
-    )
+    hit = _RESULTS.get(points)
+    if hit is None:
+        if len(_RESULTS) >= 4096:
+            _RESULTS.clear()
+        tallies = tuple(Tally(tuple(zip(CATEGORIES, side, strict=True))) for side in points)
+        hit = _RESULTS[points] = HandResult(
+            reason=HAND_END_REASON,
+            scores=tuple(t.total() for t in tallies),
+            categories=tallies,
+        )
+    return hit
+
+
+_SEATINGS: dict[tuple[int, int, str], Seating] = {}
+
+
+def seating_of(players: int, sides: int, layout: str) -> Seating:
+    """The Seating of these players, sides and layout (one object per distinct seating)."""
+    hit = _SEATINGS.get((players, sides, layout))
+    if hit is None:
+        if len(_SEATINGS) >= 64:
+            _SEATINGS.clear()
+        hit = _SEATINGS[players, sides, layout] = Seating(players, sides, layout)
+    return hit
 
 
 class EscobaState(NamedTuple):
@@ -96,9 +120,13 @@ class EscobaState(NamedTuple):
 
     After a hand ends the hands are empty and the captured piles (and any unclaimed table cards)
     stay as they were until the next deal, so the hand's score can be recounted from the state.
+    The seating is kept as its three numbers and the last hand's result as its points, so that
+    every field hashes in C; `seating` and `result` give them back as the shared types.
     """
 
-    seating: Seating
+    players: int
+    sides: int  # seat s plays for side s % sides
+    layout: str  # "" or "teams"
     phase: Phase
     dealer: int
     to_move: int  # the seat to play in phase "play", else NOBODY
@@ -111,4 +139,17 @@ class EscobaState(NamedTuple):
     escobas: tuple[int, ...]  # per side, escobas this hand
     last_capturer: int  # the side that captured last this hand, else NOBODY
     scores: tuple[int, ...]  # per side, the game's running total
-    result: HandResult | None  # the last finished hand, kept until the next one ends
+    # the last finished hand, kept until the next one ends: per side, its points in CATEGORIES
+    # order; None before the first hand ends
+    last_points: tuple[tuple[int, ...], ...] | None
+
+    @property
+    def seating(self) -> Seating:
+        """Who plays: the players and how they form sides."""
+        return seating_of(self.players, self.sides, self.layout)
+
+    @property
+    def result(self) -> HandResult | None:
+        """The last finished hand, by category and in total, or None before the first ends."""
+        points = self.last_points
+        return None if points is None else hand_result(points)

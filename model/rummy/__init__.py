@@ -3,10 +3,13 @@
 `RUMMY` implements `arbitro.model.game.GameModel`. Modules, one rule concept each: `cards` (cards as small
 ints, the deck), `tables` (per-rules lookups), `melds` (sets, escaleras, wild and black-three
 melds), `laying` (candidate new melds), `arrange` (exact search over arrangements of a hand),
-`dealing` (seatings, the deal, the upcard, the opening table), `stock` (drawing, stock-out),
-`pile` (taking the discard pile), `opening` (the opening minimum), `red_threes`, `going_out`
-(requirements, asking the partner), `scoring` (a hand, the game), `state`, `actions`, `engine`
-(legal actions and their effects), `checks` (violations), `codec` (JSON).
+`layouts` (seatings, the deck, a new game), `dealing` (the deal, the upcard, the opening table),
+`turn` (the start and end of a turn), `stock` (drawing, stock-out), `pile` (taking the discard
+pile), `melding` (laying, adding, merging, cleaning, finishing the opening), `opening` (the
+opening minimum), `red_threes`, `going_out` (requirements, asking the partner, dead ends),
+`scoring` (a hand, the game), `state`, `actions`, `refusal` (judging an action), `engine` (the
+legal actions, `apply`, every refusal), `trace` (the clauses an action used), `checks`
+(violations), `codec` (JSON).
 """
 
 from __future__ import annotations
@@ -29,8 +32,9 @@ from arbitro.model.rummy.actions import (
 )
 from arbitro.model.rummy.cards import JOKER, card, card_name, parse_card, parse_cards
 from arbitro.model.rummy.checks import violations
-from arbitro.model.rummy.dealing import RuleGap, deal, deck, new_game, opening_minimum, seatings
-from arbitro.model.rummy.engine import apply, legal_actions
+from arbitro.model.rummy.dealing import RuleGap, deal, opening_minimum
+from arbitro.model.rummy.engine import apply, legal_actions, refusals
+from arbitro.model.rummy.layouts import deck, new_game, seatings
 from arbitro.model.rummy.melds import Meld
 from arbitro.model.rummy.model import RUMMY, RummyModel
 from arbitro.model.rummy.scoring import CATEGORIES, score_hand
@@ -70,6 +74,7 @@ __all__ = [
     "opening_minimum",
     "parse_card",
     "parse_cards",
+    "refusals",
     "score_hand",
     "seatings",
     "violations",

@@ -26,80 +26,205 @@ seat that acts, so acting out of turn is expressible and refused with the book's
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy.cards import card_name, parse_card
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
-    seat: int
-    count: int
+class _Action(tuple[Any, ...]):
+    """An action: an immutable tuple of its type's tag (its place in the canonical order of
+    types) and then its fields, so that building, hashing and comparing one is tuple work and
+    actions of two types are never equal."""
+
+    __slots__ = ()
+    TAG: ClassVar[int]
+    FIELDS: ClassVar[tuple[str, ...]]
+
+    @property
+    def seat(self) -> int:
+        seat: int = self[1]
+        return seat
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{f}={v!r}" for f, v in zip(self.FIELDS, self[1:], strict=True))
+        return f"{type(self).__name__}({inner})"
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return tuple(self[1:])
+
+    def with_seat(self, seat: int) -> Self:
+        """The same action by another seat."""
+        return tuple.__new__(type(self), (self[0], seat, *self[2:]))
 
 
-@dataclass(frozen=True, slots=True)
-class TakePile:
-    seat: int
-    use: str  # "set", "escalera", "add"
-    meld: int = -1
-    cards: tuple[int, ...] = ()
+class Draw(_Action):
+    __slots__ = ()
+    TAG = 0
+    FIELDS = ("seat", "count")
+
+    def __new__(cls, seat: int, count: int) -> Self:
+        return tuple.__new__(cls, (0, seat, count))
+
+    @property
+    def count(self) -> int:  # type: ignore[override]  # the field, in place of tuple.count
+        got: int = self[2]
+        return got
 
 
-@dataclass(frozen=True, slots=True)
-class LayMeld:
-    seat: int
-    cards: tuple[int, ...]
+class TakePile(_Action):
+    __slots__ = ()
+    TAG = 1
+    FIELDS = ("seat", "use", "meld", "cards")
+
+    def __new__(cls, seat: int, use: str, meld: int = -1, cards: tuple[int, ...] = ()) -> Self:
+        return tuple.__new__(cls, (1, seat, use, meld, cards))
+
+    @property
+    def use(self) -> str:  # "set", "escalera", "add"
+        got: str = self[2]
+        return got
+
+    @property
+    def meld(self) -> int:
+        got: int = self[3]
+        return got
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        got: tuple[int, ...] = self[4]
+        return got
 
 
-@dataclass(frozen=True, slots=True)
-class AddToMeld:
-    seat: int
-    meld: int
-    card: int
+class LayMeld(_Action):
+    __slots__ = ()
+    TAG = 2
+    FIELDS = ("seat", "cards")
+
+    def __new__(cls, seat: int, cards: tuple[int, ...]) -> Self:
+        return tuple.__new__(cls, (2, seat, cards))
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        got: tuple[int, ...] = self[2]
+        return got
 
 
-@dataclass(frozen=True, slots=True)
-class Merge:
-    seat: int
-    meld: int
-    other: int
+class AddToMeld(_Action):
+    __slots__ = ()
+    TAG = 3
+    FIELDS = ("seat", "meld", "card")
+
+    def __new__(cls, seat: int, meld: int, card: int) -> Self:
+        return tuple.__new__(cls, (3, seat, meld, card))
+
+    @property
+    def meld(self) -> int:
+        got: int = self[2]
+        return got
+
+    @property
+    def card(self) -> int:
+        got: int = self[3]
+        return got
 
 
-@dataclass(frozen=True, slots=True)
-class ReplaceWild:
-    seat: int
-    meld: int
-    natural: int
-    wild: int
+class Merge(_Action):
+    __slots__ = ()
+    TAG = 4
+    FIELDS = ("seat", "meld", "other")
+
+    def __new__(cls, seat: int, meld: int, other: int) -> Self:
+        return tuple.__new__(cls, (4, seat, meld, other))
+
+    @property
+    def meld(self) -> int:
+        got: int = self[2]
+        return got
+
+    @property
+    def other(self) -> int:
+        got: int = self[3]
+        return got
 
 
-@dataclass(frozen=True, slots=True)
-class FinishOpening:
-    seat: int
+class ReplaceWild(_Action):
+    __slots__ = ()
+    TAG = 5
+    FIELDS = ("seat", "meld", "natural", "wild")
+
+    def __new__(cls, seat: int, meld: int, natural: int, wild: int) -> Self:
+        return tuple.__new__(cls, (5, seat, meld, natural, wild))
+
+    @property
+    def meld(self) -> int:
+        got: int = self[2]
+        return got
+
+    @property
+    def natural(self) -> int:
+        got: int = self[3]
+        return got
+
+    @property
+    def wild(self) -> int:
+        got: int = self[4]
+        return got
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
-    seat: int
-    card: int
+class FinishOpening(_Action):
+    __slots__ = ()
+    TAG = 6
+    FIELDS = ("seat",)
+
+    def __new__(cls, seat: int) -> Self:
+        return tuple.__new__(cls, (6, seat))
 
 
-@dataclass(frozen=True, slots=True)
-class AskPartner:
-    seat: int
+class Discard(_Action):
+    __slots__ = ()
+    TAG = 7
+    FIELDS = ("seat", "card")
+
+    def __new__(cls, seat: int, card: int) -> Self:
+        return tuple.__new__(cls, (7, seat, card))
+
+    @property
+    def card(self) -> int:
+        got: int = self[2]
+        return got
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    seat: int
-    yes: bool
+class AskPartner(_Action):
+    __slots__ = ()
+    TAG = 8
+    FIELDS = ("seat",)
+
+    def __new__(cls, seat: int) -> Self:
+        return tuple.__new__(cls, (8, seat))
 
 
-@dataclass(frozen=True, slots=True)
-class Stop:
-    seat: int
+class Answer(_Action):
+    __slots__ = ()
+    TAG = 9
+    FIELDS = ("seat", "yes")
+
+    def __new__(cls, seat: int, yes: bool) -> Self:
+        return tuple.__new__(cls, (9, seat, yes))
+
+    @property
+    def yes(self) -> bool:
+        got: bool = self[2]
+        return got
+
+
+class Stop(_Action):
+    __slots__ = ()
+    TAG = 10
+    FIELDS = ("seat",)
+
+    def __new__(cls, seat: int) -> Self:
+        return tuple.__new__(cls, (10, seat))
 
 
 Action = (
@@ -129,18 +254,16 @@ _TYPES: dict[type[Any], str] = {
     Answer: "answer",
     Stop: "stop",
 }
-_ORDER = {t: i for i, t in enumerate(_TYPES)}
 USES = ("set", "escalera", "add")
 
 
 def action_key(a: Action) -> tuple[Any, ...]:
     """The canonical order of actions: by type, then by fields."""
-    if isinstance(a, TakePile):
-        return (_ORDER[TakePile], USES.index(a.use), a.meld, a.cards)
-    if isinstance(a, Answer):
-        return (_ORDER[Answer], not a.yes)
-    fields = tuple(getattr(a, f) for f in a.__slots__ if f != "seat")
-    return (_ORDER[type(a)], *fields)
+    if type(a) is TakePile:
+        return (1, USES.index(a.use), a.meld, a.cards)
+    if type(a) is Answer:
+        return (9, not a.yes)
+    return (a[0], *a[2:])
 
 
 def action_to_json(a: Action) -> dict[str, Any]:

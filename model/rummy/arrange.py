@@ -23,8 +23,15 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
-from arbitro.model.rummy.cards import JOKER, is_black_three, is_natural, is_wild
-from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, is_clean, seq_span, wild_count
+from arbitro.model.rummy import caches
+from arbitro.model.rummy.cards import (
+    BLACK_THREES,
+    JOKER,
+    LOWEST_NATURAL,
+    LOWEST_THREE,
+)
+from arbitro.model.rummy.laying import shape
+from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, seq_span, wild_count
 from arbitro.model.rummy.tables import Tables
 
 
@@ -53,7 +60,19 @@ class Need(NamedTuple):
     clean_start: int  # clean canastas the side had when the turn began
 
 
+_SET_RULES = ("arrange.set_rules",)
+
+
 def set_rules(t: Tables) -> SetRules:
+    """The `SetRules` of these rules (remembered in `Tables.memo`)."""
+    got: SetRules | None = t.memo.get(_SET_RULES)
+    if got is None:
+        got = _set_rules(t)
+        t.remember(_SET_RULES, got)
+    return got
+
+
+def _set_rules(t: Tables) -> SetRules:
     r = t.rules
     return SetRules(
         t.completed,
@@ -146,7 +165,7 @@ def _group_options(sr: SetRules, n0: int, w0: int, new: bool, a: int) -> list[Op
     return out
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=caches.RANK_OPTIONS)
 def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> frozenset[Option]:
     """Every outcome for one rank: existing sets `bases` (naturals, wilds), `a` naturals in hand."""
     results: set[Option] = set()
@@ -202,7 +221,6 @@ SeqOption = tuple[tuple[int, ...], int]
 """(cards of each escalera position left over, completed escaleras)."""
 
 
-@lru_cache(maxsize=100_000)
 def suit_options(
     counts: tuple[int, ...], bases: tuple[tuple[int, int], ...], smin: int, smax: int, done: int
 ) -> tuple[SeqOption, ...]:
@@ -277,18 +295,18 @@ def split(t: Tables, cards: Iterable[int]) -> Split:
     sequences = t.rules.sequences
     seq_pos = t.seq_pos
     for c in cards:
-        # the tests of `is_wild`, `is_natural` and `is_black_three`, inline
+        # the tests of `is_wild`, `is_natural` and `is_black_three`, inline: this runs per card
         if c == JOKER:
             jokers += 1
-        elif c < 4:
+        elif c < LOWEST_THREE:
             twos += 1
-        elif 8 <= c < JOKER:
+        elif LOWEST_NATURAL <= c < JOKER:
             p = seq_pos[c >> 2]
             if sequences and p >= 0:
                 seq[c & 3][p] += 1
             else:
                 other[c >> 2] += 1
-        elif c == 4 or c == 7:
+        elif c in BLACK_THREES:
             black += 1
         else:
             rest += 1
@@ -443,8 +461,8 @@ def search_reaches(
         return True
     sp = split(t, cards)
     pts = t.points
-    # naturals and wilds: every card but the threes (4 to 7)
-    bound = sum(pts[c] for c in cards if not 4 <= c < 8)
+    # naturals and wilds: every card but the threes
+    bound = sum(pts[c] for c in cards if not LOWEST_THREE <= c < LOWEST_NATURAL)
     if bound < target:
         return False
     tb = table_of(t, melds)
@@ -530,7 +548,7 @@ def search_reaches(
     return dfs(0, 0, list(sp.other))
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=caches.RANK_OPTIONS)
 def _rank_pairs(
     sr: SetRules, bases: tuple[tuple[int, int], ...], a: int
 ) -> tuple[tuple[int, int], ...]:
@@ -538,7 +556,7 @@ def _rank_pairs(
     return tuple(sorted({(o[0], o[1]) for o in rank_options(sr, bases, a)}))
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=caches.SUIT_MOVES)
 def _suit_moves(
     counts: tuple[int, ...],
     bases: tuple[tuple[int, int], ...],
@@ -742,92 +760,265 @@ def _homes_possible(t: Tables, sp: Split, tb: Table, W: int) -> bool:
     return True
 
 
-def homeless(t: Tables, cards: tuple[int, ...], tb: Table) -> list[int]:
-    """Cards of `cards` that no arrangement could place (a permissive test: a card listed here
-    certainly has no home; removing other cards never gives it one)."""
+class SideFacts(NamedTuple):
+    """What the going-out screens need of a side's melds, worked out once per table position."""
+
+    done: int  # completed canastas and sambas (`table.going_out_counts`)
+    clean: int
+    dirty: int
+    needs: tuple[int, ...]  # cards each unfinished meld (sets of a rank merged, where they may be)
+    # lacks to be completed, fewest first
+    size: tuple[int, ...]  # per rank: cards of its unfinished sets
+    nat: tuple[int, ...]  # per rank: naturals of its unfinished sets
+    seq: tuple[int, ...]  # per suit: cards of its unfinished escaleras
+    freeable: int  # wilds that cleaning could free (0 without *:clean-by-replacing-wilds)
+    dirty_done: int  # completed sets holding a wild
+    takes_natural: tuple[bool, ...]  # per rank: some set of it can still take a natural
+    has_seq: tuple[bool, ...]  # per suit: the side has an escalera of it
+
+
+def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
+    """The `SideFacts` of a side's melds."""
     r = t.rules
-    sr = set_rules(t)
-    W = sum(1 for c in cards if is_wild(c)) + _freeable(tb, sr)
-    counts = [0] * 53
-    for c in cards:
-        counts[c] += 1
-    present = [[False] * len(t.seq_rank) for _ in range(4)]
-    if r.sequences:
-        for c in cards:
-            if is_natural(c) and t.seq_pos[c >> 2] >= 0:
-                present[c & 3][t.seq_pos[c >> 2]] = True
-    blacks = counts[4] + counts[7]
-    out: list[int] = []
-    for c in cards:
-        if is_wild(c):
-            continue
-        if is_natural(c):
-            rank = c >> 2
-            a = (
-                counts[rank * 4]
-                + counts[rank * 4 + 1]
-                + counts[rank * 4 + 2]
-                + counts[rank * 4 + 3]
-            )
-            if tb.sets[rank] or (a >= sr.start_min and a + W >= sr.set_min):
-                continue
-            p = t.seq_pos[rank]
-            if r.sequences and p >= 0:
-                suit = c & 3
-                if tb.seqs[suit]:
-                    continue
-                row = present[suit]
-                n = r.sequence_min
-                if any(
-                    all(row[q] for q in range(i, i + n))
-                    for i in range(max(0, p - n + 1), min(len(row) - n, p) + 1)
-                ):
-                    continue
-            out.append(c)
-        elif is_black_three(c):
-            wild_ok = W if r.black_three_meld_wilds else 0
-            if r.black_threes_meld != "never" and blacks + wild_ok >= sr.set_min:
-                continue
-            out.append(c)
-        else:
-            out.append(c)
-    return out
-
-
-def completions_bound(t: Tables, n_cards: int, melds: tuple[Meld, ...]) -> int:
-    """At most how many more melds `n_cards` cards could complete (an upper bound)."""
-    needs = sorted(
-        t.completed - len(m.cards)
-        for m in melds
-        if m.kind in (SET, SEQ) and len(m.cards) < t.completed
+    comp = t.completed
+    growth = r.completed_set_growth
+    grows = growth in ("naturals", "any")
+    one_more = growth == "one_natural_if_clean"
+    swap = r.clean_by_replacing_wilds
+    done = clean = dirty = 0
+    needs: list[int] = []
+    size = [0] * 13
+    nat = [0] * 13
+    seq = [0, 0, 0, 0]
+    freeable = dirty_done = 0
+    takes_natural = [False] * 13
+    has_seq = [False] * 4
+    for m in melds:
+        n = len(m.cards)
+        if m.kind == SET:
+            w = wild_count(m.cards)
+            if swap:
+                freeable += w
+            if n < comp:
+                if not r.merge_sets:
+                    needs.append(comp - n)
+                size[m.key] += n
+                nat[m.key] += n - w
+                takes_natural[m.key] = True
+            else:
+                done += 1
+                if w:
+                    dirty += 1
+                    dirty_done += 1
+                else:
+                    clean += 1
+                # a finished set takes a natural while it may still grow, or in place of a wild
+                if grows or (one_more and not w and n == comp) or (swap and w):
+                    takes_natural[m.key] = True
+        elif m.kind == SEQ:
+            has_seq[m.key] = True
+            if n < comp:
+                needs.append(comp - n)
+                seq[m.key] += n
+            else:
+                done += 1
+                clean += 1
+    if r.merge_sets:
+        # unfinished sets of one rank may be merged: their cards count together, and as many
+        # canastas as they fill need no card from hand
+        for pooled in size:
+            if pooled:
+                needs += [0] * (pooled // comp)
+                if pooled % comp:
+                    needs.append(comp - pooled % comp)
+    needs.sort()
+    return SideFacts(
+        done,
+        clean,
+        dirty,
+        tuple(needs),
+        tuple(size),
+        tuple(nat),
+        tuple(seq),
+        freeable,
+        dirty_done,
+        tuple(takes_natural),
+        tuple(has_seq),
     )
-    done = 0
-    left = n_cards
-    for k in needs:
+
+
+def by_count(f: SideFacts, cards: int, completed: int) -> int:
+    """At most how many more melds `cards` cards could complete (an upper bound): the unfinished
+    melds that lack fewest cards first (the sets of one rank together where *:merge-sets lets
+    them merge), then new ones."""
+    more = 0
+    left = cards
+    for k in f.needs:
         if k > left:
             break
         left -= k
-        done += 1
-    return done + left // t.completed
+        more += 1
+    return more + left // completed
 
 
-def is_clean_completed(t: Tables, m: Meld) -> bool:
-    return m.kind in (SET, SEQ) and len(m.cards) >= t.completed and is_clean(m)
+def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]:
+    """Upper bounds on how many melds `cards` and the side's unfinished melds could still
+    complete: (any, clean), the clean bound counting the side's dirty canastas as cleanable when
+    *:clean-by-replacing-wilds allows it.
+
+    Per rank, the cards of its unfinished sets and the naturals of the hand are pooled (merging
+    only saves cards): each completed set takes completed_size of them and at least
+    completed_size - wild_cap naturals (at least half its cards with *:wilds-at-most-naturals);
+    the wild cards (with those cleaning could free) go where they complete the most sets. Per
+    suit, the naturals of the hand and the cards of its unfinished escaleras are pooled; an
+    escalera holds no wild. A clean completion takes completed_size naturals.
+    """
+    r = t.rules
+    comp = t.completed
+    sh = shape(t, cards)
+    nat = list(f.nat)
+    size = list(f.size)
+    for rank, k in sh.rank_count.items():
+        nat[rank] += k
+        size[rank] += k
+    wilds = f.freeable + sh.wilds
+    by_seq = 0
+    if r.sequences:
+        seq = list(f.seq)
+        seq_bit = t.seq_bit
+        counts = sh.counts
+        for c in sh.distinct:
+            if seq_bit[c]:
+                seq[c & 3] += counts[c]
+        for k in seq:
+            by_seq += k // comp
+    least = max(1, comp - t.wild_cap)
+    if r.wilds_at_most_naturals:
+        least = max(least, (comp + 1) // 2)
+    new = clean = by_seq
+    costs: list[int] = []
+    for rank in range(13):
+        n = nat[rank]
+        if n < least:
+            continue
+        most = n // least
+        clean += n // comp
+        total = size[rank]
+        k = total // comp
+        if k >= most:
+            new += most
+            continue
+        new += k
+        costs.append(comp * (k + 1) - total)
+        costs.extend([comp] * (most - k - 1))
+    if costs:
+        costs.sort()
+        for c in costs:
+            if c > wilds:
+                break
+            wilds -= c
+            new += 1
+    if r.clean_by_replacing_wilds:
+        clean += f.dirty_done
+    return new, clean
+
+
+def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> list[int] | None:
+    """The cards of `cards` that no arrangement could place (a permissive test: a card listed
+    here certainly has no home, and removing other cards never gives it one); None when,
+    further, the wild cards cannot stretch to the new sets the cards without another home need.
+
+    A natural whose rank has no set that can take it and no escalera it could join must go into
+    a new set of its rank, which needs set_min cards: at least set_min - (naturals of the rank)
+    wilds. Black threes go into one meld (with wilds where allowed). The wilds of the hand and
+    those cleaning could free must cover every such need, except that of one card of a rank it
+    is the only card of, when a card may be kept over as the discard (`spare`).
+    """
+    r = t.rules
+    sr = set_rules(t)
+    sh = shape(t, cards)
+    nat_rank = t.nat_rank
+    sequences = r.sequences
+    rank_count = sh.rank_count
+    blacks = 0
+    for _, k in sh.black_kinds:
+        blacks += k
+    # per suit, the escalera positions a run of sequence_min held cards covers (all of them when
+    # the side has an escalera of that suit, which a card might extend)
+    covered = [0, 0, 0, 0]
+    if sequences:
+        n_run = r.sequence_min
+        tb_seqs = f.has_seq
+        bits = sh.bits
+        for suit in range(4):
+            row = bits >> (16 * suit) & 0xFFFF
+            if tb_seqs[suit]:
+                covered[suit] = -1
+                continue
+            if not row:
+                continue
+            runs = row
+            for k in range(1, n_run):
+                runs &= row >> k
+            cov = runs
+            for k in range(1, n_run):
+                cov |= runs << k
+            covered[suit] = cov
+    w_all = sh.wilds + f.freeable
+    seq_pos = t.seq_pos
+    takes_natural = f.takes_natural
+    start_min = sr.start_min
+    set_min = sr.set_min
+    counts = sh.counts
+    lost: list[int] = []
+    demand = 0  # wilds the new sets of naturals without another home need
+    single = 0  # the most of it one card alone of its rank accounts for
+    needing = 0  # bit per rank (bit 13: the black threes) whose need is counted
+    for c in sh.distinct:
+        rank = nat_rank[c]
+        if rank >= 0:
+            p = seq_pos[rank]
+            if takes_natural[rank] or (p >= 0 and covered[c & 3] >> p & 1):
+                continue
+            a = rank_count[rank]
+            if a >= start_min and a + w_all >= set_min:
+                if a < set_min and not needing >> rank & 1:
+                    needing |= 1 << rank
+                    need = set_min - a
+                    demand += need
+                    if a == 1 and need > single:
+                        single = need
+                continue
+        elif c == JOKER or c < LOWEST_THREE:
+            continue
+        elif c in BLACK_THREES:
+            wild_ok = w_all if r.black_three_meld_wilds else 0
+            if r.black_threes_meld != "never" and blacks + wild_ok >= set_min:
+                if not needing >> 13 & 1:
+                    needing |= 1 << 13
+                    demand += max(0, set_min - blacks)
+                continue
+        lost += [c] * counts[c]
+    if demand - (single if spare and not lost else 0) > w_all:
+        return None
+    return lost
 
 
 __all__ = [
     "BLACK3",
     "Need",
     "SetRules",
+    "SideFacts",
     "Table",
-    "completions_bound",
+    "by_cards",
+    "by_count",
     "final_ok",
-    "homeless",
-    "is_clean_completed",
+    "lost_cards",
     "places_all",
     "rank_options",
     "reaches",
     "set_rules",
+    "side_facts",
     "suit_options",
     "table_of",
 ]

@@ -21,11 +21,15 @@ CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 TWO, THREE, FOUR, SEVEN, EIGHT, ACE = 0, 1, 2, 5, 6, 12
 """Rank indices (a card's rank is ``card >> 2``)."""
-JOKER = 52
-KINDS = 53
+PACK = 52
+"""Cards in one pack (without its jokers): card numbers 0 to 51."""
+JOKER = PACK
+KINDS = PACK + 1
 """Distinct cards: the 52 of a pack and the joker."""
-NATURAL_RANKS = tuple(range(FOUR, ACE + 1))
-"""Ranks that form sets (4 to ace): neither wild nor threes."""
+LOWEST_THREE = THREE * 4
+"""The first three: the cards below it are the twos (wild)."""
+LOWEST_NATURAL = FOUR * 4
+"""The first four: naturals are the cards from it up to the joker; threes lie between."""
 
 RED_THREES = (THREE * 4 + DIAMONDS, THREE * 4 + HEARTS)
 BLACK_THREES = (THREE * 4 + CLUBS, THREE * 4 + SPADES)
@@ -48,20 +52,20 @@ def suit_of(c: int) -> int:
 
 def is_wild(c: int) -> bool:
     """Jokers and twos."""
-    return c == JOKER or c < 4
+    return c == JOKER or c < LOWEST_THREE
 
 
 def is_natural(c: int) -> bool:
     """A card of rank 4 to ace: it can form sets and escaleras."""
-    return 8 <= c < JOKER
+    return LOWEST_NATURAL <= c < JOKER
 
 
 def is_red_three(c: int) -> bool:
-    return c == 5 or c == 6
+    return c in RED_THREES
 
 
 def is_black_three(c: int) -> bool:
-    return c == 4 or c == 7
+    return c in BLACK_THREES
 
 
 def in_class(c: int, cls: str) -> bool:
@@ -69,7 +73,7 @@ def in_class(c: int, cls: str) -> bool:
     if cls == "joker":
         return c == JOKER
     if cls == "two":
-        return c < 4
+        return c < LOWEST_THREE
     if cls == "wild":
         return is_wild(c)
     if cls == "red_three":
@@ -121,10 +125,6 @@ def parse_cards(names: str) -> tuple[int, ...]:
     return tuple(sorted(parse_card(n) for n in names.split()))
 
 
-def names(cards: Iterable[int]) -> list[str]:
-    return [card_name(c) for c in cards]
-
-
 def point_table(p: CardPoints) -> tuple[int, ...]:
     """What each card kind counts (red threes count nothing here: they are honours). *:card-points."""
     out = []
@@ -149,16 +149,8 @@ def point_table(p: CardPoints) -> tuple[int, ...]:
 def make_deck(packs: int, jokers_per_pack: int) -> tuple[int, ...]:
     """The sorted deck: `packs` copies of the 52 cards plus their jokers. *:packs, *:jokers-per-pack."""
     return tuple(
-        sorted([c for c in range(52) for _ in range(packs)] + [JOKER] * (packs * jokers_per_pack))
+        sorted([c for c in range(PACK) for _ in range(packs)] + [JOKER] * (packs * jokers_per_pack))
     )
-
-
-def counts(cards: Iterable[int]) -> list[int]:
-    """A count vector of length KINDS."""
-    v = [0] * KINDS
-    for c in cards:
-        v[c] += 1
-    return v
 
 
 def remove(cards: Sequence[int], taken: Iterable[int]) -> tuple[int, ...]:
@@ -167,20 +159,6 @@ def remove(cards: Sequence[int], taken: Iterable[int]) -> tuple[int, ...]:
     for c in taken:
         out.remove(c)
     return tuple(out)
-
-
-def add(cards: Sequence[int], more: Iterable[int]) -> tuple[int, ...]:
-    return tuple(sorted((*cards, *more)))
-
-
-def contains(cards: Sequence[int], wanted: Iterable[int]) -> bool:
-    """Whether the multiset `cards` holds the multiset `wanted`."""
-    have = counts(cards)
-    for c in wanted:
-        if not 0 <= c < KINDS or have[c] == 0:
-            return False
-        have[c] -= 1
-    return True
 
 
 def distinct(cards: Iterable[int]) -> list[int]:

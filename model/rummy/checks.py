@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import is_red_three
-from arbitro.model.rummy.dealing import RuleGap, layout_of, opening_minimum
+from arbitro.model.rummy.dealing import RuleGap, opening_minimum
+from arbitro.model.rummy.layouts import layout_of
 from arbitro.model.rummy.melds import Meld, meld_problem
 from arbitro.model.rummy.scoring import game_over
 from arbitro.model.rummy.state import State
@@ -37,7 +39,7 @@ _MEMO: dict[int, _Memo] = {}
 def _memo(t: Tables) -> _Memo:
     memo = _MEMO.get(id(t))
     if memo is None or memo.tables is not t:
-        if len(_MEMO) > 64:
+        if len(_MEMO) >= caches.RULES:
             _MEMO.clear()
         memo = _MEMO[id(t)] = _Memo(t)
     return memo
@@ -47,7 +49,7 @@ def _meld_problem(memo: _Memo, m: Meld) -> str | None:
     """meld_problem, remembered per meld: melds are values and most persist for many steps."""
     if m in memo.problems:
         return memo.problems[m]
-    if len(memo.problems) > 100_000:
+    if len(memo.problems) >= caches.CHECKS:
         memo.problems.clear()
     p = memo.problems[m] = meld_problem(memo.tables, m) or None
     return p

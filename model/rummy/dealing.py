@@ -1,15 +1,14 @@
-"""Seatings, the deck, a new game and the deal of a hand from an explicit deck order.
+"""The deal of a hand from an explicit deck order, and the opening minimum it fixes.
 
-Seat s belongs to side s % sides and play passes to seat + 1 (the book's direction, left or right,
-only names that neighbour). The player after the dealer plays first. Cards are dealt one at a
+The player after the dealer plays first (seats and layouts: see `layouts`). Cards are dealt one at a
 time from the top of the order, starting with the first player. Then red threes in the dealt
 hands are laid out (replaced at once, or owed until the owner's first turn), then the upcard is
 turned, covered while it belongs to an `upcard_cover` class. The opening minimum of each side is
 fixed at the deal from its score (*:opening-minimums); a score no band covers is a gap in the book
 and raises `RuleGap`.
 
-Implements *:layouts, *:play-direction, *:dealer-rotation, *:upcard-cover,
-*:red-three-initial-replacement, *:opening-minimums.
+Implements *:dealer-rotation, *:upcard-cover, *:red-three-initial-replacement,
+*:opening-minimums, *:opening-rule.
 """
 
 from __future__ import annotations
@@ -17,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arbitro.model.errors import ArbitroError, MalformedInput
-from arbitro.model.game import Seating
 from arbitro.model.rummy.cards import is_red_three
-from arbitro.model.rummy.state import DRAW, EMPTY_SIDE, TURN_START, Side, State, new_state
-from arbitro.model.rummy.tables import tables
-from arbitro.model.schema import Layout, RummyRules
+from arbitro.model.rummy.layouts import layout_of
+from arbitro.model.rummy.state import DRAW, EMPTY_SIDE, TURN_START, Side, State, replaced
+from arbitro.model.rummy.tables import Tables, tables
+from arbitro.model.rummy.turn import begin_turn
+from arbitro.model.schema import RummyRules
 
 
 class RuleGap(ArbitroError, ValueError):
@@ -31,39 +31,6 @@ class RuleGap(ArbitroError, ValueError):
         self.clause = clause
         self.reason = reason
         super().__init__(f"{reason} ({clause})")
-
-
-def seatings(rules: RummyRules) -> tuple[Seating, ...]:
-    """One seating per layout of the book. *:layouts."""
-    return tuple(Seating(lay.players, lay.sides, lay.name) for lay in rules.layouts)
-
-
-def layout_of(rules: RummyRules, players: int, sides: int, name: str) -> Layout:
-    """The layout a seating names (by name, else by players and sides)."""
-    for lay in rules.layouts:
-        if lay.name == name and lay.players == players and lay.sides == sides:
-            return lay
-    for lay in rules.layouts:
-        if not name and lay.players == players and lay.sides == sides:
-            return lay
-    known = ", ".join(f"{x.name} ({x.players} players, {x.sides} sides)" for x in rules.layouts)
-    raise MalformedInput(
-        f"{rules.rulebook} has no layout {name!r} for {players} players in {sides} sides; layouts: {known}"
-    )
-
-
-def new_game(rules: RummyRules, seating: Seating, dealer: int = 0) -> State:
-    """A game before its first deal."""
-    lay = layout_of(rules, seating.players, seating.sides, seating.layout)
-    if not 0 <= dealer < seating.players:
-        raise MalformedInput(f"dealer must be a seat from 0 to {seating.players - 1}, got {dealer}")
-    return new_state(lay.players, lay.sides, lay.name, dealer)
-
-
-def deck(rules: RummyRules, seating: Seating) -> tuple[int, ...]:
-    """The sorted deck of the seating's layout. *:packs, *:jokers-per-pack."""
-    lay = layout_of(rules, seating.players, seating.sides, seating.layout)
-    return tables(rules).deck(lay)
 
 
 def opening_minimum(rules: RummyRules, score: int) -> int:
@@ -79,9 +46,13 @@ def opening_minimum(rules: RummyRules, score: int) -> int:
 
 def deal(rules: RummyRules, state: State, order: Sequence[int]) -> State:
     """Start the next hand from `order` (top of the stock first)."""
+    return deal_with(tables(rules), rules, state, order)
+
+
+def deal_with(t: Tables, rules: RummyRules, state: State, order: Sequence[int]) -> State:
+    """`deal` with the rules' tables given (the clause trace hands in tables that note reads)."""
     if state.phase != "deal":
         raise MalformedInput(f"the game is in phase {state.phase!r}, not 'deal'")
-    t = tables(rules)
     lay = layout_of(rules, state.players, state.sides, state.layout)
     want = t.deck(lay)
     try:
@@ -135,9 +106,9 @@ def deal(rules: RummyRules, state: State, order: Sequence[int]) -> State:
         pile.append(stock[pos])
         pos += 1
     table = tuple(Side((), tuple(sorted(r)), False) if r else EMPTY_SIDE for r in reds)
-    s = state._replace(
+    s = replaced(
+        state,
         phase="play",
-        result=state.result,
         hands=tuple(tuple(sorted(h)) for h in hands),
         stock=tuple(int(c) for c in stock[pos:]),
         pile=tuple(int(c) for c in pile),
@@ -149,6 +120,4 @@ def deal(rules: RummyRules, state: State, order: Sequence[int]) -> State:
         step=DRAW,
         **TURN_START,
     )
-    from arbitro.model.rummy.engine import begin_turn  # the turn machinery lives in the engine
-
-    return begin_turn(rules, s, first)
+    return begin_turn(t, s, first)

@@ -1,4 +1,4 @@
-"""Going out: when a player may empty the hand, and whether one still can this turn.
+"""Going out: when a player may empty the hand, whether one still can this turn, asking the partner.
 
 A player goes out by melding the last card or by discarding it (*:go-out-discard: "optional"
 either way, "required" only by a discard, "forbidden" only by melding). The side then needs
@@ -12,15 +12,29 @@ partner's answer binds: after "yes" every action must keep going out possible an
 by going out; after "no" going out is refused (penalty go_out_after_refusal) and the player keeps
 two cards so that the discard does not empty the hand. Asking when one cannot go out is refused
 (penalty ask_and_cannot_go_out).
+
+A hand that cannot be played on after a draw or a pile take (`dead_end`) ends at once: a finding
+about the book, whose result names the clauses that left the player stuck (*:pile-one-card-rule,
+*:last-red-three-ends-hand and the going-out clause that refuses the last card).
 """
 
 from __future__ import annotations
 
-from arbitro.model.rummy.arrange import Need, completions_bound, homeless, places_all, table_of
-from arbitro.model.rummy.cards import remove
-from arbitro.model.rummy.melds import Meld, add_problem
-from arbitro.model.rummy.state import Side, State
-from arbitro.model.rummy.table import going_out_counts, mover_side, opening_points
+from arbitro.model.rummy.actions import Answer
+from arbitro.model.rummy.arrange import Need, by_cards, by_count, lost_cards, places_all
+from arbitro.model.rummy.cards import is_wild, remove
+from arbitro.model.rummy.melds import SEQ, SET, WILDS, Meld, add_problem
+from arbitro.model.rummy.refusal import Judge
+from arbitro.model.rummy.scoring import end_hand
+from arbitro.model.rummy.state import ANSWER, PLAY, Side, State, replaced
+from arbitro.model.rummy.table import (
+    going_out_counts,
+    mover_side,
+    opened,
+    opening_points,
+    pending,
+    side_view,
+)
 from arbitro.model.rummy.tables import Tables
 
 Problem = tuple[str, str, str | None]
@@ -38,63 +52,105 @@ def need(t: Tables, state: State) -> Need:
     )
 
 
-def go_out_problem(t: Tables, state: State, by_discard: bool) -> Problem | None:
-    """Why the mover may not go out now (hand emptied by a meld, or by discarding the last card)."""
+def go_out_problems(t: Tables, state: State, by_discard: bool, every: bool = True) -> list[Problem]:
+    """Why the mover may not go out now (the hand emptied by a meld, or by discarding the last
+    card), most specific first; with `every` false, only the first. *:go-out-discard,
+    *:go-out-min-completed, *:go-out-min-clean, *:go-out-min-dirty, *:go-out-wait-after-clean,
+    *:opening-concealed-exempt, *:ask-partner, *:last-red-three-ends-hand."""
     r = t.rules
+    out: list[Problem] = []
     if state.answer == "no":
-        return ("ask_partner", "the partner said no: going out is refused", "go_out_after_refusal")
+        out.append(
+            ("ask_partner", "the partner said no: going out is refused", "go_out_after_refusal")
+        )
+        if not every:
+            return out
     if by_discard:
         if r.go_out_discard == "forbidden":
-            return (
-                "go_out_discard",
-                "a player goes out by melding every card, not by a discard",
-                None,
+            out.append(
+                (
+                    "go_out_discard",
+                    "a player goes out by melding every card, not by a discard",
+                    None,
+                )
             )
         if state.no_discard:
-            return (
-                "last_red_three_ends_hand",
-                "play stops after the last red three of the stock: no discard",
-                None,
+            t.consult("last_red_three_ends_hand")
+            out.append(
+                (
+                    "last_red_three_ends_hand",
+                    "play stops after the last red three of the stock: no discard",
+                    None,
+                )
             )
     elif r.go_out_discard == "required":
-        return ("go_out_discard", "going out ends with a discard: keep one card to throw", None)
+        out.append(
+            ("go_out_discard", "going out ends with a discard: keep one card to throw", None)
+        )
+    if out and not every:
+        return out
     sd = mover_side(state)
     if not sd.opened and not r.opening_concealed_exempt:
+        t.consult("opening_minimums", "opening_rule")
         got = opening_points(t, state)
         need_pts = state.minimums[state.seat % state.sides]
         if got < need_pts:
-            return (
-                "opening_minimums",
-                f"the side has not opened: its melds make {got} points, the minimum is {need_pts}",
-                None,
+            out.append(
+                (
+                    "opening_minimums",
+                    f"the side has not opened: its melds make {got} points, the minimum is {need_pts}",
+                    None,
+                )
             )
+            if not every:
+                return out
     done, clean, dirty = going_out_counts(t, sd.melds)
     if done < r.go_out_min_completed:
-        return (
-            "go_out_min_completed",
-            f"going out needs {r.go_out_min_completed} finished canastas or sambas; the side has {done}",
-            None,
+        out.append(
+            (
+                "go_out_min_completed",
+                f"going out needs {r.go_out_min_completed} finished canastas or sambas; the side has {done}",
+                None,
+            )
         )
+        if not every:
+            return out
     if clean < r.go_out_min_clean:
-        return ("go_out_min_clean", f"going out needs {r.go_out_min_clean} clean canastas", None)
-    if r.go_out_wait_after_clean and min(clean, state.clean_start) < r.go_out_min_clean:
-        return (
-            "go_out_wait_after_clean",
-            "not in the turn the needed clean canasta was finished",
-            None,
+        out.append(
+            ("go_out_min_clean", f"going out needs {r.go_out_min_clean} clean canastas", None)
         )
+        if not every:
+            return out
+    if r.go_out_wait_after_clean and min(clean, state.clean_start) < r.go_out_min_clean:
+        out.append(
+            (
+                "go_out_wait_after_clean",
+                "not in the turn the needed clean canasta was finished",
+                None,
+            )
+        )
+        if not every:
+            return out
     if dirty < r.go_out_min_dirty:
-        return ("go_out_min_dirty", f"going out needs {r.go_out_min_dirty} dirty canastas", None)
-    return None
+        out.append(
+            ("go_out_min_dirty", f"going out needs {r.go_out_min_dirty} dirty canastas", None)
+        )
+    return out
 
 
-def with_melds(state: State, melds: tuple[Meld, ...], hand: tuple[int, ...]) -> State:
+def go_out_problem(t: Tables, state: State, by_discard: bool) -> Problem | None:
+    """The first of `go_out_problems`, or None when the mover may go out now."""
+    got = go_out_problems(t, state, by_discard, every=False)
+    return got[0] if got else None
+
+
+def _placed(state: State, melds: tuple[Meld, ...], hand: tuple[int, ...]) -> State:
     """The state with the mover's side holding `melds` and the mover holding `hand`."""
     i = state.seat % state.sides
     sd = state.table[i]
     table = (*state.table[:i], Side(melds, sd.red_threes, sd.opened), *state.table[i + 1 :])
     hands = (*state.hands[: state.seat], hand, *state.hands[state.seat + 1 :])
-    return state._replace(table=table, hands=hands)
+    return replaced(state, table=table, hands=hands)
 
 
 def one_card_ok(t: Tables, state: State) -> bool:
@@ -113,7 +169,7 @@ def one_card_ok(t: Tables, state: State) -> bool:
                     (*melds[:i], m._replace(cards=tuple(sorted((*m.cards, c)))), *melds[i + 1 :])
                 )
             )
-            if go_out_problem(t, with_melds(state, grown, ()), by_discard=False) is None:
+            if go_out_problem(t, _placed(state, grown, ()), by_discard=False) is None:
                 return True
     return False
 
@@ -128,6 +184,8 @@ def can_go_out(t: Tables, state: State) -> bool:
     mode = "forbidden" if state.no_discard else r.go_out_discard
     pts = t.points
     not_opened = not sd.opened
+    if not_opened:
+        t.consult("opening_minimums", "opening_rule")
     minimum = state.minimums[state.seat % state.sides]
     cur = opening_points(t, state) if not_opened else 0
     nd = need(t, state)
@@ -139,18 +197,29 @@ def can_go_out(t: Tables, state: State) -> bool:
         if not_opened and cur + sum(pts[c] for c in hand) < minimum:
             return False
         return places_all(t, hand, sd.melds, nd)
-    # cheap necessary conditions first: enough cards to finish the canastas needed, and at most
-    # one card (the discard) that nothing could take
-    done, clean, dirty = going_out_counts(t, sd.melds)
-    if nd.wait and min(clean, state.clean_start) < nd.clean:
+    # cheap necessary conditions first: enough cards to finish the canastas needed, enough
+    # naturals of one rank or suit for each, and at most one card (the discard) that nothing
+    # could take
+    view = side_view(t, sd.melds)
+    if nd.wait and min(view.clean(t), state.clean_start) < nd.clean:
         return False
-    more = completions_bound(t, len(hand), sd.melds)
+    f = view.facts(t)
+    done, clean, dirty = f.done, f.clean, f.dirty
+    more = by_count(f, len(hand), t.completed)
     if done + more < nd.completed or clean + more < nd.clean or dirty + more < nd.dirty:
         return False
-    tb = table_of(t, sd.melds)
-    lost = homeless(t, hand, tb)
+    if nd.completed > done or nd.clean > clean:
+        new, new_clean = by_cards(t, hand, f)
+        if done + new < nd.completed or clean + new_clean < nd.clean:
+            return False
+    got = lost_cards(t, hand, f, mode != "forbidden")
+    if got is None:
+        return False
+    lost = got
     if len(lost) > 1 or (lost and mode == "forbidden"):
         return False
+    if not not_opened and _added_out(t, hand, sd.melds, nd, mode, lost):
+        return True
     slack = None
     if not_opened and not r.opening_concealed_exempt:
         slack = cur + sum(pts[c] for c in hand) - minimum
@@ -160,6 +229,106 @@ def can_go_out(t: Tables, state: State) -> bool:
         # the one card nothing could take must be the discard
         if slack is not None and pts[lost[0]] > slack:
             return False
-        return places_all(t, remove(hand, lost), sd.melds, nd, tb)
+        return places_all(t, remove(hand, lost), sd.melds, nd)
     spare = {"optional": "upto1", "required": "one"}.get(mode, "none")
-    return places_all(t, hand, sd.melds, nd, tb, spare, slack)
+    return places_all(t, hand, sd.melds, nd, None, spare, slack)
+
+
+def _added_out(
+    t: Tables, hand: tuple[int, ...], melds: tuple[Meld, ...], nd: Need, mode: str, lost: list[int]
+) -> bool:
+    """A quick sufficient test for `can_go_out` of an opened side: every card but at most one
+    goes onto the side's melds by single `AddToMeld` steps (each accepted by `add_problem`), the
+    one left, if any, is the going-out discard, and the side then meets the requirements.
+
+    Naturals go first, then wilds (so a set's wild limits see its naturals); a card no meld takes
+    waits for the next pass (an escalera may take it once its neighbour is in)."""
+    spare = lost[0] if lost else -1
+    todo = [c for c in hand if not is_wild(c)] + [c for c in hand if is_wild(c)]
+    if spare >= 0:
+        todo.remove(spare)
+    ms = list(melds)
+    # where a card may go: a natural onto a set of its rank or an escalera of its suit, a wild
+    # onto a set or a wild meld
+    by_rank: dict[int, list[int]] = {}
+    by_suit: dict[int, list[int]] = {}
+    for_wild: list[int] = []
+    for i, m in enumerate(ms):
+        if m.kind == SET:
+            by_rank.setdefault(m.key, []).append(i)
+            for_wild.append(i)
+        elif m.kind == SEQ:
+            by_suit.setdefault(m.key, []).append(i)
+        elif m.kind == WILDS:
+            for_wild.append(i)
+    while todo:
+        waiting: list[int] = []
+        for c in todo:
+            places = for_wild if is_wild(c) else by_rank.get(c >> 2, []) + by_suit.get(c & 3, [])
+            for i in places:
+                m = ms[i]
+                if add_problem(t, m, c) is None:
+                    ms[i] = Meld(m.kind, m.key, tuple(sorted((*m.cards, c))))
+                    break
+            else:
+                waiting.append(c)
+        if len(waiting) == len(todo):
+            break
+        todo = waiting
+    left = len(todo) + (spare >= 0)
+    if left > 1 or (left and mode == "forbidden") or (not left and mode == "required"):
+        return False
+    done, clean, dirty = going_out_counts(t, tuple(ms))
+    if done < nd.completed or clean < nd.clean or dirty < nd.dirty:
+        return False
+    return not (nd.wait and min(clean, nd.clean_start) < nd.clean)
+
+
+def ask(t: Tables, s: State, j: Judge) -> State:
+    """The mover asks the partner "may I go out?". *:ask-partner."""
+    r = t.rules
+    if not r.ask_partner:
+        j.halt("ask_partner", "the book has no asking the partner")
+    if s.players == s.sides:
+        j.halt("ask_partner", "a player without a partner has nobody to ask")
+    if s.asked or s.melded or s.held:
+        j.refuse("ask_partner", "the partner is asked once, after drawing and before melding")
+    if len(s.hands[s.seat]) < 2:
+        j.refuse("ask_partner", "with one card there is nothing to ask")
+    j.stop()
+    if not can_go_out(t, s):
+        j.refuse("ask_partner", "only a player who can go out may ask", "ask_and_cannot_go_out")
+    return replaced(s, step=ANSWER, asked=True)
+
+
+def answer(t: Tables, s: State, a: Answer, j: Judge) -> State:
+    """The partner's binding answer. *:ask-partner."""
+    if s.step != ANSWER:
+        j.halt("ask_partner", "nobody has asked to go out")
+    return replaced(s, step=PLAY, answer="yes" if a.yes else "no")
+
+
+def dead_end(t: Tables, s: State, took: bool) -> State:
+    """After a draw or a pile take: a hand that cannot be played on is a dead end of the book
+    (*:pile-one-card-rule, *:last-red-three-ends-hand); the state itself otherwise."""
+    hand = s.hands[s.seat]
+    h = len(hand) + len(s.held)
+    if h >= 2 or s.no_discard or pending(s):
+        return s
+    if h == 1 and one_card_ok(t, s):
+        return s
+    if h == 0:
+        p = go_out_problem(t, s, by_discard=False)
+        if p is None:
+            return end_hand(t, opened(s), "went-out", s.seat)
+    p = go_out_problem(t, s, by_discard=h == 1)
+    clauses = []
+    if took:
+        t.consult("pile_one_card_rule")
+        clauses.append(t.rules.cid("pile_one_card_rule"))
+    elif not s.stock:
+        # the last card of the stock was a red three, laid out with nothing to replace it
+        t.consult("last_red_three_ends_hand")
+        clauses.append(t.rules.cid("last_red_three_ends_hand"))
+    clauses.append(t.rules.cid(p[0] if p else "go_out_min_completed"))
+    return end_hand(t, s, "dead-end", -1, tuple(clauses))

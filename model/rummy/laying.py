@@ -14,9 +14,10 @@ from __future__ import annotations
 import collections
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from arbitro.model.rummy.cards import JOKER
+from arbitro.model.rummy import caches
+from arbitro.model.rummy.cards import BLACK_THREES, JOKER, LOWEST_THREE
 from arbitro.model.rummy.melds import SET, Meld
 from arbitro.model.rummy.tables import Tables
 
@@ -37,24 +38,22 @@ def submultisets(kinds: list[tuple[int, int]], size: int) -> Iterator[tuple[int,
             yield (c,) * take + tail
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=caches.LAYS)
 def _choose(kinds: tuple[tuple[int, int], ...], size: int) -> tuple[tuple[int, ...], ...]:
     """`submultisets`, remembered: the same few (card, count) groups recur in every hand."""
     return tuple(submultisets(list(kinds), size))
 
 
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=caches.LAYS)
 def _set_lays(
-    rank: int,
-    per_suit: tuple[int, ...],
+    kinds: tuple[tuple[int, int], ...],
     wild_kinds: tuple[tuple[int, int], ...],
     count: int,
     lay: int,
     lo_nat: int,
 ) -> tuple[tuple[int, ...], ...]:
-    """New sets of `rank` (`per_suit`: naturals held of each suit): `n` of its naturals (most
-    first) and `lay - n` wilds."""
-    kinds = tuple((rank * 4 + s, k) for s, k in enumerate(per_suit) if k)
+    """New sets of one rank (`kinds`: (natural, copies held) of that rank, `count` of them in
+    all): `n` of its naturals (most first) and `lay - n` wilds."""
     out: list[tuple[int, ...]] = []
     for n in range(min(lay, count), lo_nat - 1, -1):
         w = lay - n
@@ -76,52 +75,77 @@ class Shape(NamedTuple):
     wild_kinds: tuple[tuple[int, int], ...]  # (wild card, count)
     black_kinds: tuple[tuple[int, int], ...]  # (black three, count)
     rank_count: dict[int, int]  # natural rank -> cards of it
-    masks: tuple[int, ...]  # per suit: bit p set when the card at escalera position p is held
+    bits: int  # bit 16 * suit + p set when the card at escalera position p of that suit is held
     wilds: int  # wild cards held
 
     def naturals(self, rank: int) -> list[int]:
         """The distinct naturals of `rank` held, in order."""
         got = self.counts
-        return [c for c in range(rank * 4, rank * 4 + 4) if c in got]
+        b = rank * 4
+        return [c for c in (b, b + 1, b + 2, b + 3) if c in got]
+
+    @property
+    def masks(self) -> tuple[int, int, int, int]:
+        """Per suit, the escalera positions held (`bits` split by suit)."""
+        bits = self.bits
+        return (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
 
 
-_WILD_KINDS = (0, 1, 2, 3, JOKER)
+_WILD_KINDS = (*range(LOWEST_THREE), JOKER)
+_KEEP = tuple(sum(((1 << (16 - k)) - 1) << (16 * suit) for suit in range(4)) for k in range(16))
+"""Per shift k, the low 16 - k bits of each suit's 16."""
 # what `Counter.update` runs (in C), without Counter's own overhead
 _count_elements: Callable[[dict[int, int], Iterable[int]], None]
 _count_elements = collections._count_elements  # type: ignore[attr-defined]
 
 
+_LAST: list[Any] = [None, None, None]
+"""The pool, tables and shape worked out last: the list of legal actions and the going-out
+screens of one state read the same hand."""
+
+
 def shape(t: Tables, pool: tuple[int, ...]) -> Shape:
-    """The `Shape` of the sorted `pool` (counted in C: `_count_elements`, `map`, `sum`)."""
+    """The `Shape` of the sorted `pool` (counted in C where it can: `_count_elements`, `map`)."""
+    last = _LAST
+    if last[0] is pool and last[1] is t:
+        got_shape: Shape = last[2]
+        return got_shape
+    sh = _shape(t, pool)
+    last[0] = pool
+    last[1] = t
+    last[2] = sh
+    return sh
+
+
+def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     got: dict[int, int] = {}
     _count_elements(got, pool)  # in the pool's (sorted) order
     rank_count: dict[int, int] = {}
     _count_elements(rank_count, map(t.nat_rank.__getitem__, pool))
     rank_count.pop(-1, None)
-    if t.rules.sequences:
-        bits = sum(map(t.seq_bit.__getitem__, got))  # each distinct card its own bit
-        masks = (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
-    else:
-        masks = _NO_MASKS
-    wild_kinds = tuple([(c, got[c]) for c in _WILD_KINDS if c in got])
+    # each distinct card its own bit (`Tables.seq_bit` is 0 without escaleras)
+    bits = sum(map(t.seq_bit.__getitem__, got))
     nw = 0
-    for _, k in wild_kinds:
-        nw += k
-    black_kinds = tuple([(c, got[c]) for c in (4, 7) if c in got]) if 4 in got or 7 in got else ()
-    return Shape(tuple(got), got, wild_kinds, black_kinds, rank_count, masks, nw)
+    wild_kinds: tuple[tuple[int, int], ...] = ()
+    if pool and (pool[0] < LOWEST_THREE or pool[-1] == JOKER):
+        wild_kinds = tuple([(c, got[c]) for c in _WILD_KINDS if c in got])
+        for _, k in wild_kinds:
+            nw += k
+    b0, b1 = BLACK_THREES
+    black_kinds = (
+        tuple([(c, got[c]) for c in BLACK_THREES if c in got]) if b0 in got or b1 in got else ()
+    )
+    return Shape(tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw)
 
 
-_NO_MASKS = (0, 0, 0, 0)
-
-
-@lru_cache(maxsize=65_536)
+@lru_cache(maxsize=caches.LAYS)
 def _seq_lays(mask: int, suit: int, smin: int, low: int) -> tuple[tuple[int, ...], ...]:
     """New escaleras of `smin` cards of `suit` from the positions held (a `Shape.masks` entry);
     position p is rank `low + p` (the escalera ranks are consecutive, see `tables`)."""
     return tuple(tuple((low + i + k) * 4 + suit for k in range(smin)) for i in _runs(mask, smin))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=caches.SMALL)
 def _runs(mask: int, smin: int) -> tuple[int, ...]:
     """Positions where `smin` consecutive bits of `mask` start."""
     starts = mask
@@ -163,18 +187,20 @@ def lay_candidates(
         if count < lo_nat or rank in have_rank:
             continue
         b = rank * 4
-        out += _set_lays(
-            rank,
-            (got.get(b, 0), got.get(b + 1, 0), got.get(b + 2, 0), got.get(b + 3, 0)),
-            wild_t,
-            count,
-            lay,
-            lo_nat,
-        )
-    if r.sequences:
-        for suit, m in enumerate(sh.masks):
-            if m:
-                out += _seq_lays(m, suit, r.sequence_min, t.seq_rank[0])
+        kinds = tuple([(c, got[c]) for c in (b, b + 1, b + 2, b + 3) if c in got])
+        out += _set_lays(kinds, wild_t, count, lay, lo_nat)
+    bits = sh.bits
+    if bits:
+        smin = r.sequence_min
+        # runs of sequence_min positions, all suits at once (each shift masked so that no card
+        # moves into another suit's 16 bits)
+        run = bits
+        for k in range(1, smin):
+            run &= bits >> k & _KEEP[k]
+        if run:
+            for suit in range(4):
+                if run >> (16 * suit) & 0xFFFF:
+                    out += _seq_lays(bits >> (16 * suit) & 0xFFFF, suit, smin, t.seq_rank[0])
     if r.wild_canasta and nw >= r.wild_meld_min_start > 0:
         out.extend(submultisets(list(wild_kinds), r.wild_meld_min_start))
     wmax = min(nw, t.wild_cap) if r.black_three_meld_wilds else 0

@@ -15,8 +15,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from arbitro.model.rummy.cards import JOKER, is_black_three, is_natural, is_wild
-from arbitro.model.rummy.tables import MEMO_CAP, Tables
+from arbitro.model.rummy.cards import (
+    JOKER,
+    LOWEST_THREE,
+    is_black_three,
+    is_natural,
+    is_red_three,
+    is_wild,
+)
+from arbitro.model.rummy.tables import Tables
 
 SET, SEQ, WILDS, BLACK3 = 0, 1, 2, 3
 KIND_NAMES = ("set", "escalera", "wilds", "black-threes")
@@ -31,10 +38,11 @@ class Meld(NamedTuple):
 
 
 def wild_count(cards: tuple[int, ...]) -> int:
-    # wild cards sort first (twos 0-3) and last (jokers 52)
+    """How many wild cards a sorted meld holds."""
+    # wild cards sort first (the twos) and last (the jokers)
     n = 0
     for c in cards:
-        if c < 4:
+        if c < LOWEST_THREE:
             n += 1
         else:
             break
@@ -59,7 +67,7 @@ def is_clean(m: Meld) -> bool:
     if m.kind == WILDS:
         return False
     c = m.cards
-    return not (c[0] < 4 or c[-1] == JOKER)
+    return not (c[0] < LOWEST_THREE or c[-1] == JOKER)
 
 
 def seq_span(t: Tables, m: Meld) -> tuple[int, int]:
@@ -76,6 +84,17 @@ def set_shape_problem(t: Tables, n: int, w: int) -> str | None:
     return None
 
 
+def set_shape_problems(t: Tables, n: int, w: int) -> list[str]:
+    """Every wild limit a set with `n` naturals and `w` wilds breaks, in `set_shape_problem`'s
+    order."""
+    out = []
+    if w > t.wild_cap:
+        out.append("wild_cap")
+    if t.rules.wilds_at_most_naturals and w > n:
+        out.append("wilds_at_most_naturals")
+    return out
+
+
 def classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:
     """The meld these cards form when laid together, or the clause key that refuses them.
 
@@ -86,9 +105,7 @@ def classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:
     got: Meld | str | None = t.memo.get(key)
     if got is None:
         got = _classify(t, cards)
-        if len(t.memo) > MEMO_CAP:
-            t.memo.clear()
-        t.memo[key] = got
+        t.remember(key, got)
     return got
 
 
@@ -116,7 +133,7 @@ def _classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:
         p = set_shape_problem(t, len(nat), w)
         return p if p else Meld(BLACK3, -1, cards)
     if not all(is_natural(c) for c in nat):
-        return "red_threes_meld" if any(c in (5, 6) for c in nat) else "black_threes_meld"
+        return "red_threes_meld" if any(is_red_three(c) for c in nat) else "black_threes_meld"
     rank = nat[0] >> 2
     if all(c >> 2 == rank for c in nat):
         if len(nat) < r.set_start_min_naturals:
@@ -216,9 +233,7 @@ def takes(t: Tables, m: Meld) -> tuple[int, bool, tuple[int, ...]]:
         got = (-1, add_problem(t, m, 0) is None, ())
     else:
         got = (-1, False, ())
-    if len(t.memo) > MEMO_CAP:
-        t.memo.clear()
-    t.memo[m] = got
+    t.remember(m, got)
     return got
 
 

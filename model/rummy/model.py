@@ -8,7 +8,7 @@ from typing import Any
 
 from arbitro.model.errors import IllegalAction
 from arbitro.model.game import HandResult, Phase, Seating
-from arbitro.model.rummy import checks, codec, dealing, engine
+from arbitro.model.rummy import checks, codec, dealing, engine, layouts, trace
 from arbitro.model.rummy.actions import Action, action_from_json, action_to_json
 from arbitro.model.rummy.cards import card_name, parse_card
 from arbitro.model.rummy.scoring import hand_result, winner
@@ -23,13 +23,13 @@ class RummyModel:
     view_private = codec.VIEW_PRIVATE
 
     def seatings(self, rules: RummyRules) -> Sequence[Seating]:
-        return dealing.seatings(rules)
+        return layouts.seatings(rules)
 
     def new_game(self, rules: RummyRules, seating: Seating, dealer: int = 0) -> State:
-        return dealing.new_game(rules, seating, dealer)
+        return layouts.new_game(rules, seating, dealer)
 
     def deck(self, rules: RummyRules, seating: Seating) -> tuple[int, ...]:
-        return dealing.deck(rules, seating)
+        return layouts.deck(rules, seating)
 
     def phase(self, state: State) -> Phase:
         p = state.phase
@@ -53,24 +53,21 @@ class RummyModel:
         return engine.apply(rules, state, action)
 
     def refusals(self, rules: RummyRules, state: State, action: Any) -> tuple[IllegalAction, ...]:
-        """The clause that refuses the action, as `apply` reports it; empty when it is legal."""
-        try:
-            self.apply(rules, state, action)
-        except IllegalAction as refusal:
-            return (refusal,)
-        return ()
+        """Every clause that refuses the action, the most specific first; empty when it is legal.
+        `apply` raises the first of them."""
+        return engine.refusals(rules, state, action)
+
+    def clauses_used(self, rules: RummyRules, state: State, action: Any) -> frozenset[str]:
+        """The ids of the clauses whose values decided what this action does or whether it was
+        allowed (`trace.clauses_used`)."""
+        return trace.clauses_used(rules, state, action)
 
     def random_step(
         self, rules: RummyRules, state: State, rng: random.Random
     ) -> tuple[Action, State] | None:
         """A uniformly random legal action and the state after it (None: no legal action), drawn by
-        trying candidates in random order instead of listing them all (`playout.random_step`)."""
-        from arbitro.model.rummy.playout import random_step
-
-        try:
-            return random_step(rules, state, rng)
-        except ValueError:
-            return None
+        trying candidates in random order instead of judging them all."""
+        return engine.random_step(rules, state, rng)
 
     def violations(self, rules: RummyRules, state: State) -> list[str]:
         return checks.violations(rules, state)

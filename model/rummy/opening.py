@@ -22,18 +22,20 @@ from arbitro.model.rummy.table import mover_side, opening_points
 from arbitro.model.rummy.tables import Tables
 
 
-def minimum_of(state: State) -> int:
+def minimum_of(t: Tables, state: State) -> int:
+    """The mover's side's opening minimum, fixed at the deal. *:opening-minimums, *:opening-rule."""
+    t.consult("opening_minimums", "opening_rule")
     return state.minimums[state.seat % state.sides]
 
 
 def reached(t: Tables, state: State) -> bool:
     """The pending melds reach the minimum."""
-    return opening_points(t, state) >= minimum_of(state)
+    return opening_points(t, state) >= minimum_of(t, state)
 
 
 def reach_ok(t: Tables, state: State) -> bool:
     """From this pending opening the player can still finish the opening and end the turn."""
-    need_pts = minimum_of(state) - opening_points(t, state)
+    need_pts = minimum_of(t, state) - opening_points(t, state)
     keep = max(0, 2 - len(state.held))
     hand = state.hands[state.seat]
     if reaches(t, hand, mover_side(state).melds, need_pts, keep):

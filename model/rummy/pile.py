@@ -11,7 +11,8 @@ The pile is always taken whole and its top card is used at once (`TakePile.use`)
 - "escalera": a new escalera with two cards of the hand (*:pile-new-sequence).
 - "add": onto a set of the side (*:pile-to-own-set, a completed one only with
   *:pile-to-completed-set, and only where the set may still grow), or onto one of its escaleras
-  (*:pile-to-own-sequence). Never while the pile is frozen.
+  (*:pile-to-own-sequence). Never while the pile is frozen, nor, where *:pile-add-after says so,
+  before somebody has taken the pile this hand.
 
 The pile cannot be taken when empty, when its top card is of a *:blocked-by-top class, by a player
 holding one card while the stock lasts (*:pile-one-card-rule), or with an exhausted stock beyond
@@ -27,14 +28,30 @@ from bisect import bisect_left
 from functools import lru_cache
 from itertools import combinations
 
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.actions import TakePile
-from arbitro.model.rummy.cards import JOKER, distinct, is_natural, is_wild, remove
+from arbitro.model.rummy.cards import (
+    JOKER,
+    LOWEST_THREE,
+    RED_THREES,
+    distinct,
+    is_natural,
+    is_red_three,
+    is_wild,
+    remove,
+)
+from arbitro.model.rummy.going_out import dead_end
 from arbitro.model.rummy.melds import SEQ, SET, Meld, add_problem, classify, is_completed, takes
+from arbitro.model.rummy.opening import reach_ok
 from arbitro.model.rummy.red_threes import lay_out
-from arbitro.model.rummy.refusal import Refusal
-from arbitro.model.rummy.state import PLAY, Side, State, replaced
+from arbitro.model.rummy.refusal import STRICT, Judge, Refusal
+from arbitro.model.rummy.state import DRAW, PLAY, Side, State, replaced
 from arbitro.model.rummy.stock import exhausted
+from arbitro.model.rummy.table import pending
 from arbitro.model.rummy.tables import Tables
+
+UNABLE = "take_upcard_unable_to_use"
+"""The priced act of taking the pile without being able to use its top card."""
 
 
 def frozen(t: Tables, pile: tuple[int, ...]) -> bool:
@@ -52,48 +69,51 @@ def wild_pair_allowed(t: Tables, state: State, opened: bool) -> bool:
     return False
 
 
-def candidates(t: Tables, state: State) -> list[TakePile]:
-    """Every TakePile whose cards the player holds, less those `take` refuses whatever else holds:
-    any take of an empty, blocked (*:blocked-by-top) or non-natural top, or under
-    *:pile-one-card-rule; a wild pair or an escalera or an addition on a frozen pile
-    (*:frozen-by); a wild pair before *:pile-wild-pair-after allows it; an addition to a meld the
-    top card cannot join (`add_problem`). The rest are checked by `take`."""
-    seat = state.seat
-    return [TakePile(seat, *f) for f in candidate_fields(t, state)]
+def add_allowed(t: Tables, state: State) -> bool:
+    """*:pile-add-after: whether the top card alone, put on a meld of the side, may take the pile."""
+    return t.rules.pile_add_after != "first_pile_take" or state.pile_taken
 
 
 def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int, ...]]]:
-    """The (use, meld, cards) of `candidates`."""
+    """The (use, meld, cards) of every TakePile whose cards the player holds, less those `take`
+    refuses whatever else holds, in canonical order: any take of an empty, blocked
+    (*:blocked-by-top) or non-natural top, or under *:pile-one-card-rule; a wild pair or an
+    escalera or an addition on a frozen pile (*:frozen-by); a wild pair before
+    *:pile-wild-pair-after allows it; an addition before *:pile-add-after allows it, or to a meld
+    the top card cannot join (`add_problem`). The rest are judged by `take`."""
     pile = state.pile
     if not pile:
         return []
     top = pile[-1]
-    if not 8 <= top < 52 or t.blocked_by[top]:
+    if not is_natural(top) or t.blocked_by[top]:
         return []
     r = t.rules
     seat = state.seat
     hand = state.hands[seat]
     if r.pile_one_card_rule and len(hand) == 1 and state.stock:
         return []
-    out: list[tuple[str, int, tuple[int, ...]]] = []
     rank = top >> 2
     k = r.pile_new_set_naturals
     same = hand[bisect_left(hand, rank * 4) : bisect_left(hand, rank * 4 + 4)]
-    out += [("set", -1, combo) for combo in _combos(same, k)]
+    sets = [combo for combo in _combos(same, k)]
     is_frozen = frozen(t, pile)
     sd = state.table[seat % state.sides]
     if k >= 1 and not is_frozen and wild_pair_allowed(t, state, sd.opened):
-        wilds = distinct((*hand[: bisect_left(hand, 4)], *hand[bisect_left(hand, JOKER) :]))
+        wilds = distinct(
+            (*hand[: bisect_left(hand, LOWEST_THREE)], *hand[bisect_left(hand, JOKER) :])
+        )
         if wilds:
             for combo in _combos(same, k - 1):
                 for w in wilds:
-                    out.append(("set", -1, tuple(sorted((*combo, w)))))
+                    sets.append(tuple(sorted((*combo, w))))
+            sets.sort()
+    out: list[tuple[str, int, tuple[int, ...]]] = [("set", -1, c) for c in sets]
     if r.pile_new_sequence and r.sequences and not is_frozen:
         suit = top & 3
         near = distinct(c for c in hand if is_natural(c) and c & 3 == suit)
         for a, b in combinations(near, 2):
             out.append(("escalera", -1, (a, b)))
-    if not is_frozen:
+    if not is_frozen and add_allowed(t, state):
         for i, m in enumerate(sd.melds):
             # the top card joins by `add_problem` (a natural: by rank for a set, as an end of an
             # escalera); wild and black-three melds never take it
@@ -103,67 +123,60 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
     return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=caches.SMALL)
 def _combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     """The distinct sub-multisets of `k` cards of the sorted `cards`, in order."""
     return tuple(sorted(set(combinations(cards, k))))
 
 
-def take(t: Tables, state: State, a: TakePile) -> State:
-    """The state after taking the pile; Refusal names the clause that forbids it."""
+def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
+    """The state after taking the pile, before its opening or dead-end consequences."""
     r = t.rules
     seat = state.seat
     side_i = seat % state.sides
     sd = state.table[side_i]
     hand = state.hands[seat]
     if not state.pile:
-        raise Refusal("pile_new_set_naturals", "the discard pile is empty")
+        j.halt("pile_new_set_naturals", "the discard pile is empty")
     top = state.pile[-1]
     if t.blocked_by[top]:
-        raise Refusal("blocked_by_top", "the top card of the pile stops it being taken")
+        j.refuse("blocked_by_top", "the top card of the pile stops it being taken")
     if r.pile_one_card_rule and len(hand) == 1 and state.stock:
-        raise Refusal(
+        j.refuse(
             "pile_one_card_rule",
             "a player holding one card may not take the pile while the stock lasts",
         )
     ex = exhausted(r, state)
-    unable = "take_upcard_unable_to_use"
     if not is_natural(top):
-        raise Refusal(
-            "pile_new_set_naturals", "the top card has no natural rank to meld with", unable
-        )
+        j.halt("pile_new_set_naturals", "the top card has no natural rank to meld with", UNABLE)
     is_frozen = frozen(t, state.pile)
     melds = list(sd.melds)
     joined = False
     if a.use == "set":
         if not _holds(hand, a.cards):
-            raise Refusal("pile_new_set_naturals", "the player does not hold those cards")
+            j.halt("pile_new_set_naturals", "the player does not hold those cards")
         nat = [c for c in a.cards if not is_wild(c)]
         wild = len(a.cards) - len(nat)
         k = r.pile_new_set_naturals
         if any(c >> 2 != top >> 2 or not is_natural(c) for c in nat):
-            raise Refusal(
-                "pile_new_set_naturals", "the cards must match the top card's rank", unable
-            )
+            j.halt("pile_new_set_naturals", "the cards must match the top card's rank", UNABLE)
         if wild == 0:
             if len(nat) != k:
-                raise Refusal(
+                j.halt(
                     "pile_new_set_naturals",
                     f"a new set from the pile takes {k} naturals from the hand",
-                    unable,
+                    UNABLE,
                 )
         else:
             if wild != 1 or len(nat) != k - 1:
-                raise Refusal(
-                    "pile_new_set_naturals", "the pile is never taken with two wilds", unable
-                )
+                j.halt("pile_new_set_naturals", "the pile is never taken with two wilds", UNABLE)
             if is_frozen:
-                raise Refusal(
-                    "frozen_by", "a frozen pile needs a natural pair matching its top card", unable
+                j.refuse(
+                    "frozen_by", "a frozen pile needs a natural pair matching its top card", UNABLE
                 )
             if not wild_pair_allowed(t, state, sd.opened):
-                raise Refusal(
-                    "pile_wild_pair_after", "a natural and a wild do not take the pile yet", unable
+                j.refuse(
+                    "pile_wild_pair_after", "a natural and a wild do not take the pile yet", UNABLE
                 )
         own = [i for i, m in enumerate(melds) if m.kind == SET and m.key == top >> 2]
         if own and not r.several_sets_same_rank:
@@ -173,78 +186,75 @@ def take(t: Tables, state: State, a: TakePile) -> State:
             for c in (top, *sorted(a.cards, key=is_wild)):
                 p = add_problem(t, m, c)
                 if p:
-                    raise Refusal(
-                        p, "the top card and those cards cannot join the side's set", unable
-                    )
+                    j.halt(p, "the top card and those cards cannot join the side's set", UNABLE)
                 m = Meld(SET, m.key, tuple(sorted((*m.cards, c))))
             melds[i] = m
         else:
             got = classify(t, tuple(sorted((*a.cards, top))))
             if isinstance(got, str):
-                raise Refusal(got, "those cards and the top card do not form a set", unable)
+                j.halt(got, "those cards and the top card do not form a set", UNABLE)
             melds.append(got)
         joined = bool(own) and not r.several_sets_same_rank
         used = a.cards
     elif a.use == "escalera":
         if not (r.sequences and r.pile_new_sequence):
-            raise Refusal("pile_new_sequence", "the pile is not taken to start an escalera", unable)
+            j.refuse("pile_new_sequence", "the pile is not taken to start an escalera", UNABLE)
         if is_frozen:
-            raise Refusal(
-                "frozen_by", "a frozen pile needs a natural pair matching its top card", unable
+            j.refuse(
+                "frozen_by", "a frozen pile needs a natural pair matching its top card", UNABLE
             )
         if len(a.cards) != 2 or not _holds(hand, a.cards):
-            raise Refusal(
-                "pile_new_sequence", "an escalera from the pile takes two cards from the hand"
-            )
+            j.halt("pile_new_sequence", "an escalera from the pile takes two cards from the hand")
         got = classify(t, tuple(sorted((*a.cards, top))))
         if isinstance(got, str) or got.kind != SEQ:
-            raise Refusal(
-                "sequences", "those cards and the top card do not form an escalera", unable
-            )
+            j.halt("sequences", "those cards and the top card do not form an escalera", UNABLE)
         melds.append(got)
         used = a.cards
     elif a.use == "add":
         if not 0 <= a.meld < len(melds):
-            raise Refusal("pile_to_own_set", f"the side has no meld {a.meld}", unable)
+            j.halt("pile_to_own_set", f"the side has no meld {a.meld}", UNABLE)
         if is_frozen:
-            raise Refusal(
+            j.refuse(
                 "frozen_by",
                 "a frozen pile is taken only with a natural pair matching its top card",
-                unable,
+                UNABLE,
+            )
+        if not add_allowed(t, state):
+            j.refuse(
+                "pile_add_after",
+                "nobody has taken the pile yet this hand: the first take needs a natural pair",
+                UNABLE,
             )
         m = melds[a.meld]
         if m.kind == SET:
             if not r.pile_to_own_set:
-                raise Refusal(
-                    "pile_to_own_set", "the top card alone does not take the pile", unable
-                )
+                j.refuse("pile_to_own_set", "the top card alone does not take the pile", UNABLE)
             if is_completed(t, m) and not r.pile_to_completed_set:
-                raise Refusal(
-                    "pile_to_completed_set", "a finished canasta does not take the pile", unable
+                j.refuse(
+                    "pile_to_completed_set", "a finished canasta does not take the pile", UNABLE
                 )
         elif m.kind == SEQ:
             if not r.pile_to_own_sequence:
-                raise Refusal(
-                    "pile_to_own_sequence", "extending an escalera does not take the pile", unable
+                j.refuse(
+                    "pile_to_own_sequence", "extending an escalera does not take the pile", UNABLE
                 )
         else:
-            raise Refusal("pile_to_own_set", "the top card cannot go onto that meld", unable)
+            j.halt("pile_to_own_set", "the top card cannot go onto that meld", UNABLE)
         p = add_problem(t, m, top)
         if p:
-            raise Refusal(p, "the top card cannot go onto that meld", unable)
+            j.halt(p, "the top card cannot go onto that meld", UNABLE)
         melds[a.meld] = Meld(m.kind, m.key, tuple(sorted((*m.cards, top))))
         used = ()
     else:
-        raise Refusal("pile_new_set_naturals", f"unknown use of the top card {a.use!r}")
+        j.halt("pile_new_set_naturals", f"unknown use of the top card {a.use!r}")
     if ex and r.stock_out == "forced_take_if_matches_meld" and not (a.use == "add" or joined):
-        raise Refusal(
-            "stock_out", "with the stock exhausted only a top card that fits a meld takes it"
-        )
+        j.refuse("stock_out", "with the stock exhausted only a top card that fits a meld takes it")
+    j.stop()
     rest = state.pile[:-1]
     reds: list[int] = []
-    if 5 in rest or 6 in rest:
-        reds = [c for c in rest if c in (5, 6)]
-        rest = tuple(c for c in rest if c not in (5, 6))
+    if RED_THREES[0] in rest or RED_THREES[1] in rest:
+        reds = [c for c in rest if is_red_three(c)]
+        rest = tuple(c for c in rest if not is_red_three(c))
     new_hand = remove(hand, used)
     held: tuple[int, ...] = ()
     opening = not sd.opened
@@ -270,6 +280,44 @@ def take(t: Tables, state: State, a: TakePile) -> State:
         step=PLAY,
     )
     return lay_out(s, side_i, reds)
+
+
+def take_to_open(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
+    """`take`, refused when the pending opening it starts can no longer reach the minimum."""
+    s2 = take(t, state, a, j)
+    if pending(s2) and not reach_ok(t, s2):
+        j.refuse(
+            "opening_minimums",
+            "the opening minimum cannot be reached with this pile take",
+            "take_upcard_unable_to_open",
+        )
+    return s2
+
+
+def take_pile(t: Tables, s: State, a: TakePile, j: Judge = STRICT) -> State:
+    """The TakePile action: at the start of a turn, instead of drawing; a hand the take leaves
+    with no way on is a dead end (`going_out.dead_end`)."""
+    if s.step != DRAW:
+        j.halt(
+            "pile_new_set_naturals", "the pile is taken instead of drawing, at the start of a turn"
+        )
+    s2 = take_to_open(t, s, a, j)
+    j.stop()
+    if pending(s2):
+        return s2
+    return dead_end(t, s2, True)
+
+
+def can_take(t: Tables, s: State) -> bool:
+    """Whether the player to move may take the pile (some candidate is not refused)."""
+    seat = s.seat
+    for f in candidate_fields(t, s):
+        try:
+            take_to_open(t, s, TakePile(seat, *f))
+        except Refusal:
+            continue
+        return True
+    return False
 
 
 def _holds(hand: tuple[int, ...], cards: tuple[int, ...]) -> bool:

@@ -23,8 +23,9 @@ total wins; a tie at the top plays on or is shared (*:target-tie).
 from __future__ import annotations
 
 from arbitro.model.game import HandResult
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import is_black_three, is_red_three
-from arbitro.model.rummy.dealing import layout_of
+from arbitro.model.rummy.layouts import layout_of
 from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, is_clean
 from arbitro.model.rummy.red_threes import red_three_score
 from arbitro.model.rummy.state import Result, State
@@ -164,7 +165,7 @@ def hand_result(res: Result) -> HandResult:
         return last[1]
     got = _RESULTS.get(res)
     if got is None:
-        if len(_RESULTS) > 4096:
+        if len(_RESULTS) >= caches.RESULTS:
             _RESULTS.clear()
         reason = res.reason
         got = HandResult(reason, res.scores, tuple(dict(c) for c in res.categories))

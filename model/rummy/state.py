@@ -98,6 +98,60 @@ def replaced(state: State, **changes: Any) -> State:
     return tuple.__new__(State, fields)
 
 
+HANDS, PILE, SEAT, STEP = _INDEX["hands"], _INDEX["pile"], _INDEX["seat"], _INDEX["step"]
+TURN_FIELDS = State._fields[STEP + 1 :]
+"""The per-turn fields (`TURN_START`): they follow `step` in `State`."""
+_CLEAN_START = _INDEX["clean_start"]
+
+
+def next_turn(
+    state: State,
+    seat: int,
+    hands: tuple[tuple[int, ...], ...],
+    pile: tuple[int, ...],
+    clean_start: int,
+) -> State:
+    """`state` with the hands and pile given, at the start of `seat`'s turn (step `draw`, every
+    per-turn field as a turn begins, `clean_start` as given): the state after each discard."""
+    fields = list(state[:STEP])
+    fields[HANDS] = hands
+    fields[PILE] = pile
+    fields[SEAT] = seat
+    fields.append(DRAW)
+    fields.extend(_TURN_DEFAULTS)
+    fields[_CLEAN_START] = clean_start
+    return tuple.__new__(State, fields)
+
+
+_STOCK, _TABLE = _INDEX["stock"], _INDEX["table"]
+_MELDED, _FREED, _FREED_MELD = _INDEX["melded"], _INDEX["freed"], _INDEX["freed_meld"]
+_NO_DISCARD = _INDEX["no_discard"]
+
+
+def after_meld(state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Side, ...]) -> State:
+    """`replaced(state, hands=..., table=..., step=PLAY, freed=-1, freed_meld=-1,
+    melded=True)`, field by field: the state after every laying action."""
+    f = list(state)
+    f[HANDS] = hands
+    f[_TABLE] = table
+    f[STEP] = PLAY
+    f[_MELDED] = True
+    f[_FREED] = -1
+    f[_FREED_MELD] = -1
+    return tuple.__new__(State, f)
+
+
+def after_draw(state: State, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]) -> State:
+    """`replaced(state, hands=..., stock=..., step=PLAY, no_discard=False)`, field by field: the
+    state after a draw with no red three."""
+    f = list(state)
+    f[HANDS] = hands
+    f[_STOCK] = stock
+    f[STEP] = PLAY
+    f[_NO_DISCARD] = False
+    return tuple.__new__(State, f)
+
+
 def partner(state: State, seat: int) -> int:
     """The partner who answers "may I go out?": the next player of the side in play order."""
     return (seat + state.sides) % state.players
@@ -141,14 +195,4 @@ def new_state(players: int, sides: int, layout: str, dealer: int) -> State:
     )
 
 
-TURN_RESET = {
-    "took_pile": False,
-    "held": (),
-    "top_points": 0,
-    "asked": False,
-    "answer": "",
-    "melded": False,
-    "no_discard": False,
-    "freed": -1,
-    "freed_meld": -1,
-}
+_TURN_DEFAULTS = tuple(TURN_START[f] for f in TURN_FIELDS)

@@ -14,9 +14,15 @@ discard.
 
 from __future__ import annotations
 
-from arbitro.model.rummy.cards import is_red_three
+from arbitro.model.rummy.actions import Draw
+from arbitro.model.rummy.cards import RED_THREES, is_red_three
+from arbitro.model.rummy.going_out import dead_end
 from arbitro.model.rummy.red_threes import lay_out
-from arbitro.model.rummy.state import State
+from arbitro.model.rummy.refusal import Judge
+from arbitro.model.rummy.scoring import end_hand
+from arbitro.model.rummy.state import DRAW, PLAY, State, after_draw, replaced
+from arbitro.model.rummy.table import with_hand
+from arbitro.model.rummy.tables import Tables
 from arbitro.model.schema import RummyRules
 
 
@@ -26,7 +32,7 @@ def exhausted(rules: RummyRules, state: State) -> bool:
     return n == 0 or (rules.draw_short_stock == "hand_ends" and n < rules.draw_count)
 
 
-def draw_size(rules: RummyRules, state: State) -> int:
+def draw_count(rules: RummyRules, state: State) -> int:
     """How many cards the `Draw` action of this turn names. *:draw-count."""
     if exhausted(rules, state):
         return rules.draw_count
@@ -56,6 +62,35 @@ def draw_cards(rules: RummyRules, state: State, seat: int, count: int) -> tuple[
             todo -= 1
             last_red = False
     hands = (*state.hands[:seat], tuple(sorted(hand)), *state.hands[seat + 1 :])
-    s = state._replace(hands=hands, stock=stock[pos:])
+    s = replaced(state, hands=hands, stock=stock[pos:])
     s = lay_out(s, seat % state.sides, reds)
     return s, last_red and rules.last_red_three_ends_hand
+
+
+def draw(t: Tables, s: State, a: Draw, j: Judge) -> State:
+    """The Draw action: the turn's cards from the stock, or the end of the hand when the stock is
+    exhausted and *:stock-out lets the hand end. *:draw-count, *:draw-short-stock."""
+    r = t.rules
+    if s.step != DRAW:
+        j.halt("draw_count", "the player has already drawn this turn", "draw_two_instead_of_one")
+    if exhausted(r, s):
+        if r.stock_out != "hand_ends":
+            j.refuse("stock_out", "the stock is exhausted: the pile must be taken")
+        if a.count != r.draw_count:
+            j.refuse("draw_count", f"a draw is of {r.draw_count} card(s)")
+        j.stop()
+        return end_hand(t, s, "stock-out", -1)
+    want = min(r.draw_count, len(s.stock))
+    if a.count != want:
+        act = "draw_two_instead_of_one" if a.count > want else None
+        j.halt("draw_count", f"the draw is of {want} card(s), not {a.count}", act)
+    stock = s.stock
+    drawn = stock[:want]
+    if RED_THREES[0] in drawn or RED_THREES[1] in drawn:
+        s2, stop = draw_cards(r, s, s.seat, want)
+        s2 = replaced(s2, step=PLAY, no_discard=stop)
+    else:
+        # no red three among them: the cards go straight to the hand
+        hand = tuple(sorted((*s.hands[s.seat], *drawn)))
+        s2 = after_draw(s, with_hand(s, hand), stock[want:])
+    return dead_end(t, s2, False)

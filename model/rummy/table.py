@@ -1,12 +1,58 @@
-"""Read-only views of the table that several rule modules share: a side's completed melds and the
-points of a pending opening. Implements no clause of its own.
+"""Views of the table that several rule modules share — a side's completed melds, the points of a
+pending opening — and the small builders of a state's hands and table. Implements no clause of
+its own.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from arbitro.model.rummy import caches
+from arbitro.model.rummy.arrange import SideFacts, side_facts
 from arbitro.model.rummy.melds import SEQ, SET, WILDS, Meld, is_clean
-from arbitro.model.rummy.state import Side, State
+from arbitro.model.rummy.state import Side, State, replaced
 from arbitro.model.rummy.tables import Tables
+
+
+class SideView:
+    """What is worked out once per table position of a side (its melds tuple, which stays the
+    same object from state to state while the side lays nothing): the going-out facts, and the
+    engine's candidate slots (`engine._slots`)."""
+
+    __slots__ = ("_clean", "_facts", "melds", "slots")
+
+    def __init__(self, melds: tuple[Meld, ...]) -> None:
+        self.melds = melds
+        self._facts: SideFacts | None = None
+        self._clean = -1
+        self.slots: Any = None
+
+    def clean(self, t: Tables) -> int:
+        """Clean canastas and sambas among the melds (`going_out_counts`)."""
+        got = self._clean
+        if got < 0:
+            got = self._clean = going_out_counts(t, self.melds)[1]
+        return got
+
+    def facts(self, t: Tables) -> SideFacts:
+        got = self._facts
+        if got is None:
+            got = self._facts = side_facts(t, self.melds)
+        return got
+
+
+def side_view(t: Tables, melds: tuple[Meld, ...]) -> SideView:
+    """The `SideView` of a side's melds, remembered by identity (the entry keeps the tuple
+    alive, so its id is not reused meanwhile); at most `caches.SIDES` are kept."""
+    memo = t.by_id
+    hit = memo.get(id(melds))
+    if hit is not None and hit.melds is melds:
+        view: SideView = hit
+        return view
+    if len(memo) >= caches.SIDES:
+        memo.clear()
+    view = memo[id(melds)] = SideView(melds)
+    return view
 
 
 def mover_side(state: State) -> Side:
@@ -54,3 +100,30 @@ def opening_points(t: Tables, state: State) -> int:
     if not t.rules.pile_top_counts_for_opening:
         total -= state.top_points
     return total
+
+
+def with_melds(
+    state: State, melds: list[Meld] | tuple[Meld, ...], opened: bool | None = None
+) -> tuple[Side, ...]:
+    """The table with the mover's side holding `melds` (sorted here), opened as given."""
+    i = state.seat % state.sides
+    sd = state.table[i]
+    new = Side(tuple(sorted(melds)), sd.red_threes, sd.opened if opened is None else opened)
+    return (*state.table[:i], new, *state.table[i + 1 :])
+
+
+def with_hand(state: State, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The hands with the mover's replaced."""
+    seat = state.seat
+    return (*state.hands[:seat], hand, *state.hands[seat + 1 :])
+
+
+def opened(state: State) -> State:
+    """The state with the mover's side opened."""
+    i = state.seat % state.sides
+    sd = state.table[i]
+    if sd.opened:
+        return state
+    return replaced(
+        state, table=(*state.table[:i], sd._replace(opened=True), *state.table[i + 1 :])
+    )

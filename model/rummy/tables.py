@@ -10,12 +10,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbitro.model.errors import SpecError
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import (
     BLACK_THREES,
     JOKER,
+    KINDS,
     RANK_NAMES,
     RED_THREES,
     class_mask,
+    is_natural,
     make_deck,
     point_table,
 )
@@ -40,10 +43,24 @@ class Tables:
     seq_bit: tuple[int, ...]  # per card kind: 1 << (16 * suit + escalera position), else 0
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     """Answers that depend only on these rules and a hashable key (such as a meld), remembered
-    by the modules that compute them; cleared beyond `MEMO_CAP` entries."""
-    by_id: dict[int, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
-    """Likewise keyed by an object's id, each entry (the object, the answer): the entry keeps the
-    object alive, so a hit is checked by identity; cleared beyond `BY_ID_CAP` entries."""
+    by the modules that compute them; cleared at `caches.MEMO` entries (`remember`)."""
+    per_meld: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Per meld object, keyed by its id, (the meld, what `melds.takes` says of it): a meld left
+    alone is the same object from state to state; cleared at `caches.MELDS` entries."""
+    by_id: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Per side's melds tuple, keyed by its id (`table.side_view`): each entry keeps the tuple
+    alive, so a hit is checked by identity; cleared at `caches.SIDES` entries."""
+
+    def remember(self, key: Any, value: Any) -> None:
+        """Keep `value` in `memo` under `key`, clearing `memo` first when it is full."""
+        memo = self.memo
+        if len(memo) >= caches.MEMO:
+            memo.clear()
+        memo[key] = value
+
+    def consult(self, *keys: str) -> None:
+        """The rule being judged depends on these clauses through the state, not through a field
+        read here (a minimum fixed at the deal, say): `trace` notes them; nothing otherwise."""
 
     def deck(self, layout: Layout) -> tuple[int, ...]:
         packs = layout.packs or self.rules.packs
@@ -59,12 +76,6 @@ class Tables:
         return len(BLACK_THREES) * self.packs(layout)
 
 
-MEMO_CAP = 20_000
-"""`Tables.memo` is cleared when it holds more entries than this (each keeps a meld alive)."""
-BY_ID_CAP = 4_096
-"""`Tables.by_id` is cleared when it holds more entries than this (each keeps a side's melds
-alive; a hand meets a few hundred)."""
-
 _CACHE: dict[int, Tables] = {}
 
 
@@ -74,7 +85,7 @@ def tables(rules: RummyRules) -> Tables:
     if t is not None and t.rules is rules:
         return t
     t = _build(rules)
-    if len(_CACHE) > 256:
+    if len(_CACHE) >= caches.RULES:
         _CACHE.clear()
     _CACHE[id(rules)] = t
     return t
@@ -96,12 +107,12 @@ def _build(rules: RummyRules) -> Tables:
         seq_pos[r] = i
         seq_rank.append(r)
     points = point_table(rules.card_points)
-    nat_rank = tuple(c >> 2 if 8 <= c < JOKER else -1 for c in range(JOKER + 1))
+    nat_rank = tuple(c >> 2 if is_natural(c) else -1 for c in range(KINDS))
     seq_bit = tuple(
         1 << (16 * (c & 3) + seq_pos[c >> 2])
-        if rules.sequences and 8 <= c < JOKER and seq_pos[c >> 2] >= 0
+        if rules.sequences and is_natural(c) and seq_pos[c >> 2] >= 0
         else 0
-        for c in range(JOKER + 1)
+        for c in range(KINDS)
     )
     return Tables(
         rules=rules,

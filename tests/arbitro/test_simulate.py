@@ -89,10 +89,6 @@ def test_rummy_games_run_clean(capsys: pytest.CaptureFixture[str], rulebook: str
             ],
             "no reading of samba-fr gives that mix",
         ),
-        (
-            ["simulate", "samba-en", "--policy", "fast", "--check", "every"],
-            "--check every needs a policy that builds every state",
-        ),
     ],
 )
 def test_bad_options_are_named(

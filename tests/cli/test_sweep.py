@@ -83,7 +83,6 @@ def _cases(tmp: Path) -> list[tuple[list[str], str]]:
             "gives that mix",
         ),
         (["simulate", "escoba-es", "--policy", "clever"], "invalid choice"),
-        (["simulate", "samba-en", "--policy", "fast", "--check", "every"], "--check every"),
         (["simulate", "escoba-es", "--records", str(tmp / "no" / "r.jsonl")], "no directory"),
         (["simulate", "escoba-es", "--records", str(existing)], "exists; pass --force"),
         (["simulate", "escoba-es", "--records", "-", "--json"], "both want stdout"),

@@ -116,7 +116,9 @@ def last_play_state(
     hands = [0] * n
     hands[dealer] = mask(last_card)
     return EscobaState(
-        seating=seating,
+        players=seating.players,
+        sides=seating.sides,
+        layout=seating.layout,
         phase="play",
         dealer=dealer,
         to_move=dealer,
@@ -129,7 +131,7 @@ def last_play_state(
         escobas=escobas or (0,) * sides,
         last_capturer=last_capturer,
         scores=scores or (0,) * sides,
-        result=None,
+        last_points=None,
     )
 
 
@@ -163,7 +165,9 @@ def start_of_deal_state(
     piles = [0] * sides
     piles[rest_to] = mask(captured)
     return EscobaState(
-        seating=seating,
+        players=seating.players,
+        sides=seating.sides,
+        layout=seating.layout,
         phase="play",
         dealer=dealer,
         to_move=right_of(dealer, n),
@@ -176,7 +180,7 @@ def start_of_deal_state(
         escobas=(0,) * sides,
         last_capturer=rest_to if captured else -1,
         scores=(0,) * sides,
-        result=None,
+        last_points=None,
     )
 
 

@@ -1,7 +1,7 @@
-"""The shortcuts agree with the slow, obvious definitions: the plain-moment legality test with
-the full transition, `random_step` with `legal_actions`, the cheap pre-tests of going out
-with the exhaustive search, and the candidate lists (pile takes, additions, new melds) with
-trying every card combination."""
+"""The shortcuts agree with the slow, obvious definitions: the verdicts the listing of legal
+actions reaches without playing a candidate with playing every one, `random_step` with
+`legal_actions`, the cheap tests of going out with the exhaustive search, and the candidate lists
+(pile takes, additions, new melds) with trying every card combination."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from arbitro.model.rummy import RUMMY, engine
 from arbitro.model.rummy.actions import Action
 from arbitro.model.rummy.arrange import places_all
 from arbitro.model.rummy.cards import distinct, remove
+from arbitro.model.rummy.engine import random_step
 from arbitro.model.rummy.going_out import can_go_out, need
-from arbitro.model.rummy.playout import random_step
+from arbitro.model.rummy.pile import candidate_fields
 from arbitro.model.rummy.refusal import Refusal
 from arbitro.model.rummy.state import State
 from arbitro.model.rummy.table import mover_side, opening_points
@@ -39,28 +40,36 @@ def walk(rules: RummyRules, seed: int, steps: int) -> list[State]:
             s = RUMMY.deal(rules, s, order)
             continue
         out.append(s)
-        s = random_step(rules, s, rng)[1]
+        step = random_step(rules, s, rng)
+        assert step is not None
+        s = step[1]
     return out
 
 
 @pytest.mark.parametrize("book", BOOKS)
-def test_quick_legality_agrees_with_the_transition(book: str) -> None:
-    """Whenever the cheap test decides, playing the action decides the same."""
+def test_quick_verdicts_agree_with_playing_every_candidate(book: str) -> None:
+    """The legal actions listed with the verdicts reached without playing a candidate (plain
+    moments, pending openings, cleanings, discards) are those listed by playing every candidate
+    through its rule, in the same order."""
     rules = R(book)
     t = tables(rules)
     for s in walk(rules, 3, 400):
-        simple = engine._simple(s)
-        for spec in engine._specs(t, s):
-            q = engine._quick(t, s, spec, simple)
-            if q is None:
-                continue
-            a = spec[0](*spec[1:])
-            try:
-                engine._transition(t, s, a)
-                full = True
-            except Refusal:
-                full = False
-            assert q == full, (a, s)
+        quick = engine._Moment(t, s, {}).legal()
+        slow = engine._Moment(t, s, {}, quick=False).legal()
+        assert quick == slow, s
+
+
+def test_quick_verdicts_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison above can fail: a quick test that forgets the opening minimum (here the
+    pending opening's reach, *:opening-minimums) lets a lay through that playing it refuses."""
+    rules = R("samba-en")
+    t = tables(rules)
+    s = make_state(rules, hands={0: "5C 5D 5H 6C 7D 9S"}, opened={0: False}, minimums=(120, 120))
+    slow = engine._Moment(t, s, {}, quick=False).legal()
+    assert not any(type(a).__name__ == "LayMeld" for a in slow)
+    monkeypatch.setattr(engine._Moment, "_reaches", lambda self, rest, melds: True)
+    quick = engine._Moment(t, s, {}).legal()
+    assert quick != slow
 
 
 @pytest.mark.parametrize("book", BOOKS)
@@ -69,7 +78,9 @@ def test_random_step_draws_legal_actions(book: str) -> None:
     rules = R(book)
     rng = random.Random(5)
     for s in walk(rules, 4, 150):
-        a, nxt = random_step(rules, s, rng)
+        step = random_step(rules, s, rng)
+        assert step is not None
+        a, nxt = step
         assert a in RUMMY.legal_actions(rules, s)
         assert nxt == RUMMY.apply(rules, s, a)
 
@@ -81,7 +92,11 @@ def test_random_step_is_uniform() -> None:
     legal = RUMMY.legal_actions(rules, s)
     rng = random.Random(1)
     n = 1000 * len(legal)
-    counts = Counter(random_step(rules, s, rng)[0] for _ in range(n))
+    counts: Counter[Action] = Counter()
+    for _ in range(n):
+        step = random_step(rules, s, rng)
+        assert step is not None
+        counts[step[0]] += 1
     assert set(counts) == set(legal)
     assert all(800 < c < 1200 for c in counts.values()), counts
 
@@ -125,7 +140,7 @@ def test_going_out_pre_tests_lose_nothing(book: str) -> None:
 
 def _refused(t: Tables, s: State, a: Action) -> bool:
     try:
-        engine._transition(t, s, a)
+        engine.transition(t, s, a)
     except (Refusal, MalformedInput):
         return True
     return False
@@ -145,7 +160,7 @@ def test_pile_candidates_leave_out_only_refused_takes(book: str) -> None:
     for s in walk(rules, 21, 400):
         if s.step != "draw" or not s.pile:
             continue
-        listed = {a for a in engine._candidates(t, s) if isinstance(a, TakePile)}
+        listed = {TakePile(s.seat, *f) for f in candidate_fields(t, s)}
         hand = s.hands[s.seat]
         everything: set[TakePile] = {
             TakePile(s.seat, "add", i, ()) for i in range(len(mover_side(s).melds))
@@ -174,7 +189,7 @@ def test_addition_candidates_leave_out_only_refused_additions(book: str) -> None
     for s in walk(rules, 22, 500):
         if s.step != "play" or not mover_side(s).melds:
             continue
-        listed = {a for a in engine._candidates(t, s) if isinstance(a, AddToMeld)}
+        listed = {a for a in RUMMY.legal_actions(rules, s) if isinstance(a, AddToMeld)}
         for i in range(len(mover_side(s).melds)):
             for c in distinct(s.hands[s.seat]):
                 a = AddToMeld(s.seat, i, c)

@@ -15,7 +15,13 @@ FILLER = "4C 6D 8H 10S QC"
 
 
 def state(
-    book: str, hand: str, pile: str, melds: tuple[str, ...] = (), opened: bool = True, **kw: object
+    book: str,
+    hand: str,
+    pile: str,
+    melds: tuple[str, ...] = (),
+    opened: bool = True,
+    pile_taken: bool = False,
+    **kw: object,
 ) -> tuple[object, object]:
     rules = R(book, **kw)  # type: ignore[arg-type]
     s = make_state(
@@ -26,6 +32,7 @@ def state(
         pile=pile,
         step=DRAW,
         stock="9C 9D",
+        pile_taken=pile_taken,
     )
     return rules, s
 
@@ -101,12 +108,40 @@ def test_never_with_two_wilds(book: str) -> None:
 
 @pytest.mark.parametrize("book", BOOKS)
 def test_top_card_onto_own_set(book: str) -> None:
-    """*:pile-to-own-set: the top card alone fits an unfinished set of the side."""
-    rules, s = state(book, "", "5S KD", ("KC KH KS",))
+    """*:pile-to-own-set: the top card alone fits an unfinished set of the side (after the pile's
+    first take of the hand, which canasta-es:pile-add-after asks for)."""
+    rules, s = state(book, "", "5S KD", ("KC KH KS",), pile_taken=True)
     a = TakePile(0, "add", 0, ())
     assert a in legal(rules, s)  # type: ignore[arg-type]
     s2 = RUMMY.apply(rules, s, a)  # type: ignore[arg-type]
     assert len(s2.table[0].melds[0].cards) == 4
+
+
+@pytest.mark.parametrize(
+    ("book", "ok"),
+    [
+        ("samba-es", True),  # samba-es:pile-add-after = any_time
+        ("samba-en", True),  # samba-en:pile-add-after = any_time
+        ("samba-fr", True),  # samba-fr:pile-add-after = any_time
+        ("canasta-es", False),  # canasta-es:pile-add-after = first_pile_take
+    ],
+)
+def test_first_take_of_the_hand_by_adding_to_a_meld(book: str, ok: bool) -> None:
+    """*:pile-add-after (issue 12, second bug): a side that opened from its hand holds one natural
+    of the top card's rank and a set of that rank; nobody has taken the pile this hand. EL POZO of
+    canasta-es asks a natural pair for that first take, so putting the top card on the set does not
+    take the pile there; the Samba books set no such condition."""
+    rules, s = state(book, "KH", "5S KD", ("KC KH KS",))
+    assert not s.pile_taken  # type: ignore[attr-defined]
+    a = TakePile(0, "add", 0, ())
+    if ok:
+        assert a in legal(rules, s)  # type: ignore[arg-type]
+        return
+    assert a not in legal(rules, s)  # type: ignore[arg-type]
+    e = refused(rules, s, a)
+    assert e.clause == "canasta-es:pile-add-after"
+    # once somebody has taken the pile this hand, the top card alone on the set takes it
+    assert a in legal(rules, s._replace(pile_taken=True))  # type: ignore[arg-type, attr-defined]
 
 
 @pytest.mark.parametrize(
@@ -128,6 +163,7 @@ def test_top_card_onto_a_finished_canasta(book: str, ok: bool, clause: str | Non
         melds={0: ("KC KH KS KD KC KH KS",)},
         pile="5S KD",
         step=DRAW,
+        pile_taken=True,
         **layout,  # type: ignore[arg-type]
     )
     a = TakePile(0, "add", 0, ())
@@ -175,7 +211,7 @@ def test_never_to_start_an_escalera(book: str) -> None:
 )
 def test_black_three_deep_in_the_pile(book: str, frozen: bool) -> None:
     """*:frozen-by: a black three under the top card freezes the pile only in samba-fr."""
-    rules, s = state(book, "", "3C 5S KD", ("KC KH KS",))
+    rules, s = state(book, "", "3C 5S KD", ("KC KH KS",), pile_taken=True)
     a = TakePile(0, "add", 0, ())
     if frozen:
         assert refused(rules, s, a).clause == "samba-fr:frozen-by"

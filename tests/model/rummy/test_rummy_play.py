@@ -141,12 +141,18 @@ def test_acting_out_of_turn(book: str, action: object, penalty: int | None) -> N
 
 def test_dead_end_of_canasta_es_is_a_finding() -> None:
     """canasta-es:pile-one-card-rule = false lets a player holding one card take a one-card pile
-    onto a meld; the last card then cannot be discarded (going out needs canastas,
+    onto a meld (once the pile has been taken this hand, canasta-es:pile-add-after); the last card then cannot be discarded (going out needs canastas,
     canasta-es:go-out-min-completed) nor melded. The books give no way on: the hand ends as a
     dead end and the result names the clauses."""
     rules = R("canasta-es")
     s = make_state(
-        rules, layout="two-players", hands={0: "4D"}, melds={0: ("7C 7H JK",)}, pile="7D", step=DRAW
+        rules,
+        layout="two-players",
+        hands={0: "4D"},
+        melds={0: ("7C 7H JK",)},
+        pile="7D",
+        step=DRAW,
+        pile_taken=True,
     )
     a = TakePile(0, "add", 0, ())
     assert a in RUMMY.legal_actions(rules, s)

@@ -1,0 +1,133 @@
+"""Samba and Canasta through `legal_actions` + `apply`: instructions counted by callgrind, as a ratio.
+
+Wall-clock ratios on a shared machine drift with its load (`bench_rummy.py` prints their spread);
+instruction counts do not. Each engine (this checkout's, and a baseline commit's extracted with
+`git archive` as in `bench_rummy.py`) runs once under `valgrind --tool=callgrind` and plays, per
+book, one warming hand and then the same seeded hands as `bench_rummy.py` (uniform choices among
+`RUMMY.legal_actions`, each played with `RUMMY.apply`). The worker calls `os.getppid()` between
+books, and callgrind dumps its counts before each such call (`--dump-before`), so each dump holds
+the instructions of one book's hands alone, imports and warming excluded. The ratio printed is the
+baseline's instructions over this engine's, per hand and per action (games whose actions differ,
+because a rule was fixed since the baseline, make the two differ).
+
+Usage: uv run python benchmarks/bench_rummy_instructions.py [--baseline REV] [--hands N] [BOOK ...]
+Needs valgrind. Slow: about a minute per hand and engine under callgrind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from bench_rummy import BOOKS, ROOT, TARGET, extract
+
+WORKER = r"""
+import json, os, random, sys
+from arbitro.model.rummy import RUMMY
+from arbitro.model.schema import rules_for
+
+def seating_for(rules):
+    for s in RUMMY.seatings(rules):
+        if s.players == 4 and s.sides == 2:
+            return s
+    return RUMMY.seatings(rules)[0]
+
+def hand(rules, seating, deck, seed):
+    rng = random.Random(seed)
+    order = deck[:]
+    rng.shuffle(order)
+    s = RUMMY.new_game(rules, seating, dealer=seed % seating.players)
+    s = RUMMY.deal(rules, s, order)
+    n = 0
+    while RUMMY.phase(s) == "play":
+        acts = RUMMY.legal_actions(rules, s)
+        s = RUMMY.apply(rules, s, acts[rng.randrange(len(acts))])
+        n += 1
+    return n
+
+books, hands = sys.argv[1].split(","), int(sys.argv[2])
+setup = []
+for book in books:
+    rules = rules_for(book)
+    seating = seating_for(rules)
+    deck = list(RUMMY.deck(rules, seating))
+    hand(rules, seating, deck, 10**6)  # the per-rules tables, outside the counted part
+    setup.append((rules, seating, deck))
+actions = []
+for rules, seating, deck in setup:
+    os.getppid()  # callgrind dumps here: what follows is this book's hands alone
+    actions.append(sum(hand(rules, seating, deck, seed) for seed in range(hands)))
+os.getppid()
+print(json.dumps(actions))
+"""
+
+
+def count(path: Path, books: list[str], hands: int, out: Path) -> tuple[list[int], list[int]]:
+    """The instructions and actions of each book's hands for the engine under `path`."""
+    env = dict(os.environ, PYTHONPATH=str(path), ARBITRO_SPEC_DIR=str(path / "spec"))
+    env["PYTHONHASHSEED"] = "0"
+    got = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--dump-before=os_getppid*",
+            f"--callgrind-out-file={out}/cg.%p",
+            sys.executable,
+            "-c",
+            WORKER,
+            ",".join(books),
+            str(hands),
+        ],
+        env=env,
+        cwd=path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    actions: list[int] = json.loads(got.stdout.strip().splitlines()[-1])
+    dumps = sorted(out.glob("cg.*.*"), key=lambda p: int(p.suffix[1:]))
+    totals = []
+    for d in dumps:
+        m = re.search(r"^summary: (\d+)", d.read_text(encoding="utf-8"), re.M)
+        assert m is not None, d
+        totals.append(int(m.group(1)))
+    # dump k (1-based) ends before the k-th getppid: dump 1 is imports and warming, dumps 2..
+    # are the books in order
+    return totals[1 : 1 + len(books)], actions
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("books", nargs="*", default=list(BOOKS))
+    ap.add_argument("--baseline", default="c0e65c5", help="the commit to compare with")
+    ap.add_argument("--hands", type=int, default=3, help="hands per book")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        base_dir, this_dir = Path(tmp, "base-cg"), Path(tmp, "this-cg")
+        base_dir.mkdir()
+        this_dir.mkdir()
+        base_ir, base_n = count(
+            extract(args.baseline, Path(tmp, "base")), args.books, args.hands, base_dir
+        )
+        this_ir, this_n = count(ROOT, args.books, args.hands, this_dir)
+    print(f"baseline {args.baseline} against this checkout: {args.hands} hands per book, callgrind")
+    print(
+        f"{'rulebook':<12}{'baseline Ir/act':>16}{'this Ir/act':>13}{'ratio/hand':>12}"
+        f"{'ratio/action':>14}{'actions':>14}"
+    )
+    for book, bi, ti, bn, tn in zip(args.books, base_ir, this_ir, base_n, this_n, strict=True):
+        print(
+            f"{book:<12}{bi / bn:>16,.0f}{ti / tn:>13,.0f}{bi / ti:>11.2f}x"
+            f"{(bi / bn) / (ti / tn):>13.2f}x{bn:>7}/{tn:<6}"
+        )
+    print(f"target: at least {TARGET:g}x (reported, never asserted)")
+
+
+if __name__ == "__main__":
+    main()

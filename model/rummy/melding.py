@@ -1,0 +1,279 @@
+"""The melding actions of a turn: lay a meld, add a card, merge two sets, clean a set, finish the
+opening; and what every one of them must leave possible.
+
+A new meld is laid at its minimum size (`LayMeld`) and grown one card at a time (`AddToMeld`):
+the meld clauses are in `melds`, the ways a hand's cards can become new melds in `laying`. After
+every melding action (`settle`) the player must still be able to end the turn: with the hand
+emptied the player goes out (and must be allowed to, see `going_out`); after the partner's "no"
+two cards stay in hand (*:ask-partner); one card left must be able to go out
+(*:go-out-discard); a pending opening must still be able to reach its minimum
+(*:opening-minimums); after the partner's "yes" going out must stay possible.
+
+Implements *:several-sets-same-rank, *:black-threes-meld (laid only by a player going out),
+*:merge-sets, *:clean-by-replacing-wilds (the freed wild is placed at once, never back in the
+meld it left), *:pile-rest-after-opening (the held rest of the pile joins the hand when the
+opening is finished) and, through `melds`, every meld-shape clause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from arbitro.model.errors import MalformedInput
+from arbitro.model.rummy.actions import AddToMeld, FinishOpening, LayMeld, Merge, ReplaceWild
+from arbitro.model.rummy.cards import is_wild, remove
+from arbitro.model.rummy.going_out import can_go_out, go_out_problem, go_out_problems, one_card_ok
+from arbitro.model.rummy.laying import lay_candidates
+from arbitro.model.rummy.melds import (
+    BLACK3,
+    SEQ,
+    SET,
+    WILDS,
+    Meld,
+    add_problem,
+    classify,
+    merge_problem,
+    set_shape_problems,
+    wild_count,
+)
+from arbitro.model.rummy.opening import minimum_of, reach_ok, reached
+from arbitro.model.rummy.refusal import STRICT, Halt, Judge, Refusal
+from arbitro.model.rummy.scoring import end_hand
+from arbitro.model.rummy.state import FREED, State, after_meld, replaced
+from arbitro.model.rummy.table import (
+    mover_side,
+    opened,
+    opening_points,
+    pending,
+    with_hand,
+    with_melds,
+)
+from arbitro.model.rummy.tables import Tables
+
+THREE_WILDS = "three_wilds_in_canasta"
+"""The priced act of putting a wild too many into a set."""
+
+
+def held_without(hand: tuple[int, ...], cards: tuple[int, ...], j: Judge) -> tuple[int, ...]:
+    """`hand` without `cards`; a card the player does not hold would be in two places (*:packs)."""
+    try:
+        return remove(hand, cards)
+    except ValueError:
+        j.halt(
+            "packs", "the player does not hold that card: playing it would put a card in two places"
+        )
+
+
+def _wild_limits(t: Tables, key: str, n: int, w: int, j: Judge) -> None:
+    """A collecting judge also hears the other wild limit a set breaks (*:wild-cap,
+    *:wilds-at-most-naturals), after the one `key` names."""
+    if j.found is not None and key in ("wild_cap", "wilds_at_most_naturals"):
+        for other in set_shape_problems(t, n, w):
+            j.refuse(other, "that set holds too many wild cards")
+
+
+def lay_meld(t: Tables, s: State, cards: tuple[int, ...], rest: tuple[int, ...], j: Judge) -> Meld:
+    """The meld `cards` form as a new lay; refused (or MalformedInput) when they may not be laid.
+
+    `rest` is what the player keeps (for a black-three meld, laid only to go out).
+    """
+    r = t.rules
+    m = classify(t, cards)
+    if isinstance(m, str):
+        j.refuse(m, "those cards do not form a meld")
+        w = sum(1 for c in cards if is_wild(c))
+        _wild_limits(t, m, len(cards) - w, w, j)
+        raise Halt  # a collecting judge: a strict one has raised the refusal
+    if m.kind == SET:
+        if len(cards) != t.set_lay:
+            raise MalformedInput(
+                f"a set is laid with exactly {t.set_lay} cards; add more with AddToMeld"
+            )
+        if not r.several_sets_same_rank and any(
+            x.kind == SET and x.key == m.key for x in mover_side(s).melds
+        ):
+            j.refuse("several_sets_same_rank", "the side already has a set of that rank")
+    elif m.kind == SEQ:
+        if len(cards) != r.sequence_min:
+            raise MalformedInput(
+                f"an escalera is laid with exactly {r.sequence_min} cards; add more with AddToMeld"
+            )
+    elif m.kind == WILDS:
+        if len(cards) != r.wild_meld_min_start:
+            raise MalformedInput(
+                f"a wild meld is laid with exactly {r.wild_meld_min_start} cards; add more with AddToMeld"
+            )
+    elif m.kind == BLACK3 and len(rest) > 1:
+        j.refuse("black_threes_meld", "black threes are melded only by a player going out")
+    return m
+
+
+def pool_of(s: State) -> tuple[int, ...]:
+    """The cards the mover may lay from: the hand, and a freed wild waiting to be placed."""
+    hand = s.hands[s.seat]
+    if s.step == FREED:
+        return tuple(sorted((*hand, s.freed)))
+    return hand
+
+
+def lay(t: Tables, s: State, a: LayMeld, j: Judge = STRICT) -> State:
+    """The LayMeld action."""
+    pool = pool_of(s)
+    if s.step == FREED and s.freed not in a.cards:
+        j.refuse("clean_by_replacing_wilds", "the freed wild must be placed first")
+    rest = held_without(pool, a.cards, j)
+    m = lay_meld(t, s, a.cards, rest, j)
+    s2 = after_meld(s, with_hand(s, rest), with_melds(s, (*mover_side(s).melds, m)))
+    return settle(t, s2, j)
+
+
+def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
+    """The AddToMeld action."""
+    melds = mover_side(s).melds
+    if not 0 <= a.meld < len(melds):
+        raise MalformedInput(f"the side has no meld {a.meld}")
+    if s.step == FREED:
+        if a.card != s.freed:
+            j.refuse("clean_by_replacing_wilds", "the freed wild must be placed first")
+        if a.meld == s.freed_meld:
+            j.refuse("clean_by_replacing_wilds", "a freed wild cannot go back where it came from")
+        hand = s.hands[s.seat]
+    else:
+        hand = held_without(s.hands[s.seat], (a.card,), j)
+    m = melds[a.meld]
+    p = add_problem(t, m, a.card)
+    if p:
+        j.refuse(p, "that card cannot join that meld", THREE_WILDS if p == "wild_cap" else None)
+        w = wild_count(m.cards) + is_wild(a.card)
+        _wild_limits(t, p, len(m.cards) + 1 - w, w, j)
+    j.stop()
+    grown = Meld(m.kind, m.key, tuple(sorted((*m.cards, a.card))))
+    new = list(melds)
+    new[a.meld] = grown
+    s2 = after_meld(s, with_hand(s, hand), with_melds(s, new))
+    return settle(t, s2, j)
+
+
+def merge(t: Tables, s: State, a: Merge, j: Judge = STRICT) -> State:
+    """The Merge action: two sets of one rank become one. *:merge-sets."""
+    melds = mover_side(s).melds
+    if not (0 <= a.meld < len(melds) and 0 <= a.other < len(melds)) or a.meld == a.other:
+        raise MalformedInput("merge names two different melds of the side")
+    x, y = melds[a.meld], melds[a.other]
+    p = merge_problem(t, x, y)
+    if p:
+        j.halt(p, "those two melds cannot be joined")
+    new = [m for i, m in enumerate(melds) if i not in (a.meld, a.other)]
+    new.append(Meld(SET, x.key, tuple(sorted((*x.cards, *y.cards)))))
+    s2 = replaced(s, table=with_melds(s, new), melded=True)
+    return settle(t, s2, j)
+
+
+def freed_options(t: Tables, s: State) -> Iterator[AddToMeld | LayMeld]:
+    """Where the freed wild of the `freed` step may be tried: onto another meld, then (worked out
+    only when asked for) into a new meld."""
+    seat = s.seat
+    melds = mover_side(s).melds
+    for i in range(len(melds)):
+        if i != s.freed_meld:
+            yield AddToMeld(seat, i, s.freed)
+    pool = tuple(sorted((*s.hands[seat], s.freed)))
+    for c in lay_candidates(t, pool, melds, s.freed):
+        yield LayMeld(seat, c)
+
+
+def cleaned(t: Tables, s: State, a: ReplaceWild, j: Judge = STRICT) -> State:
+    """The state after swapping a set's wild for a natural from hand, the freed wild still to be
+    placed (step `freed`); MalformedInput when the meld holds no such wild."""
+    r = t.rules
+    if not r.clean_by_replacing_wilds:
+        j.halt("clean_by_replacing_wilds", "wilds in a meld stay there")
+    melds = mover_side(s).melds
+    if not 0 <= a.meld < len(melds):
+        raise MalformedInput(f"the side has no meld {a.meld}")
+    m = melds[a.meld]
+    if m.kind != SET or not is_wild(a.wild) or a.wild not in m.cards:
+        raise MalformedInput("that meld holds no such wild")
+    hand = held_without(s.hands[s.seat], (a.natural,), j)
+    if a.natural >> 2 != m.key or is_wild(a.natural):
+        j.halt("clean_by_replacing_wilds", "a wild is replaced by a natural of the set's rank")
+    done = Meld(SET, m.key, tuple(sorted((*remove(m.cards, (a.wild,)), a.natural))))
+    new = list(melds)
+    new[a.meld] = done
+    ordered = tuple(sorted(new))
+    return replaced(
+        s,
+        table=with_melds(s, ordered),
+        hands=with_hand(s, hand),
+        step=FREED,
+        freed=a.wild,
+        freed_meld=ordered.index(done),
+        melded=True,
+    )
+
+
+def replace_wild(t: Tables, s: State, a: ReplaceWild, j: Judge = STRICT) -> State:
+    """The ReplaceWild action: legal when the freed wild has somewhere to go. *:clean-by-replacing-wilds."""
+    s2 = cleaned(t, s, a, j)
+    if placeable(t, s2):
+        return s2
+    j.halt("clean_by_replacing_wilds", "the freed wild would have nowhere to go")
+
+
+def placeable(t: Tables, s: State) -> bool:
+    """Whether the freed wild of the `freed` step has a legal place."""
+    for b in freed_options(t, s):
+        try:
+            if isinstance(b, LayMeld):
+                lay(t, s, b)
+            else:
+                add(t, s, b)
+        except Refusal:
+            continue
+        return True
+    return False
+
+
+def finish_opening(t: Tables, s: State, a: FinishOpening, j: Judge = STRICT) -> State:
+    """The FinishOpening action: the pending melds reach the minimum, the side has opened, and
+    the rest of a pile taken to open comes into the hand. *:opening-minimums,
+    *:pile-rest-after-opening."""
+    if not pending(s):
+        j.halt("opening_minimums", "there is no opening being laid")
+    if not reached(t, s):
+        got = opening_points(t, s)
+        need = minimum_of(t, s)
+        j.halt("opening_minimums", f"the opening makes {got} points; the minimum is {need}")
+    if s.held:
+        t.consult("pile_rest_after_opening")
+    hand = tuple(sorted((*s.hands[s.seat], *s.held)))
+    s2 = replaced(opened(s), hands=with_hand(s, hand), held=(), top_points=0)
+    return settle(t, s2, j)
+
+
+def settle(t: Tables, s: State, j: Judge = STRICT) -> State:
+    """After a melding action: go out if the hand is empty, else make sure the turn can end."""
+    h = len(s.hands[s.seat]) + len(s.held)
+    if h == 0:
+        for problem in go_out_problems(t, s, by_discard=False, every=j.found is not None):
+            j.refuse(*problem)
+        j.stop()
+        return end_hand(t, opened(s), "went-out", s.seat)
+    if s.answer == "no" and h < 2:
+        j.refuse(
+            "ask_partner",
+            "the partner said no: keep two cards so that the discard does not go out",
+            "go_out_after_refusal",
+        )
+    if h == 1 and not s.held and not one_card_ok(t, s):
+        p = go_out_problem(t, s, by_discard=True)
+        j.refuse(
+            p[0] if p else "go_out_min_completed",
+            "the last card could not go out: keep a card to discard",
+        )
+    if pending(s) and not reach_ok(t, s):
+        j.refuse("opening_minimums", "after this the opening minimum can no longer be reached")
+    if s.answer == "yes" and not can_go_out(t, s):
+        j.refuse("ask_partner", "the partner said yes: the player must be able to go out this turn")
+    j.stop()
+    return s

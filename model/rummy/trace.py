@@ -1,0 +1,104 @@
+"""The clauses an action used: every rule value read while deciding what it does and whether it
+is allowed.
+
+`clauses_used` plays the action through its rule (the same code `apply` runs) with the rules
+behind a reader that notes each field read, on per-rules tables of its own whose remembered
+answers start empty, so that no answer worked out earlier hides a read. A value the rules fixed
+earlier and the state carries (the opening minimum fixed at the deal, the replacements owed for
+dealt red threes, the rest of a pile held until the opening) is noted where the rule consults it
+(`Tables.consult`). An action refused by a clause also names that clause; one out of turn names
+only *:play-direction. The answer over-approximates "decided": a clause read is a clause whose
+value could have changed the outcome, and the tests check the converse, that changing the
+value of a clause not named never changes the outcome.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from arbitro.model.errors import MalformedInput
+from arbitro.model.rummy import dealing, engine
+from arbitro.model.rummy.refusal import Refusal
+from arbitro.model.rummy.state import State
+from arbitro.model.rummy.tables import Tables, tables
+from arbitro.model.schema import RummyRules, schema_keys
+
+_CLAUSES = frozenset(schema_keys("samba"))
+
+_DERIVED: dict[str, tuple[str, ...]] = {
+    "points": ("card_points",),
+    "frozen_by": ("frozen_by",),
+    "blocked_by": ("blocked_by_top",),
+    "cover": ("upcard_cover",),
+    "seq_pos": ("sequence_ranks",),
+    "seq_rank": ("sequence_ranks",),
+    "seq_bit": ("sequences", "sequence_ranks"),
+    "set_lay": ("set_min", "set_start_min_naturals"),
+    "wild_cap": ("wild_cap",),
+    "completed": ("completed_size",),
+}
+"""The clauses each field of `Tables` is computed from."""
+
+
+class _Reader:
+    """RummyRules as the rule modules see them while tracing: each clause field read is noted."""
+
+    __slots__ = ("_rules", "_seen")
+
+    def __init__(self, rules: RummyRules, seen: set[str]) -> None:
+        self._rules = rules
+        self._seen = seen
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _CLAUSES:
+            self._seen.add(name)
+        return getattr(self._rules, name)
+
+
+class _Traced(Tables):
+    """Tables whose derived fields note the clauses behind them when read."""
+
+    def __getattribute__(self, name: str) -> Any:
+        src = _DERIVED.get(name)
+        if src is not None:
+            object.__getattribute__(self, "_seen").update(src)
+        return object.__getattribute__(self, name)
+
+    def consult(self, *keys: str) -> None:
+        object.__getattribute__(self, "_seen").update(keys)
+
+
+def traced_tables(rules: RummyRules, seen: set[str]) -> Tables:
+    """Tables for `rules` that note in `seen` every clause read through them, with empty
+    remembered answers."""
+    base = tables(rules)
+    t = object.__new__(_Traced)
+    # a frozen dataclass keeps its fields in its __dict__: filled directly, as its __init__ would
+    fields = object.__getattribute__(t, "__dict__")
+    fields.update(base.__dict__)
+    fields.update(
+        rules=cast(RummyRules, _Reader(rules, seen)), memo={}, per_meld={}, by_id={}, _seen=seen
+    )
+    return t
+
+
+def clauses_used(rules: RummyRules, state: State, action: object) -> frozenset[str]:
+    """The ids of the clauses whose values decided what `action` does in `state` or whether it
+    is allowed; MalformedInput for a malformed action or state."""
+    seen: set[str] = set()
+    if state.phase == "deal":
+        # the protocol's action in phase deal is a deck order: the deal is traced like a move
+        if not isinstance(action, (tuple, list)):
+            raise MalformedInput("in phase 'deal' the action is a deck order (card numbers)")
+        dealing.deal_with(
+            traced_tables(rules, seen), cast(RummyRules, _Reader(rules, seen)), state, action
+        )
+        return frozenset(rules.cid(k) for k in seen if k in _CLAUSES)
+    a = engine.well_formed(state, action)
+    if a.seat != state.to_move():
+        return frozenset({rules.cid("play_direction")})
+    try:
+        engine.transition(traced_tables(rules, seen), state, a)
+    except Refusal as e:
+        seen.add(e.key)
+    return frozenset(rules.cid(k) for k in seen if k in _CLAUSES)
