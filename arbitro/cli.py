@@ -635,6 +635,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_format(r_cmp, ("md", "html", "json"))
     r_cmp.set_defaults(func=cmd_rules_comparison)
+    from arbitro import trace  # `rules trace` lives in arbitro/trace.py
+
+    trace.register(rsub)
 
     from arbitro import findings_cmd
 

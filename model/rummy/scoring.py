@@ -7,8 +7,8 @@ Per side, by category:
 - "hand": minus the card points of the cards its players hold (red threes excepted).
 - "canastas": *:bonus-clean-canasta, *:bonus-dirty-canasta, *:bonus-samba for each finished
   canasta or samba, *:wild-canasta-bonus for a finished wild-only meld.
-- "canaston": *:canasta-de-canastas-bonus with that many finished melds, else *:canaston-bonus
-  (reading: the larger award replaces the smaller).
+- "canaston": *:canasta-de-canastas-bonus with *:canasta-de-canastas-count finished melds,
+  else *:canaston-bonus with *:canaston-count (reading: the larger award replaces the smaller).
 - "red-threes": see `red_threes.red_three_score`.
 - "black-threes": minus *:black-three-hand-penalty per black three held, minus
   *:black-threes-all-in-hand-penalty when one player holds every black three of the deck, plus
