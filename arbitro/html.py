@@ -13,7 +13,7 @@ from html import escape
 from arbitro.booktext import book_text, rulebooks_dir, sentence
 from arbitro.compare import Row, deck_size, diff, player_counts, show_value
 from arbitro.model.spec import Clause, Rulebook
-from arbitro.report import MARK
+from arbitro.report import MARK, comparison_groups
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 80em; padding: 0 1em;
@@ -132,9 +132,7 @@ def _clause_entry(book: Rulebook, c: Clause) -> str:
 
 def comparison_html(books: Sequence[Rulebook]) -> str:
     """The rules comparison as one HTML page; every cell links to its clause below."""
-    by_id = {b.id: b for b in books}
-    samba = [by_id[i] for i in ("samba-es", "samba-en", "samba-fr") if i in by_id]
-    rummy = [*samba, *([by_id["canasta-es"]] if "canasta-es" in by_id else [])]
+    samba, rummy = comparison_groups(books)
     texts = rulebooks_dir()
     have = [b.id for b in books if book_text(b) is not None]
     if have:

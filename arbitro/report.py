@@ -65,11 +65,18 @@ def diff_markdown(
     return "\n".join(out).lstrip("\n") + "\n"
 
 
+def comparison_groups(books: Sequence[Rulebook]) -> tuple[list[Rulebook], list[Rulebook]]:
+    """The books of the comparison's two sections, by their spec's game: the Samba books, then
+    the Samba and Canasta books together; in the published document's column order (the Spanish
+    Samba book first, then its English and French counterparts), any other book after them."""
+    order = {"samba-es": 0, "samba-en": 1, "samba-fr": 2}
+    samba = sorted((b for b in books if b.game == "samba"), key=lambda b: order.get(b.id, 3))
+    return samba, [*samba, *(b for b in books if b.game == "canasta")]
+
+
 def comparison_document(books: Sequence[Rulebook]) -> str:
     """docs/rules-comparison.md: Samba three ways, Samba and Canasta, and what applies to all five."""
-    by_id = {b.id: b for b in books}
-    samba = [by_id[i] for i in ("samba-es", "samba-en", "samba-fr") if i in by_id]
-    rummy = [*samba, *([by_id["canasta-es"]] if "canasta-es" in by_id else [])]
+    samba, rummy = comparison_groups(books)
     out = [
         "# The rulebooks compared",
         "",
