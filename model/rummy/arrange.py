@@ -635,36 +635,36 @@ def places_all(
         got = seen.get(key)
         if got is not None:
             return got
-        # (net wilds, completed, clean, dirty, clean-before, kept over), capped at the needs
-        c0 = min(caps[0], seq_done)
-        cl0 = min(caps[1], seq_done)
-        states: set[tuple[int, int, int, int, int, int]] = {(0, c0, cl0, 0, 0, 0)}
-        ok = True
+        # every rank first: one with no outcome at all settles it before the combining
+        per_rank = []
         for rank in range(13):
             a = avail[rank]
             bases = tb.sets[rank]
             if not a and not bases:
                 continue
-            keep_one = a >= 1 and fits(rank_pts[rank])
-            opts = [
-                (o, a - o[0])
-                for o in rank_options(sr, bases, a)
-                if o[0] == a or (keep_one and o[0] == a - 1)
-            ]
+            opts = _rank_ends(sr, bases, a, a >= 1 and fits(rank_pts[rank]))
             if not opts:
-                ok = False
-                break
+                seen[key] = False
+                return False
+            per_rank.append(opts)
+        # (net wilds, completed, clean, dirty, clean-before, kept over), capped at the needs
+        c0 = min(caps[0], seq_done)
+        cl0 = min(caps[1], seq_done)
+        states: set[tuple[int, int, int, int, int, int]] = {(0, c0, cl0, 0, 0, 0)}
+        ok = True
+        for opts in per_rank:
             nxt: set[tuple[int, int, int, int, int, int]] = set()
             for x, c, cl, d, old, kept in states:
-                for o, k in opts:
-                    nx = x + o[1]
+                for o in opts:
+                    nx = x + o[0]
+                    k = o[5]
                     if nx > hi_x or kept + k > 1:
                         continue
                     # each count capped at its need (`min`, written out: this is the inner loop)
-                    c1 = c + o[2]
-                    cl1 = cl + o[3]
-                    d1 = d + o[4]
-                    old1 = old + o[5]
+                    c1 = c + o[1]
+                    cl1 = cl + o[2]
+                    d1 = d + o[3]
+                    old1 = old + o[4]
                     nxt.add(
                         (
                             nx,
@@ -727,6 +727,23 @@ def places_all(
         return False
 
     return dfs(0, list(sp.other), 0)
+
+
+@lru_cache(maxsize=caches.RANK_OPTIONS)
+def _rank_ends(
+    sr: SetRules, bases: tuple[tuple[int, int], ...], a: int, keep_one: bool
+) -> tuple[tuple[int, int, int, int, int, int], ...]:
+    """The distinct outcomes of `rank_options` that place all `a` naturals (all but one when
+    `keep_one`), as (net wilds used, completed, clean, dirty, clean completed before, kept)."""
+    return tuple(
+        sorted(
+            {
+                (o[1], o[2], o[3], o[4], o[5], a - o[0])
+                for o in rank_options(sr, bases, a)
+                if o[0] == a or (keep_one and o[0] == a - 1)
+            }
+        )
+    )
 
 
 def _homes_possible(t: Tables, sp: Split, tb: Table, W: int) -> bool:
@@ -932,7 +949,8 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
     a new set of its rank, which needs set_min cards: at least set_min - (naturals of the rank)
     wilds. Black threes go into one meld (with wilds where allowed). The wilds of the hand and
     those cleaning could free must cover every such need, except that of one card of a rank it
-    is the only card of, when a card may be kept over as the discard (`spare`).
+    is the only card of, when a card may be kept over as the discard (`spare`). The list stops
+    at its second card (two cards nothing takes already rule going out out).
     """
     r = t.rules
     sr = set_rules(t)
@@ -999,6 +1017,9 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
                     demand += max(0, set_min - blacks)
                 continue
         lost += [c] * counts[c]
+        if len(lost) > 1:
+            # more than a discard: going out is settled, whatever the wilds could do
+            return lost
     if demand - (single if spare and not lost else 0) > w_all:
         return None
     return lost

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from arbitro.model.rummy.actions import Answer
 from arbitro.model.rummy.arrange import Need, by_cards, by_count, lost_cards, places_all
-from arbitro.model.rummy.cards import is_wild, remove
-from arbitro.model.rummy.melds import SEQ, SET, WILDS, Meld, add_problem
+from arbitro.model.rummy.cards import BLACK_THREES, is_wild, remove
+from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, add_problem, classify
 from arbitro.model.rummy.refusal import Judge
 from arbitro.model.rummy.scoring import end_hand
 from arbitro.model.rummy.state import ANSWER, PLAY, Side, State, replaced
@@ -197,9 +197,9 @@ def can_go_out(t: Tables, state: State) -> bool:
         if not_opened and cur + sum(pts[c] for c in hand) < minimum:
             return False
         return places_all(t, hand, sd.melds, nd)
-    # cheap necessary conditions first: enough cards to finish the canastas needed, enough
-    # naturals of one rank or suit for each, and at most one card (the discard) that nothing
-    # could take
+    # cheap necessary conditions first: enough cards to finish the canastas needed, at most one
+    # card (the discard) that nothing could take (the test that settles most hands, so it
+    # comes before the count of naturals), enough naturals of one rank or suit for each canasta
     view = side_view(t, sd.melds)
     if nd.wait and min(view.clean(t), state.clean_start) < nd.clean:
         return False
@@ -208,16 +208,16 @@ def can_go_out(t: Tables, state: State) -> bool:
     more = by_count(f, len(hand), t.completed)
     if done + more < nd.completed or clean + more < nd.clean or dirty + more < nd.dirty:
         return False
-    if nd.completed > done or nd.clean > clean:
-        new, new_clean = by_cards(t, hand, f)
-        if done + new < nd.completed or clean + new_clean < nd.clean:
-            return False
     got = lost_cards(t, hand, f, mode != "forbidden")
     if got is None:
         return False
     lost = got
     if len(lost) > 1 or (lost and mode == "forbidden"):
         return False
+    if nd.completed > done or nd.clean > clean:
+        new, new_clean = by_cards(t, hand, f)
+        if done + new < nd.completed or clean + new_clean < nd.clean:
+            return False
     if not not_opened and _added_out(t, hand, sd.melds, nd, mode, lost):
         return True
     slack = None
@@ -237,9 +237,12 @@ def can_go_out(t: Tables, state: State) -> bool:
 def _added_out(
     t: Tables, hand: tuple[int, ...], melds: tuple[Meld, ...], nd: Need, mode: str, lost: list[int]
 ) -> bool:
-    """A quick sufficient test for `can_go_out` of an opened side: every card but at most one
-    goes onto the side's melds by single `AddToMeld` steps (each accepted by `add_problem`), the
-    one left, if any, is the going-out discard, and the side then meets the requirements.
+    """A quick sufficient test for `can_go_out` of an opened side: new melds are laid from
+    naturals (each a `LayMeld` at its minimum size that `classify` accepts: set_lay naturals of
+    a rank the side may start a set of, then sequence_min naturals in a row of one suit), every
+    other card but at most one goes onto the side's melds by single `AddToMeld` steps (each
+    accepted by `add_problem`), the black threes left go out in one meld of their own, the one
+    card left, if any, is the going-out discard, and the side then meets the requirements.
 
     Naturals go first, then wilds (so a set's wild limits see its naturals); a card no meld takes
     waits for the next pass (an escalera may take it once its neighbour is in)."""
@@ -248,6 +251,7 @@ def _added_out(
     if spare >= 0:
         todo.remove(spare)
     ms = list(melds)
+    _lay_naturals(t, todo, ms)
     # where a card may go: a natural onto a set of its rank or an escalera of its suit, a wild
     # onto a set or a wild meld
     by_rank: dict[int, list[int]] = {}
@@ -275,6 +279,12 @@ def _added_out(
         if len(waiting) == len(todo):
             break
         todo = waiting
+    blacks = tuple([c for c in todo if c in BLACK_THREES])
+    if blacks and t.rules.black_threes_meld != "never":
+        # the black threes left go out together in one meld, laid last (*:black-threes-meld)
+        got = classify(t, blacks)
+        if isinstance(got, Meld) and got.kind == BLACK3:
+            todo = [c for c in todo if c not in BLACK_THREES]
     left = len(todo) + (spare >= 0)
     if left > 1 or (left and mode == "forbidden") or (not left and mode == "required"):
         return False
@@ -282,6 +292,63 @@ def _added_out(
     if done < nd.completed or clean < nd.clean or dirty < nd.dirty:
         return False
     return not (nd.wait and min(clean, nd.clean_start) < nd.clean)
+
+
+def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
+    """Lay new melds of naturals from `todo` onto `ms` (for `_added_out`), taking their cards
+    out of `todo`: per rank, set_lay naturals where the side may start a set of that rank; then
+    per suit, sequence_min naturals at consecutive escalera positions."""
+    r = t.rules
+    lay = t.set_lay
+    nat_rank = t.nat_rank
+    ranks: dict[int, list[int]] = {}
+    for c in todo:
+        k = nat_rank[c]
+        if k >= 0:
+            got = ranks.get(k)
+            if got is None:
+                ranks[k] = [c]
+            else:
+                got.append(c)
+    several = r.several_sets_same_rank
+    have = () if several else [m.key for m in ms if m.kind == SET]
+    for k, cs in ranks.items():
+        if len(cs) < lay or k in have:
+            continue
+        m = classify(t, tuple(cs[:lay]))
+        if isinstance(m, Meld) and m.kind == SET:
+            ms.append(m)
+            for c in m.cards:
+                todo.remove(c)
+    if not r.sequences:
+        return
+    smin = r.sequence_min
+    seq_bit = t.seq_bit
+    bits = 0
+    for c in todo:
+        bits |= seq_bit[c]
+    if not bits:
+        return
+    run = bits
+    for k in range(1, smin):
+        run &= bits >> k
+    seq_rank = t.seq_rank
+    for suit in range(4):
+        row = bits >> (16 * suit) & 0xFFFF
+        if not run >> (16 * suit) & 0xFFFF:
+            continue
+        p = 0
+        while p + smin <= len(seq_rank):
+            if row >> p & ((1 << smin) - 1) == (1 << smin) - 1:
+                laid = tuple((seq_rank[p + i]) * 4 + suit for i in range(smin))
+                m = classify(t, laid)
+                if isinstance(m, Meld) and m.kind == SEQ:
+                    ms.append(m)
+                    for c in laid:
+                        todo.remove(c)
+                p += smin
+            else:
+                p += 1
 
 
 def ask(t: Tables, s: State, j: Judge) -> State:

@@ -138,6 +138,22 @@ def test_going_out_pre_tests_lose_nothing(book: str) -> None:
     assert seen >= 0
 
 
+def test_going_out_shortcut_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison above can fail: a going-out shortcut that loses the wild cards (here the
+    new melds of `going_out._added_out` taking every card) says a player goes out who cannot.
+    The side's clean canasta of fives is finished (samba-es grows it by naturals only), so the
+    two can go nowhere and the nine must be the discard: two cards left over."""
+    from arbitro.model.rummy import going_out
+
+    rules = R("samba-es")
+    t = tables(rules)
+    s = make_state(rules, hands={0: "2C 9D"}, melds={0: ("5C 5C 5D 5D 5H 5H 5S",)})
+    assert not can_go_out(t, s)
+    assert not _exhaustive_can_go_out(rules, s)
+    monkeypatch.setattr(going_out, "_lay_naturals", lambda t, todo, ms: todo.clear())
+    assert can_go_out(t, s) != _exhaustive_can_go_out(rules, s)
+
+
 def _refused(t: Tables, s: State, a: Action) -> bool:
     try:
         engine.transition(t, s, a)
