@@ -387,12 +387,20 @@ def _wild_points(t: Tables, jokers: int, twos: int) -> list[int]:
 def reaches(
     t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], target: int, keep: int
 ) -> bool:
-    """Whether at least `target` points of `cards` can be placed, leaving `keep` cards in hand."""
+    """Whether at least `target` points of `cards` can be placed, leaving `keep` cards in hand.
+
+    The exact search's answers are remembered (`Tables.memo`): a listing asks it of a candidate
+    lay, and playing a candidate it refused asks it again."""
     if target <= 0 and keep <= len(cards):
         return True
     if greedy_reaches(t, cards, melds, target, keep):
         return True
-    return search_reaches(t, cards, melds, target, keep)
+    key = ("reaches", cards, melds, target, keep)
+    got: bool | None = t.memo.get(key)
+    if got is None:
+        got = search_reaches(t, cards, melds, target, keep)
+        t.remember(key, got)
+    return got
 
 
 def greedy_reaches(

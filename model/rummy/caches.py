@@ -23,7 +23,8 @@ RULES = 16
 one; rebuilding the tables of another takes about a millisecond)."""
 MEMO = 4096
 """`Tables.memo`, per rules: meld classifications and what each meld takes (85.1% / 85.1%,
-at most 2,436 keys for one variant; 80.4% at 1,024)."""
+at most 2,436 keys for one variant; 80.4% at 1,024), and the exact search's answers of
+`arrange.reaches` (a listing and the play of a refused candidate ask the same question)."""
 SIDES = 256
 """`Tables.by_id`, per rules: a side's melds and what they take (73.3% / 74.6%)."""
 MELDS = 1024

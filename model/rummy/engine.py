@@ -297,6 +297,17 @@ _new: Any = tuple.__new__
 constructors do, without a Python call per action."""
 
 
+_DISCARDS: dict[int, tuple[Discard, ...]] = {}
+
+
+def _discards(seat: int) -> tuple[Discard, ...]:
+    """Every card's Discard by `seat`, built once: a listing shares them (actions are values)."""
+    got = _DISCARDS.get(seat)
+    if got is None:
+        got = _DISCARDS[seat] = tuple([_new(Discard, (7, seat, c)) for c in range(KINDS)])
+    return got
+
+
 class _Moment:
     """One state's legal actions, worked out in canonical order (see the module's docstring)."""
 
@@ -475,7 +486,7 @@ class _Moment:
                 push(a)
         if len(hand) >= 2 and quick:
             if not (s.no_discard or pend or s.answer == "yes"):
-                out += [_new(Discard, (7, seat, c)) for c in sh.distinct]
+                out += map(_discards(seat).__getitem__, sh.distinct)
         else:
             for c in sh.distinct:
                 a = _new(Discard, (7, seat, c))

@@ -99,6 +99,9 @@ _count_elements: Callable[[dict[int, int], Iterable[int]], None]
 _count_elements = collections._count_elements  # type: ignore[attr-defined]
 
 
+_new_shape: Any = tuple.__new__
+"""`Shape(...)` without the Python call of a NamedTuple's constructor."""
+
 _LAST: list[Any] = [None, None, None]
 """The pool, tables and shape worked out last: the list of legal actions and the going-out
 screens of one state read the same hand."""
@@ -135,7 +138,7 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     black_kinds = (
         tuple([(c, got[c]) for c in BLACK_THREES if c in got]) if b0 in got or b1 in got else ()
     )
-    return Shape(tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw)
+    return _new_shape(Shape, (tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw))
 
 
 @lru_cache(maxsize=caches.LAYS)

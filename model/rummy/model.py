@@ -46,11 +46,9 @@ class RummyModel:
             return -1
         return state.to_move()
 
-    def legal_actions(self, rules: RummyRules, state: State) -> tuple[Action, ...]:
-        return engine.legal_actions(rules, state)
-
-    def apply(self, rules: RummyRules, state: State, action: Any) -> State:
-        return engine.apply(rules, state, action)
+    # the engine's own functions, not wrappers: a driver calls these once per move
+    legal_actions = staticmethod(engine.legal_actions)
+    apply = staticmethod(engine.apply)
 
     def refusals(self, rules: RummyRules, state: State, action: Any) -> tuple[IllegalAction, ...]:
         """Every clause that refuses the action, the most specific first; empty when it is legal.
