@@ -138,7 +138,8 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     black_kinds = (
         tuple([(c, got[c]) for c in BLACK_THREES if c in got]) if b0 in got or b1 in got else ()
     )
-    return _new_shape(Shape, (tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw))
+    sh: Shape = _new_shape(Shape, (tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw))
+    return sh
 
 
 @lru_cache(maxsize=caches.LAYS)
