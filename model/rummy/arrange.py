@@ -969,27 +969,23 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
     blacks = 0
     for _, k in sh.black_kinds:
         blacks += k
-    # per suit, the escalera positions a run of sequence_min held cards covers (all of them when
-    # the side has an escalera of that suit, which a card might extend)
-    covered = [0, 0, 0, 0]
+    # the escalera positions (bit 16 * suit + position, as `Shape.bits`) that a run of
+    # sequence_min held cards covers, and every position of a suit the side has an escalera of
+    # (a card might extend it); shifts stay within a suit's 16 bits (positions are below 13)
+    covered = 0
     if sequences:
         n_run = r.sequence_min
-        tb_seqs = f.has_seq
         bits = sh.bits
+        runs = bits
+        for k in range(1, n_run):
+            runs &= bits >> k
+        covered = runs
+        for k in range(1, n_run):
+            covered |= runs << k
+        tb_seqs = f.has_seq
         for suit in range(4):
-            row = bits >> (16 * suit) & 0xFFFF
             if tb_seqs[suit]:
-                covered[suit] = -1
-                continue
-            if not row:
-                continue
-            runs = row
-            for k in range(1, n_run):
-                runs &= row >> k
-            cov = runs
-            for k in range(1, n_run):
-                cov |= runs << k
-            covered[suit] = cov
+                covered |= 0xFFFF << (16 * suit)
     w_all = sh.wilds + f.freeable
     seq_pos = t.seq_pos
     takes_natural = f.takes_natural
@@ -1004,7 +1000,7 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
         rank = nat_rank[c]
         if rank >= 0:
             p = seq_pos[rank]
-            if takes_natural[rank] or (p >= 0 and covered[c & 3] >> p & 1):
+            if takes_natural[rank] or (p >= 0 and covered >> (16 * (c & 3) + p) & 1):
                 continue
             a = rank_count[rank]
             if a >= start_min and a + w_all >= set_min:

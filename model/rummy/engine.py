@@ -407,22 +407,27 @@ class _Moment:
             for laid in lays:
                 a = _new(LayMeld, (2, seat, laid))
                 if left - len(laid) >= 2 and (plain or opening):
+                    m: Meld | str
                     if laid[0] >= LOWEST_NATURAL and laid[-1] < JOKER:
-                        # naturals only: `laying` gives a set of set_lay cards of one rank or a
-                        # run of sequence_min cards of one suit, which `classify` accepts
-                        m: Meld | str = (
-                            Meld(SET, laid[0] >> 2, laid)
+                        # naturals only: `laying` gives a set of set_lay cards of one rank (none
+                        # the side keeps its one set of) or a run of sequence_min cards of one
+                        # suit, which `classify` accepts
+                        if plain:
+                            push(a)
+                            continue
+                        m = (
+                            _new(Meld, (SET, laid[0] >> 2, laid))
                             if laid[0] >> 2 == laid[-1] >> 2
-                            else Meld(SEQ, laid[0] & 3, laid)
+                            else _new(Meld, (SEQ, laid[0] & 3, laid))
                         )
                     else:
                         m = classify(t, laid)
-                    if (
-                        isinstance(m, str)
-                        or m.kind == BLACK3
-                        or (m.kind == SET and not several and m.key in set_ranks)
-                    ):
-                        continue
+                        if (
+                            isinstance(m, str)
+                            or m.kind == BLACK3
+                            or (m.kind == SET and not several and m.key in set_ranks)
+                        ):
+                            continue
                     if plain or self._reaches(remove(hand, laid), (*melds, m)):
                         push(a)
                         continue
@@ -432,24 +437,38 @@ class _Moment:
             fast = plain and left >= 3
             held = sh.counts
             wild_list = [w for w, _ in sh.wild_kinds]
+            # the cards a set of a rank takes, per (rank, takes a wild): sets of one rank recur
+            by_rank: dict[int, Sequence[int]] = {}
             for i, rank, wild_ok, ends in adds:
                 cards: Sequence[int]
                 if rank >= 0:
-                    b = rank * 4
-                    nat = [c for c in (b, b + 1, b + 2, b + 3) if c in held]
-                    if wild_ok and wild_list:
-                        cards = sorted((*nat, *wild_list)) if nat else wild_list
-                    else:
-                        cards = nat or ()
+                    key = rank * 2 + wild_ok
+                    got = by_rank.get(key)
+                    if got is None:
+                        b = rank * 4
+                        nat = [c for c in (b, b + 1, b + 2, b + 3) if c in held]
+                        if wild_ok and wild_list:
+                            # twos sort below the naturals, the joker above them
+                            got = (
+                                [w for w in wild_list if w < b] + nat + [w for w in wild_list if w > b]
+                                if nat
+                                else wild_list
+                            )
+                        else:
+                            got = nat
+                        by_rank[key] = got
+                    cards = got
                 elif wild_ok and wild_list:
                     cards = wild_list
                 else:
                     cards = [c for c in ends if c in held]
+                if fast:
+                    for c in cards:
+                        push(_new(AddToMeld, (3, seat, i, c)))
+                    continue
                 for c in cards:
                     a = _new(AddToMeld, (3, seat, i, c))
-                    if fast:
-                        push(a)
-                    elif opening and left >= 3:
+                    if opening and left >= 3:
                         m = melds[i]
                         grown = Meld(m.kind, m.key, tuple(sorted((*m.cards, c))))
                         rest = remove(hand, (c,))

@@ -42,14 +42,20 @@ Problem = tuple[str, str, str | None]
 
 
 def need(t: Tables, state: State) -> Need:
-    r = t.rules
-    return Need(
-        r.go_out_min_completed,
-        r.go_out_min_clean,
-        r.go_out_min_dirty,
-        r.go_out_wait_after_clean,
-        state.clean_start,
-    )
+    """What going out requires of the mover's side (remembered per clean-canasta count)."""
+    key = ("need", state.clean_start)
+    got: Need | None = t.memo.get(key)
+    if got is None:
+        r = t.rules
+        got = Need(
+            r.go_out_min_completed,
+            r.go_out_min_clean,
+            r.go_out_min_dirty,
+            r.go_out_wait_after_clean,
+            state.clean_start,
+        )
+        t.remember(key, got)
+    return got
 
 
 def go_out_problems(t: Tables, state: State, by_discard: bool, every: bool = True) -> list[Problem]:

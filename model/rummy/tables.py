@@ -79,15 +79,21 @@ class Tables:
 _CACHE: dict[int, Tables] = {}
 
 
+_LAST: list[Tables] = []
+"""The tables asked for last (a driver asks for one rules object's, move after move)."""
+
+
 def tables(rules: RummyRules) -> Tables:
     """The tables of `rules` (cached by identity; the entry keeps the rules alive)."""
+    if _LAST and _LAST[0].rules is rules:
+        return _LAST[0]
     t = _CACHE.get(id(rules))
-    if t is not None and t.rules is rules:
-        return t
-    t = _build(rules)
-    if len(_CACHE) >= caches.RULES:
-        _CACHE.clear()
-    _CACHE[id(rules)] = t
+    if t is None or t.rules is not rules:
+        t = _build(rules)
+        if len(_CACHE) >= caches.RULES:
+            _CACHE.clear()
+        _CACHE[id(rules)] = t
+    _LAST[:] = [t]
     return t
 
 
