@@ -348,7 +348,7 @@ class _Moment:
         seat = s.seat
         out: list[Action] = []
         if not exhausted(r, s) or r.stock_out == "hand_ends":
-            out.append(Draw(seat, draw_count(r, s)))
+            out.append(_new(Draw, (0, seat, draw_count(r, s))))
         judge = self.judge
         side = s.table[seat % s.sides]
         for use, i, cards in candidate_fields(t, s):

@@ -79,8 +79,9 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
     refuses whatever else holds, in canonical order: any take of an empty, blocked
     (*:blocked-by-top) or non-natural top, or under *:pile-one-card-rule; a wild pair or an
     escalera or an addition on a frozen pile (*:frozen-by); a wild pair before
-    *:pile-wild-pair-after allows it; an addition before *:pile-add-after allows it, or to a meld
-    the top card cannot join (`add_problem`). The rest are judged by `take`."""
+    *:pile-wild-pair-after allows it; a new set with a wild, or an escalera, whose cards and the
+    top card do not form that meld (`classify`); an addition before *:pile-add-after allows it,
+    or to a meld the top card cannot join (`add_problem`). The rest are judged by `take`."""
     pile = state.pile
     if not pile:
         return []
@@ -98,6 +99,11 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
     sets = [combo for combo in _combos(same, k)]
     is_frozen = frozen(t, pile)
     sd = state.table[seat % state.sides]
+    # the cards shown join the side's set of that rank where it keeps one set per rank; else
+    # they and the top card form a new set, which `classify` must accept
+    joins = not r.several_sets_same_rank and any(
+        m.kind == SET and m.key == rank for m in sd.melds
+    )
     if k >= 1 and not is_frozen and wild_pair_allowed(t, state, sd.opened):
         wilds = distinct(
             (*hand[: bisect_left(hand, LOWEST_THREE)], *hand[bisect_left(hand, JOKER) :])
@@ -105,14 +111,19 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
         if wilds:
             for combo in _combos(same, k - 1):
                 for w in wilds:
-                    sets.append(tuple(sorted((*combo, w))))
+                    cards = tuple(sorted((*combo, w)))
+                    if joins or isinstance(classify(t, tuple(sorted((*cards, top)))), Meld):
+                        sets.append(cards)
             sets.sort()
     out: list[tuple[str, int, tuple[int, ...]]] = [("set", -1, c) for c in sets]
     if r.pile_new_sequence and r.sequences and not is_frozen:
         suit = top & 3
         near = distinct(c for c in hand if is_natural(c) and c & 3 == suit)
         for a, b in combinations(near, 2):
-            out.append(("escalera", -1, (a, b)))
+            # only two cards that make an escalera with the top card (`classify`)
+            got = classify(t, tuple(sorted((a, b, top))))
+            if isinstance(got, Meld) and got.kind == SEQ:
+                out.append(("escalera", -1, (a, b)))
     if not is_frozen and add_allowed(t, state):
         for i, m in enumerate(sd.melds):
             # the top card joins by `add_problem` (a natural: by rank for a set, as an end of an
