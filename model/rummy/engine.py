@@ -436,28 +436,21 @@ class _Moment:
         if adds:
             fast = plain and left >= 3
             held = sh.counts
+            nats = sh.nats
             wild_list = [w for w, _ in sh.wild_kinds]
-            # the cards a set of a rank takes, per (rank, takes a wild): sets of one rank recur
-            by_rank: dict[int, Sequence[int]] = {}
             for i, rank, wild_ok, ends in adds:
                 cards: Sequence[int]
                 if rank >= 0:
-                    key = rank * 2 + wild_ok
-                    got = by_rank.get(key)
-                    if got is None:
-                        b = rank * 4
-                        nat = [c for c in (b, b + 1, b + 2, b + 3) if c in held]
-                        if wild_ok and wild_list:
-                            # twos sort below the naturals, the joker above them
-                            got = (
-                                [w for w in wild_list if w < b] + nat + [w for w in wild_list if w > b]
-                                if nat
-                                else wild_list
-                            )
-                        else:
-                            got = nat
-                        by_rank[key] = got
-                    cards = got
+                    nat = nats.get(rank)
+                    if wild_ok and wild_list:
+                        # twos sort below the naturals, the joker above them
+                        cards = (
+                            [w for w in wild_list if w < JOKER] + nat + [JOKER] * (JOKER in held)
+                            if nat
+                            else wild_list
+                        )
+                    else:
+                        cards = nat or ()
                 elif wild_ok and wild_list:
                     cards = wild_list
                 else:

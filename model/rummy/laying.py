@@ -77,12 +77,12 @@ class Shape(NamedTuple):
     rank_count: dict[int, int]  # natural rank -> cards of it
     bits: int  # bit 16 * suit + p set when the card at escalera position p of that suit is held
     wilds: int  # wild cards held
+    nats: dict[int, list[int]]  # natural rank -> its distinct cards held, in order (not to be
+    # changed: every reader of the shape shares them)
 
     def naturals(self, rank: int) -> list[int]:
         """The distinct naturals of `rank` held, in order."""
-        got = self.counts
-        b = rank * 4
-        return [c for c in (b, b + 1, b + 2, b + 3) if c in got]
+        return self.nats.get(rank) or []
 
     @property
     def masks(self) -> tuple[int, int, int, int]:
@@ -138,7 +138,19 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     black_kinds = (
         tuple([(c, got[c]) for c in BLACK_THREES if c in got]) if b0 in got or b1 in got else ()
     )
-    sh: Shape = _new_shape(Shape, (tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw))
+    nat_rank = t.nat_rank
+    nats: dict[int, list[int]] = {}
+    for c in got:
+        k = nat_rank[c]
+        if k >= 0:
+            same = nats.get(k)
+            if same is None:
+                nats[k] = [c]
+            else:
+                same.append(c)
+    sh: Shape = _new_shape(
+        Shape, (tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw, nats)
+    )
     return sh
 
 
@@ -187,12 +199,12 @@ def lay_candidates(
         have_rank = set_ranks
     wild_t = wild_kinds if lo_nat < lay else ()
     got = sh.counts
+    nats = sh.nats
     for rank, count in sh.rank_count.items():
         if count < lo_nat or rank in have_rank:
             continue
-        b = rank * 4
-        kinds = tuple([(c, got[c]) for c in (b, b + 1, b + 2, b + 3) if c in got])
-        out += _set_lays(kinds, wild_t, count, lay, lo_nat)
+        ns = nats[rank]
+        out += _set_lays(tuple(zip(ns, map(got.__getitem__, ns))), wild_t, count, lay, lo_nat)
     bits = sh.bits
     if bits:
         smin = r.sequence_min
