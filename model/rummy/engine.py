@@ -371,7 +371,8 @@ class _Moment:
         return out
 
     def _freed(self) -> list[Action]:
-        got = list(freed_options(self.t, self.s))
+        t = self.t
+        got = list(freed_options(t, self.s))
         laid = sorted((a for a in got if isinstance(a, LayMeld)), key=lambda a: a.cards)
         lays: list[Action] = list(laid)
         adds: list[Action] = [a for a in got if isinstance(a, AddToMeld)]
@@ -407,7 +408,7 @@ class _Moment:
             for laid in lays:
                 a = _new(LayMeld, (2, seat, laid))
                 if left - len(laid) >= 2 and (plain or opening):
-                    m: Meld | str
+                    m: Meld
                     if laid[0] >= LOWEST_NATURAL and laid[-1] < JOKER:
                         # naturals only: `laying` gives a set of set_lay cards of one rank (none
                         # the side keeps its one set of) or a run of sequence_min cards of one
@@ -421,13 +422,14 @@ class _Moment:
                             else _new(Meld, (SEQ, laid[0] & 3, laid))
                         )
                     else:
-                        m = classify(t, laid)
+                        got = classify(t, laid)
                         if (
-                            isinstance(m, str)
-                            or m.kind == BLACK3
-                            or (m.kind == SET and not several and m.key in set_ranks)
+                            isinstance(got, str)
+                            or got.kind == BLACK3
+                            or (got.kind == SET and not several and got.key in set_ranks)
                         ):
                             continue
+                        m = got
                     if plain or self._reaches(remove(hand, laid), (*melds, m)):
                         push(a)
                         continue

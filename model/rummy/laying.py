@@ -204,7 +204,8 @@ def lay_candidates(
         if count < lo_nat or rank in have_rank:
             continue
         ns = nats[rank]
-        out += _set_lays(tuple(zip(ns, map(got.__getitem__, ns))), wild_t, count, lay, lo_nat)
+        kinds = tuple(zip(ns, map(got.__getitem__, ns), strict=True))
+        out += _set_lays(kinds, wild_t, count, lay, lo_nat)
     bits = sh.bits
     if bits:
         smin = r.sequence_min
@@ -218,7 +219,7 @@ def lay_candidates(
                 if run >> (16 * suit) & 0xFFFF:
                     out += _seq_lays(bits >> (16 * suit) & 0xFFFF, suit, smin, t.seq_rank[0])
     if r.wild_canasta and nw >= r.wild_meld_min_start > 0:
-        out.extend(submultisets(list(wild_kinds), r.wild_meld_min_start))
+        out += _choose(wild_kinds, r.wild_meld_min_start)
     wmax = min(nw, t.wild_cap) if r.black_three_meld_wilds else 0
     nb = sum([k for _, k in black_kinds]) if black_kinds else 0
     size = len(pool)

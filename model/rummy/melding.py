@@ -222,12 +222,16 @@ def replace_wild(t: Tables, s: State, a: ReplaceWild, j: Judge = STRICT) -> Stat
 
 def placeable(t: Tables, s: State) -> bool:
     """Whether the freed wild of the `freed` step has a legal place."""
+    melds = mover_side(s).melds
     for b in freed_options(t, s):
         try:
             if isinstance(b, LayMeld):
                 lay(t, s, b)
-            else:
+            elif add_problem(t, melds[b.meld], b.card) is None:
                 add(t, s, b)
+            else:
+                # `add` refuses it by this very test
+                continue
         except Refusal:
             continue
         return True

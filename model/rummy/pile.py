@@ -96,14 +96,12 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
     rank = top >> 2
     k = r.pile_new_set_naturals
     same = hand[bisect_left(hand, rank * 4) : bisect_left(hand, rank * 4 + 4)]
-    sets = [combo for combo in _combos(same, k)]
+    sets = list(_combos(same, k))
     is_frozen = frozen(t, pile)
     sd = state.table[seat % state.sides]
     # the cards shown join the side's set of that rank where it keeps one set per rank; else
     # they and the top card form a new set, which `classify` must accept
-    joins = not r.several_sets_same_rank and any(
-        m.kind == SET and m.key == rank for m in sd.melds
-    )
+    joins = not r.several_sets_same_rank and any(m.kind == SET and m.key == rank for m in sd.melds)
     if k >= 1 and not is_frozen and wild_pair_allowed(t, state, sd.opened):
         wilds = distinct(
             (*hand[: bisect_left(hand, LOWEST_THREE)], *hand[bisect_left(hand, JOKER) :])
