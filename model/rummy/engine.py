@@ -351,9 +351,31 @@ class _Moment:
             out.append(_new(Draw, (0, seat, draw_count(r, s))))
         judge = self.judge
         side = s.table[seat % s.sides]
-        for use, i, cards in candidate_fields(t, s):
+        fields = candidate_fields(t, s)
+        if not fields:
+            return out
+        top = s.pile[-1]
+        # a new set from the pile by a side that has opened, keeping two cards whatever the
+        # pile's rest: `pile.take` refuses it only when the cards shown join the side's one set
+        # of that rank, when the stock is out and only a take onto a meld is allowed, or when
+        # they and the top card do not form a set (`classify`); nothing after the take can
+        # refuse it then (no pending opening, no dead end)
+        new_set = (
+            side.opened
+            and self.quick
+            and not (r.stock_out == "forced_take_if_matches_meld" and exhausted(r, s))
+            and (
+                r.several_sets_same_rank
+                or not any(m.kind == SET and m.key == top >> 2 for m in side.melds)
+            )
+        )
+        hand_size = len(s.hands[seat])
+        for use, i, cards in fields:
             a = _new(TakePile, (1, seat, use, i, cards))
-            if use == "add" and side.opened and self.quick:
+            if use == "set" and new_set and hand_size - len(cards) >= 2:
+                if isinstance(classify(t, tuple(sorted((*cards, top)))), Meld):
+                    out.append(a)
+            elif use == "add" and side.opened and self.quick:
                 # the top card fits the meld (`candidate_fields`): what is left to judge is
                 # whether this kind of meld takes the pile (`pile.take`); an opened side has no
                 # pending opening to reach, and a take never ends in a refusal after that
