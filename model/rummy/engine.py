@@ -62,7 +62,16 @@ from arbitro.model.rummy.cards import (
 from arbitro.model.rummy.going_out import answer, ask
 from arbitro.model.rummy.laying import lay_candidates, shape
 from arbitro.model.rummy.melding import add, finish_opening, freed_options, lay, merge, replace_wild
-from arbitro.model.rummy.melds import BLACK3, SEQ, SET, Meld, classify, merge_problem, takes
+from arbitro.model.rummy.melds import (
+    BLACK3,
+    SEQ,
+    SET,
+    Meld,
+    add_problem,
+    classify,
+    merge_problem,
+    takes,
+)
 from arbitro.model.rummy.opening import minimum_of
 from arbitro.model.rummy.pile import candidate_fields, take_pile
 from arbitro.model.rummy.refusal import STRICT, Halt, Judge, Refusal
@@ -393,13 +402,29 @@ class _Moment:
         return out
 
     def _freed(self) -> list[Action]:
-        t = self.t
-        got = list(freed_options(t, self.s))
+        t, s = self.t, self.s
+        got = list(freed_options(t, s))
         laid = sorted((a for a in got if isinstance(a, LayMeld)), key=lambda a: a.cards)
-        lays: list[Action] = list(laid)
-        adds: list[Action] = [a for a in got if isinstance(a, AddToMeld)]
         judge = self.judge
-        return [a for a in lays + adds if judge(a)]
+        out: list[Action] = [a for a in laid if judge(a)]
+        sd = s.table[s.seat % s.sides]
+        melds = sd.melds
+        # as in `melding.placeable`: an addition keeping two cards in the hand of an opened side
+        # with no "yes" to honour is decided by the meld clauses alone (`add_problem`)
+        plain = (
+            self.quick
+            and sd.opened
+            and s.answer != "yes"
+            and len(s.hands[s.seat]) + len(s.held) >= 2
+        )
+        for a in got:
+            if isinstance(a, AddToMeld):
+                if not plain:
+                    if judge(a):
+                        out.append(a)
+                elif add_problem(t, melds[a.meld], a.card) is None:
+                    out.append(a)
+        return out
 
     def _play(self) -> list[Action]:
         t, s = self.t, self.s

@@ -222,12 +222,18 @@ def replace_wild(t: Tables, s: State, a: ReplaceWild, j: Judge = STRICT) -> Stat
 
 def placeable(t: Tables, s: State) -> bool:
     """Whether the freed wild of the `freed` step has a legal place."""
-    melds = mover_side(s).melds
+    sd = mover_side(s)
+    melds = sd.melds
+    # an addition that keeps two cards in the hand of an opened side with no "yes" to honour
+    # settles without a search (`settle`): the meld clauses alone decide it
+    plain = sd.opened and s.answer != "yes" and len(s.hands[s.seat]) + len(s.held) >= 2
     for b in freed_options(t, s):
         try:
             if isinstance(b, LayMeld):
                 lay(t, s, b)
             elif add_problem(t, melds[b.meld], b.card) is None:
+                if plain:
+                    return True
                 add(t, s, b)
             else:
                 # `add` refuses it by this very test
