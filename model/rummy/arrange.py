@@ -800,6 +800,7 @@ class SideFacts(NamedTuple):
     dirty_done: int  # completed sets holding a wild
     takes_natural: tuple[bool, ...]  # per rank: some set of it can still take a natural
     has_seq: tuple[bool, ...]  # per suit: the side has an escalera of it
+    seq_bits: int  # the escalera positions its escaleras hold, as `laying.Shape.bits`
 
 
 def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
@@ -818,6 +819,8 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
     freeable = dirty_done = 0
     takes_natural = [False] * 13
     has_seq = [False] * 4
+    seq_bits = 0
+    seq_bit = t.seq_bit
     for m in melds:
         n = len(m.cards)
         if m.kind == SET:
@@ -842,6 +845,8 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
                     takes_natural[m.key] = True
         elif m.kind == SEQ:
             has_seq[m.key] = True
+            for c in m.cards:
+                seq_bits |= seq_bit[c]
             if n < comp:
                 needs.append(comp - n)
                 seq[m.key] += n
@@ -869,6 +874,7 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
         dirty_done,
         tuple(takes_natural),
         tuple(has_seq),
+        seq_bits,
     )
 
 
@@ -969,9 +975,10 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
     blacks = 0
     for _, k in sh.black_kinds:
         blacks += k
-    # the escalera positions (bit 16 * suit + position, as `Shape.bits`) that a run of
-    # sequence_min held cards covers, and every position of a suit the side has an escalera of
-    # (a card might extend it); shifts stay within a suit's 16 bits (positions are below 13)
+    # the escalera positions (bit 16 * suit + position, as `Shape.bits`) a held card could
+    # take in an escalera: those a run of sequence_min held cards covers, and those joined to an
+    # escalera of the side by held cards at every position between (an escalera holds no wild,
+    # so nothing else fills a gap); shifts stay within a suit's 16 bits (positions are below 13)
     covered = 0
     if sequences:
         n_run = r.sequence_min
@@ -982,10 +989,14 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
         covered = runs
         for k in range(1, n_run):
             covered |= runs << k
-        tb_seqs = f.has_seq
-        for suit in range(4):
-            if tb_seqs[suit]:
-                covered |= 0xFFFF << (16 * suit)
+        reach = f.seq_bits
+        if reach:
+            while True:
+                grow = (reach << 1 | reach >> 1) & bits & ~reach
+                if not grow:
+                    break
+                reach |= grow
+            covered |= reach
     w_all = sh.wilds + f.freeable
     seq_pos = t.seq_pos
     takes_natural = f.takes_natural
