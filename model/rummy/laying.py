@@ -12,8 +12,10 @@ start are remembered, since the same few groups recur in every hand.
 from __future__ import annotations
 
 import collections
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
+from itertools import groupby
 from typing import Any, NamedTuple
 
 from arbitro.model.rummy import caches
@@ -42,6 +44,15 @@ def submultisets(kinds: list[tuple[int, int]], size: int) -> Iterator[tuple[int,
 def _choose(kinds: tuple[tuple[int, int], ...], size: int) -> tuple[tuple[int, ...], ...]:
     """`submultisets`, remembered: the same few (card, count) groups recur in every hand."""
     return tuple(submultisets(list(kinds), size))
+
+
+@lru_cache(maxsize=caches.LAYS)
+def _rank_lays(
+    same: tuple[int, ...], wild_kinds: tuple[tuple[int, int], ...], lay: int, lo_nat: int
+) -> tuple[tuple[int, ...], ...]:
+    """`_set_lays` of the sorted naturals `same` of one rank, remembered by those cards."""
+    kinds = tuple((c, len(list(g))) for c, g in groupby(same))
+    return _set_lays(kinds, wild_kinds, len(same), lay, lo_nat)
 
 
 @lru_cache(maxsize=caches.LAYS)
@@ -92,8 +103,6 @@ class Shape(NamedTuple):
 
 
 _WILD_KINDS = (*range(LOWEST_THREE), JOKER)
-_KEEP = tuple(sum(((1 << (16 - k)) - 1) << (16 * suit) for suit in range(4)) for k in range(16))
-"""Per shift k, the low 16 - k bits of each suit's 16."""
 # what `Counter.update` runs (in C), without Counter's own overhead
 _count_elements: Callable[[dict[int, int], Iterable[int]], None]
 _count_elements = collections._count_elements  # type: ignore[attr-defined]
@@ -123,11 +132,6 @@ def shape(t: Tables, pool: tuple[int, ...]) -> Shape:
 def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     got: dict[int, int] = {}
     _count_elements(got, pool)  # in the pool's (sorted) order
-    rank_count: dict[int, int] = {}
-    _count_elements(rank_count, map(t.nat_rank.__getitem__, pool))
-    rank_count.pop(-1, None)
-    # each distinct card its own bit (`Tables.seq_bit` is 0 without escaleras)
-    bits = sum(map(t.seq_bit.__getitem__, got))
     nw = 0
     wild_kinds: tuple[tuple[int, int], ...] = ()
     if pool and (pool[0] < LOWEST_THREE or pool[-1] == JOKER):
@@ -138,16 +142,24 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     black_kinds = (
         tuple([(c, got[c]) for c in BLACK_THREES if c in got]) if b0 in got or b1 in got else ()
     )
+    # the naturals, card by card: their ranks, the cards of each rank, their escalera positions
+    # (`Tables.seq_bit` is 0 without escaleras)
     nat_rank = t.nat_rank
+    seq_bit = t.seq_bit
     nats: dict[int, list[int]] = {}
-    for c in got:
+    rank_count: dict[int, int] = {}
+    bits = 0
+    for c, n in got.items():
         k = nat_rank[c]
         if k >= 0:
+            bits |= seq_bit[c]
             same = nats.get(k)
             if same is None:
                 nats[k] = [c]
+                rank_count[k] = n
             else:
                 same.append(c)
+                rank_count[k] += n
     sh: Shape = _new_shape(
         Shape, (tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw, nats)
     )
@@ -189,7 +201,13 @@ def lay_candidates(
     black_kinds = sh.black_kinds
     nw = sh.wilds
     lay = t.set_lay
-    lo_nat = max(1, r.set_start_min_naturals, lay - min(nw, t.wild_cap))
+    cap = t.wild_cap
+    # at least set_start_min_naturals naturals, and at least one; the wilds fill up to set_lay
+    lo_nat = lay - (nw if nw < cap else cap)
+    if lo_nat < r.set_start_min_naturals:
+        lo_nat = r.set_start_min_naturals
+    if lo_nat < 1:
+        lo_nat = 1
     several = r.several_sets_same_rank
     if several:
         have_rank: frozenset[int] = frozenset()
@@ -198,30 +216,32 @@ def lay_candidates(
     else:
         have_rank = set_ranks
     wild_t = wild_kinds if lo_nat < lay else ()
-    got = sh.counts
-    nats = sh.nats
     for rank, count in sh.rank_count.items():
         if count < lo_nat or rank in have_rank:
             continue
-        ns = nats[rank]
-        kinds = tuple(zip(ns, map(got.__getitem__, ns), strict=True))
-        out += _set_lays(kinds, wild_t, count, lay, lo_nat)
+        # the rank's cards lie together in the sorted pool
+        b = rank * 4
+        same = pool[bisect_left(pool, b) : bisect_left(pool, b + 4)]
+        out += _rank_lays(same, wild_t, lay, lo_nat)
     bits = sh.bits
     if bits:
         smin = r.sequence_min
-        # runs of sequence_min positions, all suits at once (each shift masked so that no card
-        # moves into another suit's 16 bits)
+        # runs of sequence_min positions, all suits at once: no run crosses into another suit,
+        # as positions 13 to 15 of a suit's 16 bits are never held
         run = bits
         for k in range(1, smin):
-            run &= bits >> k & _KEEP[k]
+            run &= bits >> k
         if run:
             for suit in range(4):
                 if run >> (16 * suit) & 0xFFFF:
                     out += _seq_lays(bits >> (16 * suit) & 0xFFFF, suit, smin, t.seq_rank[0])
     if r.wild_canasta and nw >= r.wild_meld_min_start > 0:
         out += _choose(wild_kinds, r.wild_meld_min_start)
-    wmax = min(nw, t.wild_cap) if r.black_three_meld_wilds else 0
-    nb = sum([k for _, k in black_kinds]) if black_kinds else 0
+    nb = 0
+    if black_kinds:
+        for _, k in black_kinds:
+            nb += k
+    wmax = (nw if nw < cap else cap) if nb and r.black_three_meld_wilds else 0
     size = len(pool)
     # a black-three meld leaves at most one card in hand
     if nb and r.black_threes_meld != "never" and size - nb - wmax <= 1:
