@@ -11,7 +11,8 @@ baseline's instructions over this engine's, per hand and per action (games whose
 because a rule was fixed since the baseline, make the two differ).
 
 Usage: uv run python benchmarks/bench_rummy_instructions.py [--baseline REV] [--hands N] [BOOK ...]
-Needs valgrind. Slow: about a minute per hand and engine under callgrind.
+Needs valgrind. Slow: about three minutes for the default 3 hands of the four books, both engines
+under callgrind. The README's table of measurements holds the ratios last measured.
 """
 
 from __future__ import annotations
