@@ -285,6 +285,14 @@ def explore_deal(
     frontier = [start]
     depth = 0
     nodes: list[Any] = [start] if graph is not None else []
+    # the loop below runs once per edge: the model's calls bound once, and without symmetry no
+    # canonical form to ask for (every state is its own orbit, of size 1)
+    reduced = len(sym.perms) > 1
+    legal_actions = model.legal_actions
+    apply = model.apply
+    violations = model.violations
+    phase = model.phase
+    edges = 0
     while frontier:
         if len(res.per_depth) <= depth:
             res.per_depth.append(0)
@@ -293,21 +301,21 @@ def explore_deal(
             i = index[state]
             w = weights[i]
             res.per_depth[depth] += w
-            broken = model.violations(rules, state)
+            broken = violations(rules, state)
             if broken:
                 res.violations.update(broken)
                 if len(res.violation_examples) < 5:
                     res.violation_examples.append(
                         {"clauses": broken, "state": model.state_to_json(state)}
                     )
-            if model.phase(state) != "play":
+            if phase(state) != "play":
                 res.terminal += w
                 result = model.last_hand(state)
                 if result is not None:
                     res.scores[tuple(result.scores)] += w
                     res.outcomes[_outcome(tuple(result.scores))] += w
                 continue
-            actions = model.legal_actions(rules, state)
+            actions = legal_actions(rules, state)
             if not actions:
                 res.deadlock_count += w
                 res.deadlocks.append({"index": i})
@@ -316,8 +324,9 @@ def explore_deal(
                 for probe in _probes(model, rules, state, actions):
                     with contextlib.suppress(ArbitroError):
                         res.clauses.update(e.clause for e in model.refusals(rules, state, probe))
+            edges += w * len(actions)
             for a in actions:
-                child = model.apply(rules, state, a)
+                child = apply(rules, state, a)
                 if keyed is not None:
                     key = keyed(rules, state, a, child)
                     if key not in keys_seen:
@@ -325,8 +334,11 @@ def explore_deal(
                         res.clauses |= used(rules, state, a)  # type: ignore[misc]
                 elif used is not None:
                     res.clauses |= used(rules, state, a)
-                res.edges += w
-                rep, size = canon(child)
+                if reduced:
+                    rep, size = canon(child)
+                else:
+                    rep = child
+                    size = 1
                 j = index.get(rep)
                 if j is None:
                     if max_states is not None and len(index) >= max_states:
@@ -343,6 +355,7 @@ def explore_deal(
                     graph.setdefault("edges", []).append((i, j, model.action_to_json(a)))
         frontier = nxt
         depth += 1
+    res.edges = edges
     res.orbits = len(index)
     res.states = sum(weights)
     res.depth = max(depth_of)

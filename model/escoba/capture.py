@@ -143,7 +143,8 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[tuple[Play, ..
         need = t.target - t.values[c]
         for k in range(n):
             out.append(_new_play(Play, (seat, c, nth_group(t, cards, polys, need, k))))
-    slot = (key ^ key >> 40 ^ key >> 80) & (SEEN_SLOTS - 1)
+    # Fibonacci hashing of the key folded to 40 bits: keys of one deal differ in few bits
+    slot = ((key ^ key >> 40 ^ key >> 80) * 0x9E3779B97F4A7C15 >> 48) & (SEEN_SLOTS - 1)
     seen = t.seen
     if seen[slot] != key:
         seen[slot] = key
@@ -159,16 +160,16 @@ def legal_actions(rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:
     """Every legal play of the seat to move, in canonical order (card, then capture mask).
 
     A card that can capture has only its capturing plays; one that cannot is laid on the table.
-    The state and its plays are kept as `Tables.listed`: `apply` on the same state object finds
+    The state and its listing are kept as `Tables.listed`: `apply` on the same state object finds
     its play among them without listing again.
     """
     if state.phase != "play":
         return ()
     t = tables(rules)
     seat = state.to_move
-    plays = listing(t, seat, state.hands[seat], state.table)[0]
-    t.listed[0] = (state, plays)
-    return plays
+    hit = listing(t, seat, state.hands[seat], state.table)
+    t.listed[0] = (state, hit)
+    return hit[0]
 
 
 def coerce_play(action: object, players: int, deck: int) -> Play:

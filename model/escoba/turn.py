@@ -28,7 +28,7 @@ def apply(rules: EscobaRules, state: EscobaState, action: object) -> EscobaState
     t = tables(rules)
     listed = t.listed[0]
     if listed[0] is state:
-        plays = listed[1]
+        plays = listed[1][0]
     elif state.phase == "play":
         seat = state.to_move
         plays = listing(t, seat, state.hands[seat], state.table)[0]
