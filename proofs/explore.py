@@ -24,11 +24,13 @@ same however it was computed.
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import itertools
 import json
 import random
 import time
+from array import array
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -240,6 +242,25 @@ def explore_deal(
     and edges for pictures and export. ``config.rules`` are the rules played (a test may hand in
     deliberately broken ones with `dataclasses.replace`), and ``model`` the engine that plays them
     (by default the rulebook's)."""
+    # the walk makes no reference cycles (states are tuples of numbers), while the cyclic
+    # collector would go through every state kept, again and again, as their number grows
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _explore_deal(config, seed, max_states, symmetry, graph, model)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _explore_deal(
+    config: Config,
+    seed: int,
+    max_states: int | None,
+    symmetry: bool,
+    graph: dict[str, Any] | None,
+    model: GameModel | None,
+) -> Result:
     model = model or model_of(config)
     rules = config.rules
     started = time.perf_counter()
@@ -279,7 +300,9 @@ def explore_deal(
 
     start, size = canon(root)
     index: dict[Hashable, int] = {start: 0}
-    parents: list[tuple[int, Any]] = [(-1, None)]
+    # by state index: the index of the state it was first reached from, and the action taken
+    parents = array("q", [-1])
+    via: list[Any] = [None]
     weights = [size]
     depth_of = [0]
     frontier = [start]
@@ -344,8 +367,9 @@ def explore_deal(
                     if max_states is not None and len(index) >= max_states:
                         res.truncated = True
                         continue
-                    j = index[rep] = len(parents)
-                    parents.append((i, a))
+                    j = index[rep] = len(via)
+                    parents.append(i)
+                    via.append(a)
                     weights.append(size)
                     depth_of.append(depth + 1)
                     nxt.append(rep)
@@ -360,7 +384,9 @@ def explore_deal(
     res.states = sum(weights)
     res.depth = max(depth_of)
     if res.deadlocks:
-        res.deadlocks = _witnesses(model, config, rules, seed, order, res, parents, symmetry)
+        res.deadlocks = _witnesses(
+            model, config, rules, seed, order, res, (parents, via), symmetry
+        )
     if graph is not None:
         graph["nodes"] = [
             {
@@ -416,7 +442,7 @@ def _witnesses(
     seed: int,
     order: list[int],
     res: Result,
-    parents: list[tuple[int, Any]],
+    parents: tuple[array[int], list[Any]],
     symmetry: bool,
 ) -> list[dict[str, Any]]:
     """A shortest path from the deal to each deadlock (at most five), as transcript lines."""
@@ -428,9 +454,10 @@ def _witnesses(
     for d in res.deadlocks[:5]:
         path = []
         k = d["index"]
-        while parents[k][0] >= 0:
-            path.append(parents[k][1])
-            k = parents[k][0]
+        up, via = parents
+        while up[k] >= 0:
+            path.append(via[k])
+            k = up[k]
         path.reverse()
         out.append(witness(model, config, order, path))
     return out

@@ -11,6 +11,8 @@ tables made once per rules object, not as walks over lists of cards.
 
 from __future__ import annotations
 
+from typing import Any
+
 from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.dealing import deals_in_hand
 from arbitro.model.escoba.game_end import game_winner
@@ -73,7 +75,8 @@ def play_expectations(
 ) -> tuple[int, int, dict[tuple[int, ...], int]] | None:
     """In phase play after deal ``deal_number``: the deals in a hand, the stock's length, and by
     the hand sizes a correct state can have, the seat to move (see `expected_hands`); None when
-    the deal number is out of range. Remembered with `Tables.expected`."""
+    the deal number is out of range. Remembered with `Tables.expected`, under this key and, for
+    `sound` to look up, under one int packing players, dealer and deal number (16 bits each)."""
     key = ("play", players, dealer, deal_number)
     if key in t.expected:
         hit: tuple[int, int, dict[tuple[int, ...], int]] | None = t.expected[key]
@@ -86,6 +89,8 @@ def play_expectations(
         rows = expected_hands(rules, t, players, dealer, size)
         hit = ((deals - deal_number) * per_deal, deals, {held: seat for held, seat in rows})
     t.expected[key] = hit
+    if 0 <= dealer < 1 << 16 and 0 <= deal_number < 1 << 16:
+        t.expected[players << 32 | dealer << 16 | deal_number] = hit
     return hit
 
 
@@ -113,7 +118,11 @@ def sound(rules: EscobaRules, state: EscobaState) -> bool:
     elif union or phase != "deal":
         return False
     if phase == "play":
-        expect = play_expectations(rules, t, players, dealer, deal_number)
+        expect: Any = False
+        if 0 <= dealer < 1 << 16 and 0 <= deal_number < 1 << 16:
+            expect = t.expected.get(players << 32 | dealer << 16 | deal_number, False)
+        if expect is False:
+            expect = play_expectations(rules, t, players, dealer, deal_number)
         if expect is None or len(stock) != expect[0]:
             return False
         if expect[2].get(tuple(map(int.bit_count, hands))) != to_move:
@@ -136,6 +145,8 @@ def sound(rules: EscobaRules, state: EscobaState) -> bool:
                 return False
     elif dealt and phase != "play":
         return False
+    if max(scores) < rules.target_score:  # nobody has won (game_winner, its first case)
+        return phase != "over"
     return (game_winner(rules, scores) is not None) == (phase == "over")
 
 

@@ -10,6 +10,8 @@ the capture, scoring and game-end clauses.
 
 from __future__ import annotations
 
+from operator import add
+
 from arbitro.model.escoba.capture import coerce_play, listing, refusals
 from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.dealing import deal_round
@@ -130,24 +132,12 @@ def end_hand(
         if rules.rest_is_escoba:
             escobas = _put(escobas, taker, escobas[taker] + 1)
     points, totals = hand_points(rules, t, piles, escobas)
-    scores = tuple(a + b for a, b in zip(state.scores, totals, strict=True))
+    scores = tuple(map(add, state.scores, totals))
     over = game_winner(rules, scores) is not None
     dealer = state.dealer
-    return EscobaState(
-        state.players,
-        state.sides,
-        state.layout,
-        "over" if over else "deal",
-        dealer if over else next_dealer(rules, state.players, dealer),
-        NOBODY,
-        state.hand_number,
-        deal_number,
-        hands,
-        table,
-        (),
-        piles,
-        escobas,
-        last,
-        scores,
-        points,
-    )
+    return _new_state(
+        EscobaState,
+        (state.players, state.sides, state.layout, "over" if over else "deal",
+         dealer if over else next_dealer(rules, state.players, dealer), NOBODY, state.hand_number,
+         deal_number, hands, table, (), piles, escobas, last, scores, points),
+    )  # fmt: skip
