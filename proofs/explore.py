@@ -316,12 +316,14 @@ def _explore_deal(
     violations = model.violations
     phase = model.phase
     edges = 0
+    base = 0  # a layer's states have consecutive indices from here, in frontier order
+    covered: Any = None  # a refusal_clauses answer already all among the clauses found
     while frontier:
         if len(res.per_depth) <= depth:
             res.per_depth.append(0)
         nxt: list[Any] = []
-        for state in frontier:
-            i = index[state]
+        next_base = len(via)
+        for i, state in enumerate(frontier, base):
             w = weights[i]
             res.per_depth[depth] += w
             broken = violations(rules, state)
@@ -343,10 +345,13 @@ def _explore_deal(
                 res.deadlock_count += w
                 res.deadlocks.append({"index": i})
                 continue
-            if refusable is None or not refusable(rules, state) <= res.clauses:
+            named = refusable(rules, state) if refusable is not None else None
+            if named is None or (named is not covered and not named <= res.clauses):
                 for probe in _probes(model, rules, state, actions):
                     with contextlib.suppress(ArbitroError):
                         res.clauses.update(e.clause for e in model.refusals(rules, state, probe))
+            elif named is not covered:
+                covered = named  # the clauses found only grow: it stays covered
             edges += w * len(actions)
             for a in actions:
                 child = apply(rules, state, a)
@@ -362,12 +367,16 @@ def _explore_deal(
                 else:
                     rep = child
                     size = 1
-                j = index.get(rep)
-                if j is None:
-                    if max_states is not None and len(index) >= max_states:
+                n = len(via)
+                if max_states is None or n < max_states:
+                    # one hash of the state whether it is new or not
+                    j = index.setdefault(rep, n)
+                else:
+                    j = index.get(rep, n)
+                    if j == n:
                         res.truncated = True
                         continue
-                    j = index[rep] = len(via)
+                if j == n:
                     parents.append(i)
                     via.append(a)
                     weights.append(size)
@@ -378,15 +387,14 @@ def _explore_deal(
                 if graph is not None:
                     graph.setdefault("edges", []).append((i, j, model.action_to_json(a)))
         frontier = nxt
+        base = next_base
         depth += 1
     res.edges = edges
     res.orbits = len(index)
     res.states = sum(weights)
     res.depth = max(depth_of)
     if res.deadlocks:
-        res.deadlocks = _witnesses(
-            model, config, rules, seed, order, res, (parents, via), symmetry
-        )
+        res.deadlocks = _witnesses(model, config, rules, seed, order, res, (parents, via), symmetry)
     if graph is not None:
         graph["nodes"] = [
             {
