@@ -300,11 +300,18 @@ def _explore_deal(
 
     start, size = canon(root)
     index: dict[Hashable, int] = {start: 0}
-    # by state index: the index of the state it was first reached from, and the action taken
+    # by state index: the index of the state it was first reached from, the number of the action
+    # taken there (its place in legal_actions), the orbit's size and the depth
     parents = array("q", [-1])
-    via: list[Any] = [None]
-    weights = [size]
-    depth_of = [0]
+    via = array("q", [-1])
+    weights = array("q", [size])
+    depth_of = array("q", [0])
+    # a model may number its states' progress (`progress`: one more after every transition). Then
+    # a state of one depth is never met at another, and the states of a layer need not be kept
+    # once the next layer is made: only the layer being reached is hashed. Checked on every state.
+    progress = getattr(model, "progress", None)
+    layered = progress is not None and graph is None
+    progress_root = progress(start) if progress is not None else 0
     frontier = [start]
     depth = 0
     nodes: list[Any] = [start] if graph is not None else []
@@ -323,9 +330,16 @@ def _explore_deal(
             res.per_depth.append(0)
         nxt: list[Any] = []
         next_base = len(via)
+        if layered:
+            index = {}
         for i, state in enumerate(frontier, base):
             w = weights[i]
             res.per_depth[depth] += w
+            if progress is not None and progress(state) != progress_root + depth:
+                raise ExploreError(
+                    f"the model's progress of a state at depth {depth} is {progress(state)}, not"
+                    f" {progress_root + depth}: it must grow by one with every transition"
+                )
             broken = violations(rules, state)
             if broken:
                 res.violations.update(broken)
@@ -353,7 +367,7 @@ def _explore_deal(
             elif named is not covered:
                 covered = named  # the clauses found only grow: it stays covered
             edges += w * len(actions)
-            for a in actions:
+            for k, a in enumerate(actions):
                 child = apply(rules, state, a)
                 if keyed is not None:
                     key = keyed(rules, state, a, child)
@@ -378,7 +392,7 @@ def _explore_deal(
                         continue
                 if j == n:
                     parents.append(i)
-                    via.append(a)
+                    via.append(k)
                     weights.append(size)
                     depth_of.append(depth + 1)
                     nxt.append(rep)
@@ -390,7 +404,7 @@ def _explore_deal(
         base = next_base
         depth += 1
     res.edges = edges
-    res.orbits = len(index)
+    res.orbits = len(via)
     res.states = sum(weights)
     res.depth = max(depth_of)
     if res.deadlocks:
@@ -450,7 +464,7 @@ def _witnesses(
     seed: int,
     order: list[int],
     res: Result,
-    parents: tuple[array[int], list[Any]],
+    parents: tuple[array[int], array[int]],
     symmetry: bool,
 ) -> list[dict[str, Any]]:
     """A shortest path from the deal to each deadlock (at most five), as transcript lines."""
@@ -459,14 +473,20 @@ def _witnesses(
         plain = explore_deal(config, seed, model=model)
         return plain.deadlocks
     out = []
+    up, via = parents
     for d in res.deadlocks[:5]:
-        path = []
+        numbers = []
         k = d["index"]
-        up, via = parents
         while up[k] >= 0:
-            path.append(via[k])
+            numbers.append(via[k])
             k = up[k]
-        path.reverse()
+        # the path's actions by their numbers, replayed from the deal
+        state = model.deal(rules, model.new_game(rules, config.seating), order)
+        path = []
+        for number in reversed(numbers):
+            a = model.legal_actions(rules, state)[number]
+            path.append(a)
+            state = model.apply(rules, state, a)
         out.append(witness(model, config, order, path))
     return out
 
