@@ -11,8 +11,13 @@ The two engines run one after the other inside a round, in alternating order, so
 drift touches both; the ratio of a round is baseline time / current time. Both engines must make
 exactly the same plays (a digest of every play is compared), so the ratio compares equal work.
 
+With --instructions each engine instead runs once under `valgrind --tool=callgrind`, which counts
+the instructions of the measured loop alone (a dump as it starts and ends): counts that do not
+drift with the machine's load, as CPU time does on a shared machine (needs valgrind; about a
+minute per engine).
+
 Usage: uv run python benchmarks/bench_escoba.py [--rounds 7] [--hands 400] [--players 2] [--teams]
-       [--baseline COMMIT] [--profile]
+       [--baseline COMMIT] [--profile] [--instructions]
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import cProfile
 import json
 import os
 import pstats
+import re
 import statistics
 import subprocess
 import sys
@@ -40,7 +46,7 @@ hand of cards and per table it has met (bounded; see model.escoba.capture), as i
 simulation or exploration."""
 
 WORKER = r"""
-import hashlib, json, random, sys, time
+import hashlib, json, os, random, sys, time
 from arbitro.model.escoba import ESCOBA
 from arbitro.model.game import Seating
 from arbitro.model.schema import rules_for
@@ -60,6 +66,7 @@ def play(rng, n):
         orders.append(order)
     plays = []
     t0 = time.process_time()
+    os.getppid()  # under callgrind (--instructions), a dump: the loop's count starts here
     for order in orders:
         s = ESCOBA.deal(rules, start, order)
         while s.phase == "play":
@@ -67,6 +74,7 @@ def play(rng, n):
             a = actions[rng.randrange(len(actions))]
             s = ESCOBA.apply(rules, s, a)
             plays.append(a)
+    os.getppid()
     seconds = time.process_time() - t0
     digest = hashlib.sha256(repr([tuple(a) for a in plays]).encode()).hexdigest()[:16]
     return seconds, len(plays), digest
@@ -110,6 +118,36 @@ def run(tree: Path, seed: str, hands: int, players: int, sides: int) -> dict[str
     return result
 
 
+def instructions(tree: Path, hands: int, players: int, sides: int) -> tuple[float, str]:
+    """Instructions per play of the engine in ``tree`` (callgrind), and the digest of its plays.
+
+    The worker calls `os.getppid` as its timed loop starts and ends, and callgrind dumps its
+    counts before each such call: the fourth dump is the measured hands' loop alone (the first
+    three are the imports, the warm-up's loop, and what lies between).
+    """
+    env = dict(os.environ, PYTHONPATH=str(tree), ARBITRO_SPEC_DIR=str(tree / "spec"))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--dump-before=os_getppid*",
+             f"--callgrind-out-file={tmp}/cg.%p", sys.executable, "-c", WORKER, "bench-0",
+             str(hands), str(players), str(sides), str(WARM_UP)],
+            env=env, capture_output=True, text=True, cwd=tree,
+        )  # fmt: skip
+        if out.returncode != 0:
+            raise SystemExit(f"bench_escoba: callgrind failed in {tree}:\n{out.stderr[-2000:]}")
+        dumps = sorted(Path(tmp).glob("cg.*.*"), key=lambda d: int(d.suffix[1:]))
+        totals = []
+        for d in dumps:
+            found = re.search(r"^summary: (\d+)", d.read_text(encoding="utf-8"), re.M)
+            totals.append(int(found.group(1)) if found else 0)
+    if len(totals) < 4:
+        raise SystemExit(
+            f"bench_escoba: expected four callgrind dumps in {tree}, got {len(totals)}"
+        )
+    result = json.loads(out.stdout)
+    return totals[3] / int(result["steps"]), str(result["digest"])
+
+
 def profile(hands: int, players: int, sides: int) -> None:
     """Profile this tree's engine in this process (the worker's loop, warm-up included)."""
     saved = sys.argv
@@ -132,10 +170,27 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--teams", action="store_true", help="four players in two partnerships")
     p.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
     p.add_argument("--profile", action="store_true", help="profile this tree's engine instead")
+    p.add_argument(
+        "--instructions", action="store_true", help="count instructions with callgrind instead"
+    )
     args = p.parse_args(argv)
     players, sides = (4, 2) if args.teams else (args.players, args.players)
     if args.profile:
         profile(args.hands, players, sides)
+        return 0
+    if args.instructions:
+        with tempfile.TemporaryDirectory() as tmp:
+            base_tree = extract(args.baseline, Path(tmp))
+            base, base_digest = instructions(base_tree, args.hands, players, sides)
+            cur, cur_digest = instructions(ROOT, args.hands, players, sides)
+        if base_digest != cur_digest:
+            raise SystemExit("bench_escoba: the engines made different plays from the same seed")
+        print(
+            f"escoba-es, {players} players in {sides} sides, {args.hands} hands: instructions per"
+            f" play (legal_actions + apply): baseline {args.baseline} {base:,.0f}, current"
+            f" {cur:,.0f}; ratio {base / cur:.2f} (target {TARGET}x:"
+            f" {'met' if base / cur >= TARGET else 'missed'})"
+        )
         return 0
     print(
         f"escoba-es, {players} players in {sides} sides: legal_actions + apply,"

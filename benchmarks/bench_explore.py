@@ -6,6 +6,9 @@ makes (`violations` on every state, `clauses_used` of every play, near-miss refu
 the waits for a core too. With --symmetry the explorer walks orbits (states up to renaming suits);
 orbits per second and the states they represent per second are reported apart.
 
+The largest configuration, escoba-28h4 (about 18 million states and 7 minutes of CPU from deal 0),
+is not in the default list: name it, `--configs escoba-28h4 --deals 1`.
+
 Usage: uv run python benchmarks/bench_explore.py [--configs escoba-16 escoba-20] [--deals 3]
        [--symmetry] [--profile]
 """

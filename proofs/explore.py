@@ -24,11 +24,13 @@ same however it was computed.
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import itertools
 import json
 import random
 import time
+from array import array
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -240,6 +242,25 @@ def explore_deal(
     and edges for pictures and export. ``config.rules`` are the rules played (a test may hand in
     deliberately broken ones with `dataclasses.replace`), and ``model`` the engine that plays them
     (by default the rulebook's)."""
+    # the walk makes no reference cycles (states are tuples of numbers), while the cyclic
+    # collector would go through every state kept, again and again, as their number grows
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _explore_deal(config, seed, max_states, symmetry, graph, model)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _explore_deal(
+    config: Config,
+    seed: int,
+    max_states: int | None,
+    symmetry: bool,
+    graph: dict[str, Any] | None,
+    model: GameModel | None,
+) -> Result:
     model = model or model_of(config)
     rules = config.rules
     started = time.perf_counter()
@@ -279,45 +300,75 @@ def explore_deal(
 
     start, size = canon(root)
     index: dict[Hashable, int] = {start: 0}
-    parents: list[tuple[int, Any]] = [(-1, None)]
-    weights = [size]
-    depth_of = [0]
+    # by state index: the index of the state it was first reached from, the number of the action
+    # taken there (its place in legal_actions), the orbit's size and the depth
+    parents = array("q", [-1])
+    via = array("q", [-1])
+    weights = array("q", [size])
+    depth_of = array("q", [0])
+    # a model may number its states' progress (`progress`: one more after every transition). Then
+    # a state of one depth is never met at another, and the states of a layer need not be kept
+    # once the next layer is made: only the layer being reached is hashed. Checked on every state.
+    progress = getattr(model, "progress", None)
+    layered = progress is not None and graph is None
+    progress_root = progress(start) if progress is not None else 0
     frontier = [start]
     depth = 0
     nodes: list[Any] = [start] if graph is not None else []
+    # the loop below runs once per edge: the model's calls bound once, and without symmetry no
+    # canonical form to ask for (every state is its own orbit, of size 1)
+    reduced = len(sym.perms) > 1
+    legal_actions = model.legal_actions
+    apply = model.apply
+    violations = model.violations
+    phase = model.phase
+    edges = 0
+    base = 0  # a layer's states have consecutive indices from here, in frontier order
+    covered: Any = None  # a refusal_clauses answer already all among the clauses found
     while frontier:
         if len(res.per_depth) <= depth:
             res.per_depth.append(0)
         nxt: list[Any] = []
-        for state in frontier:
-            i = index[state]
+        next_base = len(via)
+        if layered:
+            index = {}
+        for i, state in enumerate(frontier, base):
             w = weights[i]
             res.per_depth[depth] += w
-            broken = model.violations(rules, state)
+            if progress is not None and progress(state) != progress_root + depth:
+                raise ExploreError(
+                    f"the model's progress of a state at depth {depth} is {progress(state)}, not"
+                    f" {progress_root + depth}: it must grow by one with every transition"
+                )
+            broken = violations(rules, state)
             if broken:
                 res.violations.update(broken)
                 if len(res.violation_examples) < 5:
                     res.violation_examples.append(
                         {"clauses": broken, "state": model.state_to_json(state)}
                     )
-            if model.phase(state) != "play":
+            if phase(state) != "play":
                 res.terminal += w
                 result = model.last_hand(state)
                 if result is not None:
                     res.scores[tuple(result.scores)] += w
                     res.outcomes[_outcome(tuple(result.scores))] += w
                 continue
-            actions = model.legal_actions(rules, state)
+            actions = legal_actions(rules, state)
             if not actions:
                 res.deadlock_count += w
                 res.deadlocks.append({"index": i})
                 continue
-            if refusable is None or not refusable(rules, state) <= res.clauses:
+            named = refusable(rules, state) if refusable is not None else None
+            if named is None or (named is not covered and not named <= res.clauses):
                 for probe in _probes(model, rules, state, actions):
                     with contextlib.suppress(ArbitroError):
                         res.clauses.update(e.clause for e in model.refusals(rules, state, probe))
-            for a in actions:
-                child = model.apply(rules, state, a)
+            elif named is not covered:
+                covered = named  # the clauses found only grow: it stays covered
+            edges += w * len(actions)
+            for k, a in enumerate(actions):
+                child = apply(rules, state, a)
                 if keyed is not None:
                     key = keyed(rules, state, a, child)
                     if key not in keys_seen:
@@ -325,15 +376,23 @@ def explore_deal(
                         res.clauses |= used(rules, state, a)  # type: ignore[misc]
                 elif used is not None:
                     res.clauses |= used(rules, state, a)
-                res.edges += w
-                rep, size = canon(child)
-                j = index.get(rep)
-                if j is None:
-                    if max_states is not None and len(index) >= max_states:
+                if reduced:
+                    rep, size = canon(child)
+                else:
+                    rep = child
+                    size = 1
+                n = len(via)
+                if max_states is None or n < max_states:
+                    # one hash of the state whether it is new or not
+                    j = index.setdefault(rep, n)
+                else:
+                    j = index.get(rep, n)
+                    if j == n:
                         res.truncated = True
                         continue
-                    j = index[rep] = len(parents)
-                    parents.append((i, a))
+                if j == n:
+                    parents.append(i)
+                    via.append(k)
                     weights.append(size)
                     depth_of.append(depth + 1)
                     nxt.append(rep)
@@ -342,12 +401,14 @@ def explore_deal(
                 if graph is not None:
                     graph.setdefault("edges", []).append((i, j, model.action_to_json(a)))
         frontier = nxt
+        base = next_base
         depth += 1
-    res.orbits = len(index)
+    res.edges = edges
+    res.orbits = len(via)
     res.states = sum(weights)
     res.depth = max(depth_of)
     if res.deadlocks:
-        res.deadlocks = _witnesses(model, config, rules, seed, order, res, parents, symmetry)
+        res.deadlocks = _witnesses(model, config, rules, seed, order, res, (parents, via), symmetry)
     if graph is not None:
         graph["nodes"] = [
             {
@@ -403,7 +464,7 @@ def _witnesses(
     seed: int,
     order: list[int],
     res: Result,
-    parents: list[tuple[int, Any]],
+    parents: tuple[array[int], array[int]],
     symmetry: bool,
 ) -> list[dict[str, Any]]:
     """A shortest path from the deal to each deadlock (at most five), as transcript lines."""
@@ -412,13 +473,20 @@ def _witnesses(
         plain = explore_deal(config, seed, model=model)
         return plain.deadlocks
     out = []
+    up, via = parents
     for d in res.deadlocks[:5]:
-        path = []
+        numbers = []
         k = d["index"]
-        while parents[k][0] >= 0:
-            path.append(parents[k][1])
-            k = parents[k][0]
-        path.reverse()
+        while up[k] >= 0:
+            numbers.append(via[k])
+            k = up[k]
+        # the path's actions by their numbers, replayed from the deal
+        state = model.deal(rules, model.new_game(rules, config.seating), order)
+        path = []
+        for number in reversed(numbers):
+            a = model.legal_actions(rules, state)[number]
+            path.append(a)
+            state = model.apply(rules, state, a)
         out.append(witness(model, config, order, path))
     return out
 

@@ -97,13 +97,17 @@ def table_poly(t: Tables, table: int) -> int:
 
 LISTINGS_LIMIT = 1 << 16
 """The most listings remembered per rules object before they are forgotten all at once."""
+SEEN_SLOTS = 1 << 16
+"""Slots of `Tables.seen`, the filter of listings met once (a power of two)."""
 
 
 def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[tuple[Play, ...], int]:
     """The legal plays of ``seat`` holding ``hand`` over ``table``, and the table's polynomial.
 
-    Remembered per rules object (bounded by LISTINGS_LIMIT): the plays depend on nothing else, and
-    `apply` checks a play by finding it here.
+    Remembered per rules object (bounded by LISTINGS_LIMIT) from the second time they are asked
+    for: the plays depend on nothing else, and an exploration asks for the same few again and
+    again, while random play rarely meets a hand and table twice and would only pay for keeping
+    them. `Tables.seen` holds, by a hash of the key, the key met last: a direct-mapped filter.
     """
     key = (hand | seat << 40) << 40 | table
     hit = t.listings.get(key)
@@ -111,47 +115,40 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[tuple[Play, ..
         return hit
     shift = t.shift
     pm = t.poly_mask
-    cards: list[int] = []
-    polys = [1]
     p = 1
     m = table
     while m:
         low = m & -m
-        c = low.bit_length() - 1
         m ^= low
-        p = (p + (p << shift[c])) & pm
-        cards.append(c)
-        polys.append(p)
+        p = (p + (p << shift[low.bit_length() - 1])) & pm
     need_shift = t.need_shift
-    lane = t.lane
     lm = t.lane_mask
-    values = t.values
     forced = t.capture_forced
     lays = LAYS[seat] if seat < len(LAYS) else tuple(Play(seat, c, 0) for c in range(64))
     out: list[Play] = []
+    polys: list[int] = []
     while hand:
         low = hand & -hand
         c = low.bit_length() - 1
         hand ^= low
         sh = need_shift[c]
         n = (p >> sh) & lm if sh >= 0 else 0
-        if not n or not forced:
+        if not n:
             out.append(lays[c])
-        need = t.target - values[c]
+            continue
+        if not forced:
+            out.append(lays[c])
+        if not polys:
+            cards, polys = table_polys(t, table)
+        need = t.target - t.values[c]
         for k in range(n):
-            # the k-th group worth need in ascending mask order (nth_group, inline)
-            mask = 0
-            i = len(cards)
-            total = need
-            while total:
-                i -= 1
-                without = (polys[i] >> lane * total) & lm
-                if k >= without:
-                    k -= without
-                    x = cards[i]
-                    mask |= 1 << x
-                    total -= values[x]
-            out.append(_new_play(Play, (seat, c, mask)))
+            out.append(_new_play(Play, (seat, c, nth_group(t, cards, polys, need, k))))
+    # Fibonacci hashing of the key folded to 40 bits: keys of one deal differ in few bits
+    slot = ((key ^ key >> 40 ^ key >> 80) * 0x9E3779B97F4A7C15 >> 48) & (SEEN_SLOTS - 1)
+    seen = t.seen
+    if seen[slot] != key:
+        seen[slot] = key
+        return (tuple(out), p)
     listings = t.listings
     if len(listings) >= LISTINGS_LIMIT:
         listings.clear()
@@ -163,11 +160,16 @@ def legal_actions(rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:
     """Every legal play of the seat to move, in canonical order (card, then capture mask).
 
     A card that can capture has only its capturing plays; one that cannot is laid on the table.
+    The state and its listing are kept as `Tables.listed`: `apply` on the same state object finds
+    its play among them without listing again.
     """
     if state.phase != "play":
         return ()
+    t = tables(rules)
     seat = state.to_move
-    return listing(tables(rules), seat, state.hands[seat], state.table)[0]
+    hit = listing(t, seat, state.hands[seat], state.table)
+    t.listed[0] = (state, hit)
+    return hit[0]
 
 
 def coerce_play(action: object, players: int, deck: int) -> Play:

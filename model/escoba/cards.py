@@ -119,9 +119,13 @@ class Tables:
     chunk_poly: tuple[int, ...]
     # what the model remembers per rules object, each bounded (see the modules that fill them)
     listings: dict[int, tuple[tuple[Any, ...], int]]  # model.escoba.capture
+    seen: list[int]  # model.escoba.capture.listing
+    # the state last listed and its listing (plays, table polynomial), in one slot (one tuple,
+    # replaced whole)
+    listed: list[tuple[Any, tuple[tuple[Any, ...], int]]]  # model.escoba.capture
     points: dict[Hashable, Any]  # model.escoba.scoring
     stocks: dict[tuple[int, ...], tuple[int, bool]]  # model.escoba.checks
-    expected: dict[tuple[int, int, int], Any]  # model.escoba.checks
+    expected: dict[Hashable, Any]  # model.escoba.checks
     clause_sets: dict[Hashable, frozenset[str]]  # model.escoba.clauses
     refusable: dict[str, frozenset[str]]  # by phase (model.escoba.capture.refusal_clauses)
 
@@ -206,6 +210,8 @@ def _build(rules: EscobaRules) -> Tables:
             for c, v in enumerate(values)
         ),
         listings={},
+        seen=[-1] * (1 << 16),
+        listed=[(None, ((), 1))],
         points={},
         stocks={},
         expected={},

@@ -11,6 +11,8 @@ tables made once per rules object, not as walks over lists of cards.
 
 from __future__ import annotations
 
+from typing import Any
+
 from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.dealing import deals_in_hand
 from arbitro.model.escoba.game_end import game_winner
@@ -58,7 +60,98 @@ def expected_hands(
 
 
 def violations(rules: EscobaRules, state: EscobaState) -> list[str]:
-    """The ids of the clauses the state breaks, each once, in the order found."""
+    """The ids of the clauses the state breaks, each once, in the order found.
+
+    `sound` answers first whether there is any (the same checks, none of them listing); only a
+    state that breaks something is gone through again by `listed_violations` to name what.
+    """
+    if sound(rules, state):
+        return []
+    return listed_violations(rules, state)
+
+
+def play_expectations(
+    rules: EscobaRules, t: Tables, players: int, dealer: int, deal_number: int
+) -> tuple[int, int, dict[tuple[int, ...], int]] | None:
+    """In phase play after deal ``deal_number``: the deals in a hand, the stock's length, and by
+    the hand sizes a correct state can have, the seat to move (see `expected_hands`); None when
+    the deal number is out of range. Remembered with `Tables.expected`, under this key and, for
+    `sound` to look up, under one int packing players, dealer and deal number (16 bits each)."""
+    key = ("play", players, dealer, deal_number)
+    if key in t.expected:
+        hit: tuple[int, int, dict[tuple[int, ...], int]] | None = t.expected[key]
+        return hit
+    deals = t.deals.get(players) or deals_in_hand(rules, players)
+    hit = None
+    if 1 <= deal_number <= deals:
+        per_deal = players * rules.redeal_size + rules.redeal_table
+        size = rules.hand_size if deal_number == 1 else rules.redeal_size
+        rows = expected_hands(rules, t, players, dealer, size)
+        hit = ((deals - deal_number) * per_deal, deals, {held: seat for held, seat in rows})
+    t.expected[key] = hit
+    if 0 <= dealer < 1 << 16 and 0 <= deal_number < 1 << 16:
+        t.expected[players << 32 | dealer << 16 | deal_number] = hit
+    return hit
+
+
+def sound(rules: EscobaRules, state: EscobaState) -> bool:
+    """Whether the state breaks none of the clauses `listed_violations` checks (the same checks,
+    in one pass that stops at the first failure; a test compares the two on broken states)."""
+    t = tables(rules)
+    (players, _, _, phase, dealer, to_move, hand_number, deal_number, hands, table, stock, piles,
+     escobas, last, scores, points) = state  # fmt: skip
+    in_stock, distinct = t.stocks.get(stock) or stock_mask(t, stock)
+    if not distinct:
+        return False
+    union = table | in_stock
+    total = table.bit_count() + in_stock.bit_count()
+    for p in hands:
+        union |= p
+        total += p.bit_count()
+    for p in piles:
+        union |= p
+        total += p.bit_count()
+    dealt = hand_number > 0
+    if dealt:
+        if union != t.full or total != t.size:
+            return False
+    elif union or phase != "deal":
+        return False
+    if phase == "play":
+        expect: Any = False
+        if 0 <= dealer < 1 << 16 and 0 <= deal_number < 1 << 16:
+            expect = t.expected.get(players << 32 | dealer << 16 | deal_number, False)
+        if expect is False:
+            expect = play_expectations(rules, t, players, dealer, deal_number)
+        if expect is None or len(stock) != expect[0]:
+            return False
+        if expect[2].get(tuple(map(int.bit_count, hands))) != to_move:
+            return False
+        if last == NOBODY and any(piles):
+            return False
+    elif dealt:
+        if any(hands) or stock or to_move != NOBODY:
+            return False
+        if table and last != NOBODY and rules.last_capturer_takes_rest:
+            return False
+    for e, pile in zip(escobas, piles, strict=True):
+        if e and e * 2 > pile.bit_count():
+            return False
+    if points is not None:
+        if dealt and phase != "play" and points != hand_points(rules, t, piles, escobas)[0]:
+            return False
+        for s, r in zip(scores, points, strict=True):
+            if s < sum(r):
+                return False
+    elif dealt and phase != "play":
+        return False
+    if max(scores) < rules.target_score:  # nobody has won (game_winner, its first case)
+        return phase != "over"
+    return (game_winner(rules, scores) is not None) == (phase == "over")
+
+
+def listed_violations(rules: EscobaRules, state: EscobaState) -> list[str]:
+    """Every clause the state breaks, each once, in the order found (see `violations`)."""
     t = tables(rules)
     (players, _, _, phase, dealer, to_move, hand_number, deal_number, hands, table, stock, piles,
      escobas, last, scores, points) = state  # fmt: skip

@@ -50,11 +50,16 @@ def clauses_key(
     seat, c, cap = action
     table = state.table
     sh = t.need_shift[c]
-    # the table polynomial of the listing apply has just found (see capture.listing)
+    # the table polynomial of the listing just made for this state (see capture.listing)
     groups = 0
     if sh >= 0:
-        groups = min((listing(t, seat, state.hands[seat], table)[1] >> sh) & t.lane_mask, 2)
-    over = _round_over(state, seat, c)
+        listed = t.listed[0]
+        hit = listed[1] if listed[0] is state else listing(t, seat, state.hands[seat], table)
+        p = hit[1]
+        groups = min((p >> sh) & t.lane_mask, 2)
+    # the round is over when this card empties the last hand holding cards
+    hands = state.hands
+    over = hands[seat] == 1 << c and hands.count(0) == len(hands) - 1
     if after.phase == "play":
         return (groups, cap != 0, cap == table, over)
     left = table ^ cap if cap else table | 1 << c

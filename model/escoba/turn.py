@@ -10,6 +10,8 @@ the capture, scoring and game-end clauses.
 
 from __future__ import annotations
 
+from operator import add
+
 from arbitro.model.escoba.capture import coerce_play, listing, refusals
 from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.dealing import deal_round
@@ -26,31 +28,24 @@ _new_state = tuple.__new__
 def apply(rules: EscobaRules, state: EscobaState, action: object) -> EscobaState:
     """The state after ``action``; IllegalAction names the most specific clause it breaks."""
     t = tables(rules)
-    if state.phase == "play":
+    listed = t.listed[0]
+    if listed[0] is state:
+        plays = listed[1][0]
+    elif state.phase == "play":
         seat = state.to_move
         plays = listing(t, seat, state.hands[seat], state.table)[0]
-        try:
-            # a legal play is one of the listed ones: play the listed value, whose fields are
-            # ints even when the action is an equal tuple of other numbers
-            play = plays[plays.index(action)]
-        except ValueError:
-            pass
-        else:
-            return play_unchecked(rules, t, state, play)
-    play = coerce_play(action, state.players, t.full)
-    refused = refusals(rules, state, play)
-    if refused:
-        raise refused[0]
+    else:
+        plays = ()
+    try:
+        # a legal play is one of the listed ones: play the listed value, whose fields are ints
+        # even when the action is an equal tuple of other numbers
+        play = plays[plays.index(action)]
+    except ValueError:
+        play = coerce_play(action, state.players, t.full)
+        refused = refusals(rules, state, play)
+        if refused:
+            raise refused[0] from None
     return play_unchecked(rules, t, state, play)
-
-
-def _put(values: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
-    """``values`` with item ``i`` replaced by ``v``."""
-    if len(values) == 2:
-        return (v, values[1]) if i == 0 else (values[0], v)
-    out = list(values)
-    out[i] = v
-    return tuple(out)
 
 
 def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play) -> EscobaState:
@@ -60,13 +55,25 @@ def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play
     seat, c, cap = play
     bit = 1 << c
     hand = hands[seat] ^ bit
-    hands = _put(hands, seat, hand)
+    if players == 2:
+        hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+    else:
+        held = list(hands)
+        held[seat] = hand
+        hands = tuple(held)
     if cap:
         side = seat % sides
         table ^= cap
-        piles = _put(piles, side, piles[side] | cap | bit)
-        if not table:
-            escobas = _put(escobas, side, escobas[side] + 1)
+        if sides == 2:
+            won = cap | bit
+            piles = (piles[0] | won, piles[1]) if side == 0 else (piles[0], piles[1] | won)
+            if not table:
+                e0, e1 = escobas
+                escobas = (e0 + 1, e1) if side == 0 else (e0, e1 + 1)
+        else:
+            piles = _put(piles, side, piles[side] | cap | bit)
+            if not table:
+                escobas = _put(escobas, side, escobas[side] + 1)
         last = side
     else:
         table |= bit
@@ -88,6 +95,13 @@ def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play
         (players, sides, layout, "play", dealer, to_move, hand_number, deal_number, hands, table,
          stock, piles, escobas, last, scores, points),
     )  # fmt: skip
+
+
+def _put(values: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
+    """``values`` with item ``i`` replaced by ``v``."""
+    out = list(values)
+    out[i] = v
+    return tuple(out)
 
 
 def end_hand(
@@ -118,24 +132,12 @@ def end_hand(
         if rules.rest_is_escoba:
             escobas = _put(escobas, taker, escobas[taker] + 1)
     points, totals = hand_points(rules, t, piles, escobas)
-    scores = tuple(a + b for a, b in zip(state.scores, totals, strict=True))
+    scores = tuple(map(add, state.scores, totals))
     over = game_winner(rules, scores) is not None
     dealer = state.dealer
-    return EscobaState(
-        state.players,
-        state.sides,
-        state.layout,
-        "over" if over else "deal",
-        dealer if over else next_dealer(rules, state.players, dealer),
-        NOBODY,
-        state.hand_number,
-        deal_number,
-        hands,
-        table,
-        (),
-        piles,
-        escobas,
-        last,
-        scores,
-        points,
-    )
+    return _new_state(
+        EscobaState,
+        (state.players, state.sides, state.layout, "over" if over else "deal",
+         dealer if over else next_dealer(rules, state.players, dealer), NOBODY, state.hand_number,
+         deal_number, hands, table, (), piles, escobas, last, scores, points),
+    )  # fmt: skip
