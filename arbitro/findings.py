@@ -290,9 +290,24 @@ def derive(
                     "facts": e.facts,
                 }
             )
+    dead = {x["clause"] for x in out["dead_rules"] if not x.get("options")}
+    done: dict[str, Any] = {}
     for job in witness_jobs(books):
+        ids = [_cid(books, m, job.key) for m in (job.first, job.second)]
+        if all(i in dead for i in ids):
+            # the rule never applies in either book: no case can tell them apart, and the
+            # findings cite the dead-rule proofs instead of a search
+            out["witnesses"][job.label] = {
+                "key": job.key,
+                "books": [_name(*job.first), _name(*job.second)],
+                "how": "none",
+                "found": False,
+                "text": f"not searched: {job.key.replace('_', ' ')} never applies in either book",
+                "checked": "",
+            }
+            continue
         say(f"witness: {job.label}")
-        out["witnesses"][job.label] = job.run(timeout).to_json()
+        out["witnesses"][job.label] = job.run(timeout, done).to_json()
     out["arises"] = {}
     # a book whose own readings a witness tells apart needs no position of play for that clause;
     # a witness against another book says nothing about this book's open point
@@ -312,6 +327,14 @@ def derive(
             if got is not None:
                 out["arises"][c.id] = got
     return out
+
+
+def _cid(books: Sequence[Rulebook], member: tuple[str, dict[str, str]], key: str) -> str | None:
+    """The clause id of rule `key` in a job's book, when taken at its default reading."""
+    if member[1]:
+        return None
+    book = next((b for b in books if b.id == member[0]), None)
+    return book.clause(key).id if book is not None and book.has(key) else None
 
 
 def _open_question(c: Clause) -> bool:
@@ -363,15 +386,21 @@ class WitnessJob:
     """Other pairs of books with the same two values, tried in turn when the first pair is not
     told apart (books of one value may differ in other rules the case needs: the draw count)."""
 
-    def run(self, timeout: float) -> Any:
+    def run(self, timeout: float, done: dict[str, Any] | None = None) -> Any:
+        """The witness of the first pair told apart, else the first pair's search; `done` holds
+        the searches already made, by label, and receives these."""
         from arbitro.model.schema import rules_for
         from arbitro.proofs.differences import witness
 
+        done = {} if done is None else done
         first = None
         for one, two in ((self.first, self.second), *self.others):
-            a = replace(rules_for(one[0], one[1]), rulebook=_name(*one))
-            b = replace(rules_for(two[0], two[1]), rulebook=_name(*two))
-            got = witness(a, b, self.key, timeout=timeout, hands=2, budget=3000)
+            label = _label(self.key, one, two)
+            got = done.get(label)
+            if got is None:
+                a = replace(rules_for(one[0], one[1]), rulebook=_name(*one))
+                b = replace(rules_for(two[0], two[1]), rulebook=_name(*two))
+                got = done[label] = witness(a, b, self.key, timeout=timeout, hands=2, budget=2000)
             if got.found:
                 return got
             first = first or got
@@ -441,15 +470,26 @@ def value_groups(books: Sequence[Rulebook], key: str) -> list[list[Member]]:
 
 
 def value_pairs(books: Sequence[Rulebook], key: str) -> list[WitnessJob]:
-    """One witness job for each pair of values the books give rule `key`: the first book of one
-    value against a book of the other, another book where there is one (a book against its own
-    other reading is the internal contradiction's witness)."""
+    """One witness job for each pair of values the books give rule `key` by default (or, where
+    those agree, of every value their readings give): a book of one value against a book of the
+    other, another book where there is one (a book against its own other reading is the internal
+    contradiction's witness), with one more pair to try."""
     out: list[WitnessJob] = []
     books = sorted(books, key=lambda b: b.id)  # the same pairs whatever order they come in
-    for g1, g2 in combinations(value_groups(books, key), 2):
+    game = {b.id: b.game for b in books}
+    groups = value_groups(books, key)
+    # the values books give by default, when they already differ; a value only some book's other
+    # reading gives is needed where the defaults all agree (the target reached or exceeded)
+    given = [g for g in groups if any(not m[1] for m in g)]
+    for g1, g2 in combinations(given if len(given) > 1 else groups, 2):
         if not g1 or not g2:
             continue
-        pairs = [(x, y) for x in g1 for y in g2 if x[0] != y[0]] or [(g1[0], g2[0])]
+        # two books of one game first, then books at their default reading: the pair a table of
+        # that game's books alone would choose, so one search serves both tables
+        pairs = sorted(
+            [(x, y) for x in g1 for y in g2 if x[0] != y[0]] or [(g1[0], g2[0])],
+            key=lambda p: (game[p[0][0]] != game[p[1][0]], bool(p[0][1]) + bool(p[1][1])),
+        )
         a, b = pairs[0]
         if a[0] == b[0] and a[1]:
             a, b = b, a  # the book's default first, as its internal witness has it

@@ -155,6 +155,8 @@ def witness_details(w: dict[str, Any]) -> list[str]:
             f" {w['stock_after_deal'][book]} after the deal"
             for book, n in w["deck"].items()
         ]
+    for part, got in w.get("differs_in", {}).items():
+        out.append(f"dealt {part}: " + "; ".join(f"{b}: {_cut(v)}" for b, v in got.items()))
     if "action" in w:
         out.append(f"action: {_short(w['action'])}")
     if w.get("only_first") or w.get("only_second"):
@@ -174,6 +176,13 @@ def witness_details(w: dict[str, Any]) -> list[str]:
     if w.get("checked"):
         out.append(f"checked by {w['checked']}")
     return out
+
+
+def _cut(value: Any, most: int = 8) -> str:
+    """A dealt part for reading: a long list shown by its first cards and its length."""
+    if isinstance(value, list) and len(value) > most:
+        return _short(value[:most])[:-1] + f", … ({len(value)} in all)]"
+    return _short(value)
 
 
 def _short(value: Any) -> str:

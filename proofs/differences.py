@@ -294,6 +294,8 @@ def _dealt_apart(
         return None
     if other == dealt:
         return None
+    ja, jb = model.state_to_json(dealt), model.state_to_json(other)
+    parts = sorted(k for k in ja.keys() | jb.keys() if ja.get(k) != jb.get(k))
     return DiffWitness(
         key,
         a.rulebook,
@@ -301,14 +303,12 @@ def _dealt_apart(
         "deal",
         True,
         f"the same deck order deals a different position under {a.rulebook}'s rule and"
-        f" under {b.rulebook}'s",
+        f" under {b.rulebook}'s (it differs in {', '.join(parts) or 'its representation'})",
         {
             "layout": seating.layout or f"{seating.players} players",
             "deal": [model.card_name(c) for c in order],
-            "states": {
-                a.rulebook: model.state_to_json(dealt),
-                b.rulebook: model.state_to_json(other),
-            },
+            "states": {a.rulebook: ja, b.rulebook: jb},
+            "differs_in": {k: {a.rulebook: ja.get(k), b.rulebook: jb.get(k)} for k in parts},
         },
         "the model's deal under both rule sets",
     )
@@ -325,12 +325,21 @@ def _stock_end(a: Any, b: Any, key: str, seed: int, budget: int) -> DiffWitness 
     h = hybrid(a, b, key)
     if problems(h) or not isinstance(a, RummyRules):
         return None
+    from typing import get_args
+
+    from arbitro.model.rummy.cards import in_class
+    from arbitro.model.schema import CardClass
+
     rng = random.Random(f"stock:{seed}:{a.rulebook}:{b.rulebook}:{key}")
     left = [budget]
     seating = model.seatings(a)[0]
     base = list(model.deck(a, seating))
     rng.shuffle(base)
-    kinds = list(dict.fromkeys(model.card_name(c) for c in base))
+    # the cards the rules single out (wilds, threes) first: the stock's last card matters for them
+    special = {c for c in base if any(in_class(c, k) for k in get_args(CardClass))}
+    kinds = list(
+        dict.fromkeys(model.card_name(c) for c in sorted(base, key=lambda c: c not in special))
+    )
     for kind in kinds:
         order = base[:]
         at = next(i for i, c in enumerate(order) if model.card_name(c) == kind)
@@ -476,8 +485,8 @@ def _refusals(a: Any, b: Any, key: str, seed: int, positions: int = 12) -> DiffW
                             f"seat {seat} playing {data.get('type')} in seat {data.get('seat')}'s"
                             f" turn, after {len(moves)} moves of a"
                             f" {seating.layout or seating.players} hand, is refused with a"
-                            f" penalty of {pa or 'nothing'} under {a.rulebook}'s rule and"
-                            f" {ph or 'nothing'} under {b.rulebook}'s",
+                            f" penalty of {_points(pa)} under {a.rulebook}'s rule and"
+                            f" {_points(ph)} under {b.rulebook}'s",
                             {
                                 "layout": seating.layout or f"{seating.players} players",
                                 "deal": [model.card_name(c) for c in order],
@@ -493,6 +502,10 @@ def _refusals(a: Any, b: Any, key: str, seed: int, positions: int = 12) -> DiffW
             moves.append(model.action_to_json(action))
             state = model.apply(a, state, action)
     return None
+
+
+def _points(penalties: list[int]) -> str:
+    return " and ".join(f"{p} points" for p in penalties) or "nothing"
 
 
 def _penalties(refused: Any) -> list[int]:
@@ -535,7 +548,7 @@ def _parted(
 
 
 def arises(
-    rules: Any, key: str, hands: int = 2, seed: int = 0, budget: int = 3000
+    rules: Any, key: str, hands: int = 2, seed: int = 0, budget: int = 2000
 ) -> dict[str, Any] | None:
     """A position of random play where the model consults the clause behind `key` to decide a
     legal move (`clauses_used`): evidence that what the book leaves open comes up in play."""
@@ -705,11 +718,15 @@ def witness(
     if got is None and key in REFUSAL_KEYS:
         got = _refusals(a, b, key, seed) or _refusals(b, a, key, seed)
         tried.append("every action out of turn on the first positions of a random hand")
-    if got is None:
+    # the deal reads no meld or scoring rule, and the solver has searched every meld and every
+    # end of a hand for those: the deals and the stock's end are searched for the other rules
+    solved = key in MELD_KEYS or key in SCORE_KEYS
+    if got is None and not solved:
         got = _deals(a, b, key, seed) or _deals(b, a, key, seed)
         tried.append("40 random deals per layout")
-    if got is None:
-        got = _stock_end(a, b, key, seed, budget) or _stock_end(b, a, key, seed, budget)
+    if got is None and not solved:
+        half = budget // 2
+        got = _stock_end(a, b, key, seed, half) or _stock_end(b, a, key, seed, half)
         tried.append("hands played to the end of the stock, each kind of card last")
     if got is not None:
         return got
