@@ -132,30 +132,32 @@ def witness_details(w: dict[str, Any]) -> list[str]:
     out: list[str] = []
     if "meld" in w:
         out.append("meld: " + " ".join(w["meld"]))
-        out += [f"{book}: {verdict}" for book, verdict in w.get("model", {}).items()]
+        out += [f"{book}: {verdict}" for book, verdict in _by_book(w, "model")]
     if "melds" in w:
         out.append(f"melds: {_short(w['melds'])}; in hand: {_short(w.get('hand'))}")
-    for book, got in w.get("scores", {}).items():
+        if isinstance(w.get("ended"), str):
+            out.append(f"the hand ended: {w['ended']}")
+    for book, got in _by_book(w, "scores"):
         if isinstance(got, dict):
             parts = ", ".join(f"{k} {v}" for k, v in got.items() if v)
             out.append(f"{book}: {sum(got.values())} ({parts or 'nothing'})")
         else:
             out.append(f"{book}: scores {', '.join(map(str, got))}")
-    for book, got in w.get("minimums", {}).items():
+    for book, got in _by_book(w, "minimums"):
         out.append(f"{book}: opening minimum {got}")
-    for book, got in w.get("over", {}).items():
+    for book, got in _by_book(w, "over"):
         out.append(f"{book}: {'game over' if got else 'play goes on'}")
-    for book, got in w.get("penalties", {}).items():
+    for book, got in _by_book(w, "penalties"):
         out.append(f"{book}: penalty {', '.join(map(str, got)) or 'none'}")
-    for book, got in w.get("ended", {}).items():
+    for book, got in _by_book(w, "ended"):
         out.append(f"{book}: {got}")
-    if "deck" in w:
+    if isinstance(w.get("deck"), dict):
         out += [
             f"{book}: {n} cards, hands of {w['hand_size'][book]}, stock"
             f" {w['stock_after_deal'][book]} after the deal"
             for book, n in w["deck"].items()
         ]
-    for part, got in w.get("differs_in", {}).items():
+    for part, got in _by_book(w, "differs_in"):
         out.append(f"dealt {part}: " + "; ".join(f"{b}: {_cut(v)}" for b, v in got.items()))
     if "action" in w:
         out.append(f"action: {_short(w['action'])}")
@@ -169,13 +171,20 @@ def witness_details(w: dict[str, Any]) -> list[str]:
             f"{w.get('layout', 'the deal')}: deck order {' '.join(w['deal'])}"
             + (f"; then {len(moves)} moves" if moves else "")
         )
-    for clause, core in w.get("cores", {}).items():
+    for clause, core in _by_book(w, "cores"):
         out.append(f"{clause} never applies: unsat core {', '.join(core)}")
     if w.get("core") and w.get("how") == "never-arises":
         out.append("rests on " + ", ".join(w["core"]))
     if w.get("checked"):
         out.append(f"checked by {w['checked']}")
     return out
+
+
+def _by_book(w: dict[str, Any], key: str) -> list[tuple[str, Any]]:
+    """The entries of a witness's per-book mapping `key`; nothing when it is not one (a solver's
+    end of a hand says how it ended in one word)."""
+    got = w.get(key)
+    return list(got.items()) if isinstance(got, dict) else []
 
 
 def _cut(value: Any, most: int = 8) -> str:
