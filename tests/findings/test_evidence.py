@@ -72,16 +72,6 @@ def test_a_forbidden_action_is_priced_by_each_books_penalties() -> None:
     assert differences._refusals(a, same, "penalties", seed=0) is None
 
 
-def test_a_melded_black_three_scores_by_the_reading_of_its_value() -> None:
-    a = _rummy("canasta-es")
-    b = dataclasses.replace(_rummy("canasta-es", {"card_points": "hundred"}), rulebook="hundred")
-    w = differences.witness(a, b, "card_points", timeout=20.0)
-    assert w.found and w.how == "score"
-    first, second = (sum(c.values()) for c in w.data["scores"].values())
-    step = b.card_points.black_three - a.card_points.black_three  # 95, from the two readings
-    assert (second - first) % step == 0 and second != first
-
-
 def test_the_rest_without_a_capturer_never_arises_under_forced_capture() -> None:
     r = _escoba()
     got = rest_without_capturer(r)
