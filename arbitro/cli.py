@@ -361,12 +361,15 @@ def cmd_rules_comparison(args: argparse.Namespace) -> int:
             }
         )
         return 0
+    if args.output and args.output != "-" and not args.check:
+        check_target(args.output, args.force)  # before the witnesses, which may take minutes
+    witnesses = {} if args.no_witnesses else report.comparison_witnesses(books)
     if fmt == "html":
         from arbitro.html import comparison_html
 
-        text = comparison_html(books)
+        text = comparison_html(books, witnesses)
     else:
-        text = report.comparison_document(books)
+        text = report.comparison_document(books, witnesses)
     if args.check:
         path = Path(args.output or COMPARISON)
         try:
@@ -632,6 +635,11 @@ def build_parser() -> argparse.ArgumentParser:
     r_cmp.add_argument("--force", action="store_true", help="replace an existing file")
     r_cmp.add_argument(
         "--check", action="store_true", help="exit 1 if the file differs from a fresh generation"
+    )
+    r_cmp.add_argument(
+        "--no-witnesses",
+        action="store_true",
+        help="leave out the witnesses of the ≠ rows (they come from the findings' derivation)",
     )
     _add_format(r_cmp, ("md", "html", "json"))
     r_cmp.set_defaults(func=cmd_rules_comparison)

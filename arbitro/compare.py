@@ -16,6 +16,33 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _unordered_keys() -> frozenset[str]:
+    """The rules whose value is a set of card classes written as a list (`tuple[CardClass, ...]`):
+    the model asks only whether a class is in it, so the order the spec lists them in says
+    nothing."""
+    from typing import get_args, get_origin, get_type_hints
+
+    from arbitro.model.schema import CardClass, EscobaRules, RummyRules
+
+    out = set()
+    for tp in (RummyRules, EscobaRules):
+        for name, hint in get_type_hints(tp).items():
+            if get_origin(hint) is tuple and get_args(hint) == (CardClass, ...):
+                out.add(name)
+    return frozenset(out)
+
+
+UNORDERED = _unordered_keys()
+
+
+def rule_value(key: str, value: Any) -> str:
+    """`value` of rule `key` as canonical JSON, a set of card classes in sorted order: equal
+    exactly when two rulebooks give the rule the same meaning."""
+    if key in UNORDERED and isinstance(value, list):
+        value = sorted(value)
+    return canonical(value)
+
+
 def show_value(value: Any) -> str:
     """A value written for a person: short, with the common table shapes spelt out."""
     if isinstance(value, bool):
@@ -123,8 +150,8 @@ class Row:
 
 def _said(c: Clause) -> set[str]:
     if c.status == "conflicting":
-        return {canonical(r.value) for r in c.readings}
-    return {canonical(c.value)}
+        return {rule_value(c.key, r.value) for r in c.readings}
+    return {rule_value(c.key, c.value)}
 
 
 def _key_order(books: Sequence[Rulebook]) -> list[str]:

@@ -31,7 +31,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from arbitro.compare import canonical, diff
+from arbitro.compare import canonical, diff, rule_value
 from arbitro.model.spec import Clause, Rulebook, spec_dir
 
 KINDS = (
@@ -71,6 +71,7 @@ NOTE_PHRASES: dict[str, str] = {
 
 NONE_PHRASES = (
     "never applies",
+    "never to decide anything",
     "cannot matter",
     "makes no difference",
     "never refuses",
@@ -230,6 +231,7 @@ def derive(
     from arbitro.proofs.clashes import book_clashes
     from arbitro.proofs.dead_rules import book_dead_rules, escalera_wild_core
     from arbitro.proofs.differences import arises
+    from arbitro.proofs.moot import book_moot
 
     started = time.perf_counter()
 
@@ -246,9 +248,12 @@ def derive(
         "dead_ends": [],
         "endless": [],
     }
+    out["moot"] = {}
     for b in books:
         say(f"{b.id}: claims")
         out["claims"] += [c.to_json() for c in check_book(b, timeout=timeout)]
+        for m in book_moot(rules_for(b)):
+            out["moot"][m.clause] = m.to_json()
         if b.game == "escoba":
             continue
         say(f"{b.id}: clause clashes and dead rules")
@@ -285,23 +290,51 @@ def derive(
                     "facts": e.facts,
                 }
             )
+    dead = {x["clause"] for x in out["dead_rules"] if not x.get("options")}
+    done: dict[str, Any] = {}
     for job in witness_jobs(books):
+        ids = [_cid(books, m, job.key) for m in (job.first, job.second)]
+        if all(i in dead for i in ids):
+            # the rule never applies in either book: no case can tell them apart, and the
+            # findings cite the dead-rule proofs instead of a search
+            out["witnesses"][job.label] = {
+                "key": job.key,
+                "books": [_name(*job.first), _name(*job.second)],
+                "how": "none",
+                "found": False,
+                "text": f"not searched: {job.key.replace('_', ' ')} never applies in either book",
+                "checked": "",
+            }
+            continue
         say(f"witness: {job.label}")
-        out["witnesses"][job.label] = job.run(timeout).to_json()
+        out["witnesses"][job.label] = job.run(timeout, done).to_json()
     out["arises"] = {}
+    # a book whose own readings a witness tells apart needs no position of play for that clause;
+    # a witness against another book says nothing about this book's open point
     told = {
-        k.split("|")[0] + "|" + k.split("|")[1] for k, w in out["witnesses"].items() if w["found"]
+        f"{key}|{first}"
+        for key, first, second in (k.split("|") for k in out["witnesses"])
+        if out["witnesses"][f"{key}|{first}|{second}"]["found"]
+        and second.startswith(first + " (reading")
     }
     for b in books:
         rules = rules_for(b)
         for c in b.clauses:
-            if f"{c.key}|{b.id}" in told or not _open_question(c):
+            if f"{c.key}|{b.id}" in told or not _open_question(c) or c.id in out["moot"]:
                 continue
             say(f"{b.id}: where {c.key} comes up in play")
             got = arises(rules, c.key)
             if got is not None:
                 out["arises"][c.id] = got
     return out
+
+
+def _cid(books: Sequence[Rulebook], member: tuple[str, dict[str, str]], key: str) -> str | None:
+    """The clause id of rule `key` in a job's book, when taken at its default reading."""
+    if member[1]:
+        return None
+    book = next((b for b in books if b.id == member[0]), None)
+    return book.clause(key).id if book is not None and book.has(key) else None
 
 
 def _open_question(c: Clause) -> bool:
@@ -349,16 +382,29 @@ class WitnessJob:
     key: str
     first: tuple[str, dict[str, str]]  # rulebook id, options
     second: tuple[str, dict[str, str]]
+    others: tuple[tuple[tuple[str, dict[str, str]], tuple[str, dict[str, str]]], ...] = ()
+    """Other pairs of books with the same two values, tried in turn when the first pair is not
+    told apart (books of one value may differ in other rules the case needs: the draw count)."""
 
-    def run(self, timeout: float) -> Any:
+    def run(self, timeout: float, done: dict[str, Any] | None = None) -> Any:
+        """The witness of the first pair told apart, else the first pair's search; `done` holds
+        the searches already made, by label, and receives these."""
         from arbitro.model.schema import rules_for
         from arbitro.proofs.differences import witness
 
-        a = rules_for(self.first[0], self.first[1])
-        b = rules_for(self.second[0], self.second[1])
-        a = replace(a, rulebook=_name(*self.first))
-        b = replace(b, rulebook=_name(*self.second))
-        return witness(a, b, self.key, timeout=timeout, hands=2, budget=2.0)
+        done = {} if done is None else done
+        first = None
+        for one, two in ((self.first, self.second), *self.others):
+            label = _label(self.key, one, two)
+            got = done.get(label)
+            if got is None:
+                a = replace(rules_for(one[0], one[1]), rulebook=_name(*one))
+                b = replace(rules_for(two[0], two[1]), rulebook=_name(*two))
+                got = done[label] = witness(a, b, self.key, timeout=timeout, hands=2, budget=2000)
+            if got.found:
+                return got
+            first = first or got
+        return first
 
 
 def _name(book: str, options: dict[str, str]) -> str:
@@ -387,24 +433,68 @@ def witness_jobs(books: Sequence[Rulebook]) -> list[WitnessJob]:
                     continue
                 alt = (b.id, {c.key: r.label})
                 jobs.append(WitnessJob(_label(c.key, base, alt), c.key, base, alt))
-    for row in diff(rummy) if len(rummy) > 1 else []:
-        if not row.differs:
-            continue
-        groups = _value_groups(rummy, row.key)
-        for g1, g2 in combinations(groups, 2):
-            a: tuple[str, dict[str, str]] = (g1[0], {})
-            b2: tuple[str, dict[str, str]] = (g2[0], {})
-            jobs.append(WitnessJob(_label(row.key, a, b2), row.key, a, b2))
+    seen = {j.label for j in jobs}
+    # the four rummy books together, and each game's own books (the comparison's Samba section)
+    groups = [rummy, *([b for b in rummy if b.game == g] for g in sorted({b.game for b in rummy}))]
+    for group in groups:
+        for row in diff(group) if len(group) > 1 else []:
+            if not row.differs:
+                continue
+            for job in value_pairs(group, row.key):
+                if job.label not in seen:
+                    seen.add(job.label)
+                    jobs.append(job)
     return jobs
 
 
-def _value_groups(books: Sequence[Rulebook], key: str) -> list[list[str]]:
-    """The books having rule `key`, grouped by the value their default reading gives it."""
-    groups: dict[str, list[str]] = {}
+Member = tuple[str, dict[str, str]]
+"""A rulebook id and the options that give it one of its values (none for its default)."""
+
+
+def value_groups(books: Sequence[Rulebook], key: str) -> list[list[Member]]:
+    """The books having rule `key`, grouped by the value they give it: a book's default value,
+    and where the book says two things, each of its readings (with the option that selects it)."""
+    from arbitro.compare import rule_value
+
+    groups: dict[str, list[Member]] = {}
     for b in books:
-        if b.has(key):
-            groups.setdefault(canonical(b.clause(key).value), []).append(b.id)
-    return list(groups.values())
+        if not b.has(key):
+            continue
+        c = b.clause(key)
+        groups.setdefault(rule_value(key, c.value), []).append((b.id, {}))
+        if c.status == "conflicting":
+            for r in c.readings:
+                if r.label != c.default:
+                    groups.setdefault(rule_value(key, r.value), []).append((b.id, {key: r.label}))
+    return [g for g in groups.values()]
+
+
+def value_pairs(books: Sequence[Rulebook], key: str) -> list[WitnessJob]:
+    """One witness job for each pair of values the books give rule `key` by default (or, where
+    those agree, of every value their readings give): a book of one value against a book of the
+    other, another book where there is one (a book against its own other reading is the internal
+    contradiction's witness), with one more pair to try."""
+    out: list[WitnessJob] = []
+    books = sorted(books, key=lambda b: b.id)  # the same pairs whatever order they come in
+    game = {b.id: b.game for b in books}
+    groups = value_groups(books, key)
+    # the values books give by default, when they already differ; a value only some book's other
+    # reading gives is needed where the defaults all agree (the target reached or exceeded)
+    given = [g for g in groups if any(not m[1] for m in g)]
+    for g1, g2 in combinations(given if len(given) > 1 else groups, 2):
+        if not g1 or not g2:
+            continue
+        # two books of one game first, then books at their default reading: the pair a table of
+        # that game's books alone would choose, so one search serves both tables
+        pairs = sorted(
+            [(x, y) for x in g1 for y in g2 if x[0] != y[0]] or [(g1[0], g2[0])],
+            key=lambda p: (game[p[0][0]] != game[p[1][0]], bool(p[0][1]) + bool(p[1][1])),
+        )
+        a, b = pairs[0]
+        if a[0] == b[0] and a[1]:
+            a, b = b, a  # the book's default first, as its internal witness has it
+        out.append(WitnessJob(_label(key, a, b), key, a, b, tuple(pairs[1:2])))
+    return out
 
 
 # ---------------------------------------------------------------- building the findings
@@ -555,6 +645,10 @@ def _internal(bd: _Builder, book: Rulebook) -> None:
         )
         summary = f"{book.id} is silent: {c.paraphrase}. Why this default: {c.rationale}.{alt}"
         w = witnesses[0] if witnesses else bd.derived.get("arises", {}).get(c.id)
+        moot = bd.derived.get("moot", {}).get(c.id)
+        if w is None and moot is not None:
+            w = moot
+            summary += f". Proved never to decide anything: {moot['text']}"
         bd.add(
             Finding(
                 "gap",
@@ -565,6 +659,7 @@ def _internal(bd: _Builder, book: Rulebook) -> None:
                 summary,
                 details={"default": c.value, "readings": _readings_json(c)},
                 witness=w,
+                core=tuple(w.get("core", ())) if w is not None and w is moot else (),
                 severity=_severity("gap", c.topic, [c.key], summary, w.get("how") if w else None),
                 checked=w is not None,
             )
@@ -960,20 +1055,31 @@ def _cross(bd: _Builder, books: Sequence[Rulebook]) -> None:
             }
             by_value: dict[str, list[tuple[Rulebook, Clause]]] = {}
             for b, cl in present:
-                by_value.setdefault(canonical(values[b.id]), []).append((b, cl))
-            said = "; ".join(
-                f"{', '.join(b.id for b, _ in xs)}: {xs[0][1].paraphrase}"
-                for xs in by_value.values()
-            )
+                by_value.setdefault(rule_value(row.key, values[b.id]), []).append((b, cl))
+            # books giving the same value are named together only where our paraphrases of them
+            # agree too: one book's words are never put in another's mouth (a book silent on a
+            # point shares a value with a book that rules it out, not its reasons)
+            parts: dict[tuple[str, str], list[str]] = {}
+            for value, xs in by_value.items():
+                for b, cl in xs:
+                    parts.setdefault((value, cl.paraphrase), []).append(b.id)
+            said = "; ".join(f"{', '.join(ids)}: {para}" for (_, para), ids in parts.items())
             ids = [b.id for b, _ in present]
             witnesses = []
-            for g1, g2 in combinations(_value_groups([b for b, _ in present], row.key), 2):
-                w = _witness_for(bd.derived, row.key, g1[0], g2[0])
-                if w is not None:
+            for job in value_pairs([b for b, _ in present], row.key):
+                w = bd.derived.get("witnesses", {}).get(job.label)
+                if isinstance(w, dict):
                     witnesses.append(w)
             found = [w for w in witnesses if w.get("found")]
             w = found[0] if found else (witnesses[0] if witnesses else None)
             summary = f"{row.key.replace('_', ' ')}: {said}"
+            dead = None if found else _never_applies(bd, [cl.id for _, cl in present])
+            if dead is not None:
+                # no case tells the books apart because the rule never applies in any of them:
+                # the proofs that it never does are the evidence, and the difference changes nothing
+                w = dead
+                found = [dead]
+                summary += ". " + dead["text"]
             bd.add(
                 Finding(
                     "cross-rulebook-difference",
@@ -999,6 +1105,25 @@ def _cross(bd: _Builder, books: Sequence[Rulebook]) -> None:
                     checked=bool(found),
                 )
             )
+
+
+def _never_applies(bd: _Builder, cids: Sequence[str]) -> dict[str, Any] | None:
+    """The dead-rule proofs that every one of these clauses never applies (under its book's
+    default readings), as one witness; None unless each is proved dead."""
+    proofs: dict[str, list[str]] = {}
+    for x in bd.derived.get("dead_rules", []):
+        if x["clause"] in cids and not x.get("options"):
+            proofs.setdefault(x["clause"], list(x["core"]))
+    if not cids or set(cids) - set(proofs):
+        return None
+    return {
+        "how": "dead-rule",
+        "found": True,
+        "text": "the rule never applies in any of these books (each proved a dead rule), so the"
+        " difference cannot change anything",
+        "cores": proofs,
+        "checked": "the solver, for each book (see its dead-rule finding)",
+    }
 
 
 def findings(

@@ -13,7 +13,7 @@ from html import escape
 from arbitro.booktext import book_text, rulebooks_dir, sentence
 from arbitro.compare import Row, deck_size, diff, player_counts, show_value
 from arbitro.model.spec import Clause, Rulebook
-from arbitro.report import MARK, comparison_groups
+from arbitro.report import MARK, Witnesses, comparison_groups, witness_anchor
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 80em; padding: 0 1em;
@@ -36,6 +36,7 @@ blockquote { margin: 0.3em 0 0.3em 1em; padding-left: 0.8em; border-left: 3px so
              color: #333; }
 figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.9em; }
+div.witness code { white-space: pre-wrap; word-break: break-all; font-size: 0.85em; }
 """
 
 
@@ -75,7 +76,12 @@ def _cell(row: Row, i: int) -> str:
     )
 
 
-def _table(books: Sequence[Rulebook], rows: Sequence[Row], only_differences: bool) -> str:
+def _table(
+    books: Sequence[Rulebook],
+    rows: Sequence[Row],
+    only_differences: bool,
+    links: dict[str, str] | None = None,
+) -> str:
     out: list[str] = []
     topic = None
     for row in rows:
@@ -92,8 +98,11 @@ def _table(books: Sequence[Rulebook], rows: Sequence[Row], only_differences: boo
                 + "</tr>"
             )
         cls = ' class="differs"' if row.differs else ""
+        mark = "≠" if row.differs else ""
+        if mark and links and row.key in links:
+            mark = f'<a href="#{links[row.key]}" title="the witness of this difference">≠</a>'
         out.append(
-            f"<tr{cls}><td>{'≠' if row.differs else ''}</td>"
+            f"<tr{cls}><td>{mark}</td>"
             f"<td>{escape(row.key.replace('_', ' '))}</td>"
             + "".join(_cell(row, i) for i in range(len(books)))
             + "</tr>"
@@ -130,9 +139,38 @@ def _clause_entry(book: Rulebook, c: Clause) -> str:
     return "\n".join(parts)
 
 
-def comparison_html(books: Sequence[Rulebook]) -> str:
-    """The rules comparison as one HTML page; every cell links to its clause below."""
+def _witnesses(section: str, title: str, found: Witnesses) -> str:
+    """Each ≠ row's witnesses, under the id its ≠ mark links to."""
+    from arbitro.findings_cmd import witness_details, witness_text
+
+    out = [f"<h3>Witnesses of the ≠ rows: {escape(title)}</h3>"]
+    for key, ws in found.items():
+        out.append(f'<div class="witness" id="{witness_anchor(section, key)}">')
+        out.append(f"<h4>{escape(key.replace('_', ' '))}</h4><ul>")
+        for w in ws:
+            details = "".join(
+                f"<li><code>{escape(line)}</code></li>" for line in witness_details(w)
+            )
+            out.append(
+                f"<li><b>{escape(' / '.join(w['books']))}</b>: {escape(witness_text(w))}"
+                + (f"<ul>{details}</ul>" if details else "")
+                + "</li>"
+            )
+        out.append("</ul></div>")
+    return "\n".join(out)
+
+
+def comparison_html(
+    books: Sequence[Rulebook], witnesses: dict[str, Witnesses] | None = None
+) -> str:
+    """The rules comparison as one HTML page; every cell links to its clause below, and with
+    `witnesses` (`report.comparison_witnesses`) every ≠ mark to the row's witnesses."""
     samba, rummy = comparison_groups(books)
+    witnesses = witnesses or {}
+
+    def links(section: str) -> dict[str, str]:
+        return {k: witness_anchor(section, k) for k in witnesses.get(section, {})}
+
     texts = rulebooks_dir()
     have = [b.id for b in books if book_text(b) is not None]
     if have:
@@ -166,14 +204,18 @@ def comparison_html(books: Sequence[Rulebook]) -> str:
         body += [
             "<h2>Samba: the three rulebooks</h2>",
             f"<p>{sum(r.differs for r in rows)} of {len(rows)} rules differ.</p>",
-            _table(samba, rows, False),
+            _table(samba, rows, False, links("samba")),
         ]
+        if witnesses.get("samba"):
+            body.append(_witnesses("samba", "Samba", witnesses["samba"]))
     if len(rummy) > len(samba):
         body += [
             "<h2>Samba and Canasta: the four rummy rulebooks</h2>",
             "<p>Only the rules on which the four books differ.</p>",
-            _table(rummy, diff(rummy), True),
+            _table(rummy, diff(rummy), True, links("rummy")),
         ]
+        if witnesses.get("rummy"):
+            body.append(_witnesses("rummy", "Samba and Canasta", witnesses["rummy"]))
     others = [b for b in books if b not in rummy]
     for b in others:
         body += [f"<h2>{escape(b.id)}</h2>", _table([b], diff([b]), False)]

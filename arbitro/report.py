@@ -44,8 +44,10 @@ def diff_markdown(
     rows: Sequence[Row] | None = None,
     only_differences: bool = False,
     sections: bool = False,
+    links: dict[str, str] | None = None,
 ) -> str:
-    """A Markdown table per topic; differing rows marked ≠."""
+    """A Markdown table per topic; differing rows marked ≠, the mark linked to the row's
+    witnesses where `links` gives their anchor (rule key to anchor)."""
     rows = list(rows if rows is not None else diff(books))
     out: list[str] = []
     topic = None
@@ -60,6 +62,8 @@ def diff_markdown(
             out.append("| | rule | " + " | ".join(b.id for b in books) + " |")
             out.append("|---|---|" + "---|" * len(books))
         mark = "≠" if row.differs else ""
+        if mark and links and row.key in links:
+            mark = f"[≠](#{links[row.key]})"
         cells = " | ".join(_md(cell_text(row, i, sections)) for i in range(len(books)))
         out.append(f"| {mark} | {row.key.replace('_', ' ')} | {cells} |")
     return "\n".join(out).lstrip("\n") + "\n"
@@ -74,9 +78,69 @@ def comparison_groups(books: Sequence[Rulebook]) -> tuple[list[Rulebook], list[R
     return samba, [*samba, *(b for b in books if b.game == "canasta")]
 
 
-def comparison_document(books: Sequence[Rulebook]) -> str:
-    """docs/rules-comparison.md: Samba three ways, Samba and Canasta, and what applies to all five."""
+Witnesses = dict[str, list[dict[str, Any]]]
+"""The witnesses of the ≠ rows of one table, by rule key (`findings_cmd.diff_witnesses`)."""
+
+
+def witness_anchor(section: str, key: str) -> str:
+    """The anchor of a row's witnesses: the slug of its heading (`witness_markdown`)."""
+    return f"witness-{section}-{key.replace('_', '-')}"
+
+
+def comparison_witnesses(
+    books: Sequence[Rulebook], known: dict[str, Any] | None = None
+) -> dict[str, Witnesses]:
+    """The witnesses of every ≠ row of the comparison's Samba and Samba-and-Canasta tables: from
+    `known` (derived witnesses by label), else from the findings' derivation (cached per spec
+    content; derived now on a first run, a few minutes)."""
+    from arbitro.findings_cmd import diff_witnesses
+
+    if known is None:
+        import sys
+
+        from arbitro.findings import load_or_derive, progress_to_stderr
+        from arbitro.model.spec import load_all
+
+        # the findings' derivation holds every witness the comparison shows, cached per spec
+        derived, _ = load_or_derive(
+            load_all(), progress=progress_to_stderr if sys.stderr.isatty() else None
+        )
+        known = derived.get("witnesses", {})
     samba, rummy = comparison_groups(books)
+    out: dict[str, Witnesses] = {}
+    for name, group in (("samba", samba), ("rummy", rummy)):
+        if len(group) > 1 and (name == "samba" or len(rummy) > len(samba)):
+            out[name] = diff_witnesses(group, diff(group), known)
+    return out
+
+
+def witness_markdown(section: str, title: str, found: Witnesses) -> str:
+    """A section listing, for each ≠ row, the case telling each pair of values apart and each
+    book's result; each row under a heading whose slug is `witness_anchor`."""
+    from arbitro.findings_cmd import witness_details, witness_text
+
+    out = [f"### Witnesses of the ≠ rows: {title}", ""]
+    for key, ws in found.items():
+        out += [f"#### Witness {section} {key.replace('_', ' ')}", ""]
+        for w in ws:
+            out.append(f"- **{' / '.join(w['books'])}**: {_md(witness_text(w))}")
+            out += [f"  - {_md(line)}" for line in witness_details(w)]
+        out.append("")
+    return "\n".join(out)
+
+
+def comparison_document(
+    books: Sequence[Rulebook], witnesses: dict[str, Witnesses] | None = None
+) -> str:
+    """docs/rules-comparison.md: Samba three ways, Samba and Canasta, and what applies to all five;
+    with `witnesses` (`comparison_witnesses`), each ≠ mark links to the row's witnesses, listed
+    after its table."""
+    samba, rummy = comparison_groups(books)
+    witnesses = witnesses or {}
+
+    def links(section: str) -> dict[str, str]:
+        return {k: witness_anchor(section, k) for k in witnesses.get(section, {})}
+
     out = [
         "# The rulebooks compared",
         "",
@@ -110,8 +174,10 @@ def comparison_document(books: Sequence[Rulebook]) -> str:
             "",
             f"{differing} of {len(diff(samba))} rules differ between the three Samba rulebooks.",
             "",
-            diff_markdown(samba, sections=True).rstrip("\n"),
+            diff_markdown(samba, sections=True, links=links("samba")).rstrip("\n"),
         ]
+        if witnesses.get("samba"):
+            out += ["", witness_markdown("samba", "Samba", witnesses["samba"]).rstrip("\n")]
     if len(rummy) > len(samba):
         out += [
             "",
@@ -119,9 +185,25 @@ def comparison_document(books: Sequence[Rulebook]) -> str:
             "",
             "Only the rules on which the four books differ; the Samba books are those above.",
             "",
-            diff_markdown(rummy, only_differences=True, sections=True).rstrip("\n"),
+            diff_markdown(rummy, only_differences=True, sections=True, links=links("rummy")).rstrip(
+                "\n"
+            ),
         ]
+        if witnesses.get("rummy"):
+            out += [
+                "",
+                witness_markdown("rummy", "Samba and Canasta", witnesses["rummy"]).rstrip("\n"),
+            ]
     return "\n".join(out) + "\n"
+
+
+def without_witnesses(text: str) -> str:
+    """The comparison document without its witness sections and ≠ links: what the specs alone
+    decide, checked quickly; the witnesses need the derivation (the findings' slow tests)."""
+    import re
+
+    text = re.sub(r"\[≠\]\(#[^)]*\)", "≠", text)
+    return re.sub(r"\n\n### Witnesses of the ≠ rows: .*?(?=\n\n## |\n*\Z)", "", text, flags=re.S)
 
 
 # ---------------------------------------------------------------- for the terminal (rich)

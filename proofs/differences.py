@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from arbitro.model.schema import RummyRules
 from arbitro.proofs import smt
@@ -75,6 +74,8 @@ SCORE_KEYS = frozenset(
     }
 )
 """Rules the end-of-hand score encoding reads."""
+REFUSAL_KEYS = frozenset({"penalties"})
+"""Rules that price a forbidden action: told apart by the penalty the model's refusal carries."""
 
 
 @dataclass(frozen=True)
@@ -240,9 +241,10 @@ def _model(rules: Any) -> Any:
     return RummyModel() if isinstance(rules, RummyRules) else EscobaModel()
 
 
-def _moves(a: Any, b: Any, key: str, hands: int, seed: int, budget: float) -> DiffWitness | None:
+def _moves(a: Any, b: Any, key: str, hands: int, seed: int, budget: int) -> DiffWitness | None:
     """Random play of A: the first position whose legal moves differ under A and under A with B's
-    rule, or the first hand whose moves, replayed under both, score differently."""
+    rule, the first hand those moves end under one rule set only, or the first hand whose moves,
+    replayed under both, score differently."""
     from arbitro.model.schema import problems
 
     model = _model(a)
@@ -250,104 +252,303 @@ def _moves(a: Any, b: Any, key: str, hands: int, seed: int, budget: float) -> Di
     if problems(h):
         return None
     rng = random.Random(f"{seed}:{a.rulebook}:{b.rulebook}:{key}")
-    started = time.perf_counter()
+    left = [budget]
     for seating in model.seatings(a):
         for _ in range(hands):
-            state: Any = model.new_game(a, seating)
             order = list(model.deck(a, seating))
             rng.shuffle(order)
-            dealt = model.deal(a, state, order)
-            try:
-                other = model.deal(h, state, order)
-            except (ValueError, KeyError, IndexError):
-                other = dealt
-            deal = [model.card_name(c) for c in order]
-            where = {"layout": seating.layout or f"{seating.players} players", "deal": deal}
-            if other != dealt:
-                return DiffWitness(
-                    key,
-                    a.rulebook,
-                    b.rulebook,
-                    "deal",
-                    True,
-                    f"the same deck order deals a different position under {a.rulebook}'s rule and"
-                    f" under {b.rulebook}'s",
-                    {
-                        **where,
-                        "states": {
-                            a.rulebook: model.state_to_json(dealt),
-                            b.rulebook: model.state_to_json(other),
-                        },
-                    },
-                    "the model's deal under both rule sets",
-                )
-            state, twin = dealt, other
-            moves: list[dict[str, Any]] = []
-            while model.phase(state) == "play":
-                if time.perf_counter() - started > budget:
-                    return None
-                la = set(model.legal_actions(a, state))
-                try:
-                    lh = set(model.legal_actions(h, twin)) if twin is not None else la
-                except (ValueError, KeyError, IndexError, RecursionError):
-                    # a rule set made of two books' rules may be one the model cannot play
-                    return None
-                if la != lh:
-                    return DiffWitness(
-                        key,
-                        a.rulebook,
-                        b.rulebook,
-                        "moves",
-                        True,
-                        f"after {len(moves)} moves of a {where['layout']} hand, {len(la - lh)}"
-                        f" moves are legal under {a.rulebook}'s rule only and {len(lh - la)} under"
-                        f" {b.rulebook}'s only",
-                        {
-                            **where,
-                            "moves": moves,
-                            "state": model.state_to_json(state),
-                            "only_first": [model.action_to_json(x) for x in la - lh][:5],
-                            "only_second": [model.action_to_json(x) for x in lh - la][:5],
-                            "legal_counts": [len(la), len(lh)],
-                        },
-                        "the model's legal_actions under both rule sets, on a position of play",
-                    )
-                if not la:
-                    break
-                action = sorted(la, key=repr)[rng.randrange(len(la))]
-                moves.append(model.action_to_json(action))
-                state = model.apply(a, state, action)
-                try:
-                    twin = model.apply(h, twin, action) if twin is not None else None
-                except (ValueError, KeyError, IndexError, RecursionError):
-                    twin = None
-            ra, rh = model.last_hand(state), model.last_hand(twin) if twin is not None else None
-            if ra is not None and rh is not None and tuple(ra.scores) != tuple(rh.scores):
-                return DiffWitness(
-                    key,
-                    a.rulebook,
-                    b.rulebook,
-                    "score",
-                    True,
-                    f"the same {len(moves)} moves of a {where['layout']} hand score"
-                    f" {', '.join(map(str, ra.scores))} under {a.rulebook}'s rule and"
-                    f" {', '.join(map(str, rh.scores))} under {b.rulebook}'s",
-                    {
-                        **where,
-                        "moves": moves,
-                        "scores": {a.rulebook: list(ra.scores), b.rulebook: list(rh.scores)},
-                        "categories": {
-                            a.rulebook: [dict(c) for c in ra.categories],
-                            b.rulebook: [dict(c) for c in rh.categories],
-                        },
-                    },
-                    "the model's apply and hand result under both rule sets, on one played hand",
-                )
+            got = _play(model, a, b, h, key, seating, order, rng, None, left)
+            if got is not False:
+                return got
     return None
 
 
+def _deals(a: Any, b: Any, key: str, seed: int, tries: int = 40) -> DiffWitness | None:
+    """Many random deck orders, dealt only: the first that deals a different position under A and
+    under A with B's rule (what covers the upcard, what is dealt; a deal is cheap)."""
+    from arbitro.model.schema import problems
+
+    model = _model(a)
+    h = hybrid(a, b, key)
+    if problems(h):
+        return None
+    rng = random.Random(f"deals:{seed}:{a.rulebook}:{b.rulebook}:{key}")
+    for seating in model.seatings(a):
+        deck = list(model.deck(a, seating))
+        for _ in range(tries):
+            order = deck[:]
+            rng.shuffle(order)
+            got = _dealt_apart(model, a, b, h, key, seating, order)
+            if got is not None:
+                return got
+    return None
+
+
+def _dealt_apart(
+    model: Any, a: Any, b: Any, h: Any, key: str, seating: Any, order: list[Any]
+) -> DiffWitness | None:
+    dealt = model.deal(a, model.new_game(a, seating), order)
+    try:
+        other = model.deal(h, model.new_game(h, seating), order)
+    except (ValueError, KeyError, IndexError):
+        return None
+    if other == dealt:
+        return None
+    ja, jb = model.state_to_json(dealt), model.state_to_json(other)
+    parts = sorted(k for k in ja.keys() | jb.keys() if ja.get(k) != jb.get(k))
+    return DiffWitness(
+        key,
+        a.rulebook,
+        b.rulebook,
+        "deal",
+        True,
+        f"the same deck order deals a different position under {a.rulebook}'s rule and"
+        f" under {b.rulebook}'s (it differs in {', '.join(parts) or 'its representation'})",
+        {
+            "layout": seating.layout or f"{seating.players} players",
+            "deal": [model.card_name(c) for c in order],
+            "states": {a.rulebook: ja, b.rulebook: jb},
+            "differs_in": {k: {a.rulebook: ja.get(k), b.rulebook: jb.get(k)} for k in parts},
+        },
+        "the model's deal under both rule sets",
+    )
+
+
+def _stock_end(a: Any, b: Any, key: str, seed: int, budget: int) -> DiffWitness | None:
+    """Hands played to the end of the stock: one deck order per kind of card, with a card of that
+    kind put last in the stock, played by drawing from the stock whenever a draw is legal (so the
+    stock runs out fast) and otherwise at random. What the rules say about the stock's last card
+    and an exhausted stock comes up only there, which random play rarely reaches."""
+    from arbitro.model.schema import problems
+
+    model = _model(a)
+    h = hybrid(a, b, key)
+    if problems(h) or not isinstance(a, RummyRules):
+        return None
+    from typing import get_args
+
+    from arbitro.model.rummy.cards import in_class
+    from arbitro.model.schema import CardClass
+
+    rng = random.Random(f"stock:{seed}:{a.rulebook}:{b.rulebook}:{key}")
+    left = [budget]
+    seating = model.seatings(a)[0]
+    base = list(model.deck(a, seating))
+    rng.shuffle(base)
+    # the cards the rules single out (wilds, threes) first: the stock's last card matters for them
+    special = {c for c in base if any(in_class(c, k) for k in get_args(CardClass))}
+    kinds = list(
+        dict.fromkeys(model.card_name(c) for c in sorted(base, key=lambda c: c not in special))
+    )
+    for kind in kinds:
+        order = base[:]
+        at = next(i for i, c in enumerate(order) if model.card_name(c) == kind)
+        order.append(order.pop(at))
+        got = _play(model, a, b, h, key, seating, order, rng, "draw", left)
+        if got is not False:
+            return got
+    return None
+
+
+def _play(
+    model: Any,
+    a: Any,
+    b: Any,
+    h: Any,
+    key: str,
+    seating: Any,
+    order: list[Any],
+    rng: random.Random,
+    prefer: str | None,
+    left: list[int],
+) -> DiffWitness | Literal[False] | None:
+    """One hand dealt from `order` and played under A and under the hybrid H side by side: the
+    witness where they part, None when the budget of moves (`left`, counted down) is spent,
+    False when the hand does not tell them apart. `prefer` names a kind of move played whenever
+    it is legal. The budget counts moves, not seconds, so that a search finds the same witness
+    on any machine."""
+    dealt = _dealt_apart(model, a, b, h, key, seating, order)
+    if dealt is not None:
+        return dealt
+    state: Any = model.deal(a, model.new_game(a, seating), order)
+    twin: Any = model.deal(h, model.new_game(h, seating), order)
+    where = {
+        "layout": seating.layout or f"{seating.players} players",
+        "deal": [model.card_name(c) for c in order],
+    }
+    moves: list[dict[str, Any]] = []
+    while model.phase(state) == "play":
+        if left[0] <= 0:
+            return None
+        left[0] -= 1
+        if model.phase(twin) != "play":
+            return _parted(model, (a, h), (a, b), key, where, moves, state, twin)
+        la = set(model.legal_actions(a, state))
+        try:
+            lh = set(model.legal_actions(h, twin))
+        except (ValueError, KeyError, IndexError, RecursionError):
+            # a rule set made of two books' rules may be one the model cannot play
+            return None
+        if la != lh:
+            return DiffWitness(
+                key,
+                a.rulebook,
+                b.rulebook,
+                "moves",
+                True,
+                f"after {len(moves)} moves of a {where['layout']} hand, {len(la - lh)}"
+                f" moves are legal under {a.rulebook}'s rule only and {len(lh - la)} under"
+                f" {b.rulebook}'s only",
+                {
+                    **where,
+                    "moves": moves,
+                    "state": model.state_to_json(state),
+                    "only_first": [model.action_to_json(x) for x in sorted(la - lh, key=repr)][:5],
+                    "only_second": [model.action_to_json(x) for x in sorted(lh - la, key=repr)][:5],
+                    "legal_counts": [len(la), len(lh)],
+                },
+                "the model's legal_actions under both rule sets, on a position of play",
+            )
+        if not la:
+            break
+        acts = sorted(la, key=repr)
+        pref = [x for x in acts if prefer and model.action_to_json(x).get("type") == prefer]
+        action = pref[0] if pref else acts[rng.randrange(len(acts))]
+        moves.append(model.action_to_json(action))
+        state = model.apply(a, state, action)
+        try:
+            twin = model.apply(h, twin, action)
+        except (ValueError, KeyError, IndexError, RecursionError):
+            return False
+    if model.phase(twin) == "play" and model.phase(state) != "play":
+        return _parted(model, (h, a), (b, a), key, where, moves, twin, state)
+    ra, rh = model.last_hand(state), model.last_hand(twin)
+    if ra is not None and rh is not None and tuple(ra.scores) != tuple(rh.scores):
+        return DiffWitness(
+            key,
+            a.rulebook,
+            b.rulebook,
+            "score",
+            True,
+            f"the same {len(moves)} moves of a {where['layout']} hand score"
+            f" {', '.join(map(str, ra.scores))} under {a.rulebook}'s rule and"
+            f" {', '.join(map(str, rh.scores))} under {b.rulebook}'s",
+            {
+                **where,
+                "moves": moves,
+                "scores": {a.rulebook: list(ra.scores), b.rulebook: list(rh.scores)},
+                "categories": {
+                    a.rulebook: [dict(c) for c in ra.categories],
+                    b.rulebook: [dict(c) for c in rh.categories],
+                },
+            },
+            "the model's apply and hand result under both rule sets, on one played hand",
+        )
+    return False
+
+
+def _refusals(a: Any, b: Any, key: str, seed: int, positions: int = 12) -> DiffWitness | None:
+    """The same forbidden action refused with a different penalty: on the first positions of a
+    random hand of A, every legal action played by each other seat (out of turn, or in the
+    partner's turn), refused by the model under A and under A with B's rule."""
+    from arbitro.model.schema import problems
+
+    model = _model(a)
+    h = hybrid(a, b, key)
+    if problems(h) or not isinstance(a, RummyRules):
+        return None
+    rng = random.Random(f"refusals:{seed}:{a.rulebook}:{b.rulebook}:{key}")
+    for seating in model.seatings(a):
+        order = list(model.deck(a, seating))
+        rng.shuffle(order)
+        state: Any = model.deal(a, model.new_game(a, seating), order)
+        moves: list[dict[str, Any]] = []
+        for _ in range(positions):
+            if model.phase(state) != "play":
+                break
+            acts = sorted(model.legal_actions(a, state), key=repr)
+            for x in acts:
+                data = model.action_to_json(x)
+                for seat in range(seating.players):
+                    if seat == data.get("seat"):
+                        continue
+                    wrong = model.action_from_json({**data, "seat": seat})
+                    pa = _penalties(model.refusals(a, state, wrong))
+                    ph = _penalties(model.refusals(h, state, wrong))
+                    if pa != ph:
+                        return DiffWitness(
+                            key,
+                            a.rulebook,
+                            b.rulebook,
+                            "refusal",
+                            True,
+                            f"seat {seat} playing {data.get('type')} in seat {data.get('seat')}'s"
+                            f" turn, after {len(moves)} moves of a"
+                            f" {seating.layout or seating.players} hand, is refused with a"
+                            f" penalty of {_points(pa)} under {a.rulebook}'s rule and"
+                            f" {_points(ph)} under {b.rulebook}'s",
+                            {
+                                "layout": seating.layout or f"{seating.players} players",
+                                "deal": [model.card_name(c) for c in order],
+                                "moves": moves,
+                                "action": model.action_to_json(wrong),
+                                "penalties": {a.rulebook: pa, b.rulebook: ph},
+                            },
+                            "the model's refusals of one action under both rule sets",
+                        )
+            if not acts:
+                break
+            action = acts[rng.randrange(len(acts))]
+            moves.append(model.action_to_json(action))
+            state = model.apply(a, state, action)
+    return None
+
+
+def _points(penalties: list[int]) -> str:
+    return " and ".join(f"{p} points" for p in penalties) or "nothing"
+
+
+def _penalties(refused: Any) -> list[int]:
+    return sorted(e.penalty for e in refused if e.penalty is not None)
+
+
+def _parted(
+    model: Any,
+    rules: tuple[Any, Any],
+    books: tuple[Any, Any],
+    key: str,
+    where: dict[str, Any],
+    moves: list[dict[str, Any]],
+    going: Any,
+    over: Any,
+) -> DiffWitness:
+    """The same moves leave the hand in play under the first rule set (`going`) and end it under
+    the second (`over`); `books` name them in that order."""
+    on, ended = books[0].rulebook, books[1].rulebook
+    first, second = (on, ended) if rules[0].rulebook == on else (ended, on)
+    done = model.last_hand(over)
+    why = done.reason if done is not None else "over"
+    return DiffWitness(
+        key,
+        first,
+        second,
+        "moves",
+        True,
+        f"the same {len(moves)} moves of a {where['layout']} hand end it under {ended}'s rule"
+        f" ({why}) and leave it in play under {on}'s, with"
+        f" {len(model.legal_actions(rules[0], going))} legal moves",
+        {
+            **where,
+            "moves": moves,
+            "ended": {ended: why, on: "in play"},
+            "state": model.state_to_json(going),
+        },
+        "the model's apply under both rule sets, on one played hand",
+    )
+
+
 def arises(
-    rules: Any, key: str, hands: int = 2, seed: int = 0, budget: float = 3.0
+    rules: Any, key: str, hands: int = 2, seed: int = 0, budget: int = 2000
 ) -> dict[str, Any] | None:
     """A position of random play where the model consults the clause behind `key` to decide a
     legal move (`clauses_used`): evidence that what the book leaves open comes up in play."""
@@ -356,7 +557,7 @@ def arises(
         return None  # the model does not say which clauses decided a move
     cid = rules.cid(key)
     rng = random.Random(f"{seed}:{rules.rulebook}:{key}")
-    started = time.perf_counter()
+    left = budget
     for seating in model.seatings(rules):
         for _ in range(hands):
             state: Any = model.new_game(rules, seating)
@@ -374,8 +575,9 @@ def arises(
             state = model.deal(rules, state, order)
             moves: list[dict[str, Any]] = []
             while model.phase(state) == "play":
-                if time.perf_counter() - started > budget:
+                if left <= 0:
                     return None
+                left -= 1
                 acts = sorted(model.legal_actions(rules, state), key=repr)
                 if not acts:
                     break
@@ -479,7 +681,7 @@ def witness(
     timeout: float = 20.0,
     hands: int = 4,
     seed: int = 0,
-    budget: float = 8.0,
+    budget: int = 8000,
 ) -> DiffWitness:
     """The smallest case telling book A from book B on rule `key`, or a record that none was found."""
     got: DiffWitness | None = None
@@ -513,6 +715,19 @@ def witness(
     if got is None:
         got = _moves(a, b, key, hands, seed, budget) or _moves(b, a, key, hands, seed, budget)
         tried.append(f"positions of {hands} random hands per layout")
+    if got is None and key in REFUSAL_KEYS:
+        got = _refusals(a, b, key, seed) or _refusals(b, a, key, seed)
+        tried.append("every action out of turn on the first positions of a random hand")
+    # the deal reads no meld or scoring rule, and the solver has searched every meld and every
+    # end of a hand for those: the deals and the stock's end are searched for the other rules
+    solved = key in MELD_KEYS or key in SCORE_KEYS
+    if got is None and not solved:
+        got = _deals(a, b, key, seed) or _deals(b, a, key, seed)
+        tried.append("40 random deals per layout")
+    if got is None and not solved:
+        half = budget // 2
+        got = _stock_end(a, b, key, seed, half) or _stock_end(b, a, key, seed, half)
+        tried.append("hands played to the end of the stock, each kind of card last")
     if got is not None:
         return got
     return DiffWitness(
@@ -527,4 +742,4 @@ def witness(
     )
 
 
-__all__ = ["MELD_KEYS", "SCORE_KEYS", "DiffWitness", "arises", "hybrid", "witness"]
+__all__ = ["MELD_KEYS", "REFUSAL_KEYS", "SCORE_KEYS", "DiffWitness", "arises", "hybrid", "witness"]

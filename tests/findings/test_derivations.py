@@ -162,12 +162,12 @@ def test_a_score_difference_shows_both_scores() -> None:
 
 def test_the_same_rule_is_never_told_apart() -> None:
     a = rules_for("samba-en")
-    w = witness(a, a, "draw_count", hands=1, budget=1.0)
+    w = witness(a, a, "draw_count", hands=1, budget=1000)
     assert not w.found
 
 
 def test_an_escoba_reading_is_told_apart_by_a_played_hand() -> None:
     a = rules_for("escoba-es")
     b = rules_for("escoba-es", {"setenta_missing_suit": "lowest"})
-    w = witness(a, b, "setenta_missing_suit", hands=20, budget=20.0)
+    w = witness(a, b, "setenta_missing_suit", hands=20, budget=20000)
     assert w.found and w.how == "score"
