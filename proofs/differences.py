@@ -171,7 +171,7 @@ def _score(a: RummyRules, b: RummyRules, key: str, timeout: float) -> DiffWitnes
 
     only = [
         Int(n).eq(0)
-        for n in (names_a ^ names_h)
+        for n in sorted(names_a ^ names_h)
         if n.startswith(("set[", "run[", "wild[", "black["))
     ]
     facts = [*ca.facts.items, *ch.facts.items]

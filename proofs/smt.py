@@ -83,6 +83,13 @@ def _quote(name: str) -> str:
     return f"|{name}|"
 
 
+def _context() -> Any:
+    """A Z3 context of its own for one question: the answer (which model, which witness among
+    equally good ones) then depends only on the question's text, never on what the process asked
+    before, so a document of witnesses comes out the same in every run."""
+    return z3.Context()
+
+
 class _Script:
     """Terms as an SMT-LIB script for Z3's own parser: one declaration per unknown, sub-terms used
     once written inline, and one definition per sub-term shared by several parents, so the
@@ -194,7 +201,10 @@ def _values(model: Any, declared: dict[str, str] | None = None) -> dict[str, Val
             out[name] = int(text)
     for name, sort in (declared or {}).items():
         if name not in out:
-            e = model.eval(z3.Int(name) if sort == "Int" else z3.Bool(name), model_completion=True)
+            ctx = model.ctx
+            e = model.eval(
+                z3.Int(name, ctx) if sort == "Int" else z3.Bool(name, ctx), model_completion=True
+            )
             out[name] = bool(z3.is_true(e)) if sort == "Bool" else e.as_long()
     return out
 
@@ -232,10 +242,11 @@ class _Session:
             script.assert_(g, f"|goal!{i}|")
         self.declared = script.declared
         self.text = script.text()
-        self.solver = z3.SolverFor("QF_LIA")
+        ctx = _context()
+        self.solver = z3.SolverFor("QF_LIA", ctx=ctx)
         self.solver.from_string(self.text)
-        self.literals = {c: z3.Bool(n) for n, c in self.by_name.items()}
-        self.goal_literals = [z3.Bool(f"goal!{i}") for i in range(len(goals))]
+        self.literals = {c: z3.Bool(n, ctx) for n, c in self.by_name.items()}
+        self.goal_literals = [z3.Bool(f"goal!{i}", ctx) for i in range(len(goals))]
 
     def check(self, clauses: Sequence[str], timeout: float, goals: bool = True) -> Any:
         self.solver.set("timeout", _ms(timeout))
@@ -378,7 +389,7 @@ class Problem:
     def satisfiable(self, goals: Sequence[BoolTerm], timeout: float) -> Status:
         """Whether the facts and goals can all hold (no values read back)."""
         text, _ = self._text(goals, None)
-        solver = z3.SolverFor("QF_LIA")
+        solver = z3.SolverFor("QF_LIA", ctx=_context())
         solver.set("timeout", _ms(timeout))
         solver.from_string(text)
         got = solver.check()
@@ -398,13 +409,14 @@ class Problem:
         finally:
             s.ref, s.declared, s.count = keep[0], keep[1], keep[2]
             del s.lines[keep[3] :]
-        solver = z3.SolverFor("QF_LIA")
+        ctx = _context()
+        solver = z3.SolverFor("QF_LIA", ctx=ctx)
         solver.from_string(text)
         out: list[Status] = []
         for i in range(len(goals)):
             left = max(timeout - (time.perf_counter() - started), 0.001)
             solver.set("timeout", _ms(left))
-            got = solver.check(z3.Bool(f"each!{i}"))
+            got = solver.check(z3.Bool(f"each!{i}", ctx))
             out.append("sat" if got == z3.sat else "unsat" if got == z3.unsat else "unknown")
         return out
 
@@ -436,8 +448,9 @@ class Problem:
 
         sign = 1 if maximise else -1
         text, declared = self._text(goals, objective * sign)
-        obj = z3.Int("objective!")
-        solver = z3.SolverFor("QF_LIA")
+        ctx = _context()
+        obj = z3.Int("objective!", ctx)
+        solver = z3.SolverFor("QF_LIA", ctx=ctx)
         solver.from_string(text)
         asked = [0]
 
@@ -448,13 +461,13 @@ class Problem:
             if at_least is None:
                 got = solver.check()
             else:
-                lit = z3.Bool(f"at-least!{asked[0]}")
+                lit = z3.Bool(f"at-least!{asked[0]}", ctx)
                 asked[0] += 1
                 solver.add(z3.Implies(lit, obj >= at_least))
                 got = solver.check(lit)
             answered[0] = solver
             if got == z3.unknown and left() > 0.01:
-                fresh = z3.SolverFor("QF_LIA")
+                fresh = z3.SolverFor("QF_LIA", ctx=ctx)
                 fresh.set("timeout", _ms(left()))
                 fresh.from_string(text)
                 if at_least is not None:
