@@ -977,7 +977,7 @@ def _derived(bd: _Builder) -> None:
         counts = "; ".join(
             f"{r['players']} players: stock {r['facts']['stock_after_deal']} after dealing"
             f" {r['facts']['dealt']} of {r['facts']['deck']}, {r['facts']['turns_per_player']}"
-            f" turns a player, {r['went_out']} of {r['hands']} hands went out, mean side score"
+            f" turn{'' if r['facts']['turns_per_player'] == 1 else 's'} a player, {r['went_out']} of {r['hands']} hands went out, mean side score"
             f" {r['mean_side_score']:.0f}"
             for r in rows
         )

@@ -504,6 +504,11 @@ def _refusals(a: Any, b: Any, key: str, seed: int, positions: int = 12) -> DiffW
     return None
 
 
+def _count(n: int, noun: str) -> str:
+    """`n` and the noun, plural unless n is one."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _points(penalties: list[int]) -> str:
     return " and ".join(f"{p} points" for p in penalties) or "nothing"
 
@@ -536,7 +541,7 @@ def _parted(
         True,
         f"the same {len(moves)} moves of a {where['layout']} hand end it under {ended}'s rule"
         f" ({why}) and leave it in play under {on}'s, with"
-        f" {len(model.legal_actions(rules[0], going))} legal moves",
+        f" {_count(len(model.legal_actions(rules[0], going)), 'legal move')}",
         {
             **where,
             "moves": moves,
