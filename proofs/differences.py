@@ -695,15 +695,7 @@ def witness(
         got = _moves(a, b, key, hands, seed, budget) or _moves(b, a, key, hands, seed, budget)
         if got is not None:
             return got
-        return DiffWitness(
-            key,
-            a.rulebook,
-            b.rulebook,
-            "none",
-            False,
-            f"no case found that tells them apart on {key.replace('_', ' ')} (searched positions"
-            f" of {hands} random hands per layout)",
-        )
+        return _none_found(a, b, key, [f"positions of {hands} random hands per layout"])
     if key == "opening_minimums":
         got = _opening(a, b) or _opening(b, a)
         tried.append("the opening tables")
@@ -735,6 +727,11 @@ def witness(
         tried.append("hands played to the end of the stock, each kind of card last")
     if got is not None:
         return got
+    return _none_found(a, b, key, tried)
+
+
+def _none_found(a: Any, b: Any, key: str, tried: list[str]) -> DiffWitness:
+    """The record that no search told books A and B apart on rule `key`, naming the searches."""
     return DiffWitness(
         key,
         a.rulebook,

@@ -189,9 +189,9 @@ class ReplayError(ArbitroError, ValueError):
 def replay(rules: EscobaRules, hand: Hand) -> int:
     """Play `hand` through the model (`deal`, `legal_actions`, `apply`); the amount left on the
     table once the last card is played. ReplayError names the first play the model refuses."""
-    from arbitro.games import model_for
+    from arbitro.model.escoba import ESCOBA
 
-    model = model_for("escoba")
+    model: Any = ESCOBA
     seating = Seating(hand.players, hand.players)
     state: Any = model.new_game(rules, seating, 0)
     state = model.deal(rules, state, [model.parse_card(x) for x in hand.order])
