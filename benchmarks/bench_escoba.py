@@ -11,6 +11,10 @@ The two engines run one after the other inside a round, in alternating order, so
 drift touches both; the ratio of a round is baseline time / current time. Both engines must make
 exactly the same plays (a digest of every play is compared), so the ratio compares equal work.
 
+Each worker says which engine it ran: this tree's is the compiled one when its build matches the
+source (`arbitro.native.status()`; ARBITRO_NATIVE=0 forces pure Python), the baseline's is pure
+Python by construction (it predates the compiled build).
+
 With --instructions each engine instead runs once under `valgrind --tool=callgrind`, which counts
 the instructions of the measured loop alone (a dump as it starts and ends): counts that do not
 drift with the machine's load, as CPU time does on a shared machine (needs valgrind; about a
@@ -47,6 +51,11 @@ simulation or exploration."""
 
 WORKER = r"""
 import hashlib, json, os, random, sys, time
+try:
+    from arbitro.native import status
+    engine = status().describe()
+except ImportError:  # a tree from before the compiled build
+    engine = "pure-Python engine (before the compiled build)"
 from arbitro.model.escoba import ESCOBA
 from arbitro.model.game import Seating
 from arbitro.model.schema import rules_for
@@ -81,7 +90,7 @@ def play(rng, n):
 
 play(random.Random("warm-up"), WARM_UP)
 seconds, steps, digest = play(random.Random(seed), hands)
-print(json.dumps({"seconds": seconds, "steps": steps, "digest": digest}))
+print(json.dumps({"seconds": seconds, "steps": steps, "digest": digest, "engine": engine}))
 """
 
 
@@ -118,8 +127,9 @@ def run(tree: Path, seed: str, hands: int, players: int, sides: int) -> dict[str
     return result
 
 
-def instructions(tree: Path, hands: int, players: int, sides: int) -> tuple[float, str]:
-    """Instructions per play of the engine in ``tree`` (callgrind), and the digest of its plays.
+def instructions(tree: Path, hands: int, players: int, sides: int) -> tuple[float, str, str]:
+    """Instructions per play of the engine in ``tree`` (callgrind), the digest of its plays and
+    which engine ran.
 
     The worker calls `os.getppid` as its timed loop starts and ends, and callgrind dumps its
     counts before each such call: the fourth dump is the measured hands' loop alone (the first
@@ -145,7 +155,7 @@ def instructions(tree: Path, hands: int, players: int, sides: int) -> tuple[floa
             f"bench_escoba: expected four callgrind dumps in {tree}, got {len(totals)}"
         )
     result = json.loads(out.stdout)
-    return totals[3] / int(result["steps"]), str(result["digest"])
+    return totals[3] / int(result["steps"]), str(result["digest"]), str(result["engine"])
 
 
 def profile(hands: int, players: int, sides: int) -> None:
@@ -181,10 +191,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.instructions:
         with tempfile.TemporaryDirectory() as tmp:
             base_tree = extract(args.baseline, Path(tmp))
-            base, base_digest = instructions(base_tree, args.hands, players, sides)
-            cur, cur_digest = instructions(ROOT, args.hands, players, sides)
+            base, base_digest, base_engine = instructions(base_tree, args.hands, players, sides)
+            cur, cur_digest, cur_engine = instructions(ROOT, args.hands, players, sides)
         if base_digest != cur_digest:
             raise SystemExit("bench_escoba: the engines made different plays from the same seed")
+        print(f"baseline {args.baseline}: {base_engine}\ncurrent: {cur_engine}")
         print(
             f"escoba-es, {players} players in {sides} sides, {args.hands} hands: instructions per"
             f" play (legal_actions + apply): baseline {args.baseline} {base:,.0f}, current"
@@ -209,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
                 raise SystemExit(
                     f"bench_escoba: round {r}: the engines made different plays from the same seed"
                 )
+            if r == 0:
+                print(f"baseline {args.baseline}: {got['baseline']['engine']}")
+                print(f"current: {got['current']['engine']}")
             secs = {name: float(str(got[name]["seconds"])) for name in got}
             steps = int(str(got["current"]["steps"]))
             for name in got:

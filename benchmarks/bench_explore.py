@@ -2,7 +2,8 @@
 
 Each exploration runs in this process, one deal after another, with every check the explorer
 makes (`violations` on every state, `clauses_used` of every play, near-miss refusals). CPU time
-(`time.process_time`) is the figure to compare: the machine may be shared, and wall time counts
+(`time.process_time`) is the figure to compare; the engine measured (compiled or pure Python, see
+`arbitro.native`) is printed first: the machine may be shared, and wall time counts
 the waits for a core too. With --symmetry the explorer walks orbits (states up to renaming suits);
 orbits per second and the states they represent per second are reported apart.
 
@@ -20,6 +21,7 @@ import cProfile
 import pstats
 import time
 
+from arbitro.native import status
 from arbitro.proofs.explore import explore_deal
 from arbitro.proofs.explore_config import load_config
 
@@ -36,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", action="store_true", help="profile the first deal of each")
     args = p.parse_args(argv)
     explore_deal(load_config("escoba-tiny"), 0)  # imports and tables made before timing
+    print(f"engine: {status().describe()}")
     print(
         f"{'configuration':<16}{'deals':>6}{'orbits':>11}{'states':>11}{'cpu s':>8}{'wall s':>8}"
         f"{'orbits/s cpu':>14}{'states/s cpu':>14}{'states/s wall':>15}"
