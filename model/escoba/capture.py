@@ -5,76 +5,100 @@ together; if it can take something it must (the player chooses which group); oth
 on the table. Implements escoba-es:capture-sum, escoba-es:capture-forced and
 escoba-es:capture-choice.
 
-How groups are found: with the table's cards ascending, ``polys[i]`` is the polynomial
-prod_{j<i} (1 + x^value(card j)) truncated above the largest sum a capture needs, packed into one
-int with `Tables.lane` bits per coefficient; its coefficient of x^s counts the groups of the first
-i cards worth s. Counting the groups for a card is one shift, and the k-th group in ascending mask
-order is found walking down from the highest card: the groups without it come first.
-
-Counting needs no listing of the table's cards: `Tables.chunk_poly` holds the polynomial of every
-set of ranks of one suit, and the table's polynomial is the product of its suits' (one integer
-multiplication per suit; the lanes are wide enough that no coefficient up to the largest sum
-needed carries into the next). Only a card that can capture pays for the prefix polynomials.
+How groups are found: with the table's cards ascending, ``reach[i]`` is the set of sums the groups
+of the first i cards make, as a bitmask (bit s: some group is worth s), kept up to the largest sum
+a capture needs, so it is a machine-sized int. A card can capture when its need is in the whole
+table's set; its groups are then listed walking down from the highest card, the groups without a
+card before those with it (ascending mask order), and a branch is entered only when its prefix can
+still make the sum, so every step leads to a group. Capture values are at least 1 (the spec's
+escoba-es:capture-values is checked when it is read).
 """
 
 from __future__ import annotations
 
+from typing import Final
+
 from arbitro.model.errors import IllegalAction, MalformedInput
-from arbitro.model.escoba.cards import Tables, card_name, cards_of, pile_value, tables
+from arbitro.model.escoba.cards import (
+    SEEN_SLOTS,
+    Tables,
+    card_name,
+    cards_of,
+    pile_value,
+    tables,
+)
 from arbitro.model.escoba.state import EscobaState, Play
 from arbitro.model.schema import EscobaRules
 
-_new_play = tuple.__new__
+_new_play: Final = tuple.__new__
 """Builds a Play from (seat, card, capture) without the NamedTuple keyword machinery."""
 
-LAYS = tuple(tuple(Play(seat, c, 0) for c in range(64)) for seat in range(16))
+LAYS: Final = tuple(tuple(Play(seat, c, 0) for c in range(64)) for seat in range(16))
 """By seat and card, the play laying that card on the table (made once, shared by every listing)."""
 
+Listing = tuple[tuple[Play, ...], int, int]
+"""The legal plays of a hand over a table, then the masks of the hand's cards that can take one
+group or more, and two groups or more (what `clauses.clauses_key` asks of a play)."""
 
-def table_polys(t: Tables, table: int) -> tuple[list[int], list[int]]:
-    """The table's cards ascending and the prefix polynomials (``len(cards) + 1`` of them)."""
+
+def table_sums(t: Tables, table: int) -> tuple[list[int], list[int]]:
+    """The table's cards ascending and, for each prefix of them, the set of sums its groups make
+    (``len(cards) + 1`` bitmasks, bit s set when some group is worth s; the empty prefix makes 0)."""
     cards: list[int] = []
-    polys = [1]
-    p = 1
-    shift = t.shift
-    pm = t.poly_mask
+    reach: list[int] = [1]
+    r = 1
+    values = t.values
+    top = t.sums_mask
     m = table
     while m:
         low = m & -m
         c = low.bit_length() - 1
         m ^= low
-        p = (p + (p << shift[c])) & pm
+        r = (r | r << values[c]) & top
         cards.append(c)
-        polys.append(p)
-    return cards, polys
+        reach.append(r)
+    return cards, reach
 
 
-def nth_group(t: Tables, cards: list[int], polys: list[int], total: int, k: int) -> int:
-    """The mask of the ``k``-th (from 0) group worth ``total`` > 0, in ascending mask order."""
-    lane = t.lane
-    lm = t.lane_mask
-    values = t.values
-    mask = 0
-    i = len(cards)
-    while total:
+def add_groups(
+    out: list[Play],
+    seat: int,
+    c: int,
+    values: tuple[int, ...],
+    cards: list[int],
+    reach: list[int],
+    i: int,
+    need: int,
+    taken: int,
+) -> None:
+    """Appends to ``out``, in ascending mask order, seat ``seat`` playing ``c`` and taking
+    ``taken`` with each group of the first ``i`` table cards worth ``need``; ``need`` > 0 is one of
+    their sums (a bit of ``reach[i]``), so there is at least one."""
+    while True:
         i -= 1
-        without = (polys[i] >> lane * total) & lm
-        if k >= without:
-            k -= without
-            c = cards[i]
-            mask |= 1 << c
-            total -= values[c]
-    return mask
+        # every group without card i has a lower mask than every group with it: those first
+        if reach[i] >> need & 1:
+            add_groups(out, seat, c, values, cards, reach, i, need, taken)
+        x = cards[i]
+        taken |= 1 << x
+        need -= values[x]
+        if need <= 0:
+            if need == 0:
+                out.append(_new_play(Play, (seat, c, taken)))
+            return
+        if not reach[i] >> need & 1:
+            return
 
 
 def groups_of(t: Tables, table: int, card: int) -> tuple[int, ...]:
     """The masks of the table groups that ``card`` may take, ascending (empty: it takes nothing)."""
-    need = t.target - t.values[card]
-    if not 0 < need <= t.most_needed:
+    need = t.needs[card]
+    cards, reach = table_sums(t, table)
+    if not need or not reach[-1] >> need & 1:
         return ()
-    cards, polys = table_polys(t, table)
-    n = (polys[-1] >> t.lane * need) & t.lane_mask
-    return tuple(nth_group(t, cards, polys, need, k) for k in range(n))
+    found: list[Play] = []
+    add_groups(found, 0, card, t.values, cards, reach, len(cards), need, 0)
+    return tuple(p.capture for p in found)
 
 
 def capture_groups(rules: EscobaRules, table: int, card: int) -> tuple[int, ...]:
@@ -82,77 +106,83 @@ def capture_groups(rules: EscobaRules, table: int, card: int) -> tuple[int, ...]
     return groups_of(tables(rules), table, card)
 
 
-def table_poly(t: Tables, table: int) -> int:
-    """The table's subset-count polynomial (the last prefix polynomial), suit by suit."""
-    if not table:
-        return 1
-    cp = t.chunk_poly
-    shifts = t.suit_shifts
-    pm = t.poly_mask
-    p = cp[(table >> shifts[0]) & 1023]
-    for sh in shifts[1:]:
-        p = (p * cp[(table >> sh) & 1023]) & pm
-    return p
-
-
-LISTINGS_LIMIT = 1 << 16
+LISTINGS_LIMIT: Final = 1 << 16
 """The most listings remembered per rules object before they are forgotten all at once."""
-SEEN_SLOTS = 1 << 16
-"""Slots of `Tables.seen`, the filter of listings met once (a power of two)."""
+NARROW_HAND: Final = 3
+"""Hands of up to this many cards are keyed by their card numbers (6 bits each), so that the key
+of a listing fits a machine word with the table (40 bits) and the seat (4 bits)."""
+WIDE: Final = 1 << 63
+"""Set in the key of a listing of a larger hand (or a seat past 15): keys that are not narrow."""
 
 
-def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[tuple[Play, ...], int]:
-    """The legal plays of ``seat`` holding ``hand`` over ``table``, and the table's polynomial.
+def listing(t: Tables, seat: int, hand: int, table: int) -> Listing:
+    """The legal plays of ``seat`` holding ``hand`` over ``table`` (see `Listing`).
 
     Remembered per rules object (bounded by LISTINGS_LIMIT) from the second time they are asked
     for: the plays depend on nothing else, and an exploration asks for the same few again and
     again, while random play rarely meets a hand and table twice and would only pay for keeping
-    them. `Tables.seen` holds, by a hash of the key, the key met last: a direct-mapped filter.
+    them. `Tables.seen` holds, by the key modulo its size, the key met last: a direct-mapped filter.
     """
-    key = (hand | seat << 40) << 40 | table
-    hit = t.listings.get(key)
+    # the key: the seat, the hand and the table, narrow (one machine word) when it can be
+    key = -1
+    if seat < 16:
+        packed = 0
+        m = hand
+        n = 0
+        while m and n < NARROW_HAND:
+            low = m & -m
+            m ^= low
+            packed = packed << 6 | low.bit_length()  # card + 1: no card is 0
+            n += 1
+        if not m:
+            key = (packed << 4 | seat) << 40 | table
+    if key < 0:
+        key = WIDE | ((hand << 8 | seat) << 40 | table)
+    listings = t.listings
+    hit = listings.get(key)
     if hit is not None:
         return hit
-    shift = t.shift
-    pm = t.poly_mask
-    p = 1
+    values = t.values
+    top = t.sums_mask
+    r = 1
     m = table
     while m:
         low = m & -m
         m ^= low
-        p = (p + (p << shift[low.bit_length() - 1])) & pm
-    need_shift = t.need_shift
-    lm = t.lane_mask
+        r = (r | r << values[low.bit_length() - 1]) & top
+    needs = t.needs
     forced = t.capture_forced
-    lays = LAYS[seat] if seat < len(LAYS) else tuple(Play(seat, c, 0) for c in range(64))
+    lays = LAYS[seat] if seat < 16 else tuple(Play(seat, c, 0) for c in range(64))
     out: list[Play] = []
-    polys: list[int] = []
+    cards: list[int] = []
+    reach: list[int] = []
+    ones = 0
+    twos = 0
     while hand:
         low = hand & -hand
         c = low.bit_length() - 1
         hand ^= low
-        sh = need_shift[c]
-        n = (p >> sh) & lm if sh >= 0 else 0
-        if not n:
+        need = needs[c]
+        if not need or not r >> need & 1:
             out.append(lays[c])
             continue
         if not forced:
             out.append(lays[c])
-        if not polys:
-            cards, polys = table_polys(t, table)
-        need = t.target - t.values[c]
-        for k in range(n):
-            out.append(_new_play(Play, (seat, c, nth_group(t, cards, polys, need, k))))
-    # Fibonacci hashing of the key folded to 40 bits: keys of one deal differ in few bits
-    slot = ((key ^ key >> 40 ^ key >> 80) * 0x9E3779B97F4A7C15 >> 48) & (SEEN_SLOTS - 1)
+        if not reach:
+            cards, reach = table_sums(t, table)
+        before = len(out)
+        add_groups(out, seat, c, values, cards, reach, len(cards), need, 0)
+        ones |= low
+        if len(out) - before > 1:
+            twos |= low
+    slot = key % SEEN_SLOTS
     seen = t.seen
     if seen[slot] != key:
         seen[slot] = key
-        return (tuple(out), p)
-    listings = t.listings
+        return (tuple(out), ones, twos)
     if len(listings) >= LISTINGS_LIMIT:
         listings.clear()
-    hit = listings[key] = (tuple(out), p)
+    hit = listings[key] = (tuple(out), ones, twos)
     return hit
 
 
@@ -175,13 +205,14 @@ def legal_actions(rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:
 def coerce_play(action: object, players: int, deck: int) -> Play:
     """The action as a Play with seat, card and capture in range; MalformedInput otherwise.
 
-    ``deck`` is the mask of the pack's cards.
+    ``deck`` is the mask of the pack's cards. The fields are checked as plain objects before
+    anything reads them as numbers (a Play may hold anything a caller put in it).
     """
-    if type(action) is not Play:
-        if not isinstance(action, tuple) or len(action) != 3:
-            raise MalformedInput(f"a play is (seat, card, capture mask); got {action!r}")
-        action = Play(*action)
-    seat, c, cap = action
+    if not isinstance(action, tuple) or len(action) != 3:
+        raise MalformedInput(f"a play is (seat, card, capture mask); got {action!r}")
+    seat: object = action[0]
+    c: object = action[1]
+    cap: object = action[2]
     size = deck.bit_count()
     if type(seat) is not int or not 0 <= seat < players:
         raise MalformedInput(f"seat {seat!r} is not a seat of {players} players")
@@ -189,7 +220,9 @@ def coerce_play(action: object, players: int, deck: int) -> Play:
         raise MalformedInput(f"{c!r} is not a card of the {size}-card deck")
     if type(cap) is not int or cap < 0 or cap & ~deck:
         raise MalformedInput(f"capture {cap!r} is not a mask of cards of the deck")
-    return action
+    if type(action) is Play:
+        return action
+    return Play(seat, c, cap)
 
 
 def refusal_clauses(rules: EscobaRules, phase: str) -> frozenset[str]:

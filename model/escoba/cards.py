@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from arbitro.model.errors import MalformedInput, SpecError
-from arbitro.model.escoba.seats import next_seat, turn_order
+from arbitro.model.escoba.seats import next_dealer, next_seat, turn_order
 from arbitro.model.schema import EscobaRules
 
 OROS, COPAS, BASTOS, ESPADAS = 0, 1, 2, 3
@@ -93,7 +93,7 @@ class Tables:
     """What the model precomputes from one EscobaRules value; built once per rules object."""
 
     deck: tuple[int, ...]  # the cards of the pack, ascending
-    deck_list: list[int]  # the same as a list (compared with a sorted deck order)
+    deck_set: frozenset[int]  # the same as a set (compared with a deck order's cards)
     full: int  # mask of the whole pack
     size: int  # cards in the pack
     values: tuple[int, ...]  # capture value by card number (0 for a card not in the pack)
@@ -106,25 +106,31 @@ class Tables:
     target: int  # the capture sum
     capture_forced: bool  # a card that can capture must
     most_needed: int  # the largest sum a capture takes from the table (target - lowest value)
-    after: dict[int, tuple[int, ...]]  # players -> the seat that plays after each seat
+    # by card: the sum it needs from the table, or 0 when no group can be worth that
+    needs: tuple[int, ...]
+    sums_mask: int  # the sums a capture may need, as bits 0 .. most_needed (model.escoba.capture)
+    # by players (a tuple indexed by the count; empty for a count the book does not seat): the
+    # seat that plays after each seat
+    after: tuple[tuple[int, ...], ...]
     deals: dict[int, int]  # players -> deals in a hand
     turn_orders: dict[int, tuple[tuple[int, ...], ...]]  # players -> by dealer, the turn order
-    lane: int  # bits per coefficient of a subset-count polynomial (see model.escoba.capture)
-    lane_mask: int
-    poly_mask: int  # keeps the coefficients of x^0 .. x^most_needed
-    shift: tuple[int, ...]  # by card: lane * value, multiplying a polynomial by x^value
-    # by card: lane * (what it needs from the table), or -1 when no group can be worth that
-    need_shift: tuple[int, ...]
-    # by the set of ranks of one suit on the table (10 bits): its subset-count polynomial
-    chunk_poly: tuple[int, ...]
+    redeal_size: int  # cards to each seat in a later deal
+    redeal_table: int  # cards to the table in a later deal
+    # by players (indexed as `after`), by dealer: who deals the next hand
+    next_dealers: tuple[tuple[int, ...], ...]
+    takes_rest: bool  # the last side to capture takes what is left on the table
+    rest_to_dealer: bool  # nobody captured in the hand: the dealer's side takes the rest
+    rest_is_escoba: bool  # taking the rest counts as an escoba
+    target_score: int  # a game ends once a side reaches it at the end of a hand
     # what the model remembers per rules object, each bounded (see the modules that fill them)
-    listings: dict[int, tuple[tuple[Any, ...], int]]  # model.escoba.capture
+    listings: dict[int, tuple[tuple[Any, ...], int, int]]  # model.escoba.capture
     seen: list[int]  # model.escoba.capture.listing
-    # the state last listed and its listing (plays, table polynomial), in one slot (one tuple,
-    # replaced whole)
-    listed: list[tuple[Any, tuple[tuple[Any, ...], int]]]  # model.escoba.capture
+    # the state last listed and its listing, in one slot (one tuple, replaced whole)
+    listed: list[tuple[Any, tuple[tuple[Any, ...], int, int]]]  # model.escoba.capture
     points: dict[Hashable, Any]  # model.escoba.scoring
     stocks: dict[tuple[int, ...], tuple[int, bool]]  # model.escoba.checks
+    # the stock last looked up in `stocks` and its answer, in one slot (model.escoba.checks)
+    last_stock: list[tuple[object, tuple[int, bool]]]
     expected: dict[Hashable, Any]  # model.escoba.checks
     clause_sets: dict[Hashable, frozenset[str]]  # model.escoba.clauses
     refusable: dict[str, frozenset[str]]  # by phase (model.escoba.capture.refusal_clauses)
@@ -174,15 +180,10 @@ def _build(rules: EscobaRules) -> Tables:
     seven = RANK_NAMES.index("7")
     present_values = [values[c] for c in deck]
     most_needed = rules.capture_sum - min(present_values)
-    # the subset counts of the whole pack bound those of any table: size the lanes to hold them
-    counts = [1] + [0] * max(most_needed, 0)
-    for v in present_values:
-        counts = [counts[s] + (counts[s - v] if s >= v else 0) for s in range(len(counts))]
-    lane = max(counts).bit_length() + 1
     seat_counts = {*rules.player_counts, *rules.team_player_counts}
     return Tables(
         deck=deck,
-        deck_list=list(deck),
+        deck_set=frozenset(deck),
         full=mask_of(deck),
         size=len(deck),
         values=values,
@@ -194,62 +195,65 @@ def _build(rules: EscobaRules) -> Tables:
         target=rules.capture_sum,
         capture_forced=rules.capture_forced,
         most_needed=most_needed,
-        lane=lane,
-        lane_mask=(1 << lane) - 1,
-        poly_mask=(1 << lane * (most_needed + 1)) - 1,
-        shift=tuple(lane * v for v in values),
-        after={n: tuple(next_seat(rules, n, s) for s in range(n)) for n in seat_counts},
+        needs=tuple(
+            rules.capture_sum - v if c in deck and 0 < rules.capture_sum - v <= most_needed else 0
+            for c, v in enumerate(values)
+        ),
+        sums_mask=(1 << max(most_needed, 0) + 1) - 1,
+        after=tuple(
+            tuple(next_seat(rules, n, s) for s in range(n)) if n in seat_counts else ()
+            for n in range(max(seat_counts, default=0) + 1)
+        ),
         deals={dc.players: dc.deals for dc in rules.deals_per_hand},
         turn_orders={
             n: tuple(turn_order(rules, n, dealer) for dealer in range(n)) for n in seat_counts
         },
-        need_shift=tuple(
-            lane * (rules.capture_sum - v)
-            if c in deck and 0 < rules.capture_sum - v <= most_needed
-            else -1
-            for c, v in enumerate(values)
+        redeal_size=rules.redeal_size,
+        redeal_table=rules.redeal_table,
+        next_dealers=tuple(
+            tuple(next_dealer(rules, n, dealer) for dealer in range(n)) if n in seat_counts else ()
+            for n in range(max(seat_counts, default=0) + 1)
         ),
+        takes_rest=rules.last_capturer_takes_rest,
+        rest_to_dealer=rules.rest_without_capturer == "dealer",
+        rest_is_escoba=rules.rest_is_escoba,
+        target_score=rules.target_score,
         listings={},
-        seen=[-1] * (1 << 16),
-        listed=[(None, ((), 1))],
+        seen=[-1] * SEEN_SLOTS,
+        listed=[(None, ((), 0, 0))],
         points={},
         stocks={},
+        last_stock=[(None, (0, True))],
         expected={},
         clause_sets={},
         refusable={},
-        chunk_poly=_chunk_polys(tuple(value_of.get(r, 0) for r in range(RANKS)), lane, most_needed),
     )
 
 
-def _chunk_polys(values: tuple[int, ...], lane: int, top: int) -> tuple[int, ...]:
-    """By set of ranks (10 bits), prod (1 + x^value) over them, truncated above x^top, packed."""
-    pm = (1 << lane * (top + 1)) - 1
-    polys = [1] * (1 << RANKS)
-    for bits in range(1, 1 << RANKS):
-        low = bits & -bits
-        r = low.bit_length() - 1
-        rest = polys[bits ^ low]
-        polys[bits] = (rest + (rest << lane * values[r])) & pm if values[r] else rest
-    return tuple(polys)
+SEEN_SLOTS: Final = 65521
+"""Slots of `Tables.seen`, the filter of listings met once (model.escoba.capture.listing): a prime,
+the slot being the key modulo it."""
 
 
-_TABLES: dict[int, tuple[EscobaRules, Tables]] = {}
-_LATEST: tuple[object, Tables] | None = None
-"""The last rules asked for and their tables: most calls in a row are for the same rules."""
+_TABLES: Final[dict[int, tuple[EscobaRules, Tables]]] = {}
+_LATEST: Final[list[tuple[object, Any]]] = [(None, None)]
+"""The last rules asked for and their tables, as the one item of a list: most calls in a row are
+for the same rules. A list changed in place, not a global rebound, so that compiled code reads it
+directly."""
 
 
 def tables(rules: EscobaRules) -> Tables:
     """The lookup tables of these rules (cached by identity; the rules object is kept alive)."""
-    global _LATEST
-    latest = _LATEST
-    if latest is not None and latest[0] is rules:
-        return latest[1]
+    latest = _LATEST[0]
+    if latest[0] is rules:
+        found: Tables = latest[1]
+        return found
     hit = _TABLES.get(id(rules))
     if hit is None or hit[0] is not rules:
         if len(_TABLES) > 256:
             _TABLES.clear()
         hit = _TABLES[id(rules)] = (rules, _build(rules))
-    _LATEST = hit
+    _LATEST[0] = hit
     return hit[1]
 
 

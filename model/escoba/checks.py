@@ -96,26 +96,40 @@ def play_expectations(
 
 def sound(rules: EscobaRules, state: EscobaState) -> bool:
     """Whether the state breaks none of the clauses `listed_violations` checks (the same checks,
-    in one pass that stops at the first failure; a test compares the two on broken states)."""
+    in one pass that stops at the first failure; a test compares the two on broken states).
+
+    Cards counted once and every card somewhere is asked as: no pile overlaps the ones before it,
+    and together they are the pack (the same as their sizes adding up to the pack's, with the
+    pack covered), so that no card is counted."""
     t = tables(rules)
     (players, _, _, phase, dealer, to_move, hand_number, deal_number, hands, table, stock, piles,
      escobas, last, scores, points) = state  # fmt: skip
-    in_stock, distinct = t.stocks.get(stock) or stock_mask(t, stock)
-    if not distinct:
+    # the stock of the state checked before, most often the same object (one per deal)
+    seen = t.last_stock[0]
+    if seen[0] is stock:
+        in_stock, distinct = seen[1]
+    else:
+        found = t.stocks.get(stock) or stock_mask(t, stock)
+        t.last_stock[0] = (stock, found)
+        in_stock, distinct = found
+    if not distinct or in_stock & table:
         return False
     union = table | in_stock
-    total = table.bit_count() + in_stock.bit_count()
     for p in hands:
+        if union & p:
+            return False
         union |= p
-        total += p.bit_count()
     for p in piles:
+        if union & p:
+            return False
         union |= p
-        total += p.bit_count()
     dealt = hand_number > 0
     if dealt:
-        if union != t.full or total != t.size:
+        if union != t.full:
             return False
     elif union or phase != "deal":
+        return False
+    if len(escobas) != len(piles) or (points is not None and len(points) != len(scores)):
         return False
     if phase == "play":
         expect: Any = False
@@ -125,27 +139,44 @@ def sound(rules: EscobaRules, state: EscobaState) -> bool:
             expect = play_expectations(rules, t, players, dealer, deal_number)
         if expect is None or len(stock) != expect[0]:
             return False
-        if expect[2].get(tuple(map(int.bit_count, hands))) != to_move:
+        held: list[int] = []
+        for h in hands:
+            n = 0
+            while h:  # a hand holds a few cards: one step each
+                h &= h - 1
+                n += 1
+            held.append(n)
+        if expect[2].get(tuple(held)) != to_move:
             return False
-        if last == NOBODY and any(piles):
-            return False
+        if last == NOBODY:
+            for p in piles:
+                if p:
+                    return False
     elif dealt:
-        if any(hands) or stock or to_move != NOBODY:
+        if stock or to_move != NOBODY:
             return False
-        if table and last != NOBODY and rules.last_capturer_takes_rest:
+        for h in hands:
+            if h:
+                return False
+        if table and last != NOBODY and t.takes_rest:
             return False
-    for e, pile in zip(escobas, piles, strict=True):
-        if e and e * 2 > pile.bit_count():
+    for i in range(len(piles)):
+        e = escobas[i]
+        if e and e * 2 > piles[i].bit_count():
             return False
     if points is not None:
         if dealt and phase != "play" and points != hand_points(rules, t, piles, escobas)[0]:
             return False
-        for s, r in zip(scores, points, strict=True):
-            if s < sum(r):
+        for i in range(len(scores)):
+            if scores[i] < sum(points[i]):
                 return False
     elif dealt and phase != "play":
         return False
-    if max(scores) < rules.target_score:  # nobody has won (game_winner, its first case)
+    top = scores[0]
+    for x in scores:
+        if x > top:
+            top = x
+    if top < t.target_score:  # nobody has won (game_winner, its first case)
         return phase != "over"
     return (game_winner(rules, scores) is not None) == (phase == "over")
 

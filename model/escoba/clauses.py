@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from arbitro.model.escoba.capture import listing, table_poly
+from arbitro.model.escoba.capture import groups_of, listing
 from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.dealing import check_order
 from arbitro.model.escoba.game_end import game_winner
@@ -23,7 +23,7 @@ from arbitro.model.escoba.scoring import (
 )
 from arbitro.model.escoba.setenta import setenta
 from arbitro.model.escoba.state import NOBODY, EscobaState, Play
-from arbitro.model.escoba.turn import apply
+from arbitro.model.escoba.turn import legal_play, play_unchecked
 from arbitro.model.schema import EscobaRules
 
 CLAUSE_SETS_LIMIT = 1 << 14
@@ -49,14 +49,12 @@ def clauses_key(
     t = tables(rules)
     seat, c, cap = action
     table = state.table
-    sh = t.need_shift[c]
-    # the table polynomial of the listing just made for this state (see capture.listing)
+    # how many groups the card can take, up to two: from the listing just made for this state
     groups = 0
-    if sh >= 0:
+    if t.needs[c]:
         listed = t.listed[0]
         hit = listed[1] if listed[0] is state else listing(t, seat, state.hands[seat], table)
-        p = hit[1]
-        groups = min((p >> sh) & t.lane_mask, 2)
+        groups = (hit[1] >> c & 1) + (hit[2] >> c & 1)
     # the round is over when this card empties the last hand holding cards
     hands = state.hands
     over = hands[seat] == 1 << c and hands.count(0) == len(hands) - 1
@@ -76,17 +74,17 @@ def clauses_used(
     """The clause ids that decided this legal move: a play, or in phase `deal` a deck order."""
     if state.phase == "deal":
         return _deal_clauses(rules, state, action)
-    if not isinstance(action, Play):
-        action = Play(*action)
-    after = apply(rules, state, action)  # IllegalAction for a move that is not legal
     t = tables(rules)
-    key = clauses_key(rules, state, action, after)
+    # MalformedInput or IllegalAction for a move that is not legal
+    play = legal_play(rules, t, state, action)
+    after = play_unchecked(rules, t, state, play)
+    key = clauses_key(rules, state, play, after)
     hit = t.clause_sets.get(key)
     if hit is None:
         memo = t.clause_sets
         if len(memo) >= CLAUSE_SETS_LIMIT:
             memo.clear()
-        keys = play_clause_keys(rules, t, state, action, after)
+        keys = play_clause_keys(rules, t, state, play, after)
         hit = memo[key] = frozenset(rules.cid(k) for k in keys)
     return hit
 
@@ -97,8 +95,7 @@ def play_clause_keys(
     """The spec keys of the clauses a legal play used, worked out from the play itself."""
     keys = {"capture_sum", "capture_values", "play_direction"}
     seat, c, cap = action
-    need = t.target - t.values[c]
-    groups = count_groups(t, table_poly(t, state.table), need) if 0 < need <= t.most_needed else 0
+    groups = len(groups_of(t, state.table, c))
     if cap:
         if groups > 1:
             keys.add("capture_choice")
@@ -111,11 +108,6 @@ def play_clause_keys(
     if after.phase != "play":
         keys.update(_hand_end_clauses(rules, t, state, action, after))
     return keys
-
-
-def count_groups(t: Tables, poly: int, total: int) -> int:
-    """How many groups the table polynomial counts worth ``total``."""
-    return (poly >> t.lane * total) & t.lane_mask
 
 
 def _deal_clauses(rules: EscobaRules, state: EscobaState, order: object) -> frozenset[str]:

@@ -88,13 +88,14 @@ VIEW_PRIVATE: tuple[str, ...] = ("hand",)
 """The fields of a view that only the viewing seat sees; the rest is public to every seat."""
 
 
-def view_to_json(state: EscobaState, seat: int) -> dict[str, Any]:
+def view_to_json(state: EscobaState, seat: object) -> dict[str, Any]:
     """What seat ``seat`` sees of the state: its own hand, what lies face up, and counts of the rest.
 
     The other hands and the stock are face down (escoba-es:hand-size: the three cards are dealt
     face down); captured cards are kept face down like tricks, so only each side's count shows,
     with its escobas marked face up (escoba-es:escoba-points). What a seat saw earlier and may
-    remember is the sequence of its views.
+    remember is the sequence of its views. ``seat`` is checked as a plain object before it is
+    read as a seat number.
     """
     players = state.players
     if type(seat) is not int or not 0 <= seat < players:

@@ -45,8 +45,11 @@ def check_deal_count(rules: EscobaRules, t: Tables, players: int) -> int:
     return deals
 
 
-def new_game(rules: EscobaRules, seating: Seating, dealer: int = 0) -> EscobaState:
-    """A game before its first deal; ``dealer`` deals the first hand (the book draws for it)."""
+def new_game(rules: EscobaRules, seating: Seating, dealer: object = 0) -> EscobaState:
+    """A game before its first deal; ``dealer`` deals the first hand (the book draws for it).
+
+    ``dealer`` is checked as a plain object before it is read as a seat number.
+    """
     check_seating(rules, seating)
     if type(dealer) is not int or not 0 <= dealer < seating.players:
         raise MalformedInput(f"dealer {dealer!r} is not a seat of {seating.players} players")
@@ -74,19 +77,26 @@ def new_game(rules: EscobaRules, seating: Seating, dealer: int = 0) -> EscobaSta
 
 
 def deal_round(
-    stock: Sequence[int], order: Sequence[int], players: int, size: int
+    stock: tuple[int, ...], order: tuple[int, ...], players: int, size: int
 ) -> tuple[tuple[int, ...], int]:
     """Give ``size`` cards to each seat of ``order``, one at a time; the hands and cards used."""
     used = size * players
+    if players == 2 and used <= len(stock):
+        first = second = 0
+        for k in range(0, used, 2):
+            first |= 1 << stock[k]
+            second |= 1 << stock[k + 1]
+        return ((first, second) if order[0] == 0 else (second, first)), used
+    # a stock shorter than the deal (a state read from outside may say so) deals what it holds
+    end = min(used, len(stock))
     hands = [0] * players
-    for i, seat in enumerate(order):
+    for i in range(players):
         # the seat dealt i-th gets every players-th card from the i-th on
-        hands[seat] = sum(map(BITS.__getitem__, stock[i:used:players]))
+        h = 0
+        for k in range(i, end, players):
+            h |= 1 << stock[k]
+        hands[order[i]] = h
     return tuple(hands), used
-
-
-BITS = tuple(1 << c for c in range(64))
-"""The one-card pile of each card number."""
 
 
 def opening_sweep(rules: EscobaRules, t: Tables, table: int) -> int:
@@ -99,25 +109,34 @@ def opening_sweep(rules: EscobaRules, t: Tables, table: int) -> int:
 
 
 def check_order(t: Tables, order: Sequence[int]) -> tuple[int, ...]:
-    """The deck order as a tuple; MalformedInput unless it is a permutation of the deck."""
+    """The deck order as a tuple; MalformedInput unless it is a permutation of the deck.
+
+    Its items are checked as plain objects before anything reads them as card numbers.
+    """
     try:
         cards = tuple(order)
     except TypeError:
         raise MalformedInput("a deck order is a sequence of card numbers") from None
     try:
-        if sorted(cards) == t.deck_list and set(map(type, cards)) == {int}:
+        # a permutation: as many cards as the deck, the deck's cards, all of them ints (True
+        # equals 1 in a set)
+        if len(cards) == t.size and set(cards) == t.deck_set and set(map(type, cards)) == {int}:
             return cards
     except TypeError:
-        pass  # not all numbers: the loop below names the first stranger
+        pass  # something unhashable: the loop below names the first stranger
+    items: tuple[object, ...] = cards
+    full = t.full
     mask = 0
-    for c in cards:
-        if type(c) is not int or not 0 <= c < 64 or not t.full >> c & 1:
+    for c in items:
+        if type(c) is not int or not 0 <= c < 64 or not full >> c & 1:
             raise MalformedInput(f"{c!r} is not a card of the {len(t.deck)}-card deck")
         mask |= 1 << c
-    raise MalformedInput(
-        f"a deck order lists each of the {len(t.deck)} cards once; got {len(cards)} entries"
-        f" with {mask.bit_count()} different cards"
-    )
+    if mask != full or len(cards) != t.size:
+        raise MalformedInput(
+            f"a deck order lists each of the {len(t.deck)} cards once; got {len(cards)} entries"
+            f" with {mask.bit_count()} different cards"
+        )
+    return cards
 
 
 def deal(rules: EscobaRules, state: EscobaState, order: Sequence[int]) -> EscobaState:

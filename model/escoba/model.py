@@ -8,6 +8,7 @@ from typing import Any
 
 from arbitro.model.errors import IllegalAction, MalformedInput
 from arbitro.model.escoba import capture, cards, checks, clauses, codec, dealing, seats, turn
+from arbitro.model.escoba import state as state_module
 from arbitro.model.escoba.cards import RANKS, tables
 from arbitro.model.escoba.state import EscobaState, Play
 from arbitro.model.game import GameModel, HandResult, Phase, Seating
@@ -76,11 +77,9 @@ class EscobaModel:
 
     violations = staticmethod(checks.violations)
 
-    def progress(self, state: EscobaState) -> int:
-        """Plays made in the hand, up to a constant: each takes one card out of the hands and
-        the stock (a later deal moves cards from one to the other), so it grows by one with every
-        transition; the explorer relies on it, and checks it on every state."""
-        return -sum(map(int.bit_count, state.hands)) - len(state.stock)
+    # plays made in the hand, up to a constant (see state.progress): asked of every state the
+    # explorer meets, so bound straight to the function
+    progress = staticmethod(state_module.progress)
 
     def last_hand(self, state: EscobaState) -> HandResult | None:
         return state.result

@@ -10,18 +10,17 @@ the capture, scoring and game-end clauses.
 
 from __future__ import annotations
 
-from operator import add
+from typing import Final
 
 from arbitro.model.escoba.capture import coerce_play, listing, refusals
 from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.dealing import deal_round
 from arbitro.model.escoba.game_end import game_winner
 from arbitro.model.escoba.scoring import hand_points
-from arbitro.model.escoba.seats import next_dealer
 from arbitro.model.escoba.state import NOBODY, EscobaState, Play
 from arbitro.model.schema import EscobaRules
 
-_new_state = tuple.__new__
+_new_state: Final = tuple.__new__
 """Builds an EscobaState from its fields in order without the NamedTuple keyword machinery."""
 
 
@@ -30,22 +29,35 @@ def apply(rules: EscobaRules, state: EscobaState, action: object) -> EscobaState
     t = tables(rules)
     listed = t.listed[0]
     if listed[0] is state:
-        plays = listed[1][0]
+        # the state just listed (the usual case): a legal action is one of its plays
+        plays: tuple[Play, ...] = listed[1][0]
+        if action in plays:
+            return play_unchecked(rules, t, state, plays[plays.index(action)])
+    return play_unchecked(rules, t, state, legal_play(rules, t, state, action))
+
+
+def legal_play(rules: EscobaRules, t: Tables, state: EscobaState, action: object) -> Play:
+    """The legal play equal to ``action``; MalformedInput or the first IllegalAction otherwise.
+
+    A legal play is one of the listed ones: the listed value is returned, whose fields are ints
+    even when the action is an equal tuple of other numbers.
+    """
+    listed = t.listed[0]
+    if listed[0] is state:
+        plays: tuple[Play, ...] = listed[1][0]
     elif state.phase == "play":
         seat = state.to_move
         plays = listing(t, seat, state.hands[seat], state.table)[0]
     else:
         plays = ()
     try:
-        # a legal play is one of the listed ones: play the listed value, whose fields are ints
-        # even when the action is an equal tuple of other numbers
-        play = plays[plays.index(action)]
+        return plays[plays.index(action)]
     except ValueError:
         play = coerce_play(action, state.players, t.full)
         refused = refusals(rules, state, play)
         if refused:
             raise refused[0] from None
-    return play_unchecked(rules, t, state, play)
+    return play  # pragma: no cover - a play refused by nothing is listed
 
 
 def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play) -> EscobaState:
@@ -84,10 +96,10 @@ def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play
     else:
         # the round is played out: the dealer deals again from the stock
         order = t.turn_orders[players][dealer]
-        hands, used = deal_round(stock, order, players, rules.redeal_size)
-        for x in stock[used : used + rules.redeal_table]:
+        hands, used = deal_round(stock, order, players, t.redeal_size)
+        for x in stock[used : used + t.redeal_table]:
             table |= 1 << x
-        stock = stock[used + rules.redeal_table :]
+        stock = stock[used + t.redeal_table :]
         deal_number += 1
         to_move = order[0]
     return _new_state(
@@ -119,25 +131,28 @@ def end_hand(
     ``state`` supplies the seating, dealer, hand number and scores from before the hand ended.
     """
     t = tables(rules)
+    players = state.players
+    dealer = state.dealer
     taker = NOBODY
     if table:
         if last != NOBODY:
-            if rules.last_capturer_takes_rest:
+            if t.takes_rest:
                 taker = last
-        elif rules.rest_without_capturer == "dealer":
-            taker = state.dealer % state.sides
+        elif t.rest_to_dealer:
+            taker = dealer % state.sides
     if taker != NOBODY:
         piles = _put(piles, taker, piles[taker] | table)
         table = 0
-        if rules.rest_is_escoba:
+        if t.rest_is_escoba:
             escobas = _put(escobas, taker, escobas[taker] + 1)
     points, totals = hand_points(rules, t, piles, escobas)
-    scores = tuple(map(add, state.scores, totals))
-    over = game_winner(rules, scores) is not None
-    dealer = state.dealer
+    before = state.scores
+    scores = tuple([before[i] + totals[i] for i in range(len(before))])
+    # nobody at the target: the game goes on without asking who won (game_winner's first case)
+    over = max(scores) >= t.target_score and game_winner(rules, scores) is not None
     return _new_state(
         EscobaState,
-        (state.players, state.sides, state.layout, "over" if over else "deal",
-         dealer if over else next_dealer(rules, state.players, dealer), NOBODY, state.hand_number,
+        (players, state.sides, state.layout, "over" if over else "deal",
+         dealer if over else t.next_dealers[players][dealer], NOBODY, state.hand_number,
          deal_number, hands, table, (), piles, escobas, last, scores, points),
     )  # fmt: skip

@@ -130,6 +130,16 @@ def test_malformed_plays(action: object) -> None:
         ESCOBA.apply(R, s, action)
 
 
+def test_a_legal_play_written_with_other_numbers_is_the_listed_play() -> None:
+    """escoba-es:capture-sum — a play equal to a legal one (here floats) is played and its clauses
+    named as the listed play's, by either engine."""
+    s = _state("4o Rc Rb", "1c 3c 4b 7e")
+    for play in ESCOBA.legal_actions(R, s):
+        same = tuple(float(x) for x in play)
+        assert ESCOBA.apply(R, s, same) == ESCOBA.apply(R, s, play)
+        assert ESCOBA.clauses_used(R, s, same) == ESCOBA.clauses_used(R, s, play)
+
+
 def test_capture_and_escoba() -> None:
     """escoba-es:escoba-points — taking every table card is an escoba for the capturing side."""
     s = _state("4o Rc Rb", "1c 4b Sc Se")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from escoba_helpers import (
@@ -216,6 +217,22 @@ def test_bad_deck_orders_are_malformed() -> None:
         ESCOBA.deal(R, g, [*range(39), 40])
     with pytest.raises(MalformedInput):
         ESCOBA.new_game(R, TWO, dealer=2)
+
+
+@pytest.mark.parametrize(("bad", "named"), [("7o", "'7o'"), (True, "True"), (1.0, "1.0")])
+def test_a_deck_order_holding_a_non_card_is_malformed(bad: object, named: str) -> None:
+    """escoba-es:suits — a deck order holds card numbers: anything else in the place of card 1 is
+    named (True and 1.0 equal 1 but are not card numbers), whichever engine runs."""
+    order = [0, bad, *range(2, 40)]
+    with pytest.raises(MalformedInput, match=f"^{re.escape(named)} is not a card"):
+        ESCOBA.deal(R, ESCOBA.new_game(R, TWO), order)
+
+
+@pytest.mark.parametrize("dealer", ["0", True, 0.0])
+def test_a_dealer_that_is_not_a_seat_number_is_malformed(dealer: object) -> None:
+    """escoba-es:player-counts — the first dealer is a seat number, checked before it is used."""
+    with pytest.raises(MalformedInput, match=f"^dealer {re.escape(repr(dealer))} is not a seat"):
+        ESCOBA.new_game(R, TWO, dealer=dealer)  # type: ignore[arg-type]
 
 
 def test_no_deal_while_a_hand_is_played() -> None:
