@@ -32,6 +32,8 @@ from arbitro.model.schema import EscobaRules
 
 _new_play: Final = tuple.__new__
 """Builds a Play from (seat, card, capture) without the NamedTuple keyword machinery."""
+_PLAY: Final = Play
+"""The class, as a name compiled code reads directly (an imported name is looked up each time)."""
 
 LAYS: Final = tuple(tuple(Play(seat, c, 0) for c in range(64)) for seat in range(16))
 """By seat and card, the play laying that card on the table (made once, shared by every listing)."""
@@ -84,7 +86,7 @@ def add_groups(
         need -= values[x]
         if need <= 0:
             if need == 0:
-                out.append(_new_play(Play, (seat, c, taken)))
+                out.append(_new_play(_PLAY, (seat, c, taken)))
             return
         if not reach[i] >> need & 1:
             return

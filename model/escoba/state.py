@@ -11,7 +11,7 @@ options.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from arbitro.model.escoba.cards import card_name, cards_of
 from arbitro.model.game import HandResult, Phase, Seating
@@ -22,7 +22,7 @@ CATEGORIES = ("cards", "oros", "velo", "setenta", "escobas")
 HAND_END_REASON = "cards-played"
 """An Escoba hand ends one way: every card of the stock was dealt and played."""
 
-NOBODY = -1
+NOBODY: Final = -1
 """`last_capturer` before anyone captured in the hand; `to_move` when nobody is to play."""
 
 

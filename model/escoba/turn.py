@@ -22,6 +22,8 @@ from arbitro.model.schema import EscobaRules
 
 _new_state: Final = tuple.__new__
 """Builds an EscobaState from its fields in order without the NamedTuple keyword machinery."""
+_STATE: Final = EscobaState
+"""The class, as a name compiled code reads directly (an imported name is looked up each time)."""
 
 
 def apply(rules: EscobaRules, state: EscobaState, action: object) -> EscobaState:
@@ -103,7 +105,7 @@ def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play
         deal_number += 1
         to_move = order[0]
     return _new_state(
-        EscobaState,
+        _STATE,
         (players, sides, layout, "play", dealer, to_move, hand_number, deal_number, hands, table,
          stock, piles, escobas, last, scores, points),
     )  # fmt: skip
@@ -149,9 +151,13 @@ def end_hand(
     before = state.scores
     scores = tuple([before[i] + totals[i] for i in range(len(before))])
     # nobody at the target: the game goes on without asking who won (game_winner's first case)
-    over = max(scores) >= t.target_score and game_winner(rules, scores) is not None
+    over = False
+    for x in scores:
+        if x >= t.target_score:
+            over = game_winner(rules, scores) is not None
+            break
     return _new_state(
-        EscobaState,
+        _STATE,
         (players, state.sides, state.layout, "over" if over else "deal",
          dealer if over else t.next_dealers[players][dealer], NOBODY, state.hand_number,
          deal_number, hands, table, (), piles, escobas, last, scores, points),
