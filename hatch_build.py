@@ -122,6 +122,7 @@ def build(root: Path, dest: Path) -> dict[str, Any]:
             raise RuntimeError(f"the build made no shared library {shared_built.name}")
         shutil.copyfile(shared_built, staged / (shared + suffix))
         manifest = {
+            "recipe": recipe(),
             "ext_suffix": suffix,
             "shared": {"name": shared, "file": shared + suffix},
             "modules": modules,
@@ -129,6 +130,34 @@ def build(root: Path, dest: Path) -> dict[str, Any]:
         (staged / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
         _replace(staged, dest)
     return manifest
+
+
+def recipe() -> str:
+    """What else decides the build: this file and the version of mypyc that compiles."""
+    from importlib.metadata import version
+
+    return f"{digest(Path(__file__))[:16]} mypy {version('mypy')}"
+
+
+def up_to_date(root: Path, dest: Path) -> bool:
+    """Whether ``dest`` holds a build of exactly today's sources by today's recipe."""
+    try:
+        manifest = json.loads((dest / "manifest.json").read_text(encoding="utf-8"))
+        if manifest["recipe"] != recipe():
+            return False
+        if manifest["ext_suffix"] != sysconfig.get_config_var("EXT_SUFFIX"):
+            return False
+        modules = manifest["modules"]
+        wanted = {module_name(p): p for p in sources(root)}
+        if set(modules) != set(wanted):
+            return False
+        for name, path in wanted.items():
+            entry = modules[name]
+            if entry["sha256"] != digest(root / path) or not (dest / entry["file"]).is_file():
+                return False
+        return (dest / manifest["shared"]["file"]).is_file()
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
 
 
 def _replace(staged: Path, dest: Path) -> None:
@@ -161,29 +190,36 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[misc,valid-type]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         root = Path(self.root)
-        if version == "editable":
-            dest = root / "arbitro" / OUT
-        else:
-            dest = Path(tempfile.mkdtemp(prefix="arbitro-compiled-")) / OUT
+        in_place = root / "arbitro" / OUT
         if os.environ.get("ARBITRO_NATIVE_BUILD", "1") == "0":
             self.app.display_info("arbitro: ARBITRO_NATIVE_BUILD=0, the engine stays pure Python")
             if version == "editable":
-                clear(dest)
+                clear(in_place)
             return
+        if version == "editable":
+            dest = in_place
+        else:
+            # staged outside the checkout, put into the wheel, removed in `finalize`
+            dest = Path(tempfile.mkdtemp(prefix="arbitro-compiled-")) / OUT
+            self._staged = dest
         try:
-            manifest = build(root, dest)
+            if up_to_date(root, in_place):
+                # the checkout's own build is of these very sources: the same modules again
+                if dest != in_place:
+                    _replace(in_place, dest)
+                manifest = json.loads((dest / "manifest.json").read_text(encoding="utf-8"))
+            else:
+                manifest = build(root, dest)
         except (RuntimeError, OSError) as e:
             self.app.display_warning(
                 f"arbitro: the engine could not be compiled, it runs as pure Python: {e}"
             )
-            if version == "editable":
-                clear(dest)
+            clear(dest)
             return
         self.app.display_info(f"arbitro: compiled {len(manifest['modules'])} engine modules")
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
         if version != "editable":
-            self._staged = dest
             for f in sorted(dest.iterdir()):
                 build_data["force_include"][str(f)] = f"arbitro/{OUT}/{f.name}"
 

@@ -577,10 +577,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
+    from arbitro import native
+
     try:
-        return version("arbitro")
+        number = version("arbitro")
     except PackageNotFoundError:  # pragma: no cover - run from a bare checkout
-        return "unknown"
+        number = "unknown"
+    return f"{number}, {native.status().describe()}"
 
 
 def build_parser() -> argparse.ArgumentParser:
