@@ -29,6 +29,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 OUT = "_compiled"
+FAILED = "failed.txt"
+"""Written in the (editable) build folder when compilation failed: why, for `arbitro --version`."""
 """The folder, inside the `arbitro` package, that holds the compiled modules and the manifest."""
 GROUP = "arbitro._compiled"
 """mypyc's group name: its shared library is the module ``arbitro._compiled__mypyc``."""
@@ -165,16 +167,28 @@ def _replace(staged: Path, dest: Path) -> None:
     if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
         raise RuntimeError(f"{dest} is not a folder of compiled modules; not replacing it")
     if dest.exists():
-        if not (dest / "manifest.json").is_file() and any(dest.iterdir()):
+        if not _is_build(dest) and any(dest.iterdir()):
             raise RuntimeError(f"{dest} holds files that are not a build; not replacing it")
         shutil.rmtree(dest)
     shutil.copytree(staged, dest)
 
 
-def clear(dest: Path) -> None:
-    """Removes an earlier build at ``dest`` (only a build: a folder with a manifest)."""
-    if dest.is_dir() and not dest.is_symlink() and (dest / "manifest.json").is_file():
+def _is_build(dest: Path) -> bool:
+    """Whether the folder ``dest`` is an earlier build: a manifest, or the note of a failure."""
+    return (dest / "manifest.json").is_file() or (dest / FAILED).is_file()
+
+
+def clear(dest: Path, why: str = "") -> None:
+    """Removes an earlier build at ``dest`` (only a build), leaving the note ``why`` if given."""
+    if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
+        return
+    if dest.is_dir():
+        if not _is_build(dest):
+            return
         shutil.rmtree(dest)
+    if why:
+        dest.mkdir(parents=True)
+        (dest / FAILED).write_text(why + "\n", encoding="utf-8")
 
 
 try:
@@ -194,7 +208,7 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         if os.environ.get("ARBITRO_NATIVE_BUILD", "1") == "0":
             self.app.display_info("arbitro: ARBITRO_NATIVE_BUILD=0, the engine stays pure Python")
             if version == "editable":
-                clear(in_place)
+                clear(in_place, "ARBITRO_NATIVE_BUILD=0 made a pure-Python build")
             return
         if version == "editable":
             dest = in_place
@@ -214,7 +228,13 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[misc,valid-type]
             self.app.display_warning(
                 f"arbitro: the engine could not be compiled, it runs as pure Python: {e}"
             )
-            clear(dest)
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            clear(
+                dest,
+                f"the build failed ({first}); `uv sync -v` shows why"
+                if version == "editable"
+                else "",
+            )
             return
         self.app.display_info(f"arbitro: compiled {len(manifest['modules'])} engine modules")
         build_data["pure_python"] = False

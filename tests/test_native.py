@@ -227,6 +227,20 @@ def test_the_build_replaces_only_an_earlier_build(tmp_path: Path) -> None:
     assert sorted(p.name for p in earlier.iterdir()) == ["manifest.json"]
 
 
+def test_a_failed_build_says_why(tmp_path: Path) -> None:
+    """A build that could not compile leaves a note, which the status repeats."""
+    folder = tmp_path / "arbitro" / native.FOLDER
+    hatch_build.clear(folder, "the build failed (no compiler); `uv sync -v` shows why")
+    status, _files = native.check(tmp_path / "arbitro", {})
+    assert status.reason == "the build failed (no compiler); `uv sync -v` shows why"
+    # a later build replaces the note
+    staged = tmp_path / "staged"
+    staged.mkdir()
+    (staged / "manifest.json").write_text("{}")
+    hatch_build._replace(staged, folder)
+    assert sorted(p.name for p in folder.iterdir()) == ["manifest.json"]
+
+
 def test_the_checkout_build_is_current_only_for_its_own_sources(tmp_path: Path) -> None:
     """`up_to_date` (which lets the wheel reuse the checkout's build) fails on any change."""
     built = ROOT / "arbitro" / native.FOLDER
