@@ -29,9 +29,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 OUT = "_compiled"
+"""The folder, inside the `arbitro` package, that holds the compiled modules and the manifest."""
 FAILED = "failed.txt"
 """Written in the (editable) build folder when compilation failed: why, for `arbitro --version`."""
-"""The folder, inside the `arbitro` package, that holds the compiled modules and the manifest."""
 GROUP = "arbitro._compiled"
 """mypyc's group name: its shared library is the module ``arbitro._compiled__mypyc``."""
 PACKAGES = ("escoba", "rummy")
