@@ -30,6 +30,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent
 OUT = "_compiled"
 """The folder, inside the `arbitro` package, that holds the compiled modules and the manifest."""
+FAILED = "failed.txt"
+"""Written in the (editable) build folder when compilation failed: why, for `arbitro --version`."""
 GROUP = "arbitro._compiled"
 """mypyc's group name: its shared library is the module ``arbitro._compiled__mypyc``."""
 PACKAGES = ("escoba", "rummy")
@@ -122,6 +124,7 @@ def build(root: Path, dest: Path) -> dict[str, Any]:
             raise RuntimeError(f"the build made no shared library {shared_built.name}")
         shutil.copyfile(shared_built, staged / (shared + suffix))
         manifest = {
+            "recipe": recipe(),
             "ext_suffix": suffix,
             "shared": {"name": shared, "file": shared + suffix},
             "modules": modules,
@@ -131,21 +134,61 @@ def build(root: Path, dest: Path) -> dict[str, Any]:
     return manifest
 
 
+def recipe() -> str:
+    """What else decides the build: this file and the version of mypyc that compiles."""
+    from importlib.metadata import version
+
+    return f"{digest(Path(__file__))[:16]} mypy {version('mypy')}"
+
+
+def up_to_date(root: Path, dest: Path) -> bool:
+    """Whether ``dest`` holds a build of exactly today's sources by today's recipe."""
+    try:
+        manifest = json.loads((dest / "manifest.json").read_text(encoding="utf-8"))
+        if manifest["recipe"] != recipe():
+            return False
+        if manifest["ext_suffix"] != sysconfig.get_config_var("EXT_SUFFIX"):
+            return False
+        modules = manifest["modules"]
+        wanted = {module_name(p): p for p in sources(root)}
+        if set(modules) != set(wanted):
+            return False
+        for name, path in wanted.items():
+            entry = modules[name]
+            if entry["sha256"] != digest(root / path) or not (dest / entry["file"]).is_file():
+                return False
+        return (dest / manifest["shared"]["file"]).is_file()
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
 def _replace(staged: Path, dest: Path) -> None:
     """Puts the folder ``staged`` at ``dest``, replacing only an earlier build there."""
     if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
         raise RuntimeError(f"{dest} is not a folder of compiled modules; not replacing it")
     if dest.exists():
-        if not (dest / "manifest.json").is_file() and any(dest.iterdir()):
+        if not _is_build(dest) and any(dest.iterdir()):
             raise RuntimeError(f"{dest} holds files that are not a build; not replacing it")
         shutil.rmtree(dest)
     shutil.copytree(staged, dest)
 
 
-def clear(dest: Path) -> None:
-    """Removes an earlier build at ``dest`` (only a build: a folder with a manifest)."""
-    if dest.is_dir() and not dest.is_symlink() and (dest / "manifest.json").is_file():
+def _is_build(dest: Path) -> bool:
+    """Whether the folder ``dest`` is an earlier build: a manifest, or the note of a failure."""
+    return (dest / "manifest.json").is_file() or (dest / FAILED).is_file()
+
+
+def clear(dest: Path, why: str = "") -> None:
+    """Removes an earlier build at ``dest`` (only a build), leaving the note ``why`` if given."""
+    if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
+        return
+    if dest.is_dir():
+        if not _is_build(dest):
+            return
         shutil.rmtree(dest)
+    if why:
+        dest.mkdir(parents=True)
+        (dest / FAILED).write_text(why + "\n", encoding="utf-8")
 
 
 try:
@@ -161,29 +204,42 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[misc,valid-type]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         root = Path(self.root)
-        if version == "editable":
-            dest = root / "arbitro" / OUT
-        else:
-            dest = Path(tempfile.mkdtemp(prefix="arbitro-compiled-")) / OUT
+        in_place = root / "arbitro" / OUT
         if os.environ.get("ARBITRO_NATIVE_BUILD", "1") == "0":
             self.app.display_info("arbitro: ARBITRO_NATIVE_BUILD=0, the engine stays pure Python")
             if version == "editable":
-                clear(dest)
+                clear(in_place, "ARBITRO_NATIVE_BUILD=0 made a pure-Python build")
             return
+        if version == "editable":
+            dest = in_place
+        else:
+            # staged outside the checkout, put into the wheel, removed in `finalize`
+            dest = Path(tempfile.mkdtemp(prefix="arbitro-compiled-")) / OUT
+            self._staged = dest
         try:
-            manifest = build(root, dest)
+            if up_to_date(root, in_place):
+                # the checkout's own build is of these very sources: the same modules again
+                if dest != in_place:
+                    _replace(in_place, dest)
+                manifest = json.loads((dest / "manifest.json").read_text(encoding="utf-8"))
+            else:
+                manifest = build(root, dest)
         except (RuntimeError, OSError) as e:
             self.app.display_warning(
                 f"arbitro: the engine could not be compiled, it runs as pure Python: {e}"
             )
-            if version == "editable":
-                clear(dest)
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            clear(
+                dest,
+                f"the build failed ({first}); `uv sync -v` shows why"
+                if version == "editable"
+                else "",
+            )
             return
         self.app.display_info(f"arbitro: compiled {len(manifest['modules'])} engine modules")
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
         if version != "editable":
-            self._staged = dest
             for f in sorted(dest.iterdir()):
                 build_data["force_include"][str(f)] = f"arbitro/{OUT}/{f.name}"
 

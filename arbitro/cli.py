@@ -577,10 +577,21 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
+    from arbitro import native
+
     try:
-        return version("arbitro")
+        number = version("arbitro")
     except PackageNotFoundError:  # pragma: no cover - run from a bare checkout
-        return "unknown"
+        number = "unknown"
+    return f"{number}, {native.status().describe()}"
+
+
+class _Version(argparse.Action):
+    """Prints the version line as it is (argparse's own action wraps it to the terminal)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kw: object) -> None:
+        sys.stdout.write(f"arbitro {_version()}\n")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -589,7 +600,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="A referee for traditional card games: rulebooks as checked data, an exact "
         "model, proofs and an oracle.",
     )
-    p.add_argument("--version", action="version", version=f"arbitro {_version()}")
+    p.add_argument("--version", action=_Version, nargs=0, help="the version, and which engine runs")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     rules = sub.add_parser("rules", help="the rulebooks as data: list, show, diff, comparison")

@@ -82,7 +82,12 @@ def check(
     folder = package / FOLDER
     manifest_file = folder / "manifest.json"
     if not manifest_file.is_file():
-        return Status(False, "no compiled build installed"), {}
+        try:
+            # the build leaves a note when it could not compile
+            note = (folder / "failed.txt").read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            note = ""
+        return Status(False, note or "no compiled build installed"), {}
     try:
         manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
         suffix = manifest["ext_suffix"]

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 
+from arbitro import native
 from arbitro.check import check_lines
 from arbitro.games import choose_seating, model_for
 from arbitro.model.schema import rules_for
@@ -86,6 +87,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--rulebook", action="append")
     args = parser.parse_args()
+    print(f"engine: {native.status().describe()}")
     for rb in args.rulebook or rulebook_ids():
         rate, median, actions = bench_check(rb, args.games)
         verdict = "meets" if rate >= 50_000 else "below"

@@ -86,6 +86,19 @@ for line in sys.stdin:
 """
 
 
+def engine_of(tree: Path) -> str:
+    """Which engine the tree runs: compiled, or from source (and why)."""
+    env = dict(os.environ, PYTHONPATH=str(tree), ARBITRO_SPEC_DIR=str(tree / "spec"))
+    probe = (
+        "try:\n from arbitro import native; print(native.status().describe())\n"
+        "except ImportError:\n print('pure-Python engine (a tree without the compiled build)')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env=env, cwd=tree, capture_output=True, text=True
+    )
+    return done.stdout.strip() or f"unknown ({done.stderr.strip()[-200:]})"
+
+
 def extract(rev: str, into: Path) -> Path:
     """The baseline's model, arbitro and spec folders, from `git archive`, under `into`."""
     blob = subprocess.run(
@@ -134,6 +147,7 @@ def compare(books: list[str], rev: str, rounds: int, hands: int) -> None:
         base = Worker(extract(rev, Path(tmp)))
         this = Worker(ROOT)
         print(f"baseline {rev} against this checkout: {rounds} rounds of {hands} hands per book")
+        print(f"baseline: {engine_of(Path(tmp))}; this checkout: {engine_of(ROOT)}")
         print(
             f"{'rulebook':<12}{'baseline h/s':>13}{'this h/s':>10}{'ratio':>8}{'lowest':>8}"
             f"{'highest':>9}{'per action':>12}{'same games':>12}"

@@ -65,12 +65,18 @@ for rules, seating, deck in setup:
     os.getppid()  # callgrind dumps here: what follows is this book's hands alone
     actions.append(sum(hand(rules, seating, deck, seed) for seed in range(hands)))
 os.getppid()
-print(json.dumps(actions))
+try:
+    from arbitro import native
+    engine = native.status().describe()
+except ImportError:  # a tree from before the compiled build: its engine runs from source
+    engine = "pure-Python engine (a tree without the compiled build)"
+print(json.dumps({"actions": actions, "engine": engine}))
 """
 
 
-def count(path: Path, books: list[str], hands: int, out: Path) -> tuple[list[int], list[int]]:
-    """The instructions and actions of each book's hands for the engine under `path`."""
+def count(path: Path, books: list[str], hands: int, out: Path) -> tuple[list[int], list[int], str]:
+    """The instructions and actions of each book's hands for the engine under `path`, and which
+    engine that was (compiled or from source)."""
     env = dict(os.environ, PYTHONPATH=str(path), ARBITRO_SPEC_DIR=str(path / "spec"))
     env["PYTHONHASHSEED"] = "0"
     got = subprocess.run(
@@ -91,7 +97,8 @@ def count(path: Path, books: list[str], hands: int, out: Path) -> tuple[list[int
         text=True,
         check=True,
     )
-    actions: list[int] = json.loads(got.stdout.strip().splitlines()[-1])
+    reply = json.loads(got.stdout.strip().splitlines()[-1])
+    actions: list[int] = reply["actions"]
     dumps = sorted(out.glob("cg.*.*"), key=lambda p: int(p.suffix[1:]))
     totals = []
     for d in dumps:
@@ -100,7 +107,7 @@ def count(path: Path, books: list[str], hands: int, out: Path) -> tuple[list[int
         totals.append(int(m.group(1)))
     # dump k (1-based) ends before the k-th getppid: dump 1 is imports and warming, dumps 2..
     # are the books in order
-    return totals[1 : 1 + len(books)], actions
+    return totals[1 : 1 + len(books)], actions, str(reply["engine"])
 
 
 def main() -> None:
@@ -113,11 +120,12 @@ def main() -> None:
         base_dir, this_dir = Path(tmp, "base-cg"), Path(tmp, "this-cg")
         base_dir.mkdir()
         this_dir.mkdir()
-        base_ir, base_n = count(
+        base_ir, base_n, base_engine = count(
             extract(args.baseline, Path(tmp, "base")), args.books, args.hands, base_dir
         )
-        this_ir, this_n = count(ROOT, args.books, args.hands, this_dir)
+        this_ir, this_n, this_engine = count(ROOT, args.books, args.hands, this_dir)
     print(f"baseline {args.baseline} against this checkout: {args.hands} hands per book, callgrind")
+    print(f"baseline: {base_engine}; this checkout: {this_engine}")
     print(
         f"{'rulebook':<12}{'baseline Ir/act':>16}{'this Ir/act':>13}{'ratio/hand':>12}"
         f"{'ratio/action':>14}{'actions':>14}"

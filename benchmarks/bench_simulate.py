@@ -22,6 +22,7 @@ import statistics
 import time
 from typing import Any
 
+from arbitro import native
 from arbitro.games import model_for
 from arbitro.model.schema import rules_for
 from arbitro.model.spec import load_rulebook
@@ -66,6 +67,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--check", default="hands", choices=("hands", "every", "none"))
     args = ap.parse_args()
+    print(f"engine: {native.status().describe()}")
     print(
         f"{'rulebook':<11} {'bare s':>8} {'legal s':>8} {'simulate s':>11} {'ratio':>6}  target ≤ {TARGET}"
     )

@@ -1,10 +1,16 @@
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+import arbitro
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = Path(os.environ.get("ARBITRO_RULEBOOKS", ROOT.parent / "shared" / "rulebooks"))
@@ -21,3 +27,30 @@ def rulebooks_dir() -> Path:
     if not RULEBOOKS.is_dir():
         pytest.skip(f"rulebook texts not found at {RULEBOOKS}")
     return RULEBOOKS
+
+
+@pytest.fixture
+def source_module() -> Iterator[Callable[[str], ModuleType]]:
+    """Loads a fresh copy of an engine module run from its source, whichever engine runs.
+
+    A test that breaks one function on purpose patches it in this copy: compiled code calls the
+    functions of its own build directly, so a patch of the compiled module would not be seen.
+    The copy's own calls go through its globals, and it uses the other modules as they are.
+    """
+    loaded: list[str] = []
+
+    def load(name: str) -> ModuleType:
+        package = Path(arbitro.__file__).resolve().parent
+        source = package.joinpath(*name.split(".")[1:]).with_suffix(".py")
+        alias = f"{name}__source_copy"
+        spec = importlib.util.spec_from_file_location(alias, source)
+        assert spec is not None and spec.loader is not None, source
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[alias] = module  # dataclasses look their module up while being defined
+        loaded.append(alias)
+        spec.loader.exec_module(module)
+        return module
+
+    yield load
+    for alias in loaded:
+        sys.modules.pop(alias, None)

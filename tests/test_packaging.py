@@ -25,7 +25,12 @@ def test_installed_wheel_lists_the_rulebooks(tmp_path: Path) -> None:
     )
     (wheel,) = dist.glob("arbitro-*.whl")
     with zipfile.ZipFile(wheel) as zf:
-        top = {name.split("/")[0] for name in zf.namelist()}
+        names = zf.namelist()
+        top = {name.split("/")[0] for name in names}
+    # the build hook put the compiled engine inside the package, or (no compiler) nothing at all
+    compiled = "arbitro/_compiled/manifest.json" in names
+    assert compiled == any(n.startswith("arbitro/_compiled/") for n in names)
+    assert compiled == ("py3-none-any" not in wheel.name)
     assert top == {
         "arbitro",
         wheel.name.split("-")[0] + "-" + wheel.name.split("-")[1] + ".dist-info",
@@ -68,3 +73,14 @@ def test_installed_wheel_lists_the_rulebooks(tmp_path: Path) -> None:
         env=env,
     ).stdout.strip()
     assert str(ROOT) not in where
+    engine = subprocess.run(
+        [str(venv / "bin" / "arbitro"), "--version"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    ).stdout
+    assert ("compiled engine" in engine) == compiled, engine
+    if shutil.which("cc") or shutil.which("gcc"):
+        assert compiled, "a C compiler is here, yet the wheel holds no compiled engine"
