@@ -1,5 +1,11 @@
 """Builds the compiled engine: the model's modules compiled with mypyc, beside their source.
 
+The repository carries the build for its reference platform (CPython 3.11 on x86_64 Linux) in
+``arbitro/_compiled/``, so a fresh clone there installs in seconds with no compiler. When that
+build does not match this interpreter, or the sources changed since it was made, installing
+compiles anew (about 95 seconds of one core); after an edit under model/, commit the rebuilt folder
+with the edit (tests/test_native.py fails on a stale committed build).
+
 The wheel (and the editable install `uv sync` makes) carries, in ``arbitro/_compiled/``, one
 extension module per compiled source file and a manifest naming each module, its source file and
 that file's SHA-256. `arbitro.native` uses them in place of the source only when every hash still
@@ -30,8 +36,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent
 OUT = "_compiled"
 """The folder, inside the `arbitro` package, that holds the compiled modules and the manifest."""
-FAILED = "failed.txt"
-"""Written in the (editable) build folder when compilation failed: why, for `arbitro --version`."""
+FAILED = "_compiled-failed.txt"
+"""Written beside the build folder (editable installs) when compilation failed: why, for
+`arbitro --version`; removed by the next build that succeeds. Git ignores it."""
 GROUP = "arbitro._compiled"
 """mypyc's group name: its shared library is the module ``arbitro._compiled__mypyc``."""
 PACKAGES = ("escoba", "rummy")
@@ -55,7 +62,7 @@ from setuptools import Distribution
 
 out, temp, group = sys.argv[1], sys.argv[2], sys.argv[3]
 paths = sys.argv[4:]
-exts = mypycify(paths, opt_level="3", group_name=group,
+exts = mypycify(paths, opt_level="3", debug_level="0", group_name=group,
                 target_dir=os.path.join(temp, "c"))
 dist = Distribution({"name": "arbitro-compiled", "ext_modules": exts})
 cmd = dist.get_command_obj("build_ext")
@@ -174,21 +181,19 @@ def _replace(staged: Path, dest: Path) -> None:
 
 
 def _is_build(dest: Path) -> bool:
-    """Whether the folder ``dest`` is an earlier build: a manifest, or the note of a failure."""
-    return (dest / "manifest.json").is_file() or (dest / FAILED).is_file()
+    """Whether the folder ``dest`` is an earlier build (it has a manifest)."""
+    return (dest / "manifest.json").is_file()
 
 
-def clear(dest: Path, why: str = "") -> None:
-    """Removes an earlier build at ``dest`` (only a build), leaving the note ``why`` if given."""
-    if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
+def note_failure(package: Path, why: str) -> None:
+    """Leaves the reason a build failed beside the build folder (``why`` empty: removes it)."""
+    note = package / FAILED
+    if note.is_symlink() or (note.exists() and not note.is_file()):
         return
-    if dest.is_dir():
-        if not _is_build(dest):
-            return
-        shutil.rmtree(dest)
     if why:
-        dest.mkdir(parents=True)
-        (dest / FAILED).write_text(why + "\n", encoding="utf-8")
+        note.write_text(why + "\n", encoding="utf-8")
+    elif note.exists():
+        note.unlink()
 
 
 try:
@@ -206,9 +211,8 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         root = Path(self.root)
         in_place = root / "arbitro" / OUT
         if os.environ.get("ARBITRO_NATIVE_BUILD", "1") == "0":
+            # the build folder stays as it is: arbitro.native ignores a build of other sources
             self.app.display_info("arbitro: ARBITRO_NATIVE_BUILD=0, the engine stays pure Python")
-            if version == "editable":
-                clear(in_place, "ARBITRO_NATIVE_BUILD=0 made a pure-Python build")
             return
         if version == "editable":
             dest = in_place
@@ -229,13 +233,15 @@ class CompiledEngineHook(BuildHookInterface):  # type: ignore[misc,valid-type]
                 f"arbitro: the engine could not be compiled, it runs as pure Python: {e}"
             )
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
-            clear(
-                dest,
-                f"the build failed ({first}); `uv sync -v` shows why"
-                if version == "editable"
-                else "",
-            )
+            if version == "editable":
+                note_failure(
+                    root / "arbitro", f"the build failed ({first}); `uv sync -v` shows why"
+                )
+            else:
+                shutil.rmtree(dest.parent, ignore_errors=True)
             return
+        if version == "editable":
+            note_failure(root / "arbitro", "")
         self.app.display_info(f"arbitro: compiled {len(manifest['modules'])} engine modules")
         build_data["pure_python"] = False
         build_data["infer_tag"] = True

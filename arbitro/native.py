@@ -82,12 +82,7 @@ def check(
     folder = package / FOLDER
     manifest_file = folder / "manifest.json"
     if not manifest_file.is_file():
-        try:
-            # the build leaves a note when it could not compile
-            note = (folder / "failed.txt").read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError):
-            note = ""
-        return Status(False, note or "no compiled build installed"), {}
+        return Status(False, _failure_note(package) or "no compiled build installed"), {}
     try:
         manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
         suffix = manifest["ext_suffix"]
@@ -96,7 +91,8 @@ def check(
     except (OSError, ValueError, KeyError, TypeError) as e:
         return Status(False, f"the build's manifest is unreadable: {e}"), {}
     if suffix != sysconfig.get_config_var("EXT_SUFFIX"):
-        return Status(False, f"the build is for another interpreter ({suffix})"), {}
+        why = _failure_note(package) or f"the build is for another interpreter ({suffix})"
+        return Status(False, why), {}
     files = {shared["name"]: folder / shared["file"]}
     for name, entry in sorted(modules.items()):
         source = package / entry["source"]
@@ -105,12 +101,21 @@ def check(
         except OSError:
             return Status(False, f"{entry['source']} is missing"), {}
         if now != entry["sha256"]:
-            return Status(False, f"{entry['source']} changed since the build"), {}
+            why = _failure_note(package) or f"{entry['source']} changed since the build"
+            return Status(False, why), {}
         files[name] = folder / entry["file"]
     missing = [f.name for f in files.values() if not f.is_file()]
     if missing:
         return Status(False, f"the build lacks {missing[0]}"), {}
     return Status(True, "built from this source", tuple(sorted(modules))), files
+
+
+def _failure_note(package: Path) -> str:
+    """Why the last build failed, if the build left a note (see hatch_build.py)."""
+    try:
+        return (package / "_compiled-failed.txt").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 _STATUS: Status | None = None

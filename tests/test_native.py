@@ -217,8 +217,6 @@ def test_the_build_replaces_only_an_earlier_build(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="holds files that are not a build"):
         hatch_build._replace(staged, outside)
     assert (outside / "keep.txt").read_text() == "mine"
-    hatch_build.clear(outside)  # not a build: left alone
-    assert (outside / "keep.txt").read_text() == "mine"
     earlier = tmp_path / "earlier"
     earlier.mkdir()
     (earlier / "manifest.json").write_text("{}")
@@ -228,17 +226,41 @@ def test_the_build_replaces_only_an_earlier_build(tmp_path: Path) -> None:
 
 
 def test_a_failed_build_says_why(tmp_path: Path) -> None:
-    """A build that could not compile leaves a note, which the status repeats."""
-    folder = tmp_path / "arbitro" / native.FOLDER
-    hatch_build.clear(folder, "the build failed (no compiler); `uv sync -v` shows why")
-    status, _files = native.check(tmp_path / "arbitro", {})
+    """A build that could not compile leaves a note beside the build folder, which the status
+    repeats; the folder itself is left as it was; a build that succeeds removes the note."""
+    package, paths = _package(tmp_path)
+    paths["source"].write_bytes(b"X = 2\n")
+    hatch_build.note_failure(package, "the build failed (no compiler); `uv sync -v` shows why")
+    status, _files = native.check(package, {})
     assert status.reason == "the build failed (no compiler); `uv sync -v` shows why"
-    # a later build replaces the note
-    staged = tmp_path / "staged"
-    staged.mkdir()
-    (staged / "manifest.json").write_text("{}")
-    hatch_build._replace(staged, folder)
-    assert sorted(p.name for p in folder.iterdir()) == ["manifest.json"]
+    assert paths["manifest"].is_file()
+    hatch_build.note_failure(package, "")
+    status, _files = native.check(package, {})
+    assert status.reason == "model/thing.py changed since the build"
+
+
+def test_the_committed_build_is_current() -> None:
+    """The build this repository carries for its reference platform is of today's sources: an
+    edit under model/ is committed with the rebuilt folder (`uv sync` rebuilds it in place)."""
+    folder = ROOT / "arbitro" / native.FOLDER
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "--", "arbitro/_compiled"],
+        capture_output=True,
+        text=True,
+    )
+    if tracked.returncode != 0 or not tracked.stdout.strip():
+        pytest.skip("not a git checkout carrying a build")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    if manifest["ext_suffix"] != SUFFIX:
+        pytest.skip(f"the carried build is for {manifest['ext_suffix']}, not this interpreter")
+    assert hatch_build.up_to_date(ROOT, folder), "arbitro/_compiled is not a build of these sources"
+    changed = subprocess.run(
+        ["git", "-C", str(ROOT), "status", "--porcelain", "--", "arbitro/_compiled"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert changed == "", f"the build differs from the committed one; commit it:\n{changed}"
 
 
 def test_the_checkout_build_is_current_only_for_its_own_sources(tmp_path: Path) -> None:
