@@ -402,7 +402,11 @@ def _records_format(path: str, given: str | None) -> str:
     return "csv" if path.lower().endswith(".csv") else "jsonl"
 
 
-def _dead_end_dir(path: str) -> Path:
+def _dead_end_dir(path: str, prefix: str, force: bool) -> Path:
+    """The folder for dead-end transcripts, checked before the simulation: a transcript this run
+    may write (`PREFIX-game*.jsonl`) is never a link, and is replaced only with --force."""
+    from arbitro.safe_write import check_target
+
     d = Path(path)
     if d.is_symlink() or (d.exists() and not d.is_dir()):
         raise OptionError(f"--dead-ends {path}: not a directory")
@@ -413,6 +417,13 @@ def _dead_end_dir(path: str) -> Path:
             d.mkdir()
         except OSError as e:
             raise OptionError(f"--dead-ends {path}: cannot create it: {e.strerror}") from None
+        return d
+    try:
+        names = sorted(d.glob(f"{prefix}-game*.jsonl"))
+    except OSError as e:
+        raise OptionError(f"--dead-ends {path}: cannot read it: {e.strerror}") from None
+    for existing in names:
+        check_target(existing, force)
     return d
 
 
@@ -425,7 +436,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     records_path = args.records
     if records_path and records_path != "-":
         check_target(records_path, args.force)
-    dead_dir = _dead_end_dir(args.dead_ends) if args.dead_ends else None
+    dead_dir = (
+        _dead_end_dir(args.dead_ends, f"{book.id}-seed{args.seed}", args.force)
+        if args.dead_ends
+        else None
+    )
     if records_path == "-" and not args.json:
         pass  # records on stdout, the summary on stderr
     elif records_path == "-" and args.json:
@@ -473,7 +488,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 model, rules, seating, options, args.policy, args.seed, g, args.max_hands
             )
             path = dead_dir / f"{book.id}-seed{args.seed}-game{g}.jsonl"
-            write_text(path, t.text(), force=True)
+            write_text(path, t.text(), force=args.force)
             saved.append(str(path))
     data = summary.to_json()
     data["dead_end_transcripts"] = saved
@@ -704,7 +719,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=5,
         help="most transcripts saved (5)",
     )
-    sim.add_argument("--force", action="store_true", help="replace an existing records file")
+    sim.add_argument(
+        "--force", action="store_true", help="replace an existing records file or transcripts"
+    )
     sim.add_argument("--json", action="store_true", help="machine-readable output")
     sim.set_defaults(func=cmd_simulate)
 

@@ -233,9 +233,9 @@ def update_doc(path: str, jobs: int = 2, timeout: float = 30.0) -> str:
     report = prove(rulebook_ids(), timeout=timeout, workers=jobs)
     block = f"{MARKERS[0]}\n```text\n{render(report, smt.version())}```\n"
     new = text[:start] + block + text[end:]
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(new, encoding="utf-8")
-    tmp.replace(target)
+    from arbitro.safe_write import write_text
+
+    write_text(target, new, force=True)  # replaces only the regular file read above, never a link
     return f"updated {path}: {len(report.results)} results in {report.seconds:.1f} s"
 
 
