@@ -104,7 +104,7 @@ def _book(args: argparse.Namespace, attr: str = "rulebook") -> Rulebook:
     name = getattr(args, attr, None)
     spec = getattr(args, "spec", None)
     if spec is not None:
-        book = use_spec_file(Path(spec))
+        book = use_spec_file(spec)
         if name is not None and name != book.id:
             raise OptionError(f"--spec {spec} defines {book.id!r}, but the command names {name!r}")
         return book
@@ -783,7 +783,37 @@ def _stdout_failed(e: OSError) -> int:
     return 2
 
 
+def _escape_unencodable() -> None:
+    """Text that UTF-8 cannot carry (a lone surrogate read from a JSON escape) is printed as its
+    escape, never raised as an error mid-output."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
+
+
+def _path_error(e: OSError) -> str | None:
+    """One line for an OSError about a path the user named (too long, a loop of links, not
+    there, not allowed), or None for any other OSError."""
+    from arbitro.model.inputs import shown
+
+    if e.filename is None or e.errno not in (
+        errno.ENAMETOOLONG,
+        errno.ELOOP,
+        errno.ENOENT,
+        errno.ENOTDIR,
+        errno.EISDIR,
+        errno.EACCES,
+        errno.EPERM,
+    ):
+        return None
+    name = e.filename if isinstance(e.filename, str) else os.fsdecode(e.filename)
+    return f"{shown(name)}: {(e.strerror or os.strerror(e.errno or 0)).lower()}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _escape_unencodable()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -803,7 +833,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EIO, errno.EPIPE, errno.EFBIG, errno.EDQUOT):
             return _stdout_failed(e)
-        raise
+        about_path = _path_error(e)
+        if about_path is None:
+            raise
+        sys.stderr.write(f"arbitro: error: {about_path}\n")
+        return 2
     except RecursionError:
         sys.stderr.write("arbitro: error: input nested too deep to read\n")
         return 2
