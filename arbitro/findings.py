@@ -225,7 +225,7 @@ def derive(
     dead_end_hands: int = 20,
 ) -> dict[str, Any]:
     """Everything the findings derive by solver, computation and play, as JSON-able data."""
-    from arbitro.dead_ends import dead_ends, endless
+    from arbitro.dead_ends import dead_ends
     from arbitro.model.schema import rules_for
     from arbitro.proofs.claims import check_book
     from arbitro.proofs.clashes import book_clashes
@@ -246,7 +246,6 @@ def derive(
         "escalera_wild": {},
         "witnesses": {},
         "dead_ends": [],
-        "endless": [],
     }
     out["moot"] = {}
     for b in books:
@@ -277,20 +276,11 @@ def derive(
                     "seed": d.seed,
                 }
             )
-        for e in endless(b):
-            out["endless"].append(
-                {
-                    "rulebook": e.rulebook,
-                    "layout": e.layout,
-                    "players": e.players,
-                    "sides": e.sides,
-                    "hands": e.hands,
-                    "went_out": e.went_out,
-                    "mean_side_score": round(e.mean_side_score, 1),
-                    "facts": e.facts,
-                }
-            )
-    dead = {x["clause"] for x in out["dead_rules"] if not x.get("options")}
+        # games that never end are not looked for by random play: play that runs out of patience
+        # proves nothing, and a claim that a game never ends needs a proof or a replayed cycle
+    # only a clause that never applies as a whole: a dead row of an opening table says nothing
+    # of the other rows, where two tables may still differ
+    dead = {x["clause"] for x in out["dead_rules"] if not x.get("options") and x["whole"]}
     done: dict[str, Any] = {}
     for job in witness_jobs(books):
         ids = [_cid(books, m, job.key) for m in (job.first, job.second)]
@@ -965,52 +955,6 @@ def _derived(bd: _Builder) -> None:
                 checked=best["replayed"] in ("valid", "incomplete"),
             )
         )
-    endless = [x for x in d.get("endless", [])]
-    by_book: dict[str, list[dict[str, Any]]] = {}
-    for x in endless:
-        by_book.setdefault(x["rulebook"], []).append(x)
-    for bid, rows in by_book.items():
-        book = bd.books.get(bid)
-        if book is None:
-            continue
-        players = ", ".join(str(r["players"]) for r in rows)
-        counts = "; ".join(
-            f"{r['players']} players: stock {r['facts']['stock_after_deal']} after dealing"
-            f" {r['facts']['dealt']} of {r['facts']['deck']}, {r['facts']['turns_per_player']}"
-            f" turn{'' if r['facts']['turns_per_player'] == 1 else 's'} a player, {r['went_out']} of {r['hands']} hands went out, mean side score"
-            f" {r['mean_side_score']:.0f}"
-            for r in rows
-        )
-        need = rows[0]["facts"]["cards_a_side_melds_to_go_out"]
-        summary = (
-            f"{bid} with {players} players never ends: with hands of"
-            f" {rows[0]['facts']['hand_size']} the stock runs out after a few turns a player,"
-            f" before a side melds the {need} cards of the canastas it needs to go out; every hand"
-            f" ends on the exhausted stock with cards in hand and red threes counting against the"
-            f" sides, so totals move away from the target. {counts}"
-        )
-        clauses = tuple(
-            book.clause(k).id
-            for k in ("layouts", "packs", "go_out_min_completed", "stock_out", "target_score")
-            if book.has(k)
-        )
-        bd.add(
-            Finding(
-                "dead-end",
-                book.game,
-                (bid,),
-                "players",
-                clauses,
-                summary,
-                witness={
-                    "text": f"counted from the deck and seen in random play ({counts})",
-                    "how": "play",
-                    "layouts": rows,
-                },
-                severity="winner",
-                checked=True,
-            )
-        )
 
 
 def _paraphrase(bd: _Builder, cid: str) -> str:
@@ -1112,7 +1056,7 @@ def _never_applies(bd: _Builder, cids: Sequence[str]) -> dict[str, Any] | None:
     default readings), as one witness; None unless each is proved dead."""
     proofs: dict[str, list[str]] = {}
     for x in bd.derived.get("dead_rules", []):
-        if x["clause"] in cids and not x.get("options"):
+        if x["clause"] in cids and not x.get("options") and x["whole"]:
             proofs.setdefault(x["clause"], list(x["core"]))
     if not cids or set(cids) - set(proofs):
         return None
