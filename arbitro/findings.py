@@ -19,7 +19,6 @@ words (our paraphrases). Findings about the same problem are merged.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
 import re
@@ -250,7 +249,10 @@ def derive(
     out["moot"] = {}
     for b in books:
         say(f"{b.id}: claims")
-        out["claims"] += [c.to_json() for c in check_book(b, timeout=timeout)]
+        for checked in check_book(b, timeout=timeout):
+            row = checked.to_json()
+            row.pop("seconds", None)  # timings stay out: the data is the same on any machine
+            out["claims"].append(row)
         for m in book_moot(rules_for(b)):
             out["moot"][m.clause] = m.to_json()
         if b.game == "escoba":
@@ -334,30 +336,34 @@ def _open_question(c: Clause) -> bool:
     )
 
 
-def load_or_derive(
-    books: Sequence[Rulebook], use_cache: bool = True, progress: Progress | None = None
-) -> tuple[dict[str, Any], str]:
-    """The derived data for these books, from the cache when it holds this digest; else derived
-    now and written to the cache (a cache that cannot be written is skipped, never an error).
-    Returns the data and where it came from."""
+def cache_path(books: Sequence[Rulebook]) -> tuple[Path, str]:
+    """The cache file for these books and its digest."""
     key = digest(books)
-    path = cache_dir() / f"findings-{key}.json"
-    if use_cache and path.is_file() and not path.is_symlink():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if isinstance(data, dict) and data.get("digest") == key:
-                return data["derived"], f"cache {path}"
-        except (OSError, ValueError, KeyError):
-            pass
-    data = derive(books, progress=progress)
-    if use_cache:
-        from arbitro.safe_write import WriteError, write_text
+    return cache_dir() / f"findings-{key}.json", key
 
+
+def load_or_derive(
+    books: Sequence[Rulebook],
+    use_cache: bool = True,
+    progress: Progress | None = None,
+    store: bool = True,
+) -> tuple[dict[str, Any], str]:
+    """The derived data for these books, from the cache when it holds this digest and passes
+    every check (`findings_cache.read`); else derived now and written to the cache when its
+    results are deterministic (a cache that cannot be written is skipped, never an error).
+    `use_cache` false derives again without reading the cache; `store` false never writes it.
+    Returns the data and where it came from."""
+    from arbitro import findings_cache
+
+    path, key = cache_path(books)
+    if use_cache:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_text(path, json.dumps({"digest": key, "derived": data}), force=True)
-        except (OSError, WriteError):
-            pass
+            return findings_cache.read(path, key), f"cache {path}"
+        except (OSError, findings_cache.CacheMismatch):
+            pass  # missing, or not what derive writes: derived again below
+    data = derive(books, progress=progress)
+    if store and not findings_cache.write(path, key, data):
+        return data, "derived now (not cached)"
     return data, "derived now"
 
 
