@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from arbitro.findings import KINDS, SEVERITIES
+from arbitro.findings.core import KINDS, SEVERITIES
 
 FORMATS = ("text", "md", "json", "html")
 
@@ -41,9 +41,9 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arbitro import findings_report
-    from arbitro.findings import checked_claims, findings, load_or_derive, progress_to_stderr
+    from arbitro.findings.core import checked_claims, findings, load_or_derive, progress_to_stderr
     from arbitro.model.spec import load_all
+    from arbitro.reports import findings_report
 
     fmt = "json" if args.json else args.format or "text"
     if args.output:
@@ -85,7 +85,7 @@ def diff_witnesses(
     """For each differing row of `rules diff`, the witness telling each pair of values apart
     (`findings.value_pairs`): taken from `known` (the derived witnesses, by label) when given,
     else read from the findings cache when it holds these specs, else searched now."""
-    from arbitro.findings import cache_dir, digest, value_pairs
+    from arbitro.findings.core import cache_dir, digest, value_pairs
     from arbitro.model.spec import load_all
 
     cached: dict[str, Any] = dict(known or {})
