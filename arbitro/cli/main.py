@@ -295,7 +295,7 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     fmt = _fmt(args)
     witnesses = {}
     if args.witnesses:
-        from arbitro.cli.findings_cmd import diff_witnesses, witness_lines
+        from arbitro.findings.witnesses import diff_witnesses, witness_lines
 
         witnesses = diff_witnesses(books, rows)
     if fmt == "json":

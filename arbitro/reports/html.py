@@ -12,6 +12,7 @@ from html import escape
 
 from arbitro.booktext import book_text, rulebooks_dir, sentence
 from arbitro.findings.compare import Row, deck_size, diff, player_counts, show_value
+from arbitro.findings.witnesses import witness_details, witness_text
 from arbitro.model.spec import Clause, Rulebook
 from arbitro.reports.report import MARK, Witnesses, comparison_groups, witness_anchor
 
@@ -141,8 +142,6 @@ def _clause_entry(book: Rulebook, c: Clause) -> str:
 
 def _witnesses(section: str, title: str, found: Witnesses) -> str:
     """Each ≠ row's witnesses, under the id its ≠ mark links to."""
-    from arbitro.cli.findings_cmd import witness_details, witness_text
-
     out = [f"<h3>Witnesses of the ≠ rows: {escape(title)}</h3>"]
     for key, ws in found.items():
         out.append(f'<div class="witness" id="{witness_anchor(section, key)}">')

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arbitro.findings.compare import Row, deck_size, diff, player_counts, show_value
+from arbitro.findings.witnesses import diff_witnesses, witness_details, witness_text
 from arbitro.model.spec import STATUSES, Clause, Reading, Rulebook
 
 MARK = {"stated": "", "inferred": " ~", "unspecified": " ?", "conflicting": " !"}
@@ -79,7 +80,7 @@ def comparison_groups(books: Sequence[Rulebook]) -> tuple[list[Rulebook], list[R
 
 
 Witnesses = dict[str, list[dict[str, Any]]]
-"""The witnesses of the ≠ rows of one table, by rule key (`findings_cmd.diff_witnesses`)."""
+"""The witnesses of the ≠ rows of one table, by rule key (`findings.witnesses.diff_witnesses`)."""
 
 
 def witness_anchor(section: str, key: str) -> str:
@@ -93,8 +94,6 @@ def comparison_witnesses(
     """The witnesses of every ≠ row of the comparison's Samba and Samba-and-Canasta tables: from
     `known` (derived witnesses by label), else from the findings' derivation (cached per spec
     content; derived now on a first run, a few minutes)."""
-    from arbitro.cli.findings_cmd import diff_witnesses
-
     if known is None:
         import sys
 
@@ -117,8 +116,6 @@ def comparison_witnesses(
 def witness_markdown(section: str, title: str, found: Witnesses) -> str:
     """A section listing, for each ≠ row, the case telling each pair of values apart and each
     book's result; each row under a heading whose slug is `witness_anchor`."""
-    from arbitro.cli.findings_cmd import witness_details, witness_text
-
     out = [f"### Witnesses of the ≠ rows: {title}", ""]
     for key, ws in found.items():
         out += [f"#### Witness {section} {key.replace('_', ' ')}", ""]

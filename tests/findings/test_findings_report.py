@@ -195,8 +195,8 @@ def test_prove_shows_the_claims_and_fails_on_a_refuted_one(
 
 
 def test_a_differing_row_of_rules_diff_gets_its_witness() -> None:
-    from arbitro.cli.findings_cmd import diff_witnesses, witness_lines
     from arbitro.findings.compare import diff
+    from arbitro.findings.witnesses import diff_witnesses, witness_lines
 
     books = [load_rulebook("samba-en"), load_rulebook("canasta-es")]
     rows = [r for r in diff(books) if r.key in ("wild_cap", "draw_count")]
