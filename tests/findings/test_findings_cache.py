@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from arbitro import findings, findings_cache
-from arbitro.cli import main
-from arbitro.findings import _source_files, cache_path, load_or_derive
+from arbitro.cli.main import main
+from arbitro.findings import cache as findings_cache
+from arbitro.findings import core as findings
+from arbitro.findings.core import _source_files, cache_path, load_or_derive
 from arbitro.model.spec import load_all
 
 
@@ -26,7 +27,7 @@ def test_the_cache_key_reads_the_model_and_the_proofs() -> None:
         "model/escoba/capture.py",
         "proofs/rummy/score.py",
         "proofs/claims.py",
-        "arbitro/findings.py",
+        "arbitro/findings/core.py",
     ):
         assert any(n.endswith(tail) for n in names), tail
 

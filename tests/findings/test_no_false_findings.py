@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from arbitro.findings import findings
+from arbitro.findings.core import findings
 from arbitro.model.rummy.cards import parse_cards
 from arbitro.model.rummy.melds import classify
 from arbitro.model.rummy.tables import tables

@@ -21,10 +21,10 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
-from arbitro.jsonio import dumps_line, loads, shorten
 from arbitro.model.errors import ArbitroError, IllegalAction
-from arbitro.oracle import Oracle
-from arbitro.protocol import validate
+from arbitro.oracle.core import Oracle
+from arbitro.oracle.jsonio import dumps_line, loads, shorten
+from arbitro.oracle.protocol import validate
 
 PROTOCOL = "arbitro-adapter/1"
 OPS = ("hello", "start", "legal", "apply", "score", "quit")

@@ -40,10 +40,10 @@ def _seatings(model: Any, rules: Any) -> list[Any]:
 
 def dead_ends(book: Rulebook, hands: int = 40, seed: int = 1) -> list[DeadEnd]:
     """Every cause of a dead end seen in `hands` one-hand games per layout of the book."""
-    from arbitro.check import check_lines
     from arbitro.games import model_for
     from arbitro.model.schema import rules_for
-    from arbitro.simulate import DEAD_END, NO_LEGAL_ACTION, game_transcript, simulate
+    from arbitro.oracle.check import check_lines
+    from arbitro.simulation.simulate import DEAD_END, NO_LEGAL_ACTION, game_transcript, simulate
 
     model = model_for(book.game)
     rules = rules_for(book)
