@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from arbitro.conform_adapter import Reference, serve_reference
+from arbitro.conformance.conform_adapter import Reference, serve_reference
 from arbitro.model.errors import IllegalAction
 
 MODE = sys.argv[1]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 
 HOSTILE = [sys.executable, str(Path(__file__).parent / "hostile.py")]
 ROOT = Path(__file__).parent.parent.parent
@@ -105,7 +105,7 @@ def test_a_child_left_in_the_group_is_ended(
 def _resident(mode: str) -> tuple[str, int, int]:
     script = (
         "import resource, sys\n"
-        "from arbitro.conform import conform\n"
+        "from arbitro.conformance.conform import conform\n"
         f"run = conform('escoba-es', {[*HOSTILE, mode]!r}, games=1, seed=0, timeout=20)\n"
         "print(run.failure['kind'], len(run.failure['message']), "
         "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"

@@ -13,8 +13,8 @@ import dataclasses
 
 import pytest
 
-from arbitro.compare import diff
-from arbitro.findings import _Builder, _never_applies, value_groups, value_pairs
+from arbitro.findings.compare import diff
+from arbitro.findings.core import _Builder, _never_applies, value_groups, value_pairs
 from arbitro.model.escoba import scoring as escoba_scoring
 from arbitro.model.schema import EscobaRules, RummyRules, rules_for
 from arbitro.model.spec import load_all, load_rulebook

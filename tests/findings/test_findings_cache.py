@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arbitro.findings import _source_files
+from arbitro.findings.core import _source_files
 
 
 def test_the_cache_key_reads_the_model_and_the_proofs() -> None:
@@ -14,6 +14,6 @@ def test_the_cache_key_reads_the_model_and_the_proofs() -> None:
         "model/escoba/capture.py",
         "proofs/rummy/score.py",
         "proofs/claims.py",
-        "arbitro/findings.py",
+        "arbitro/findings/core.py",
     ):
         assert any(n.endswith(tail) for n in names), tail

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from arbitro import findings_report
-from arbitro.cli import main
-from arbitro.dead_ends import endless
-from arbitro.findings import KINDS, derive, evidence_share, findings
+from arbitro.cli.main import main
+from arbitro.findings.core import KINDS, derive, evidence_share, findings
+from arbitro.findings.dead_ends import endless
 from arbitro.model.spec import load_all, load_rulebook
+from arbitro.reports import findings_report
 
 READER = Path(__file__).resolve().parent.parent / "data" / "reader"
 
@@ -195,8 +195,8 @@ def test_prove_shows_the_claims_and_fails_on_a_refuted_one(
 
 
 def test_a_differing_row_of_rules_diff_gets_its_witness() -> None:
-    from arbitro.compare import diff
-    from arbitro.findings_cmd import diff_witnesses, witness_lines
+    from arbitro.findings.compare import diff
+    from arbitro.findings.witnesses import diff_witnesses, witness_lines
 
     books = [load_rulebook("samba-en"), load_rulebook("canasta-es")]
     rows = [r for r in diff(books) if r.key in ("wild_cap", "draw_count")]
@@ -220,8 +220,8 @@ def test_the_comparison_links_every_difference_to_its_witness(
 ) -> None:
     import re
 
-    from arbitro.html import comparison_html
-    from arbitro.report import comparison_document, comparison_witnesses
+    from arbitro.reports.html import comparison_html
+    from arbitro.reports.report import comparison_document, comparison_witnesses
 
     books = load_all()
     witnesses = comparison_witnesses(books, derived["witnesses"])

@@ -22,8 +22,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbitro.check import CATEGORY_CLAUSES
-from arbitro.conform_adapter import (
+from arbitro.conformance.conform_adapter import (
     PROTOCOL,
     Adapter,
     AdapterFailure,
@@ -32,11 +31,12 @@ from arbitro.conform_adapter import (
     report_of,
     score_report,
 )
-from arbitro.jsonio import clean_text, shorten
 from arbitro.model.errors import ArbitroError, MalformedInput, OptionError
 from arbitro.model.spec import Clause
-from arbitro.oracle import Oracle
-from arbitro.protocol import validate
+from arbitro.oracle.check import CATEGORY_CLAUSES
+from arbitro.oracle.core import Oracle
+from arbitro.oracle.jsonio import clean_text, shorten
+from arbitro.oracle.protocol import validate
 
 REPORT_FIELDS = {
     "escoba": ("hands", "table", "piles", "to_move"),
@@ -1022,7 +1022,7 @@ def html(run: Run) -> str:
     """The verdict and the compliance profile as one self-contained HTML page."""
     from html import escape
 
-    from arbitro.html import page
+    from arbitro.reports.html import page
 
     data = run.to_json()
     parts = [
@@ -1091,7 +1091,7 @@ def cmd_conform(args: argparse.Namespace) -> int:
         from arbitro.safe_write import check_target
 
         check_target(args.html, force=args.force)  # before the run, not after it
-    from arbitro.terminal import ProgressBar
+    from arbitro.reports.terminal import ProgressBar
 
     progress = ProgressBar("games")
     try:
@@ -1130,7 +1130,7 @@ def _run(args: argparse.Namespace, command: list[str], progress: Callable[[int, 
 
 def register(sub: Any) -> None:
     """Add `arbitro conform` and `arbitro adapter` to the command line's subparsers."""
-    from arbitro import conform_adapter
+    from arbitro.conformance import conform_adapter
 
     p = sub.add_parser(
         "conform",

@@ -23,10 +23,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
-from arbitro.jsonio import clean_text, dumps_line, loads, shorten
 from arbitro.model.errors import ArbitroError, IllegalAction
-from arbitro.oracle import Oracle
-from arbitro.protocol import validate
+from arbitro.oracle.core import Oracle
+from arbitro.oracle.jsonio import clean_text, dumps_line, loads, shorten
+from arbitro.oracle.protocol import validate
 
 PROTOCOL = "arbitro-adapter/1"
 OPS = ("hello", "start", "legal", "apply", "score", "quit")

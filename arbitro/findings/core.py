@@ -8,7 +8,7 @@ Findings come from two places:
 - **derived** (`derive`): the books' claims checked (`proofs/claims.py`), clause clashes and dead
   rules proved by the solver (`proofs/clashes.py`, `proofs/dead_rules.py`), a witness for every
   difference between readings of one book and between books (`proofs/differences.py`), and dead
-  ends and endless games seen in random play (`arbitro/dead_ends.py`).
+  ends and endless games seen in random play (`arbitro/findings/dead_ends.py`).
 
 Each finding has a kind (`KINDS`), a severity (`SEVERITIES`: does it change who wins, a score,
 which moves are legal, or nothing), the book's sections and anchor words (with the book's sentence
@@ -31,7 +31,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from arbitro.compare import canonical, diff, rule_value
+from arbitro.findings.compare import canonical, diff, rule_value
 from arbitro.model.spec import Clause, Rulebook, spec_dir
 
 KINDS = (
@@ -225,7 +225,7 @@ def derive(
     dead_end_hands: int = 20,
 ) -> dict[str, Any]:
     """Everything the findings derive by solver, computation and play, as JSON-able data."""
-    from arbitro.dead_ends import dead_ends, endless
+    from arbitro.findings.dead_ends import dead_ends, endless
     from arbitro.model.schema import rules_for
     from arbitro.proofs.claims import check_book
     from arbitro.proofs.clashes import book_clashes
@@ -454,7 +454,7 @@ Member = tuple[str, dict[str, str]]
 def value_groups(books: Sequence[Rulebook], key: str) -> list[list[Member]]:
     """The books having rule `key`, grouped by the value they give it: a book's default value,
     and where the book says two things, each of its readings (with the option that selects it)."""
-    from arbitro.compare import rule_value
+    from arbitro.findings.compare import rule_value
 
     groups: dict[str, list[Member]] = {}
     for b in books:

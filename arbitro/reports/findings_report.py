@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from arbitro.findings import KINDS, Finding, evidence_share
+from arbitro.findings.core import KINDS, Finding, evidence_share
 
 WIDTH = 100
 
@@ -133,7 +133,7 @@ def as_json(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: 
 
 
 def html(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str) -> str:
-    from arbitro.html import page
+    from arbitro.reports.html import page
 
     parts = ["<h1>Findings</h1>", f'<p class="note">{escape(_totals(found))}</p>']
     for kind in KINDS:

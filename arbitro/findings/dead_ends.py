@@ -9,7 +9,7 @@
   cause is computed from the deck: the stock left after the deal, the draws it allows each player
   before it runs out, and the cards a side must meld to go out.
 
-Both are measured by random play (`arbitro.simulate`, the uniform policy): a count, never a proof.
+Both are measured by random play (`arbitro.simulation.simulate`, the uniform policy): a count, never a proof.
 """
 
 from __future__ import annotations
@@ -57,10 +57,10 @@ def _seatings(model: Any, rules: Any) -> list[Any]:
 
 def dead_ends(book: Rulebook, hands: int = 40, seed: int = 1) -> list[DeadEnd]:
     """Every cause of a dead end seen in `hands` one-hand games per layout of the book."""
-    from arbitro.check import check_lines
     from arbitro.games import model_for
     from arbitro.model.schema import rules_for
-    from arbitro.simulate import DEAD_END, NO_LEGAL_ACTION, game_transcript, simulate
+    from arbitro.oracle.check import check_lines
+    from arbitro.simulation.simulate import DEAD_END, NO_LEGAL_ACTION, game_transcript, simulate
 
     model = model_for(book.game)
     rules = rules_for(book)
@@ -105,7 +105,7 @@ def endless(book: Rulebook, hands: int = 12, seed: int = 1) -> list[Endless]:
     from arbitro.games import model_for
     from arbitro.model.schema import RummyRules, rules_for
     from arbitro.proofs.rummy import cards as C
-    from arbitro.simulate import simulate
+    from arbitro.simulation.simulate import simulate
 
     if book.game == "escoba":
         return []
