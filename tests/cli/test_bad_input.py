@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 
 LONG = "a" * 300  # one name longer than the 255 bytes Linux allows
 
@@ -164,7 +164,7 @@ class _Endless(io.RawIOBase):
 def test_an_endless_line_on_stdin_ends_the_reading(
     batch: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arbitro import check
+    from arbitro.oracle import check
 
     monkeypatch.setattr(check, "MAX_LINE", 4096)
     verdicts = list(check._verdicts_of(io.BufferedReader(_Endless()), "-", batch))
@@ -191,7 +191,7 @@ class _Producer(io.RawIOBase):
 
 
 def test_a_batch_verdict_comes_as_its_transcript_ends(transcript: str) -> None:
-    from arbitro import check
+    from arbitro.oracle import check
 
     header = transcript.splitlines(keepends=True)[0]
     stream = io.BufferedReader(_Producer((transcript + header).encode("utf-8")), buffer_size=64)

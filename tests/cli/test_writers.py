@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ("arbitro", "model", "proofs")
@@ -33,7 +33,7 @@ WRITING_FUNCTIONS = {
 # the writers that are not arbitro.safe_write, each with why it may stay
 ALLOWED = {
     ("arbitro/safe_write.py", "*"): "the one writer",
-    ("arbitro/cli.py", "os.open"): "opens /dev/null to quiet a broken stdout",
+    ("arbitro/cli/main.py", "os.open"): "opens /dev/null to quiet a broken stdout",
     ("proofs/escoba/search.py", ".write_text"): (
         "a maintainer's regeneration script that rewrites the project's own data file; "
         "proofs/ may not import the arbitro layer"
@@ -172,7 +172,7 @@ def test_explore_refuses_a_link_as_its_output_in_one_line(
 def test_the_results_updater_never_writes_through_a_link_at_the_temporary_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arbitro import prove
+    from arbitro.cli import prove
 
     doc = tmp_path / "doc.md"
     doc.write_text(f"intro\n{prove.MARKERS[0]}\nold\n{prove.MARKERS[1]}\nend\n", encoding="utf-8")
@@ -225,7 +225,7 @@ def test_a_link_among_the_dead_end_transcripts_is_refused_before_simulating(
     def no_simulation(*a: object, **k: object) -> None:
         raise AssertionError("simulated before refusing the link")
 
-    monkeypatch.setattr("arbitro.simulate.simulate", no_simulation)
+    monkeypatch.setattr("arbitro.simulation.simulate.simulate", no_simulation)
     assert main([*_dead_ends(out), "--force"]) == 2
     err = capsys.readouterr().err
     assert "symbolic link" in err and err.count("\n") == 1
