@@ -21,10 +21,10 @@ from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from arbitro.oracle.jsonio import clean_text
 from arbitro.model.errors import ArbitroError, IllegalAction, MalformedInput
 from arbitro.model.game import GameModel, Seating
 from arbitro.oracle.core import Oracle, refusal_json
+from arbitro.oracle.jsonio import clean_text
 from arbitro.oracle.transcript import (
     ActionLine,
     HandLine,
