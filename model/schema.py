@@ -411,13 +411,6 @@ def _escoba_problems(r: EscobaRules) -> list[Problem]:
         out.append(("suits", "a pack needs at least one suit, got none"))
     elif len(set(r.suits)) != len(r.suits):
         out.append(("suits", "a suit is listed twice"))
-    _at_most(out, "suits", len(r.suits), MAX_SUITS, "suits")
-    _at_most(out, "capture_values", len(r.capture_values), MAX_RANKS, "cards a suit")
-    _at_most(out, "hand_size", r.hand_size, MAX_HAND_SIZE, "cards")
-    for n in (*r.player_counts, *r.team_player_counts):
-        _at_most(out, "player_counts", n, MAX_PLAYERS, "players")
-    for dc in r.deals_per_hand:
-        _at_most(out, "deals_per_hand", dc.deals, MAX_DEALS, "deals")
     if any(v < 1 for v in r.capture_values):
         out.append(("capture_values", "every capture value must be at least 1"))
     if not r.player_counts:
@@ -446,6 +439,13 @@ def _escoba_problems(r: EscobaRules) -> list[Problem]:
             out.append(("deals_per_hand", f"{dc.players} players are given two deal counts"))
         deals[dc.players] = dc.deals
         _at_least(out, "deals_per_hand", dc.deals, 1)
+    _at_most(out, "suits", len(r.suits), MAX_SUITS, "suits")
+    _at_most(out, "capture_values", len(r.capture_values), MAX_RANKS, "cards a suit")
+    _at_most(out, "hand_size", r.hand_size, MAX_HAND_SIZE, "cards")
+    for n in (*r.player_counts, *r.team_player_counts):
+        _at_most(out, "player_counts", n, MAX_PLAYERS, "players")
+    for dc in r.deals_per_hand:
+        _at_most(out, "deals_per_hand", dc.deals, MAX_DEALS, "deals")
     if out:
         return out  # the deck arithmetic below needs sound counts
     deck = len(r.suits) * len(r.capture_values)
