@@ -246,11 +246,24 @@ def _load_cached(path: str) -> Rulebook:
     return load_file(Path(path))
 
 
+MAX_SPEC_BYTES = 1024 * 1024
+"""The largest spec file read (the books' are under 50 KB)."""
+MAX_SPEC_TEXT = 4000
+"""The longest text of a spec (a paraphrase, a rationale, a title; the books' are under 600)."""
+
+
 def load_file(path: Path) -> Rulebook:
     """Parse and check one spec file; every problem raises SpecError naming file and key."""
     file = path.name
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as f:
+            data = f.read(MAX_SPEC_BYTES + 1)
+    except OSError as e:
+        raise SpecError(file, "<file>", f"cannot be read: {(e.strerror or '').lower()}") from None
+    if len(data) > MAX_SPEC_BYTES:
+        raise SpecError(file, "<file>", f"a spec file of at most {MAX_SPEC_BYTES:,} bytes")
+    try:
+        raw = tomllib.loads(data.decode("utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise SpecError(file, "<toml>", f"not valid TOML: {e}") from None
     except UnicodeDecodeError as e:
@@ -527,6 +540,10 @@ def _str(raw: Mapping[str, Any], key: str, file: str, where: str) -> str:
         raise SpecError(file, where, "missing")
     if not isinstance(v, str) or not v.strip():
         raise SpecError(file, where, "expected a non-empty string")
+    if len(v) > MAX_SPEC_TEXT:
+        raise SpecError(
+            file, where, f"a text of at most {MAX_SPEC_TEXT:,} characters, got {len(v):,}"
+        )
     return v
 
 

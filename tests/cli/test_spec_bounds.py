@@ -100,3 +100,27 @@ def test_the_shipped_books_lie_within_every_bound() -> None:
 
     for rb in rulebook_ids():
         assert problems(rules_for(rb)) == [], rb
+
+
+def test_a_long_word_in_a_spec_is_refused_not_rendered_for_minutes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arbitro.model.spec import MAX_SPEC_TEXT
+
+    word = "x" * (MAX_SPEC_TEXT + 1)
+    path = _copy(tmp_path, "samba-en", "my-book", r'(paraphrase = ")[^"]*', rf"\g<1>{word}")
+    start = time.monotonic()
+    assert main(["rules", "show", "--spec", str(path)]) == 2
+    assert time.monotonic() - start < 10
+    err = capsys.readouterr().err
+    assert "paraphrase" in err and f"at most {MAX_SPEC_TEXT:,} characters" in err
+
+
+def test_a_spec_file_over_the_size_bound_is_refused_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from arbitro.model.spec import MAX_SPEC_BYTES
+
+    path = _copy(tmp_path, "samba-en", "my-book", r"\A", "# " + "y" * MAX_SPEC_BYTES + "\n")
+    assert main(["rules", "show", "--spec", str(path)]) == 2
+    assert f"at most {MAX_SPEC_BYTES:,} bytes" in capsys.readouterr().err
