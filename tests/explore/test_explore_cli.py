@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 
 
 def test_explore_prints_the_counts(capsys: pytest.CaptureFixture[str]) -> None:

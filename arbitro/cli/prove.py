@@ -246,10 +246,10 @@ def _wrap(text: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m arbitro.prove --update FILE`: refresh a document's results block."""
+    """`python -m arbitro.cli.prove --update FILE`: refresh a document's results block."""
     from arbitro.model.errors import ArbitroError
 
-    p = argparse.ArgumentParser(prog="python -m arbitro.prove", description=main.__doc__)
+    p = argparse.ArgumentParser(prog="python -m arbitro.cli.prove", description=main.__doc__)
     p.add_argument("--update", required=True, metavar="FILE", help="the document to refresh")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--timeout", type=float, default=30.0)

@@ -16,8 +16,8 @@ from typing import Any
 
 from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.model.game import GameModel, HandResult, Seating
-from arbitro.policies import builds_every_state, policy_for
-from arbitro.transcript import ActionLine, HandLine, Header, ResultLine, Transcript
+from arbitro.oracle.transcript import ActionLine, HandLine, Header, ResultLine, Transcript
+from arbitro.simulation.policies import builds_every_state, policy_for
 
 DEAD_END = "dead-end"
 """The hand-end reason a model gives when a book's rules leave the player to move without a move."""

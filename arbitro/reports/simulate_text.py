@@ -11,8 +11,8 @@ from rich.text import Text
 from arbitro.games import describe_seating
 from arbitro.model.game import Seating
 from arbitro.model.spec import Rulebook
-from arbitro.simulate import Summary
-from arbitro.terminal import plural, table
+from arbitro.reports.terminal import plural, table
+from arbitro.simulation.simulate import Summary
 
 
 def summary_renderables(

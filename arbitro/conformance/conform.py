@@ -17,24 +17,26 @@ import argparse
 import json
 import random
 import sys
+import time
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbitro.check import CATEGORY_CLAUSES
-from arbitro.conform_adapter import (
+from arbitro.conformance.conform_adapter import (
     PROTOCOL,
     Adapter,
     AdapterFailure,
+    Deadline,
     EngineError,
     report_of,
     score_report,
 )
-from arbitro.jsonio import shorten
 from arbitro.model.errors import ArbitroError, MalformedInput, OptionError
 from arbitro.model.spec import Clause
-from arbitro.oracle import Oracle
-from arbitro.protocol import validate
+from arbitro.oracle.check import CATEGORY_CLAUSES
+from arbitro.oracle.core import Oracle
+from arbitro.oracle.jsonio import clean_text, shorten
+from arbitro.oracle.protocol import validate
 
 REPORT_FIELDS = {
     "escoba": ("hands", "table", "piles", "to_move"),
@@ -284,7 +286,7 @@ class Lockstep:
             self.exercised.update(clauses)
             actions.append(action)
             try:
-                report = self.adapter.ask("apply", action=action)
+                report = self.adapter.ask("apply", refusable=True, action=action)
             except EngineError as e:
                 return part(
                     "refused",
@@ -390,12 +392,7 @@ class Lockstep:
         agreed: set[str],
     ) -> Outcome:
         mine = score_report(self.oracle, state)
-        try:
-            theirs = self.adapter.ask("score")
-        except EngineError as e:
-            raise AdapterFailure(
-                "refused-op", f"the adapter refused 'score' after the hand: {shorten(str(e), 200)}"
-            ) from None
+        theirs = self.adapter.ask("score")
         try:
             validate(theirs, "adapter-score", "score")
         except MalformedInput as e:
@@ -580,6 +577,7 @@ class Run:
     counts: dict[str, int] = field(default_factory=dict)
     profile: list[dict[str, Any]] = field(default_factory=list)
     failure: dict[str, Any] | None = None
+    stopped: str | None = None  # "deadline" or "interrupted": the results are those so far
 
     @property
     def status(self) -> str:
@@ -603,6 +601,7 @@ class Run:
             "requests": self.requests,
             "agreeing_games": self.agreeing,
             "failure": self.failure,
+            "stopped": self.stopped,
             "disagreements": [
                 {**d.to_json(), "seen": self.counts.get(f"{d.kind} {d.clause}", 1)}
                 for d in self.disagreements
@@ -792,9 +791,13 @@ def conform(
     timeout: float = 10.0,
     budget: int = 60,
     readings: bool = True,
+    deadline: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Run:
     """Play `games` seeded hands in lockstep with the engine behind `command`; every
-    disagreement minimised and tried under the other readings of its clauses."""
+    disagreement minimised and tried under the other readings of its clauses. `deadline` (in
+    seconds) bounds the whole run: when it comes, as on Ctrl-C, the run stops with the results
+    so far (`Run.stopped`), and the adapter is ended either way."""
     oracle = Oracle(
         rulebook, dict(options or {}), players=players, layout=layout, overrides=overrides
     )
@@ -816,9 +819,12 @@ def conform(
         seed=seed,
         engine=" ".join(command),
     )
-    adapter = Adapter(command, timeout)
+    until = None if deadline is None else time.monotonic() + deadline
+    adapter = Adapter(command, timeout, until)
     ls = Lockstep(adapter, oracle, announce)
     game = 0
+    found: list[Disagreement] = []
+    firsts: dict[tuple[str, str], Disagreement] = {}
     try:
         hello = adapter.ask("hello")
         try:
@@ -828,8 +834,7 @@ def conform(
                 "garbage", f"its answer to 'hello' is not {PROTOCOL}'s: {shorten(str(e), 200)}"
             ) from None
         if isinstance(hello.get("engine"), str):
-            run.engine = shorten(hello["engine"], 80)
-        found: list[Disagreement] = []
+            run.engine = shorten(clean_text(hello["engine"]), 80)
         for game, start in enumerate(_starts(oracle, games, seed)):
             out = ls.play(start, following([], f"{seed}:{game}"), game)
             run.played += 1
@@ -839,23 +844,37 @@ def conform(
                 run.agreeing += 1
             else:
                 found.append(out.disagreement)
-        firsts: dict[tuple[str, str], Disagreement] = {}
+            if progress is not None:
+                progress(game + 1, games)
         for d in found:
             # the clause blamed is one no agreeing move also used, where there is one
             d.clause = ls.blame(d.kind, d.clauses, d.detail)
             key = f"{d.kind} {d.clause}"
             run.counts[key] = run.counts.get(key, 0) + 1
             firsts.setdefault(d.key(), d)
-        for d in firsts.values():
+        for k, d in list(firsts.items()):
             small = minimise(ls, d, budget)
             if readings:
                 try_readings(adapter, oracle, announce, small)
             run.disagreements.append(small)
+            del firsts[k]
     except AdapterFailure as e:
         run.failure = {"kind": e.kind, "message": str(e), "game": game}
+    except Deadline:
+        run.stopped = "deadline"
+    except KeyboardInterrupt:
+        run.stopped = "interrupted"
     finally:
         adapter.close()
         run.requests = adapter.requests
+    if run.stopped:
+        # what was found before the run stopped, as it was found (neither minimised nor tried)
+        if not run.counts:
+            for d in found:
+                key = f"{d.kind} {d.clause}"
+                run.counts[key] = run.counts.get(key, 0) + 1
+                firsts.setdefault(d.key(), d)
+        run.disagreements += firsts.values()
     run.profile = profile(oracle, ls.exercised, run.disagreements)
     return run
 
@@ -863,9 +882,11 @@ def conform(
 # ------------------------------------------------------------------ output
 
 
-def _act(a: Mapping[str, Any]) -> str:
+def _act(a: Any) -> str:
+    if not isinstance(a, Mapping) or "seat" not in a:
+        return _short(a)
     if "card" in a and "capture" in a:
-        cap = " takes " + " ".join(a["capture"]) if a["capture"] else " to the table"
+        cap = " takes " + _show(a["capture"]) if a["capture"] else " to the table"
         return f"seat {a['seat']} plays {a['card']}{cap}"
     rest = {k: v for k, v in a.items() if k not in ("type", "seat")}
     more = " ".join(f"{k}={_show(v)}" for k, v in rest.items())
@@ -885,45 +906,49 @@ def _alt(a: Mapping[str, Any]) -> str:
 
 
 def describe(d: Mapping[str, Any]) -> list[str]:
-    """A disagreement in a few lines of at most 100 columns."""
-    det = d["detail"]
+    """A disagreement in a few lines of at most 100 columns, whatever its kind: each part of its
+    detail is shown when present, so no kind can lack what another has."""
+    det = d.get("detail") or {}
     lines = []
     before = det.get("before") or {}
     if before.get("hand") is not None:
         shown = (
             f"table {' '.join(before['table']) or '(empty)'}"
             if "table" in before
-            else (f"pile of {before['pile_size']}, top {before['pile_top']}")
+            else (f"pile of {before.get('pile_size')}, top {before.get('pile_top')}")
         )
+        moves = len((d.get("reproducer") or {}).get("actions") or [])
         lines.append(
-            f"after {len(d['reproducer']['actions'])} moves: seat {before['to_move']} holds "
-            f"{' '.join(before['hand'])}; {shown}"
+            f"after {moves} moves: seat {before.get('to_move')} holds "
+            f"{' '.join(map(str, before['hand']))}; {shown}"
         )
-    if d["kind"] == "legal":
-        for x in det["too_lax"]:
-            why = x.get("clause") or "unreadable"
-            lines.append(f"too lax: {_act(x['action']) if 'seat' in x['action'] else x['action']}"
-                         f" (refused by {why})")  # fmt: skip
-        for x in det["too_strict"]:
-            lines.append(f"too strict: leaves out {_act(x['action'])}")
-    elif d["kind"] in ("state", "refused"):
-        if "action" in det:
-            lines.append(f"after {_act(det['action'])}:")
-        if "engine" in det:
-            lines.append(f"the engine refused it: {det['engine']}")
-        for f in det.get("fields", []):
-            lines.append(f"{f['field']}: {_difference(f['engine'], f['arbitro'])}")
-        if "ended" in det:
-            e = det["ended"]
-            lines.append(f"hand over: engine {e['engine']}, arbitro {e['arbitro']}")
-    elif d["kind"] == "score":
-        for w in det["categories"]:
+    if isinstance(det.get("after"), str):
+        lines.append(f"after {det['after']}:")
+    if "action" in det:
+        lines.append(f"after {_act(det['action'])}:")
+    for x in det.get("too_lax", []):
+        why = x.get("clause") or "unreadable"
+        lines.append(f"too lax: {_act(x.get('action'))} (refused by {why})")
+    for x in det.get("too_strict", []):
+        lines.append(f"too strict: leaves out {_act(x.get('action'))}")
+    if isinstance(det.get("engine"), str):
+        lines.append(f"the engine refused it: {det['engine']}")
+    for f in det.get("fields", []):
+        lines.append(f"{f.get('field')}: {_difference(f.get('engine'), f.get('arbitro'))}")
+    if isinstance(det.get("ended"), Mapping):
+        e = det["ended"]
+        lines.append(f"hand over: engine {e.get('engine')}, arbitro {e.get('arbitro')}")
+    for w in det.get("categories", []):
+        lines.append(
+            f"side {w.get('side')} {w.get('category')}: engine {w.get('engine')}, "
+            f"arbitro {w.get('arbitro')}"
+        )
+    for k in ("scores", "totals", "winner"):
+        v = det.get(k)
+        if isinstance(v, Mapping):
             lines.append(
-                f"side {w['side']} {w['category']}: engine {w['engine']}, arbitro {w['arbitro']}"
+                f"{k}: engine {_short(v.get('engine'))}, arbitro {_short(v.get('arbitro'))}"
             )
-    else:
-        for k, v in det.items():
-            lines.append(f"{k}: engine {v['engine']}, arbitro {v['arbitro']}")
     return [shorten(x, 96) for x in lines]
 
 
@@ -958,6 +983,12 @@ def text(run: Run) -> str:
         f"{shorten(run.engine, 60)}",
         f"{run.played} games, {run.steps} steps, seed {run.seed}: {run.status}",
     ]
+    if run.stopped:
+        why = "at the --deadline" if run.stopped == "deadline" else "by Ctrl-C"
+        out.append(
+            f"stopped {why} after {run.played} of {run.games} games: the results so far, "
+            "not minimised"
+        )
     for d in run.to_json()["disagreements"]:
         rep = d["reproducer"]
         out.append("")
@@ -991,7 +1022,7 @@ def html(run: Run) -> str:
     """The verdict and the compliance profile as one self-contained HTML page."""
     from html import escape
 
-    from arbitro.html import page
+    from arbitro.reports.html import page
 
     data = run.to_json()
     parts = [
@@ -1052,13 +1083,36 @@ def cmd_conform(args: argparse.Namespace) -> int:
         raise OptionError("no engine to test: give its adapter command after --")
     if args.games < 1:
         raise OptionError(f"--games: a number of games from 1, got {args.games}")
-    if args.timeout <= 0:
-        raise OptionError(f"--timeout: seconds above 0, got {args.timeout}")
+    if not 0 < args.timeout < 1e6:
+        raise OptionError(f"--timeout: seconds above 0 (and below 10^6), got {args.timeout}")
+    if args.deadline is not None and not 0 < args.deadline < 1e9:
+        raise OptionError(f"--deadline: seconds above 0, got {args.deadline}")
     if args.html:
         from arbitro.safe_write import check_target
 
         check_target(args.html, force=args.force)  # before the run, not after it
-    run = conform(
+    from arbitro.reports.terminal import ProgressBar
+
+    progress = ProgressBar("games")
+    try:
+        run = _run(args, command, progress)
+    finally:
+        progress.close()
+    if args.html:
+        from arbitro.safe_write import write_text
+
+        write_text(args.html, html(run), force=args.force)
+    if args.json:
+        sys.stdout.write(json.dumps(run.to_json(), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(text(run))
+    if run.stopped == "interrupted":
+        return 130
+    return EXIT.get(run.status, 3)
+
+
+def _run(args: argparse.Namespace, command: list[str], progress: Callable[[int, int], None]) -> Run:
+    return conform(
         args.rulebook,
         command,
         args.games,
@@ -1069,21 +1123,14 @@ def cmd_conform(args: argparse.Namespace) -> int:
         layout=args.layout,
         timeout=args.timeout,
         budget=args.shrink_budget,
+        deadline=args.deadline,
+        progress=progress,
     )
-    if args.html:
-        from arbitro.safe_write import write_text
-
-        write_text(args.html, html(run), force=args.force)
-    if args.json:
-        sys.stdout.write(json.dumps(run.to_json(), ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(text(run))
-    return EXIT.get(run.status, 3)
 
 
 def register(sub: Any) -> None:
     """Add `arbitro conform` and `arbitro adapter` to the command line's subparsers."""
-    from arbitro import conform_adapter
+    from arbitro.conformance import conform_adapter
 
     p = sub.add_parser(
         "conform",
@@ -1097,6 +1144,12 @@ def register(sub: Any) -> None:
     p.add_argument("--games", type=int, default=20, help="hands to play (default 20)")
     p.add_argument("--seed", type=int, default=0, help="chooses the deals and the moves")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per request (10)")
+    p.add_argument(
+        "--deadline",
+        type=float,
+        metavar="SECONDS",
+        help="seconds for the whole run; the results so far when it comes (no limit)",
+    )
     p.add_argument(
         "--shrink-budget", type=int, default=60, help="replays per disagreement when minimising"
     )

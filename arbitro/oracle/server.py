@@ -20,7 +20,6 @@ from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
-from arbitro.jsonio import dumps_line, loads, shorten
 from arbitro.model.errors import (
     ArbitroError,
     IllegalAction,
@@ -30,10 +29,11 @@ from arbitro.model.errors import (
     UnknownRulebook,
 )
 from arbitro.model.spec import rulebook_ids
-from arbitro.oracle import Oracle, Refused, refusal_json
-from arbitro.protocol import Invalid, validate
-from arbitro.states import InconsistentState
-from arbitro.transcript import PROTOCOL
+from arbitro.oracle.core import Oracle, Refused, refusal_json
+from arbitro.oracle.jsonio import dumps_line, loads, shorten
+from arbitro.oracle.protocol import Invalid, validate
+from arbitro.oracle.states import InconsistentState
+from arbitro.oracle.transcript import PROTOCOL
 
 OPS: dict[str, tuple[str, ...]] = {
     "hello": (),

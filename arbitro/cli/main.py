@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from arbitro import explore_cmd
+from arbitro.cli import explore_cmd
 from arbitro.model.errors import ArbitroError, OptionError
 from arbitro.model.spec import Rulebook, load_all, load_rulebook
 
@@ -72,7 +72,7 @@ def _emit_json(data: Any) -> None:
 
 
 def _print(*renderables: Any) -> None:
-    from arbitro.terminal import console
+    from arbitro.reports.terminal import console
 
     con = console()
     for r in renderables:
@@ -175,7 +175,7 @@ def _add_rulebook(p: argparse.ArgumentParser, seating: bool = True, options: boo
 
 
 def cmd_rules_list(args: argparse.Namespace) -> int:
-    from arbitro import report
+    from arbitro.reports import report
 
     books = load_all()
     fmt = _fmt(args)
@@ -253,7 +253,7 @@ def _pick_clauses(book: Rulebook, names: Sequence[str]) -> list[Any] | None:
 
 
 def cmd_rules_show(args: argparse.Namespace) -> int:
-    from arbitro import report
+    from arbitro.reports import report
 
     book = _book(args, "id")
     picked = _pick_clauses(book, args.clauses)
@@ -285,8 +285,8 @@ def cmd_rules_show(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_diff(args: argparse.Namespace) -> int:
-    from arbitro import report
-    from arbitro.compare import diff
+    from arbitro.findings.compare import diff
+    from arbitro.reports import report
 
     if len(args.ids) < 2:
         raise UsageError("arbitro rules diff: needs at least two rulebook ids")
@@ -295,7 +295,7 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     fmt = _fmt(args)
     witnesses = {}
     if args.witnesses:
-        from arbitro.findings_cmd import diff_witnesses, witness_lines
+        from arbitro.findings.witnesses import diff_witnesses, witness_lines
 
         witnesses = diff_witnesses(books, rows)
     if fmt == "json":
@@ -338,13 +338,13 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_rules_comparison(args: argparse.Namespace) -> int:
-    from arbitro import report
+    from arbitro.reports import report
     from arbitro.safe_write import check_target, write_text
 
     books = load_all()
     fmt = _fmt(args) if (args.json or args.format) else "md"
     if fmt == "json":
-        from arbitro.compare import diff
+        from arbitro.findings.compare import diff
 
         _emit_json(
             {
@@ -365,7 +365,7 @@ def cmd_rules_comparison(args: argparse.Namespace) -> int:
         check_target(args.output, args.force)  # before the witnesses, which may take minutes
     witnesses = {} if args.no_witnesses else report.comparison_witnesses(books)
     if fmt == "html":
-        from arbitro.html import comparison_html
+        from arbitro.reports.html import comparison_html
 
         text = comparison_html(books, witnesses)
     else:
@@ -417,9 +417,9 @@ def _dead_end_dir(path: str) -> Path:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from arbitro.reports.terminal import ProgressBar
     from arbitro.safe_write import check_target, open_atomic
-    from arbitro.simulate import Records, game_transcript, simulate
-    from arbitro.terminal import ProgressBar
+    from arbitro.simulation.simulate import Records, game_transcript, simulate
 
     book, options, rules, model, seating = _setup(args)
     records_path = args.records
@@ -482,10 +482,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         _emit_json(data)
     else:
-        from arbitro.simulate_text import summary_renderables
+        from arbitro.reports.simulate_text import summary_renderables
 
         stream = sys.stderr if records_path == "-" else None
-        from arbitro.terminal import console
+        from arbitro.reports.terminal import console
 
         con = console(stream)
         for r in summary_renderables(book, seating, options, summary, data, args):
@@ -496,9 +496,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from arbitro.html_report import build_report
+    from arbitro.reports.html_report import build_report
+    from arbitro.reports.terminal import ProgressBar
     from arbitro.safe_write import check_target, write_text
-    from arbitro.terminal import ProgressBar
 
     book, options, _rules, model, seating = _setup(args)
     check_target(args.output, args.force)
@@ -530,8 +530,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from arbitro.play import play_transcript
     from arbitro.safe_write import check_target, write_text
+    from arbitro.simulation.play import play_transcript
 
     book, options, rules, model, seating = _setup(args)
     if not 0 <= args.dealer < seating.players:
@@ -565,7 +565,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             }
         )
     else:
-        from arbitro.terminal import plural
+        from arbitro.reports.terminal import plural
 
         sys.stderr.write(f"wrote {args.transcript}: {plural(lines, 'line')} after the header\n")
     return 0
@@ -654,16 +654,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_format(r_cmp, ("md", "html", "json"))
     r_cmp.set_defaults(func=cmd_rules_comparison)
-    from arbitro import trace  # `rules trace` lives in arbitro/trace.py
+    from arbitro.cli import trace  # `rules trace` lives in arbitro/cli/trace.py
 
     trace.register(rsub)
 
-    from arbitro import findings_cmd
+    from arbitro.cli import findings_cmd
 
     findings_cmd.register(sub)
 
-    from arbitro.policies import POLICIES
-    from arbitro.simulate import CHECKS, MAX_HANDS_PER_GAME
+    from arbitro.simulation.policies import POLICIES
+    from arbitro.simulation.simulate import CHECKS, MAX_HANDS_PER_GAME
 
     sim = sub.add_parser("simulate", help="play many games, check states, keep records")
     _add_rulebook(sim)
@@ -740,14 +740,17 @@ def build_parser() -> argparse.ArgumentParser:
     explore_cmd.register(sub, _emit_json)
 
     # the oracle's commands live in their own modules
-    from arbitro import check, conform, protocol, server
+    from arbitro.conformance import conform
+    from arbitro.oracle import check, protocol, server
 
     check.register(sub)
     server.register(sub)
     protocol.register(sub)
     conform.register(sub)
 
-    from arbitro.prove import register as register_prove  # the command lives in arbitro/prove.py
+    from arbitro.cli.prove import (
+        register as register_prove,  # the command lives in arbitro/cli/prove.py
+    )
 
     register_prove(sub)
     return p

@@ -19,9 +19,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from arbitro import states
 from arbitro.games import choose_seating, model_for
-from arbitro.jsonio import shorten
 from arbitro.model.errors import (
     ArbitroError,
     IllegalAction,
@@ -31,10 +29,12 @@ from arbitro.model.errors import (
 )
 from arbitro.model.schema import Options
 from arbitro.model.spec import load_rulebook, rulebook_ids
-from arbitro.protocol import validate
-from arbitro.states import HIDDEN, InconsistentState
-from arbitro.variants import describe as describe_overrides
-from arbitro.variants import normalise, rules_with
+from arbitro.oracle import states
+from arbitro.oracle.jsonio import shorten
+from arbitro.oracle.protocol import validate
+from arbitro.oracle.states import HIDDEN, InconsistentState
+from arbitro.oracle.variants import describe as describe_overrides
+from arbitro.oracle.variants import normalise, rules_with
 
 
 class Refused(IllegalAction):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from arbitro.compare import Row, deck_size, diff, player_counts, show_value
+from arbitro.findings.compare import Row, deck_size, diff, player_counts, show_value
+from arbitro.findings.witnesses import diff_witnesses, witness_details, witness_text
 from arbitro.model.spec import STATUSES, Clause, Reading, Rulebook
 
 MARK = {"stated": "", "inferred": " ~", "unspecified": " ?", "conflicting": " !"}
@@ -79,7 +80,7 @@ def comparison_groups(books: Sequence[Rulebook]) -> tuple[list[Rulebook], list[R
 
 
 Witnesses = dict[str, list[dict[str, Any]]]
-"""The witnesses of the ≠ rows of one table, by rule key (`findings_cmd.diff_witnesses`)."""
+"""The witnesses of the ≠ rows of one table, by rule key (`findings.witnesses.diff_witnesses`)."""
 
 
 def witness_anchor(section: str, key: str) -> str:
@@ -93,12 +94,10 @@ def comparison_witnesses(
     """The witnesses of every ≠ row of the comparison's Samba and Samba-and-Canasta tables: from
     `known` (derived witnesses by label), else from the findings' derivation (cached per spec
     content; derived now on a first run, a few minutes)."""
-    from arbitro.findings_cmd import diff_witnesses
-
     if known is None:
         import sys
 
-        from arbitro.findings import load_or_derive, progress_to_stderr
+        from arbitro.findings.core import load_or_derive, progress_to_stderr
         from arbitro.model.spec import load_all
 
         # the findings' derivation holds every witness the comparison shows, cached per spec
@@ -117,8 +116,6 @@ def comparison_witnesses(
 def witness_markdown(section: str, title: str, found: Witnesses) -> str:
     """A section listing, for each ≠ row, the case telling each pair of values apart and each
     book's result; each row under a heading whose slug is `witness_anchor`."""
-    from arbitro.findings_cmd import witness_details, witness_text
-
     out = [f"### Witnesses of the ≠ rows: {title}", ""]
     for key, ws in found.items():
         out += [f"#### Witness {section} {key.replace('_', ' ')}", ""]
@@ -233,7 +230,7 @@ def list_rows(books: Sequence[Rulebook]) -> tuple[list[str], list[list[str]]]:
 
 
 def list_table(books: Sequence[Rulebook]) -> Any:
-    from arbitro.terminal import table
+    from arbitro.reports.terminal import table
 
     header, rows = list_rows(books)
     cols: list[str | tuple[str, dict[str, Any]]] = [
@@ -266,7 +263,7 @@ def clause_cells(c: Clause, book: Rulebook, sentences: bool = False) -> list[Any
     from rich.text import Text
 
     from arbitro.booktext import sentence
-    from arbitro.terminal import STATUS_STYLE
+    from arbitro.reports.terminal import STATUS_STYLE
 
     head = Text(c.key.replace("_", "-"), style="bold")
     head.append("\n" + c.status, style=STATUS_STYLE[c.status])
@@ -306,7 +303,7 @@ def show_tables(book: Rulebook, clauses: Sequence[Clause] | None = None) -> list
     """The clauses of a book by topic, as rich tables; with chosen clauses, the book's sentences."""
     from rich.text import Text
 
-    from arbitro.terminal import plural, table
+    from arbitro.reports.terminal import plural, table
 
     chosen = {id(c) for c in clauses} if clauses is not None else None
     counts = ", ".join(f"{n} {s}" for s, n in book.status_counts().items())
@@ -403,7 +400,7 @@ def diff_tables(
     """Rulebooks side by side, one rich table per topic; each cell its value and § section."""
     from rich.text import Text
 
-    from arbitro.terminal import STATUS_STYLE, table
+    from arbitro.reports.terminal import STATUS_STYLE, table
 
     out: list[Any] = []
     by_topic: dict[str, list[Row]] = {}

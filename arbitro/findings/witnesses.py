@@ -1,82 +1,13 @@
-"""`arbitro findings`: what the books leave open, say twice, say wrongly, or make impossible."""
+"""The witnesses that tell two readings apart, as `rules diff` and the reports show them.
+
+A witness is a small case (a meld, a deal and its moves, the end of a hand) on which two books give
+different answers; `findings.core.value_pairs` finds them and the findings cache keeps them.
+"""
 
 from __future__ import annotations
 
-import argparse
-import sys
+import json
 from typing import Any
-
-from arbitro.findings import KINDS, SEVERITIES
-
-FORMATS = ("text", "md", "json", "html")
-
-
-def register(sub: Any) -> None:
-    """Add the findings subcommand to the CLI's subparsers."""
-    f = sub.add_parser(
-        "findings",
-        help="contradictions, gaps, clashes, dead rules, claims, dead ends and differences",
-        description="Findings about the rulebooks, each with its severity, the book's words, the"
-        " clauses and a witness or unsat core. Derived results (solver, computation, random play)"
-        " are cached per spec content; the first run computes them (a few minutes).",
-    )
-    from arbitro.model.spec import GAMES
-
-    f.add_argument("--game", choices=GAMES, help="only findings about this game")
-    f.add_argument("--kind", choices=KINDS, help="only findings of this kind")
-    f.add_argument("--severity", choices=SEVERITIES, help="only findings of this severity")
-    f.add_argument("--format", choices=FORMATS, help="output format (default text)")
-    f.add_argument("--json", action="store_true", help="machine-readable output (--format json)")
-    f.add_argument(
-        "--declared-only",
-        action="store_true",
-        help="only what the specs declare: no solver, computation or play (instant)",
-    )
-    f.add_argument(
-        "--recompute", action="store_true", help="derive again, ignoring and replacing the cache"
-    )
-    f.add_argument("--output", metavar="FILE", help="file to write (default: print)")
-    f.add_argument("--force", action="store_true", help="replace an existing --output file")
-    f.set_defaults(func=run)
-
-
-def run(args: argparse.Namespace) -> int:
-    from arbitro import findings_report
-    from arbitro.findings import checked_claims, findings, load_or_derive, progress_to_stderr
-    from arbitro.model.spec import load_all
-
-    fmt = "json" if args.json else args.format or "text"
-    if args.output:
-        from arbitro.safe_write import check_target
-
-        check_target(args.output, force=args.force)
-    books = load_all()
-    derived: dict[str, Any] = {}
-    source = "none (--declared-only)"
-    if not args.declared_only:
-        derived, source = load_or_derive(
-            books,
-            use_cache=not args.recompute,
-            progress=progress_to_stderr if sys.stderr.isatty() else None,
-        )
-        if args.recompute:
-            derived, source = load_or_derive(books)  # the fresh result, now cached
-    found = findings(books, args.game, derived)
-    if args.kind:
-        found = [f for f in found if f.kind == args.kind]
-    if args.severity:
-        found = [f for f in found if f.severity == args.severity]
-    chosen = [b for b in books if args.game is None or b.game == args.game]
-    claims = checked_claims(derived, chosen)
-    text = findings_report.RENDER[fmt](found, claims, source)
-    if args.output:
-        from arbitro.safe_write import write_text
-
-        write_text(args.output, text, force=args.force)
-        sys.stderr.write(f"wrote {args.output}\n")
-    else:
-        sys.stdout.write(text)
-    return 0
 
 
 def diff_witnesses(
@@ -85,18 +16,16 @@ def diff_witnesses(
     """For each differing row of `rules diff`, the witness telling each pair of values apart
     (`findings.value_pairs`): taken from `known` (the derived witnesses, by label) when given,
     else read from the findings cache when it holds these specs, else searched now."""
-    from arbitro.findings import cache_dir, digest, value_pairs
+    from arbitro.findings import cache as findings_cache
+    from arbitro.findings.core import cache_path, value_pairs
     from arbitro.model.spec import load_all
 
     cached: dict[str, Any] = dict(known or {})
-    everyone = load_all()
-    path = cache_dir() / f"findings-{digest(everyone)}.json"
-    if known is None and path.is_file() and not path.is_symlink():
-        import json
-
+    if known is None:
+        path, key = cache_path(load_all())
         try:
-            cached = json.loads(path.read_text(encoding="utf-8"))["derived"]["witnesses"]
-        except (OSError, ValueError, KeyError, TypeError):
+            cached = findings_cache.read(path, key)["witnesses"]
+        except (OSError, findings_cache.CacheMismatch):
             cached = {}
     out: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
@@ -195,16 +124,7 @@ def _cut(value: Any, most: int = 8) -> str:
 
 
 def _short(value: Any) -> str:
-    import json
-
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-__all__ = [
-    "diff_witnesses",
-    "register",
-    "run",
-    "witness_details",
-    "witness_lines",
-    "witness_text",
-]
+__all__ = ["diff_witnesses", "witness_details", "witness_lines", "witness_text"]

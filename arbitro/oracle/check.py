@@ -24,8 +24,8 @@ from typing import Any, BinaryIO
 
 from arbitro.model.errors import ArbitroError, IllegalAction, MalformedInput
 from arbitro.model.game import GameModel, Seating
-from arbitro.oracle import Oracle, refusal_json
-from arbitro.transcript import (
+from arbitro.oracle.core import Oracle, refusal_json
+from arbitro.oracle.transcript import (
     ActionLine,
     HandLine,
     Header,
@@ -34,7 +34,7 @@ from arbitro.transcript import (
     canonical_line,
     read,
 )
-from arbitro.variants import describe as describe_overrides
+from arbitro.oracle.variants import describe as describe_overrides
 
 CATEGORY_CLAUSES: dict[str, dict[str, str]] = {
     "escoba": {
@@ -604,7 +604,7 @@ def _is_header(line: str) -> bool:
     if '"header"' not in line:
         return False
     try:
-        from arbitro.jsonio import loads
+        from arbitro.oracle.jsonio import loads
 
         obj = loads(line)
     except MalformedInput:

@@ -5,7 +5,7 @@ order or the dealt cards of every hand, and where a game that starts part-way st
 `action` line per action, each with its step, hand and seat (and, if the producer gives it, its own
 list of legal actions at that moment); after a hand ends the producer may claim its scores in a
 `hand` line; the last line is the `result` the producer claims. Lines are read with the protocol's
-strict JSON (`arbitro.jsonio`): a line nested too deeply or holding a number beyond 64 bits is
+strict JSON (`arbitro.oracle.jsonio`): a line nested too deeply or holding a number beyond 64 bits is
 malformed, named by its line, never a crash.
 Each line is `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`, so the
 same game written twice is byte-identical.
@@ -19,8 +19,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbitro.jsonio import JSONError, loads, shorten
 from arbitro.model.errors import ArbitroError
+from arbitro.oracle.jsonio import JSONError, loads, shorten
 
 PROTOCOL = "arbitro/1"
 

@@ -16,12 +16,12 @@ from html import escape
 from typing import Any
 
 from arbitro.games import choose_seating, describe_seating
-from arbitro.html import page
 from arbitro.model.errors import OptionError
 from arbitro.model.game import GameModel, Seating
 from arbitro.model.schema import option_key, rules_for
 from arbitro.model.spec import Rulebook
-from arbitro.simulate import Summary, simulate
+from arbitro.reports.html import page
+from arbitro.simulation.simulate import Summary, simulate
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 

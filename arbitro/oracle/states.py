@@ -25,9 +25,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from arbitro.jsonio import shorten
 from arbitro.model.errors import MalformedInput
 from arbitro.model.game import GameModel, Seating
+from arbitro.oracle.jsonio import shorten
 
 HIDDEN = "??"
 """How a view writes a card its seat cannot see."""

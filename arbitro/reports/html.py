@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from html import escape
 
 from arbitro.booktext import book_text, rulebooks_dir, sentence
-from arbitro.compare import Row, deck_size, diff, player_counts, show_value
+from arbitro.findings.compare import Row, deck_size, diff, player_counts, show_value
+from arbitro.findings.witnesses import witness_details, witness_text
 from arbitro.model.spec import Clause, Rulebook
-from arbitro.report import MARK, Witnesses, comparison_groups, witness_anchor
+from arbitro.reports.report import MARK, Witnesses, comparison_groups, witness_anchor
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 80em; padding: 0 1em;
@@ -141,8 +142,6 @@ def _clause_entry(book: Rulebook, c: Clause) -> str:
 
 def _witnesses(section: str, title: str, found: Witnesses) -> str:
     """Each ≠ row's witnesses, under the id its ≠ mark links to."""
-    from arbitro.findings_cmd import witness_details, witness_text
-
     out = [f"<h3>Witnesses of the ≠ rows: {escape(title)}</h3>"]
     for key, ws in found.items():
         out.append(f'<div class="witness" id="{witness_anchor(section, key)}">')

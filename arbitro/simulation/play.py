@@ -7,8 +7,8 @@ from typing import Any
 
 from arbitro.model.errors import ArbitroError
 from arbitro.model.game import GameModel, Seating
-from arbitro.playout import Acted, DeadEnd, Dealt, HandOver, Unfinished, random_game
-from arbitro.transcript import ActionLine, HandLine, Header, ResultLine, Transcript
+from arbitro.oracle.transcript import ActionLine, HandLine, Header, ResultLine, Transcript
+from arbitro.simulation.playout import Acted, DeadEnd, Dealt, HandOver, Unfinished, random_game
 
 
 class GameDidNotFinish(ArbitroError, RuntimeError):

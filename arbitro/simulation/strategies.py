@@ -3,7 +3,7 @@
 Another Python implementation can reuse these in its own tests, e.g. to draw a reachable state of
 any rulebook and compare its legal moves with arbitro's::
 
-    @given(arbitro.strategies.positions())
+    @given(arbitro.simulation.strategies.positions())
     def test_my_engine(position): ...
 """
 

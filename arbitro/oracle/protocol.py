@@ -22,8 +22,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from arbitro.jsonio import shorten
 from arbitro.model.errors import MalformedInput, OptionError
+from arbitro.oracle.jsonio import shorten
 
 BASE = "https://arbitro.invalid/schemas/v1/"
 

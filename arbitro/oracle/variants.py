@@ -19,10 +19,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from arbitro.jsonio import shorten
 from arbitro.model.errors import OptionError, SpecError
 from arbitro.model.schema import Options, Rules, rules_for
 from arbitro.model.spec import Clause, Rulebook
+from arbitro.oracle.jsonio import shorten
 
 Overrides = Mapping[str, Any]
 """Clause id (or key) → the value that replaces the book's."""
