@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 from arbitro.model.escoba import EscobaModel, EscobaState, turn
 from arbitro.model.schema import EscobaRules
 from arbitro.proofs import explore, partition
@@ -174,7 +174,7 @@ def test_a_scheduler_that_cannot_be_used_is_one_line(
 
 
 def test_more_workers_than_cores_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    from arbitro.explore_cmd import usable_cores
+    from arbitro.cli.explore_cmd import usable_cores
 
     n = usable_cores() + 1
     assert main(["explore", "escoba-es", "--config", "escoba-tiny", "--workers", str(n)]) == 2
