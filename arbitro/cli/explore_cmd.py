@@ -89,24 +89,20 @@ def _config(rulebook: str, name: str) -> Any:
 
 
 def _target(path: str, force: bool) -> Path:
-    """An output path that is safe to write: never a link, a device or a folder."""
-    p = Path(path)
-    if p.is_symlink() or (p.exists() and not p.is_file()):
-        raise OutputError(f"{p} is not a regular file; refusing to write there")
-    if p.exists() and not force:
-        raise OutputError(f"{p} exists; pass --force to overwrite it")
-    if not p.parent.is_dir():
-        raise OutputError(f"{p.parent} is not a folder")
-    return p
+    """An output path that is safe to write: never a link, a device or a folder (refused early,
+    before the exploration, and again when the file is written)."""
+    from arbitro.safe_write import check_target
+
+    return check_target(path, force)
 
 
-def _write(p: Path, text: str | bytes) -> None:
-    tmp = p.with_name(p.name + ".tmp")
+def _write(p: Path, text: str | bytes, force: bool) -> None:
+    from arbitro.safe_write import write_bytes, write_text
+
     if isinstance(text, bytes):
-        tmp.write_bytes(text)
+        write_bytes(p, text, force)
     else:
-        tmp.write_text(text, encoding="utf-8")
-    tmp.replace(p)
+        write_text(p, text, force)
 
 
 def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> int:
@@ -155,7 +151,7 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
     data["configuration"] = config.describe()
     data["proved_scores"] = check_scores(result, proved_score_facts(config.rules))
     if targets:
-        _outputs(targets, graph, data, config)
+        _outputs(targets, graph, data, config, args.force)
     if args.json:
         emit_json(data)
     else:
@@ -249,7 +245,11 @@ def explore_text(d: dict[str, Any]) -> str:
 
 
 def _outputs(
-    targets: dict[str, Path], graph: dict[str, Any] | None, data: dict[str, Any], config: Any
+    targets: dict[str, Path],
+    graph: dict[str, Any] | None,
+    data: dict[str, Any],
+    config: Any,
+    force: bool,
 ) -> None:
     import networkx as nx
 
@@ -276,13 +276,13 @@ def _outputs(
                     f" this exploration has {data['orbits']:,}"
                 )
             graphml = "\n".join(nx.generate_graphml(g)) + "\n"
-            _write(targets[kind], graphml if kind == "graphml" else _dot(g))
+            _write(targets[kind], graphml if kind == "graphml" else _dot(g), force)
     if "picture" in targets:
         from arbitro.proofs.explore_pictures import draw_counts, draw_graph
 
         p = targets["picture"]
         image = draw_graph(g, config.describe(), p.suffix) if small else draw_counts(data, p.suffix)
-        _write(p, image)
+        _write(p, image, force)
 
 
 def _outcome_of(scores: list[int]) -> str:
