@@ -200,17 +200,23 @@ def load_rulebook(name: str, directory: Path | None = None) -> Rulebook:
     return _load_checked(str(d / f"{name}.toml"))
 
 
-def use_spec_file(path: Path) -> Rulebook:
+def use_spec_file(given: str | os.PathLike[str]) -> Rulebook:
     """Load a user's own spec file and make its id known to `load_rulebook` in this process.
 
     Its id (the file name without .toml) must not be a registered rulebook's: a transcript or a
     report names the rulebook it was made with, so one id never stands for two specs.
     """
+    from arbitro.model.errors import OptionError
+    from arbitro.model.inputs import input_problem, shown
+
+    path = Path(given)
+    problem = input_problem(given)  # the name as given: Path("") would be "."
+    if problem is not None:
+        raise OptionError(
+            f"--spec {shown(given) or repr('')}: {problem}; --spec takes a spec file (.toml)"
+        )
     if path.suffix != ".toml":
-        raise SpecError(path.name, "<file>", "a spec file's name ends in .toml")
-    if not path.is_file():
-        what = "is a directory" if path.is_dir() else "does not exist"
-        raise SpecError(str(path), "<file>", f"{what}; --spec takes a spec file (.toml)")
+        raise OptionError(f"--spec {shown(path)}: a spec file's name ends in .toml")
     book = load_file(path)
     if book.id in rulebook_ids():
         raise SpecError(

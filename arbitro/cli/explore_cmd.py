@@ -45,8 +45,18 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
         help="walk states up to renaming the suits the rules treat alike",
     )
     fan = ex.add_mutually_exclusive_group()
-    fan.add_argument("--workers", type=int, default=0, help="deals over N local processes (Dask)")
-    fan.add_argument("--scheduler", metavar="ADDRESS", help="deals over a Dask cluster")
+    fan.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N local processes (Dask): one deal's states split over them, or deals spread",
+    )
+    fan.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="the workers of a running Dask cluster (tcp://HOST:PORT), used as --workers",
+    )
     ex.add_argument("--json", action="store_true")
     ex.add_argument(
         "--graphml", metavar="FILE", help=f"write the graph (at most {GRAPH_LIMIT} states)"
@@ -79,24 +89,20 @@ def _config(rulebook: str, name: str) -> Any:
 
 
 def _target(path: str, force: bool) -> Path:
-    """An output path that is safe to write: never a link, a device or a folder."""
-    p = Path(path)
-    if p.is_symlink() or (p.exists() and not p.is_file()):
-        raise OutputError(f"{p} is not a regular file; refusing to write there")
-    if p.exists() and not force:
-        raise OutputError(f"{p} exists; pass --force to overwrite it")
-    if not p.parent.is_dir():
-        raise OutputError(f"{p.parent} is not a folder")
-    return p
+    """An output path that is safe to write: never a link, a device or a folder (refused early,
+    before the exploration, and again when the file is written)."""
+    from arbitro.safe_write import check_target
+
+    return check_target(path, force)
 
 
-def _write(p: Path, text: str | bytes) -> None:
-    tmp = p.with_name(p.name + ".tmp")
+def _write(p: Path, text: str | bytes, force: bool) -> None:
+    from arbitro.safe_write import write_bytes, write_text
+
     if isinstance(text, bytes):
-        tmp.write_bytes(text)
+        write_bytes(p, text, force)
     else:
-        tmp.write_text(text, encoding="utf-8")
-    tmp.replace(p)
+        write_text(p, text, force)
 
 
 def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> int:
@@ -114,6 +120,12 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
         raise OptionError(f"--max-states must be at least 1, got {args.max_states}")
     if args.workers < 0:
         raise OptionError(f"--workers must be 0 or more, got {args.workers}")
+    cores = usable_cores()
+    if args.workers > cores:
+        raise OptionError(
+            f"--workers {args.workers} is more than the {cores} cores here; for more workers"
+            " start a Dask cluster and pass --scheduler (docs/scaling.md)"
+        )
     outputs = {k: getattr(args, k) for k in ("graphml", "dot", "picture")}
     targets = {k: _target(v, args.force) for k, v in outputs.items() if v}
     if "picture" in targets and targets["picture"].suffix not in (".svg", ".png"):
@@ -139,12 +151,25 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
     data["configuration"] = config.describe()
     data["proved_scores"] = check_scores(result, proved_score_facts(config.rules))
     if targets:
-        _outputs(targets, graph, data, config)
+        _outputs(targets, graph, data, config, args.force)
     if args.json:
         emit_json(data)
     else:
         sys.stdout.write(explore_text(data))
+    if result.interrupted:
+        sys.stderr.write("arbitro: interrupted; the results above are those finished so far\n")
+        return 130
     return 0
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
 
 
 def explore_text(d: dict[str, Any]) -> str:
@@ -156,7 +181,13 @@ def explore_text(d: dict[str, Any]) -> str:
         if len(deals) == 1
         else f"deals: {len(deals)} (seeds {deals[0]}..{deals[-1]})"
     )
-    done = "exhausted" if d["exhausted"] else "NOT exhausted (--max-states reached)"
+    done = (
+        "INTERRUPTED: what was finished before Ctrl-C"
+        if d.get("interrupted")
+        else "exhausted"
+        if d["exhausted"]
+        else "NOT exhausted (--max-states reached)"
+    )
     lines.append(
         f"states {d['states']:,}  edges {d['edges']:,}  terminal {d['terminal']:,}"
         f"  depth {d['depth']}  ({done})"
@@ -174,6 +205,12 @@ def explore_text(d: dict[str, Any]) -> str:
         f" on one core: {speed}"
     )
     lines.append(f"states per depth: {' '.join(str(n) for n in d['states_per_depth'])}")
+    for p in d.get("partitions", []):
+        lines.append(
+            f"  partition {p['partition']}: {p['states']:,} states, at most"
+            f" {p['peak_states_held']:,} held, peak memory {p['peak_memory_bytes'] / 2**20:,.0f} MiB,"
+            f" sent {p['sent_states']:,} successors ({p['sent_bytes']:,} bytes) to the others"
+        )
     lines.append(f"invariant violations: {sum(d['violations'].values())}")
     for clause, n in d["violations"].items():
         lines.append(f"  {clause}: {n} states")
@@ -208,7 +245,11 @@ def explore_text(d: dict[str, Any]) -> str:
 
 
 def _outputs(
-    targets: dict[str, Path], graph: dict[str, Any] | None, data: dict[str, Any], config: Any
+    targets: dict[str, Path],
+    graph: dict[str, Any] | None,
+    data: dict[str, Any],
+    config: Any,
+    force: bool,
 ) -> None:
     import networkx as nx
 
@@ -235,13 +276,13 @@ def _outputs(
                     f" this exploration has {data['orbits']:,}"
                 )
             graphml = "\n".join(nx.generate_graphml(g)) + "\n"
-            _write(targets[kind], graphml if kind == "graphml" else _dot(g))
+            _write(targets[kind], graphml if kind == "graphml" else _dot(g), force)
     if "picture" in targets:
         from arbitro.proofs.explore_pictures import draw_counts, draw_graph
 
         p = targets["picture"]
         image = draw_graph(g, config.describe(), p.suffix) if small else draw_counts(data, p.suffix)
-        _write(p, image)
+        _write(p, image, force)
 
 
 def _outcome_of(scores: list[int]) -> str:
