@@ -70,8 +70,18 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
         help="walk states up to renaming the suits the rules treat alike",
     )
     fan = ex.add_mutually_exclusive_group()
-    fan.add_argument("--workers", type=int, default=0, help="deals over N local processes (Dask)")
-    fan.add_argument("--scheduler", metavar="ADDRESS", help="deals over a Dask cluster")
+    fan.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N local processes (Dask): one deal's states split over them, or deals spread",
+    )
+    fan.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="the workers of a running Dask cluster (tcp://HOST:PORT), used as --workers",
+    )
     ex.add_argument("--json", action="store_true")
     ex.add_argument(
         "--graphml", metavar="FILE", help=f"write the graph (at most {GRAPH_LIMIT} states)"
@@ -136,6 +146,12 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
     config = _config(args.rulebook, args.config)
     if args.workers < 0:
         raise OptionError(f"--workers must be 0 or more, got {args.workers}")
+    cores = usable_cores()
+    if args.workers > cores:
+        raise OptionError(
+            f"--workers {args.workers} is more than the {cores} cores here; for more workers"
+            " start a Dask cluster and pass --scheduler (docs/scaling.md)"
+        )
     outputs = {k: getattr(args, k) for k in ("graphml", "dot", "picture")}
     targets = {k: _target(v, args.force) for k, v in outputs.items() if v}
     if "picture" in targets and targets["picture"].suffix not in (".svg", ".png"):
@@ -166,7 +182,20 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
         emit_json(data)
     else:
         sys.stdout.write(explore_text(data))
+    if result.interrupted:
+        sys.stderr.write("arbitro: interrupted; the results above are those finished so far\n")
+        return 130
     return 0
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
 
 
 def explore_text(d: dict[str, Any]) -> str:
@@ -179,7 +208,9 @@ def explore_text(d: dict[str, Any]) -> str:
         else f"deals: {len(deals)} (seeds {deals[0]}..{deals[-1]})"
     )
     done = (
-        "exhausted"
+        "INTERRUPTED: what was finished before Ctrl-C"
+        if d.get("interrupted")
+        else "exhausted"
         if d["exhausted"]
         else "NOT exhausted: raise --max-states"
     )
@@ -200,6 +231,12 @@ def explore_text(d: dict[str, Any]) -> str:
         f" on one core: {speed}"
     )
     lines.append(f"states per depth: {' '.join(str(n) for n in d['states_per_depth'])}")
+    for p in d.get("partitions", []):
+        lines.append(
+            f"  partition {p['partition']}: {p['states']:,} states, at most"
+            f" {p['peak_states_held']:,} held, peak memory {p['peak_memory_bytes'] / 2**20:,.0f} MiB,"
+            f" sent {p['sent_states']:,} successors ({p['sent_bytes']:,} bytes) to the others"
+        )
     lines.append(f"invariant violations: {sum(d['violations'].values())}")
     for clause, n in d["violations"].items():
         lines.append(f"  {clause}: {n} states")
