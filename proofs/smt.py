@@ -278,13 +278,23 @@ def check(
     if hit is None:
         if len(_ANSWERED) >= 2048:
             _ANSWERED.clear()  # a long-lived process keeps a bounded memory of answers
-        hit = _ANSWERED[key] = _answer(s, True, started, timeout, minimise, want_values=values)
-        return replace(hit, values=dict(hit.values))
-    return replace(hit, values=dict(hit.values), seconds=time.perf_counter() - started)
+        got = _answer(s, True, started, timeout, minimise, want_values=values)
+        # the text names clauses by literal only: keep the core as literals, so that the same
+        # query asked for another book names that book's clauses, never the first asker's
+        literal = {c: n for n, c in s.by_name.items()}
+        _ANSWERED[key] = replace(got, core=tuple(literal[c] for c in got.core))
+        return replace(got, values=dict(got.values))
+    return replace(
+        hit,
+        values=dict(hit.values),
+        core=tuple(s.by_name[n] for n in hit.core),
+        seconds=time.perf_counter() - started,
+    )
 
 
 _ANSWERED: dict[tuple[str, float, bool, bool], Outcome] = {}
-"""Answers of `check` by query text and options: a query's answer depends on nothing else."""
+"""Answers of `check` by query text and options, the core as clause literals: a query's answer
+depends on nothing else, and each asker reads the literals as its own clauses."""
 
 
 def check_claim(
