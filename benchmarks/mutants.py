@@ -44,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -552,13 +553,17 @@ def _child_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-CLI = "import sys; from arbitro.cli import main; sys.exit(main())"
+def cli(copy: Path) -> str:
+    """Python code running the copy's `arbitro` command (its entry point in pyproject.toml)."""
+    with (copy / "pyproject.toml").open("rb") as f:
+        module, _, func = tomllib.load(f)["project"]["scripts"]["arbitro"].partition(":")
+    return f"import sys; from {module} import {func}; sys.exit({func}())"
 
 
 def engine_line(copy: Path) -> str:
     """`arbitro --version` as run in the copy (it must name the pure-Python engine)."""
     got = subprocess.run(
-        [sys.executable, "-c", CLI, "--version"],
+        [sys.executable, "-c", cli(copy), "--version"],
         cwd=copy,
         env=_env(copy),
         capture_output=True,
@@ -592,7 +597,7 @@ def _run(copy: Path, args: Sequence[str], timeout: float) -> Outcome:
 
 
 def run_refine(copy: Path, family: str, extra: Sequence[str], timeout: float) -> Outcome:
-    args = ["-c", CLI, "prove", "--refine", *FAMILY_BOOKS[family], *extra]
+    args = ["-c", cli(copy), "prove", "--refine", *FAMILY_BOOKS[family], *extra]
     return _run(copy, args, timeout)
 
 
