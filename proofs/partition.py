@@ -64,119 +64,106 @@ class Packer(Protocol):
 
 _MIX = 0x9E3779B97F4A7C15
 _M64 = (1 << 64) - 1
-_MASK40 = (1 << 40) - 1
 
 
 class EscobaPacker:
-    """An Escoba state as one integer (low bits last to be packed):
+    """An Escoba state as one integer: the little-endian number of these bytes, in order —
 
-    hands, table and captured piles as 40-bit masks; escobas 8 bits a side; the last capturer and
-    the seat to move (plus one) 4 bits each; the deal number 8 bits; the stock as its length and a
-    flag when it is the end of the deal's stock (else 6 bits a card); and the fields a hand does
-    not change (seating, phase, dealer, scores, last hand's points) one bit when equal to the
-    deal's, else their text. A value that does not fit raises `ExploreError`.
+    each hand, the table and each side's captured pile as a 5-byte card mask; each side's escobas,
+    the last capturer and the seat to move (each plus one) and the deal number, a byte each; the
+    stock, as one byte 128 + n when it is the last n cards of the deal's stock (as it always is
+    but in a renamed deal), else n and its n cards; then the fields a hand leaves alone (seating,
+    phase, dealer, hand number, scores, last hand's points): the byte 1 when they are the deal's,
+    else their text, its 2-byte length and the byte 2. The last byte is never 0, so no byte is
+    lost to the integer. A value that does not fit raises `ExploreError`.
     """
 
     def __init__(self, root: EscobaState) -> None:
         self.players = len(root.hands)
         self.sides = len(root.piles)
-        self.stock = root.stock
+        stock = root.stock
+        self.suffix = {stock[len(stock) - n :]: bytes((128 + n,)) for n in range(len(stock) + 1)}
+        self.by_length = {n: stock[len(stock) - n :] for n in range(len(stock) + 1)}
+        self.head = root[:5]  # players, sides, layout, phase, dealer
+        self.hand_number = root.hand_number
+        self.tail = root[14:]  # scores, last_points
         self.misc = self._misc(root)
+        self.texts: dict[tuple[Any, ...], bytes] = {}
+        self.parsed: dict[bytes, tuple[Any, ...]] = {}
+        self.fixed = 5 * (self.players + 1 + self.sides) + self.sides + 3
 
     @staticmethod
     def _misc(s: EscobaState) -> tuple[Any, ...]:
-        return (
-            s.players, s.sides, s.layout, s.phase, s.dealer, s.hand_number, s.scores,
-            s.last_points,
-        )  # fmt: skip
+        return (*s[:5], s.hand_number, *s[14:])
 
     def pack(self, s: EscobaState) -> int:
-        v = 0
-        wide = s.table
-        for h in s.hands:
-            v = (v << 40) | h
-            wide |= h
-        v = (v << 40) | s.table
-        for p in s.piles:
-            v = (v << 40) | p
-            wide |= p
-        small = s.deal_number | (s.last_capturer + 1) << 4 | (s.to_move + 1) << 4
-        for e in s.escobas:
-            v = (v << 8) | e
-            small |= e
-        v = (v << 4) | (s.last_capturer + 1)
-        v = (v << 4) | (s.to_move + 1)
-        v = (v << 8) | s.deal_number
-        if wide >> 40 or small >> 8 or s.last_capturer < -1 or s.to_move < -1:
+        try:
+            parts = [h.to_bytes(5, "little") for h in s.hands]
+            parts.append(s.table.to_bytes(5, "little"))
+            parts += [p.to_bytes(5, "little") for p in s.piles]
+            parts.append(bytes(s.escobas))
+            parts.append(bytes((s.last_capturer + 1, s.to_move + 1, s.deal_number)))
+            tail = self.suffix.get(s.stock)
+            if tail is None:
+                if len(s.stock) >= 128:
+                    raise ValueError
+                parts.append(bytes((len(s.stock),)))
+                parts.append(bytes(s.stock))
+            else:
+                parts.append(tail)
+        except (OverflowError, ValueError):
             raise ExploreError(
                 "an Escoba state out of the packed ranges; explore it in one process"
-            )
-        stock = s.stock
-        n = len(stock)
-        if not n or stock == self.stock[len(self.stock) - n :]:
-            v = (v << 7) | (n << 1) | 1
+            ) from None
+        if s[:5] == self.head and s.hand_number == self.hand_number and s[14:] == self.tail:
+            parts.append(b"\x01")
         else:
-            for c in stock:
-                v = (v << 6) | c
-            if n >= 64 or max(stock) >= 64:
-                raise ExploreError("an Escoba stock out of the packed ranges")
-            v = (v << 7) | (n << 1)
-        misc = self._misc(s)
-        if misc == self.misc:
-            return v << 1
-        text = repr(misc).encode()
-        return ((((v << 8 * len(text)) | int.from_bytes(text, "big")) << 16 | len(text)) << 1) | 1
+            misc = self._misc(s)
+            text = self.texts.get(misc)
+            if text is None:
+                text = repr(misc).encode()
+                text = self.texts[misc] = text + len(text).to_bytes(2, "little") + b"\x02"
+            parts.append(text)
+        return int.from_bytes(b"".join(parts), "little")
 
     def unpack(self, v: int) -> EscobaState:
-        if v & 1:
-            v >>= 1
-            size = v & 0xFFFF
-            v >>= 16
-            misc = ast.literal_eval((v & ((1 << 8 * size) - 1)).to_bytes(size, "big").decode())
-            v >>= 8 * size
+        b = v.to_bytes((v.bit_length() + 7) // 8, "little")
+        if b[-1] == 2:
+            size = int.from_bytes(b[-3:-1], "little")
+            text = b[-3 - size : -3]
+            misc = self.parsed.get(text)
+            if misc is None:
+                misc = self.parsed[text] = ast.literal_eval(text.decode())
         else:
             misc = self.misc
-            v >>= 1
-        x = v & 127
-        v >>= 7
-        n = x >> 1
-        if x & 1:
-            stock = self.stock[len(self.stock) - n :] if n else ()
+        players, sides = self.players, self.sides
+        frm = int.from_bytes
+        if players == 2:
+            hands: tuple[int, ...] = (frm(b[0:5], "little"), frm(b[5:10], "little"))
         else:
-            cards = []
-            for _ in range(n):
-                cards.append(v & 63)
-                v >>= 6
-            cards.reverse()
-            stock = tuple(cards)
-        deal_number = v & 255
-        v >>= 8
-        to_move = (v & 15) - 1
-        v >>= 4
-        last_capturer = (v & 15) - 1
-        v >>= 4
-        escobas = []
-        for _ in range(self.sides):
-            escobas.append(v & 255)
-            v >>= 8
-        escobas.reverse()
-        piles = []
-        for _ in range(self.sides):
-            piles.append(v & _MASK40)
-            v >>= 40
-        piles.reverse()
-        table = v & _MASK40
-        v >>= 40
-        hands = []
-        for _ in range(self.players):
-            hands.append(v & _MASK40)
-            v >>= 40
-        hands.reverse()
-        players, sides, layout, phase, dealer, hand_number, scores, last_points = misc
-        return EscobaState(
-            players, sides, layout, phase, dealer, to_move, hand_number, deal_number,
-            tuple(hands), table, stock, tuple(piles), tuple(escobas), last_capturer, scores,
-            last_points,
+            hands = tuple([frm(b[i : i + 5], "little") for i in range(0, 5 * players, 5)])
+        at = 5 * players
+        table = frm(b[at : at + 5], "little")
+        at += 5
+        if sides == 2:
+            piles: tuple[int, ...] = (
+                frm(b[at : at + 5], "little"),
+                frm(b[at + 5 : at + 10], "little"),
+            )
+        else:
+            piles = tuple([frm(b[i : i + 5], "little") for i in range(at, at + 5 * sides, 5)])
+        at += 5 * sides
+        escobas = tuple(b[at : at + sides])
+        at += sides
+        last_capturer, to_move, deal_number, x = b[at : at + 4]
+        stock = self.by_length[x - 128] if x & 128 else tuple(b[at + 4 : at + 4 + x])
+        players_, sides_, layout, phase, dealer, hand_number, scores, last_points = misc
+        return tuple.__new__(
+            EscobaState,
+            (
+                players_, sides_, layout, phase, dealer, to_move - 1, hand_number, deal_number,
+                hands, table, stock, piles, escobas, last_capturer - 1, scores, last_points,
+            ),
         )  # fmt: skip
 
     def owner(self, v: int, parts: int) -> int:

@@ -136,6 +136,7 @@ def _write(p: Path, text: str | bytes, force: bool) -> None:
 
 
 def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> int:
+    from arbitro.proofs.cluster import check_workers
     from arbitro.proofs.explore import (
         check_scores,
         explore_deal,
@@ -144,14 +145,7 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
     )
 
     config = _config(args.rulebook, args.config)
-    if args.workers < 0:
-        raise OptionError(f"--workers must be 0 or more, got {args.workers}")
-    cores = usable_cores()
-    if args.workers > cores:
-        raise OptionError(
-            f"--workers {args.workers} is more than the {cores} cores here; for more workers"
-            " start a Dask cluster and pass --scheduler (docs/scaling.md)"
-        )
+    check_workers(args.workers)
     outputs = {k: getattr(args, k) for k in ("graphml", "dot", "picture")}
     targets = {k: _target(v, args.force) for k, v in outputs.items() if v}
     if "picture" in targets and targets["picture"].suffix not in (".svg", ".png"):
@@ -186,16 +180,6 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
         sys.stderr.write("arbitro: interrupted; the results above are those finished so far\n")
         return 130
     return 0
-
-
-def usable_cores() -> int:
-    """The cores this process may run on."""
-    import os
-
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
 
 
 def explore_text(d: dict[str, Any]) -> str:
