@@ -722,14 +722,16 @@ def _complete(
     d: dict[str, Any],
     lists: list[list[str]],
     cards: Counter[str],
-    first: frozenset[str] = frozenset(),
+    first: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """Fill the hidden cards of a view (in `lists`, in that order) with the cards it does not
-    show, in card order but the cards of `first` before the others; `cards` counts every card
-    name the view holds."""
+    show, in card order but the cards of `first` before the others (those of rank 0 first, then
+    rank 1...); `cards` counts every card name the view holds."""
+    first = first or {}
     hidden = cards.pop(HIDDEN, 0)
     pool = sorted(
-        (deck_names(ctx) - cards).elements(), key=lambda c: (c not in first, ctx.card_key(c))
+        (deck_names(ctx) - cards).elements(),
+        key=lambda c: (first.get(c, len(first) + 1), ctx.card_key(c)),
     )
     if len(pool) != hidden:
         raise InconsistentState(
@@ -747,9 +749,10 @@ def _complete(
 
 def _rummy_complete(ctx: Context, view: dict[str, Any]) -> dict[str, Any]:
     d = copy.deepcopy(view)
-    # red threes are never held, and a covered card that froze the pile would stick out: the
-    # unseen ones go to the stock and the hands, filled first, never under the pile's top
-    first = RED_THREES | _freezing(ctx)
+    # red threes are never held (a drawn one is laid at once), and a covered card that froze the
+    # pile would stick out: the unseen red threes go to the stock, filled first, and the unseen
+    # freezing cards after them to the stock and the hands, never under the pile's top
+    first = {c: 1 for c in _freezing(ctx)} | {c: 0 for c in RED_THREES}
     lists = [d["stock"], *d["hands"], d["held"], d["pile"]]
     _complete(ctx, d, lists, _rummy_cards(d), first)
     d["hands"] = [_sorted_names(ctx, h) for h in d["hands"]]
