@@ -150,6 +150,11 @@ def spec_dir() -> Path:
     """Where the spec files are: $ARBITRO_SPEC_DIR, the copy inside the wheel, or the checkout's spec/."""
     env = os.environ.get("ARBITRO_SPEC_DIR")
     if env:
+        if not Path(env).is_dir():
+            from arbitro.model.errors import OptionError
+            from arbitro.model.inputs import shown
+
+            raise OptionError(f"ARBITRO_SPEC_DIR={shown(env)} is not a directory of spec files")
         return Path(env)
     here = Path(__file__).resolve().parent
     packaged = here / "_spec"
