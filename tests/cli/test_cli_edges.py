@@ -43,3 +43,15 @@ def test_rules_show_spec_file_then_a_clause(
     data = json.loads(capsys.readouterr().out)
     keys = [c["key"] for t in data["topics"] for c in t["clauses"]]
     assert data["id"] == "mine" and keys == ["frozen_by"]
+
+
+def test_the_html_comparison_has_every_row_of_what_applies_to_all_five(tmp_path: Path) -> None:
+    from arbitro.model.spec import load_all
+    from arbitro.reports.html import comparison_html
+
+    page = comparison_html(load_all())
+    section = page.split("<h2>What applies to all five</h2>", 1)[1].split("</table>", 1)[0]
+    for rule in ("cards in the deck", "players", "play direction", "dealer rotation"):
+        assert f"<td>{rule}</td>" in section, rule
+    assert "<td>target score</td>" in section
+    assert str(tmp_path.anchor + "work") not in page and "/shared/rulebooks" not in page
