@@ -72,3 +72,31 @@ def test_prove_ends_with_its_results_so_far_and_no_worker_left() -> None:
     assert "Traceback" not in err and "interrupted" in err
     assert "results finished before Ctrl-C" in err
     assert out  # the table of what was finished (possibly no row yet, but its frame)
+
+
+@pytest.mark.slow
+def test_explore_ends_with_the_states_so_far() -> None:
+    code, out, err = interrupt(
+        ["explore", "escoba-es", "--config", "escoba-28h4", "--deal", "0"], 3.0
+    )
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert "INTERRUPTED" in out and "states" in out
+
+
+@pytest.mark.slow
+def test_simulate_ends_with_the_games_so_far() -> None:
+    code, out, err = interrupt(["simulate", "samba-en", "--games", "100000", "--json"], 3.0)
+    assert code == 130, err
+    assert "Traceback" not in err
+    assert '"interrupted": true' in out
+
+
+@pytest.mark.slow
+def test_report_ends_with_the_games_so_far(tmp_path: Path) -> None:
+    page = tmp_path / "r.html"
+    code, _, err = interrupt(
+        ["report", "escoba-es", "--games", "1000000", "--output", str(page)], 4.0
+    )
+    assert code == 130, err
+    assert "Traceback" not in err
