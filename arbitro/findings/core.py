@@ -178,13 +178,14 @@ def book_words(text: str) -> str:
 # ---------------------------------------------------------------- derived results, cached
 
 CACHE_VERSION = 2
-_SOURCES = ("findings.py", "dead_ends.py", "model", "proofs")
-"""What the derived results are computed by, relative to the arbitro package: these modules and
-every module of the model (dead ends and witnesses are played by it) and of the proofs."""
+_SOURCES = ("findings", "model", "proofs")
+"""What the derived results are computed by, relative to the arbitro package: the findings' own
+modules and every module of the model (dead ends and witnesses are played by it) and of the
+proofs."""
 
 
 def _source_files() -> list[Path]:
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent  # the arbitro package
     out: list[Path] = []
     for rel in _SOURCES:
         p = (root / rel).resolve()
