@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from arbitro.model.errors import OptionError, SpecError
-from arbitro.model.spec import Clause, Rulebook, load_rulebook
+from arbitro.model.spec import Clause, Rulebook, load_rulebook, set_schema_check
 
 CardClass = Literal["joker", "two", "wild", "red_three", "black_three"]
 """Classes of card that rules name: `wild` means joker or two."""
@@ -332,6 +332,8 @@ def check_rulebook(rb: Rulebook) -> None:
             )
     _check_meaning(rb)
 
+
+set_schema_check(check_rulebook)  # every rulebook loaded is checked against the schema
 
 _SOUND: dict[int, Rulebook] = {}
 

@@ -2,7 +2,9 @@
 
 A spec holds one rulebook. Every rule parameter is a clause with an id, the section of the book it
 comes from, a paraphrase in our own words and a status (stated, inferred, unspecified, conflicting).
-This module knows the clause format only; `arbitro.model.schema` knows which keys a game needs.
+This module knows the clause format only; `arbitro.model.schema` knows which keys a game needs,
+and gives its whole-rulebook check to this module (`set_schema_check`) when it is imported, which
+`arbitro.model` does first: loading never imports the schema, so the two modules form no circle.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import hashlib
 import os
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -165,6 +167,20 @@ def rulebook_ids(directory: Path | None = None) -> list[str]:
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 """A rulebook id: what a spec's file name may be, so that an id can never be a path."""
 
+
+def _no_schema_check(book: Rulebook) -> None:
+    raise RuntimeError("arbitro.model.schema was not imported; import arbitro.model first")
+
+
+_SCHEMA_CHECK: list[Callable[[Rulebook], None]] = [_no_schema_check]
+"""The schema's whole-rulebook check (`schema.check_rulebook`), given by `set_schema_check`."""
+
+
+def set_schema_check(check: Callable[[Rulebook], None]) -> None:
+    """Make `check` the test every loaded rulebook passes (the schema registers its own)."""
+    _SCHEMA_CHECK[0] = check
+
+
 _OWN_SPECS: dict[str, Rulebook] = {}
 """Spec files a user named explicitly (`use_spec_file`), by their own ids."""
 
@@ -184,17 +200,23 @@ def load_rulebook(name: str, directory: Path | None = None) -> Rulebook:
     return _load_checked(str(d / f"{name}.toml"))
 
 
-def use_spec_file(path: Path) -> Rulebook:
+def use_spec_file(given: str | os.PathLike[str]) -> Rulebook:
     """Load a user's own spec file and make its id known to `load_rulebook` in this process.
 
     Its id (the file name without .toml) must not be a registered rulebook's: a transcript or a
     report names the rulebook it was made with, so one id never stands for two specs.
     """
+    from arbitro.model.errors import OptionError
+    from arbitro.model.inputs import input_problem, shown
+
+    path = Path(given)
+    problem = input_problem(given)  # the name as given: Path("") would be "."
+    if problem is not None:
+        raise OptionError(
+            f"--spec {shown(given) or repr('')}: {problem}; --spec takes a spec file (.toml)"
+        )
     if path.suffix != ".toml":
-        raise SpecError(path.name, "<file>", "a spec file's name ends in .toml")
-    if not path.is_file():
-        what = "is a directory" if path.is_dir() else "does not exist"
-        raise SpecError(str(path), "<file>", f"{what}; --spec takes a spec file (.toml)")
+        raise OptionError(f"--spec {shown(path)}: a spec file's name ends in .toml")
     book = load_file(path)
     if book.id in rulebook_ids():
         raise SpecError(
@@ -202,9 +224,7 @@ def use_spec_file(path: Path) -> Rulebook:
             "rulebook.id",
             f"{book.id!r} is a registered rulebook; give your spec its own id (and file name)",
         )
-    from arbitro.model.schema import check_rulebook
-
-    check_rulebook(book)
+    _SCHEMA_CHECK[0](book)
     _OWN_SPECS[book.id] = book
     return book
 
@@ -216,10 +236,8 @@ def load_all(directory: Path | None = None) -> list[Rulebook]:
 
 @cache
 def _load_checked(path: str) -> Rulebook:
-    from arbitro.model.schema import check_rulebook  # schema reads this module's types
-
     book = _load_cached(path)
-    check_rulebook(book)
+    _SCHEMA_CHECK[0](book)
     return book
 
 

@@ -355,22 +355,29 @@ def check(
     started = time.perf_counter()
     s = _Session(facts, goals)
     # the same query is asked again under readings that leave its facts unchanged (the claims,
-    # clashes and dead rules of each reading): answered once per process. The script names
-    # clauses by number only, so two books with the same facts write the same text: the key holds
-    # the clause ids too, or one book's core would name the other's clauses
-    key = (s.text, tuple(s.by_name.values()), _LIMIT[0], timeout, minimise, values)
+    # clashes and dead rules of each reading): answered once per process, under the same limits
+    key = (s.text, _LIMIT[0], timeout, minimise, values)
     hit = _ANSWERED.get(key)
     if hit is None:
         if len(_ANSWERED) >= 2048:
             _ANSWERED.clear()  # a long-lived process keeps a bounded memory of answers
-        hit = _ANSWERED[key] = _answer(s, True, started, timeout, minimise, want_values=values)
-        return replace(hit, values=dict(hit.values))
-    return replace(hit, values=dict(hit.values), seconds=time.perf_counter() - started)
+        got = _answer(s, True, started, timeout, minimise, want_values=values)
+        # the text names clauses by literal only: keep the core as literals, so that the same
+        # query asked for another book names that book's clauses, never the first asker's
+        literal = {c: n for n, c in s.by_name.items()}
+        _ANSWERED[key] = replace(got, core=tuple(literal[c] for c in got.core))
+        return replace(got, values=dict(got.values))
+    return replace(
+        hit,
+        values=dict(hit.values),
+        core=tuple(s.by_name[n] for n in hit.core),
+        seconds=time.perf_counter() - started,
+    )
 
 
-_ANSWERED: dict[tuple[str, tuple[str, ...], int, float, bool, bool], Outcome] = {}
-"""Answers of `check` by query text, the clause each literal stands for, and the limits: a query's
-answer depends on nothing else."""
+_ANSWERED: dict[tuple[str, int, float, bool, bool], Outcome] = {}
+"""Answers of `check` by query text, limits and options, the core as clause literals: a query's
+answer depends on nothing else, and each asker reads the literals as its own clauses."""
 
 
 def check_claim(

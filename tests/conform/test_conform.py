@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
-from arbitro.conform import Lockstep, conform, following, html, text
-from arbitro.conform_adapter import Adapter
-from arbitro.oracle import Oracle
+from arbitro.cli.main import main
+from arbitro.conformance.conform import Lockstep, conform, following, html, text
+from arbitro.conformance.conform_adapter import Adapter
+from arbitro.oracle.core import Oracle
 
 HERE = Path(__file__).parent
 PY = sys.executable

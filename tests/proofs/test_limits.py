@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 from arbitro.model.schema import EscobaRules, RummyRules, rules_for
 from arbitro.proofs import smt
 from arbitro.proofs.escoba import scoring as escoba_scoring

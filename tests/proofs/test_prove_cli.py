@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
+from arbitro.cli.prove import main as prove_main
 from arbitro.model.spec import load_rulebook
 from arbitro.proofs.runner import Job, prove, readings, run_job
 from arbitro.proofs.verdict import Verdict
-from arbitro.prove import main as prove_main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -102,7 +102,7 @@ def test_a_reused_result_is_what_proving_again_gives() -> None:
 
 
 def test_the_results_updater_touches_only_a_document_with_its_block(tmp_path: Path) -> None:
-    """`python -m arbitro.prove --update FILE` refuses a symlink and a file without the block,
+    """`python -m arbitro.cli.prove --update FILE` refuses a symlink and a file without the block,
     leaving both as they were."""
     plain = tmp_path / "notes.md"
     plain.write_text("no block here\n", encoding="utf-8")

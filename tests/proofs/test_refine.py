@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from arbitro.check import check_lines
-from arbitro.cli import main
+from arbitro.cli.main import main
 from arbitro.model.escoba import ESCOBA
 from arbitro.model.escoba.state import EscobaState, Play
 from arbitro.model.game import Seating
 from arbitro.model.schema import EscobaRules, rules_for
+from arbitro.oracle.check import check_lines
 from arbitro.proofs import refine
 from arbitro.proofs.escoba.refine import EscobaRefiner
 from arbitro.proofs.explore_config import Config, load_config
