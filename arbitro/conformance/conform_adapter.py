@@ -12,22 +12,33 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
-import queue
+import re
+import select
 import signal
 import subprocess
 import sys
-import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.oracle.core import Oracle
-from arbitro.oracle.jsonio import dumps_line, loads, shorten
+from arbitro.oracle.jsonio import clean_text, dumps_line, loads, shorten
 from arbitro.oracle.protocol import validate
 
-PROTOCOL = "arbitro-adapter/1"
-OPS = ("hello", "start", "legal", "apply", "score", "quit")
+PROTOCOL = "arbitro-adapter/2"
+PROTOCOLS = ("arbitro-adapter/1", "arbitro-adapter/2")
+"""The protocols spoken: /2 adds what `hello` may declare, the `position` op and compound moves;
+an adapter of /1 is still played."""
+OPS = ("hello", "start", "legal", "apply", "score", "position", "quit")
+POSITION_FIELDS = (
+    "step", "pile_taken", "owed", "took_pile", "held", "top_points", "asked", "answer",
+    "melded", "no_discard", "freed", "freed_meld", "clean_start",
+)  # fmt: skip
+"""The bookkeeping of a Samba/Canasta position sent with a resynchronisation, when the state
+holds it (docs/protocol.md, positions)."""
 LINE_BYTES = 16 * 1024 * 1024
 
 
@@ -82,6 +93,20 @@ def report_of(oracle: Oracle, state: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def position_of(oracle: Oracle, state: Mapping[str, Any]) -> dict[str, Any]:
+    """arbitro's position of `state`, as sent to an engine that takes one (op `position`): the
+    report, and what a position needs besides to go on (the dealer, the hand, the turn's
+    bookkeeping)."""
+    out = report_of(oracle, state)
+    out.pop("ended", None)
+    if state["game"] != "escoba":
+        out.update({k: state[k] for k in POSITION_FIELDS if k in state})
+    for k in ("dealer", "hand"):
+        if k in state:
+            out[k] = state[k]
+    return out
+
+
 def score_report(oracle: Oracle, state: Mapping[str, Any]) -> dict[str, Any]:
     """The `score` answer of a conforming engine after a hand: the hand's scores by category,
     the totals, the winner (a side, or null while the game goes on)."""
@@ -106,7 +131,7 @@ class Reference:
         validate(request, "adapter-request", "request")
         op = request.get("op")
         if op == "hello":
-            return {"protocol": PROTOCOL, "engine": "arbitro reference"}
+            return {"protocol": PROTOCOL, "engine": "arbitro reference", "positions": True}
         if op == "quit":
             return "bye"
         if op == "start":
@@ -126,6 +151,9 @@ class Reference:
             raise _Refusal("not-started", "no game: send start first")
         if op == "legal":
             return self.oracle.legal_actions(self.state)
+        if op == "position":
+            self.state = self.oracle.position(request["position"])
+            return report_of(self.oracle, self.state)
         if op == "apply":
             self.state = self.oracle.apply(self.state, request["action"])
             return report_of(self.oracle, self.state)
@@ -181,18 +209,38 @@ def cmd_adapter(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ the engine under test
 
 
-class Adapter:
-    """An engine under test, run as a child process speaking the adapter protocol. Every request
-    has a time limit; whatever happens, `close` ends the process (and its own children)."""
+class Deadline(Exception):
+    """The whole run's `--deadline` passed while waiting for the adapter: the run stops with what
+    it has (never an adapter failure: a slow engine that answers is not a broken one)."""
 
-    def __init__(self, command: Sequence[str], timeout: float = 10.0) -> None:
+
+STDERR_TAIL = 4096
+"""Bytes of the adapter's stderr kept (its last words): the rest is read and dropped."""
+_LONE_SURROGATE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+
+
+class Adapter:
+    """An engine under test, run as a child process speaking the adapter protocol, in a process
+    group of its own. Its pipes are read without blocking and without threads, so neither a flood
+    on stderr nor a detached grandchild holding its stdout can hold arbitro: every request has a
+    time limit (`timeout`, and the whole run's `deadline`, a `time.monotonic()` instant), and
+    `close` ends the process and its group, whatever happened."""
+
+    def __init__(
+        self, command: Sequence[str], timeout: float = 10.0, deadline: float | None = None
+    ) -> None:
         if not command:
             raise AdapterFailure("crashed", "no adapter command given (after --)")
         self.command = list(command)
         self.timeout = timeout
+        self.deadline = deadline
         self.next_id = 0
         self.requests = 0
-        self.stderr_tail: list[str] = []
+        self.pending = bytearray()
+        self.stderr_tail = b""
+        self.eof = False
+        self.closed = False
+        self.hung = False
         try:
             self.proc = subprocess.Popen(
                 self.command,
@@ -200,63 +248,144 @@ class Adapter:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
+                bufsize=0,
             )
-        except OSError as e:
-            reason = (e.strerror or str(e)).lower()
+        except (OSError, ValueError) as e:
+            reason = (getattr(e, "strerror", None) or str(e)).lower()
             raise AdapterFailure(
                 "crashed", f"cannot start the adapter {shorten(command[0], 80)!r}: {reason}"
             ) from None
-        self.lines: queue.Queue[bytes | None] = queue.Queue()
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self.fd_in = self.proc.stdin.fileno()
+        self.fd_out = self.proc.stdout.fileno()
+        self.fd_err: int | None = self.proc.stderr.fileno()
+        for fd in (self.fd_in, self.fd_out, self.fd_err):
+            os.set_blocking(fd, False)
+
+    # ------------------------------------------------------------ the pipes
+
+    def _limit(self, op: str) -> tuple[float, bool]:
+        """The instant an answer to `op` is due, and whether that is the run's deadline."""
+        until = time.monotonic() + self.timeout
+        if self.deadline is not None and self.deadline < until:
+            return self.deadline, True
+        return until, False
+
+    def _late(self, op: str, deadline: bool) -> Exception:
+        self.hung = True  # it will not read a quit either
+        if deadline:
+            return Deadline(f"the run's deadline came while waiting for {op!r}")
+        return AdapterFailure(
+            "timeout", f"the adapter gave no answer to {op!r} within {self.timeout:g} s"
+        )
+
+    def _drain_stderr(self) -> None:
+        if self.fd_err is None:
+            return
+        with contextlib.suppress(BlockingIOError, InterruptedError):
+            for _ in range(64):  # a bounded amount each time: a flood cannot starve the answer
+                chunk = os.read(self.fd_err, 65536)
+                if not chunk:
+                    self.fd_err = None
+                    return
+                self.stderr_tail = (self.stderr_tail + chunk)[-STDERR_TAIL:]
 
     def _read_stdout(self) -> None:
-        assert self.proc.stdout is not None
-        with contextlib.suppress(OSError, ValueError):
-            while True:
-                line = self.proc.stdout.readline(LINE_BYTES)
-                if not line:
-                    break
-                self.lines.put(line)
-        self.lines.put(None)
+        with contextlib.suppress(BlockingIOError, InterruptedError):
+            for _ in range(64):
+                chunk = os.read(self.fd_out, 65536)
+                if not chunk:
+                    self.eof = True
+                    return
+                self.pending += chunk
+                if len(self.pending) > LINE_BYTES or b"\n" in chunk:
+                    return
 
-    def _read_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        with contextlib.suppress(OSError, ValueError):
-            for line in self.proc.stderr:
-                text = line.decode("utf-8", "replace").strip()
-                if text:
-                    self.stderr_tail = [*self.stderr_tail[-4:], text]
+    def _send(self, op: str, data: bytes) -> None:
+        until, deadline = self._limit(op)
+        view = memoryview(data)
+        while view:
+            left = until - time.monotonic()
+            if left <= 0:
+                raise self._late(op, deadline)
+            _, ready, _ = select.select([], [self.fd_in], [], min(left, 0.25))
+            self._drain_stderr()
+            if not ready:
+                if self.proc.poll() is not None:
+                    raise self._gone(op)
+                continue
+            try:
+                n = os.write(self.fd_in, view)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:  # BrokenPipeError among them: it is gone
+                raise self._gone(op) from None
+            view = view[n:]
+
+    def _line(self, op: str) -> bytes:
+        until, deadline = self._limit(op)
+        exited_at: float | None = None
+        scanned = 0
+        while True:
+            cut = self.pending.find(b"\n", scanned)
+            if cut >= 0:
+                line = bytes(self.pending[: cut + 1])
+                del self.pending[: cut + 1]
+                return line
+            scanned = len(self.pending)
+            if scanned > LINE_BYTES:
+                raise AdapterFailure(
+                    "garbage", f"its answer to {op!r} is longer than {LINE_BYTES} bytes"
+                )
+            if self.eof:
+                raise self._gone(op)
+            now = time.monotonic()
+            if now >= until:
+                raise self._late(op, deadline)
+            if exited_at is None and self.proc.poll() is not None:
+                exited_at = now
+            if exited_at is not None and now - exited_at > 0.2:
+                # it exited; whatever still holds its output (a detached child) is not it
+                raise self._gone(op)
+            wait = [self.fd_out] + ([self.fd_err] if self.fd_err is not None else [])
+            ready, _, _ = select.select(wait, [], [], min(until - now, 0.1))
+            if self.fd_err is not None and self.fd_err in ready:
+                self._drain_stderr()
+            if self.fd_out in ready or exited_at is not None:
+                self._read_stdout()
 
     def _last_words(self) -> str:
-        return f"; its last words: {shorten(self.stderr_tail[-1], 200)}" if self.stderr_tail else ""
+        self._drain_stderr()
+        lines = [x.strip() for x in self.stderr_tail.decode("utf-8", "replace").splitlines()]
+        lines = [clean_text(x) for x in lines if x]
+        return f"; its last words: {shorten(lines[-1], 200)}" if lines else ""
 
-    def ask(self, op: str, **fields: Any) -> Any:
-        """The result of one request; AdapterFailure when the adapter does not answer in time,
-        exits, or answers what the protocol does not allow; _EngineError for an error answer."""
+    def ask(self, op: str, refusable: bool = False, **fields: Any) -> Any:
+        """The result of one request. AdapterFailure when the adapter does not answer in time,
+        exits, answers what the protocol does not allow, or answers an error where the protocol
+        needs an answer; EngineError for an error answer to a `refusable` request (`apply`: the
+        engine refuses a move); Deadline when the run's deadline comes first."""
+        if self.closed:
+            raise AdapterFailure("crashed", f"the adapter was already ended before {op!r}")
         self.next_id += 1
         self.requests += 1
         rid = self.next_id
-        line = dumps_line({"id": rid, "op": op, **fields})
-        assert self.proc.stdin is not None
+        self._send(op, dumps_line({"id": rid, "op": op, **fields}))
+        raw = self._line(op)
         try:
-            self.proc.stdin.write(line)
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise self._gone(op) from None
-        try:
-            raw = self.lines.get(timeout=self.timeout)
-        except queue.Empty:
+            return self._result(op, rid, raw)
+        except EngineError as e:
+            if refusable:
+                raise
             raise AdapterFailure(
-                "timeout", f"the adapter gave no answer to {op!r} within {self.timeout:g} s"
+                "refused-op",
+                f"the adapter answered {op!r} with an error ({shorten(clean_text(e.kind), 40)}): "
+                f"{shorten(clean_text(str(e)), 200)}",
             ) from None
-        if raw is None:
-            raise self._gone(op)
-        return self._result(op, rid, raw)
 
     def _gone(self, op: str) -> AdapterFailure:
         try:
-            status = self.proc.wait(timeout=2)
+            status = self.proc.wait(timeout=0.5)
             how = f"exit status {status}" if status >= 0 else f"signal {-status}"
         except subprocess.TimeoutExpired:
             how = "it closed its output"
@@ -266,15 +395,20 @@ class Adapter:
 
     def _result(self, op: str, rid: int, raw: bytes) -> Any:
         where = f"its answer to {op!r}"
-        if not raw.endswith(b"\n") and len(raw) >= LINE_BYTES:
-            raise AdapterFailure("garbage", f"{where} is longer than {LINE_BYTES} bytes")
         try:
             answer = loads(raw.decode("utf-8"))
         except UnicodeDecodeError:
             raise AdapterFailure("garbage", f"{where} is not UTF-8") from None
         except (ValueError, RecursionError):
-            text = shorten(raw.decode("utf-8", "replace").strip(), 80)
+            text = shorten(clean_text(raw.decode("utf-8", "replace").strip()), 80)
             raise AdapterFailure("garbage", f"{where} is not JSON: {text!r}") from None
+        if _LONE_SURROGATE.search(raw):
+            try:
+                json.dumps(answer, ensure_ascii=False).encode("utf-8")
+            except UnicodeEncodeError:
+                raise AdapterFailure(
+                    "garbage", f"{where} holds a lone surrogate (an escape that is no character)"
+                ) from None
         if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
             raise AdapterFailure(
                 "garbage", f"{where} is not an answer object with ok true or false"
@@ -294,28 +428,39 @@ class Adapter:
         raise EngineError(str(error.get("type", "error")), error["message"])
 
     def close(self) -> None:
-        """End the adapter: `quit`, its input closed, then a signal to its process group."""
-        proc = self.proc
-        if proc.poll() is None:
+        """End the adapter: `quit` and its input closed, then SIGTERM and SIGKILL to its process
+        group, whatever it left behind in the group included. Ctrl-C waits for this."""
+        if self.closed:
+            return
+        self.closed = True
+        old = None
+        with contextlib.suppress(ValueError):  # only the main thread may set a handler
+            old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            proc = self.proc
+            if proc.poll() is None:
+                with contextlib.suppress(OSError):
+                    os.write(self.fd_in, dumps_line({"id": None, "op": "quit"}))
             with contextlib.suppress(OSError, ValueError):
-                assert proc.stdin is not None
-                proc.stdin.write(dumps_line({"id": None, "op": "quit"}))
-                proc.stdin.close()
-            try:
-                proc.wait(timeout=1)
-            except subprocess.TimeoutExpired:
-                _signal_group(proc, signal.SIGTERM)
+                if proc.stdin is not None:
+                    proc.stdin.close()
+            grace = 0.05 if self.hung else 1.0
+            for sig, wait in ((None, grace), (signal.SIGTERM, 1.0), (signal.SIGKILL, None)):
+                if sig is not None:
+                    _signal_group(proc, sig)
                 try:
-                    proc.wait(timeout=2)
+                    proc.wait(timeout=wait)
+                    break
                 except subprocess.TimeoutExpired:
-                    _signal_group(proc, signal.SIGKILL)
-                    proc.wait()
-        # children the adapter left behind in its group
-        _signal_group(proc, signal.SIGKILL)
-        for stream in (proc.stdout, proc.stderr, proc.stdin):
-            with contextlib.suppress(OSError, ValueError):
-                if stream is not None:
-                    stream.close()
+                    continue
+            _signal_group(proc, signal.SIGKILL)  # what it left in its group
+            for stream in (proc.stdout, proc.stderr):
+                with contextlib.suppress(OSError, ValueError):
+                    if stream is not None:
+                        stream.close()
+        finally:
+            if old is not None:
+                signal.signal(signal.SIGINT, old)
 
 
 def _signal_group(proc: subprocess.Popen[bytes], sig: int) -> None:
@@ -341,10 +486,13 @@ def register(sub: Any) -> None:
 
 __all__ = [
     "PROTOCOL",
+    "PROTOCOLS",
     "Adapter",
     "AdapterFailure",
+    "Deadline",
     "EngineError",
     "Reference",
+    "position_of",
     "report_of",
     "score_report",
     "serve_reference",

@@ -8,7 +8,7 @@ Findings come from two places:
 - **derived** (`derive`): the books' claims checked (`proofs/claims.py`), clause clashes and dead
   rules proved by the solver (`proofs/clashes.py`, `proofs/dead_rules.py`), a witness for every
   difference between readings of one book and between books (`proofs/differences.py`), and dead
-  ends and endless games seen in random play (`arbitro/findings/dead_ends.py`).
+  ends seen in random play and replayed (`arbitro/findings/dead_ends.py`).
 
 Each finding has a kind (`KINDS`), a severity (`SEVERITIES`: does it change who wins, a score,
 which moves are legal, or nothing), the book's sections and anchor words (with the book's sentence
@@ -19,7 +19,6 @@ words (our paraphrases). Findings about the same problem are merged.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import os
 import re
@@ -179,13 +178,12 @@ def book_words(text: str) -> str:
 
 CACHE_VERSION = 2
 _SOURCES = ("findings", "model", "proofs")
-"""What the derived results are computed by, relative to the arbitro package: the findings' own
-modules and every module of the model (dead ends and witnesses are played by it) and of the
-proofs."""
+"""What the derived results are computed by, relative to the arbitro package: the findings'
+modules, every module of the model (dead ends and witnesses are played by it) and of the proofs."""
 
 
 def _source_files() -> list[Path]:
-    root = Path(__file__).resolve().parent.parent  # the arbitro package
+    root = Path(__file__).resolve().parent.parent
     out: list[Path] = []
     for rel in _SOURCES:
         p = (root / rel).resolve()
@@ -226,7 +224,7 @@ def derive(
     dead_end_hands: int = 20,
 ) -> dict[str, Any]:
     """Everything the findings derive by solver, computation and play, as JSON-able data."""
-    from arbitro.findings.dead_ends import dead_ends, endless
+    from arbitro.findings.dead_ends import dead_ends
     from arbitro.model.schema import rules_for
     from arbitro.proofs.claims import check_book
     from arbitro.proofs.clashes import book_clashes
@@ -247,12 +245,14 @@ def derive(
         "escalera_wild": {},
         "witnesses": {},
         "dead_ends": [],
-        "endless": [],
     }
     out["moot"] = {}
     for b in books:
         say(f"{b.id}: claims")
-        out["claims"] += [c.to_json() for c in check_book(b, timeout=timeout)]
+        for checked in check_book(b, timeout=timeout):
+            row = checked.to_json()
+            row.pop("seconds", None)  # timings stay out: the data is the same on any machine
+            out["claims"].append(row)
         for m in book_moot(rules_for(b)):
             out["moot"][m.clause] = m.to_json()
         if b.game == "escoba":
@@ -278,20 +278,11 @@ def derive(
                     "seed": d.seed,
                 }
             )
-        for e in endless(b):
-            out["endless"].append(
-                {
-                    "rulebook": e.rulebook,
-                    "layout": e.layout,
-                    "players": e.players,
-                    "sides": e.sides,
-                    "hands": e.hands,
-                    "went_out": e.went_out,
-                    "mean_side_score": round(e.mean_side_score, 1),
-                    "facts": e.facts,
-                }
-            )
-    dead = {x["clause"] for x in out["dead_rules"] if not x.get("options")}
+        # games that never end are not looked for by random play: play that runs out of patience
+        # proves nothing, and a claim that a game never ends needs a proof or a replayed cycle
+    # only a clause that never applies as a whole: a dead row of an opening table says nothing
+    # of the other rows, where two tables may still differ
+    dead = {x["clause"] for x in out["dead_rules"] if not x.get("options") and x["whole"]}
     done: dict[str, Any] = {}
     for job in witness_jobs(books):
         ids = [_cid(books, m, job.key) for m in (job.first, job.second)]
@@ -345,30 +336,34 @@ def _open_question(c: Clause) -> bool:
     )
 
 
-def load_or_derive(
-    books: Sequence[Rulebook], use_cache: bool = True, progress: Progress | None = None
-) -> tuple[dict[str, Any], str]:
-    """The derived data for these books, from the cache when it holds this digest; else derived
-    now and written to the cache (a cache that cannot be written is skipped, never an error).
-    Returns the data and where it came from."""
+def cache_path(books: Sequence[Rulebook]) -> tuple[Path, str]:
+    """The cache file for these books and its digest."""
     key = digest(books)
-    path = cache_dir() / f"findings-{key}.json"
-    if use_cache and path.is_file() and not path.is_symlink():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if isinstance(data, dict) and data.get("digest") == key:
-                return data["derived"], f"cache {path}"
-        except (OSError, ValueError, KeyError):
-            pass
-    data = derive(books, progress=progress)
-    if use_cache:
-        from arbitro.safe_write import WriteError, write_text
+    return cache_dir() / f"findings-{key}.json", key
 
+
+def load_or_derive(
+    books: Sequence[Rulebook],
+    use_cache: bool = True,
+    progress: Progress | None = None,
+    store: bool = True,
+) -> tuple[dict[str, Any], str]:
+    """The derived data for these books, from the cache when it holds this digest and passes
+    every check (`findings.cache.read`); else derived now and written to the cache when its
+    results are deterministic (a cache that cannot be written is skipped, never an error).
+    `use_cache` false derives again without reading the cache; `store` false never writes it.
+    Returns the data and where it came from."""
+    from arbitro.findings import cache as findings_cache
+
+    path, key = cache_path(books)
+    if use_cache:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_text(path, json.dumps({"digest": key, "derived": data}), force=True)
-        except (OSError, WriteError):
-            pass
+            return findings_cache.read(path, key), f"cache {path}"
+        except (OSError, findings_cache.CacheMismatch):
+            pass  # missing, or not what derive writes: derived again below
+    data = derive(books, progress=progress)
+    if store and not findings_cache.write(path, key, data):
+        return data, "derived now (not cached)"
     return data, "derived now"
 
 
@@ -966,52 +961,6 @@ def _derived(bd: _Builder) -> None:
                 checked=best["replayed"] in ("valid", "incomplete"),
             )
         )
-    endless = [x for x in d.get("endless", [])]
-    by_book: dict[str, list[dict[str, Any]]] = {}
-    for x in endless:
-        by_book.setdefault(x["rulebook"], []).append(x)
-    for bid, rows in by_book.items():
-        book = bd.books.get(bid)
-        if book is None:
-            continue
-        players = ", ".join(str(r["players"]) for r in rows)
-        counts = "; ".join(
-            f"{r['players']} players: stock {r['facts']['stock_after_deal']} after dealing"
-            f" {r['facts']['dealt']} of {r['facts']['deck']}, {r['facts']['turns_per_player']}"
-            f" turn{'' if r['facts']['turns_per_player'] == 1 else 's'} a player, {r['went_out']} of {r['hands']} hands went out, mean side score"
-            f" {r['mean_side_score']:.0f}"
-            for r in rows
-        )
-        need = rows[0]["facts"]["cards_a_side_melds_to_go_out"]
-        summary = (
-            f"{bid} with {players} players never ends: with hands of"
-            f" {rows[0]['facts']['hand_size']} the stock runs out after a few turns a player,"
-            f" before a side melds the {need} cards of the canastas it needs to go out; every hand"
-            f" ends on the exhausted stock with cards in hand and red threes counting against the"
-            f" sides, so totals move away from the target. {counts}"
-        )
-        clauses = tuple(
-            book.clause(k).id
-            for k in ("layouts", "packs", "go_out_min_completed", "stock_out", "target_score")
-            if book.has(k)
-        )
-        bd.add(
-            Finding(
-                "dead-end",
-                book.game,
-                (bid,),
-                "players",
-                clauses,
-                summary,
-                witness={
-                    "text": f"counted from the deck and seen in random play ({counts})",
-                    "how": "play",
-                    "layouts": rows,
-                },
-                severity="winner",
-                checked=True,
-            )
-        )
 
 
 def _paraphrase(bd: _Builder, cid: str) -> str:
@@ -1113,7 +1062,7 @@ def _never_applies(bd: _Builder, cids: Sequence[str]) -> dict[str, Any] | None:
     default readings), as one witness; None unless each is proved dead."""
     proofs: dict[str, list[str]] = {}
     for x in bd.derived.get("dead_rules", []):
-        if x["clause"] in cids and not x.get("options"):
+        if x["clause"] in cids and not x.get("options") and x["whole"]:
             proofs.setdefault(x["clause"], list(x["core"]))
     if not cids or set(cids) - set(proofs):
         return None

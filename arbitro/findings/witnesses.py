@@ -16,16 +16,16 @@ def diff_witnesses(
     """For each differing row of `rules diff`, the witness telling each pair of values apart
     (`findings.value_pairs`): taken from `known` (the derived witnesses, by label) when given,
     else read from the findings cache when it holds these specs, else searched now."""
-    from arbitro.findings.core import cache_dir, digest, value_pairs
+    from arbitro.findings import cache as findings_cache
+    from arbitro.findings.core import cache_path, value_pairs
     from arbitro.model.spec import load_all
 
     cached: dict[str, Any] = dict(known or {})
-    everyone = load_all()
-    path = cache_dir() / f"findings-{digest(everyone)}.json"
-    if known is None and path.is_file() and not path.is_symlink():
+    if known is None:
+        path, key = cache_path(load_all())
         try:
-            cached = json.loads(path.read_text(encoding="utf-8"))["derived"]["witnesses"]
-        except (OSError, ValueError, KeyError, TypeError):
+            cached = findings_cache.read(path, key)["witnesses"]
+        except (OSError, findings_cache.CacheMismatch):
             cached = {}
     out: dict[str, list[dict[str, Any]]] = {}
     for row in rows:

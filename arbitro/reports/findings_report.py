@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
@@ -121,14 +121,21 @@ def markdown(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source:
     return "\n".join(out)
 
 
-def as_json(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str) -> str:
+def as_json(
+    found: Sequence[Finding],
+    claims: Sequence[dict[str, Any]],
+    timings: dict[str, Any] | str | None = None,
+) -> str:
+    """The findings as JSON: the same specs give the same bytes, so where the derived results
+    came from and how long they took appear only when asked for (`timings`)."""
     checked, total = evidence_share(found)
-    data = {
+    data: dict[str, Any] = {
         "findings": [f.to_json() for f in found],
-        "claims": list(claims),
+        "claims": [{k: v for k, v in c.items() if k != "seconds"} for c in claims],
         "evidence": {"checked": checked, "total": total},
-        "source": source,
     }
+    if isinstance(timings, dict):
+        data["timings"] = timings
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -181,6 +188,11 @@ def html(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str
     return page("arbitro findings", "\n".join(parts))
 
 
-RENDER = {"text": text, "md": markdown, "json": as_json, "html": html}
+RENDER: dict[str, Callable[[Sequence[Finding], Sequence[dict[str, Any]], str], str]] = {
+    "text": text,
+    "md": markdown,
+    "json": as_json,
+    "html": html,
+}
 
 __all__ = ["RENDER", "as_json", "html", "markdown", "text"]
