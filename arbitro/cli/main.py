@@ -371,6 +371,15 @@ def cmd_rules_comparison(args: argparse.Namespace) -> int:
     else:
         text = report.comparison_document(books, witnesses)
     if args.check:
+        from arbitro.findings.replay import wrong_witnesses
+
+        wrong = wrong_witnesses(
+            w for found in witnesses.values() for ws in found.values() for w in ws
+        )
+        if wrong:
+            for line in wrong:
+                sys.stderr.write(f"arbitro: a witness does not replay: {line}\n")
+            return 1
         path = Path(args.output or COMPARISON)
         try:
             current = path.read_text(encoding="utf-8") if path.is_file() else ""
