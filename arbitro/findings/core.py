@@ -30,7 +30,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from arbitro.findings.compare import canonical, diff, rule_value
+from arbitro.findings.compare import VOCABULARY, canonical, diff, rule_value
 from arbitro.model.spec import Clause, Rulebook, spec_dir
 
 KINDS = (
@@ -148,22 +148,6 @@ class Finding:
         return out
 
 
-VOCABULARY = {
-    "take_what_remains": "the player takes what is left of the stock",
-    "hand_ends": "the hand ends",
-    "forced_take_if_matches_meld": "the next player must take the pile when its top card fits a meld",
-    "take_pile_if_able": "play goes on while players can take the pile",
-    "going_out_only": "only when going out",
-    "side_opened": "once the side has opened",
-    "at_deal": "at the deal",
-    "on_turn": "on the player's first turn",
-    "one_natural_if_clean": "one more natural card, on a clean canasta only",
-    "higher_wins_else_play_on": "the higher total wins, level totals play on",
-    "play_on": "play goes on",
-    "no_setenta": "no setenta",
-}
-"""The model's names for values, in the words a rules editor reads."""
-
 _IDENT = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+(?:\.[a-z_]+)?\b")
 
 
@@ -203,7 +187,8 @@ def digest(books: Sequence[Rulebook]) -> str:
     for b in sorted(books, key=lambda b: b.id):
         p = d / f"{b.id}.toml"
         h.update(b.id.encode())
-        h.update(p.read_bytes() if p.is_file() else canonical(b.id).encode())
+        # a user's own spec (--spec) is not in the spec directory: its whole content is the key
+        h.update(p.read_bytes() if p.is_file() else repr(b).encode())
     for p in _source_files():
         h.update(p.name.encode())
         h.update(p.read_bytes())

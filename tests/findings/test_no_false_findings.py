@@ -12,8 +12,13 @@ shown to fail on a deliberately broken book or rule.
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from arbitro.cli.main import main
 from arbitro.findings.core import findings
 from arbitro.model.rummy.cards import parse_cards
 from arbitro.model.rummy.melds import classify
@@ -166,3 +171,47 @@ def test_an_unsat_core_names_the_clauses_of_the_book_that_asked() -> None:
     assert first.status == second.status == "unsat"
     assert set(first.core) == {"samba-es:low", "samba-es:high"}
     assert set(second.core) == {"samba-fr:low", "samba-fr:high"}
+
+
+# ---------------------------------------------------------------- a house-rules spec
+
+
+def _house(tmp: Path) -> Path:
+    """samba-en as a house-rules spec that draws two cards a turn (samba-es's ROBO rule)."""
+    from arbitro.model.spec import spec_dir
+
+    text = (spec_dir() / "samba-en.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "samba-en"', 'id = "samba-house"', 1)
+    head, _, tail = text.partition('key = "draw_count"')
+    tail = tail.replace("value = 1", "value = 2", 1)
+    path = tmp / "samba-house.toml"
+    path.write_text(head + 'key = "draw_count"' + tail, encoding="utf-8")
+    return path
+
+
+def test_rules_diff_compares_a_house_spec_with_a_book(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = _house(tmp_path)
+    code = main(["rules", "diff", "--spec", str(spec), "samba-en", "--only-differences", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["rulebooks"] == ["samba-house", "samba-en"]
+    assert [r["key"] for r in out["rows"]] == ["draw_count"]
+    # values in the book's words, not the model's names
+    code = main(["rules", "diff", "samba-es", "samba-en", "--only-differences", "--format", "md"])
+    text = capsys.readouterr().out
+    assert (
+        "take_pile_if_able" not in text and "play goes on while players can take the pile" in text
+    )
+
+
+def test_findings_of_a_house_spec_name_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = _house(tmp_path)
+    code = main(["findings", "--spec", str(spec), "--declared-only", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["findings"]
+    assert all("samba-house" in f["rulebooks"] for f in out["findings"])
+    drawn = [f for f in out["findings"] if f.get("key") == "draw_count"]
+    assert drawn and set(drawn[0]["rulebooks"]) >= {"samba-house", "samba-en"}
