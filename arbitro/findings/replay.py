@@ -106,6 +106,8 @@ def replay(w: Mapping[str, Any], books: Mapping[str, Any] | None = None) -> Repl
             "solver": "an unsat core",
         }[how]
         return Replay(True, SUPPORTS, what)
+    if how == "play":
+        return _play(w, {}, books)
     sets: Mapping[str, Any] = w.get("rule_sets", {})
     if not sets:
         return Replay(False, SUPPORTS, "the witness names no rule sets to replay it under")
@@ -181,7 +183,22 @@ def _deal(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any
         got[name] = model.state_to_json(model.deal(r, model.new_game(r, seating), order))
     agrees = got == dict(w["states"]) and len({repr(v) for v in got.values()}) == 2
     a, b = _pair(w)
-    return Replay(agrees, _evidence(got, a, b), f"the deal differs in {sorted(w['differs_in'])}")
+    parts = sorted(w["differs_in"])
+    evidence = SUPPORTS
+    if a in got and b in sets:
+        # book B itself dealing the same deck order: it parts from A where the swapped rule does
+        try:
+            rb = _rules(sets[b], books, b)
+            model = _model(rb)
+            seating = _seating(model, rb, w["layout"])
+            order = [model.parse_card(c) for c in w["deal"]]
+            if sorted(order) == sorted(model.deck(rb, seating)):
+                jb = model.state_to_json(model.deal(rb, model.new_game(rb, seating), order))
+                if all(jb.get(k) != got[a].get(k) for k in parts):
+                    evidence = EXHIBITS
+        except (ValueError, KeyError, LookupError, IndexError):
+            pass
+    return Replay(agrees, evidence, f"the deal differs in {parts}")
 
 
 def _deck(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any]) -> Replay:
@@ -210,16 +227,17 @@ def _moves(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, An
     names = [n for n in sets if n == a] + [n for n in _mixed(sets, a, b)]
     first = _rules(sets[a], books, a)
     model = _model(first)
-    state = _played(model, first, w)
     legal = {}
     for name in names[:2]:
+        # each rule set plays the moves itself, as the search did: its own draws and turns
         r = _rules(sets[name], books, name)
+        state = _played(model, r, w)
         legal[name] = {repr(model.action_to_json(x)) for x in model.legal_actions(r, state)}
     la, lh = legal[names[0]], legal[names[1]]
     agrees = [len(la), len(lh)] == list(w["legal_counts"]) and la != lh
     return Replay(
         agrees,
-        _on_both(model, w, sets, books, a, b),
+        _on_both(model, w, sets, books, a, b, (la - lh, lh - la)),
         f"after {len(w['moves'])} moves: {len(la - lh)} moves legal under {names[0]} only,"
         f" {len(lh - la)} under {names[1]} only",
     )
@@ -238,14 +256,22 @@ def _on_both(
     books: Mapping[str, Any],
     a: str,
     b: str,
+    apart: tuple[set[str], set[str]] | None = None,
 ) -> str:
     """Exhibits when the deal and moves replay under both books themselves and leave them apart:
-    different legal moves, or the hand over under one only."""
+    different legal moves, or the hand over under one only. Where the moves do not replay under
+    book B (its other rules differ), the position book A reached is asked of book B, when both
+    deal the same deck: exhibits when B parts from A as the swapped rule does (`apart`: the
+    moves legal under A only, and under the swapped rule only)."""
+    ra, rb = _rules(sets[a], books, a), _rules(sets[b], books, b)
     try:
-        ra, rb = _rules(sets[a], books, a), _rules(sets[b], books, b)
-        sa, sb = _played(model, ra, w), _played(model, rb, w)
+        sa = _played(model, ra, w)
     except (ValueError, KeyError, LookupError, IndexError):
         return SUPPORTS
+    try:
+        sb = _played(model, rb, w)
+    except (ValueError, KeyError, LookupError, IndexError):
+        return _same_position(model, w, ra, rb, sa, apart)
     if model.phase(sa) != model.phase(sb):
         return EXHIBITS
     if model.phase(sa) != "play":
@@ -255,6 +281,39 @@ def _on_both(
     la = {repr(model.action_to_json(x)) for x in model.legal_actions(ra, sa)}
     lb = {repr(model.action_to_json(x)) for x in model.legal_actions(rb, sb)}
     return EXHIBITS if la != lb else SUPPORTS
+
+
+def _same_position(
+    model: Any,
+    w: Mapping[str, Any],
+    ra: Any,
+    rb: Any,
+    sa: Any,
+    apart: tuple[set[str], set[str]] | None,
+) -> str:
+    """Book B asked about the position book A reached, when both deal the same deck to that
+    layout (so the position is one B's game can hold)."""
+    if apart is None or model.phase(sa) != "play":
+        return SUPPORTS
+    try:
+        sa_seat = _seating(model, ra, w["layout"])
+        sb_seat = next(
+            x
+            for x in model.seatings(rb)
+            if (x.players, x.sides) == (sa_seat.players, sa_seat.sides)
+        )
+        da = sorted(model.deck(ra, sa_seat))
+        db = sorted(model.deck(rb, sb_seat))
+        if da != db:
+            return SUPPORTS
+        la = {repr(model.action_to_json(x)) for x in model.legal_actions(ra, sa)}
+        lb = {repr(model.action_to_json(x)) for x in model.legal_actions(rb, sa)}
+    except (ValueError, KeyError, LookupError, IndexError, StopIteration):
+        return SUPPORTS
+    only_a, only_h = apart
+    if (only_a or only_h) and only_a <= la - lb and only_h <= lb - la:
+        return EXHIBITS
+    return SUPPORTS
 
 
 def _parted(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any]) -> Replay:
@@ -305,7 +364,12 @@ def _end_of_hand(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[s
         got[name] = _engine_score(r, w)
     want = {n: sum(int(x) for x in c.values()) for n, c in w["scores"].items()}
     agrees = got == want and len(set(got.values())) == 2
-    return Replay(agrees, _evidence(got, a, b), f"the end of the hand scores {got}")
+    # the same end of a hand scored by book B itself, when the witness names it
+    both = dict(got)
+    for name in (a, b):
+        if name not in both and name in sets:
+            both[name] = _engine_score(_rules(sets[name], books, name), w)
+    return Replay(agrees, _evidence(both, a, b), f"the end of the hand scores {both}")
 
 
 def _meld_of(cards: tuple[int, ...]) -> Any:
@@ -364,12 +428,33 @@ def _refusal(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, 
 
 
 def _play(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any]) -> Replay:
-    """A dead end: the transcript replays legally and leaves the player to move without a move."""
-    from arbitro.oracle.check import check_lines
+    """A dead end: the transcript's deal and moves, applied by the engine under the book it
+    names, end the hand because the player to move has no legal action."""
+    import json
 
-    verdict = check_lines(str(w["transcript"]).splitlines())
-    ok = verdict.status in ("valid", "incomplete")
-    return Replay(ok, EXHIBITS if ok else SUPPORTS, f"arbitro check: {verdict.status}")
+    from arbitro.model.schema import rules_for
+    from arbitro.simulation.simulate import DEAD_END, NO_LEGAL_ACTION
+
+    lines = [json.loads(x) for x in str(w["transcript"]).splitlines() if x.strip()]
+    head = lines[0]
+    rules = rules_for(books.get(head["rulebook"], head["rulebook"]), dict(head.get("options", {})))
+    model = _model(rules)
+    seating = _seating(model, rules, head["layout"])
+    state = model.new_game(rules, seating, int(head.get("dealer", 0)))
+    state = model.deal(rules, state, [model.parse_card(c) for c in head["deals"][0]])
+    moves = 0
+    for x in lines[1:]:
+        if x.get("type") == "action":
+            state = model.apply(rules, state, model.action_from_json(x["action"]))
+            moves += 1
+    done = model.last_hand(state)
+    stuck = model.phase(state) == "play" and not model.legal_actions(rules, state)
+    ended = done is not None and done.reason in (DEAD_END, NO_LEGAL_ACTION)
+    ok = stuck or ended
+    why = done.reason if done is not None else model.phase(state)
+    return Replay(
+        ok, EXHIBITS if ok else SUPPORTS, f"{moves} moves under {head['rulebook']}: {why}"
+    )
 
 
 def _open_total(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any]) -> Replay:

@@ -158,3 +158,17 @@ def test_every_witness_in_findings_json_replays(
                 or replay(w, books).agrees
             ), f["id"]
     assert set(KINDS) >= {f["kind"] for f in data["findings"]}
+
+
+@pytest.mark.slow
+def test_a_dead_end_replays_to_a_player_without_a_move_and_a_cut_one_does_not() -> None:
+    from arbitro.findings.dead_ends import dead_ends
+
+    found = dead_ends(load_rulebook("canasta-es"), hands=20)
+    assert found, "random play of canasta-es met no dead end"
+    w = {"how": "play", "transcript": found[0].transcript}
+    assert replay(w).agrees and replay(w).evidence == EXHIBITS
+    lines = found[0].transcript.splitlines()
+    actions = [i for i, x in enumerate(lines) if '"type":"action"' in x]
+    cut = "\n".join(x for i, x in enumerate(lines) if i != actions[-1])
+    assert not replay({"how": "play", "transcript": cut}).agrees
