@@ -313,45 +313,49 @@ def derive(
     return out
 
 
-PROPERTIES_FOUND = ("score-step", "opening-table")
-"""The properties of `arbitro prove` whose refutation is a finding about the book (the others
-are about the model and its encodings); cheap enough to run under every reading."""
+PROPERTY_FIELDS = ("opening_minimums", "target_score", "target_rule", "target_tie")
+"""The rule fields prove's opening-table property reads (with the score step)."""
 
 
 def refuted_properties(book: Rulebook, timeout: float) -> list[dict[str, Any]]:
-    """Each property of PROPERTIES_FOUND that the solver refutes under some reading of the book,
-    with its witness: once per distinct rule set."""
-    from arbitro.model.schema import rules_for
-    from arbitro.proofs.properties import family, for_family
+    """prove's opening-table property under each reading of the book, once per distinct value of
+    the fields it reads; each refutation with its witness. The step of the running totals is the
+    gcd of every point value the rules give (every hand score is a multiple of it), so no total
+    a game can have is left out."""
+    from arbitro.model.schema import RummyRules, rules_for
+    from arbitro.proofs.differences import score_unit
+    from arbitro.proofs.rummy import opening
     from arbitro.proofs.runner import readings
     from arbitro.proofs.verdict import Verdict
 
     out: list[dict[str, Any]] = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[Any] = set()
     for opts in readings(book):
         rules = rules_for(book, opts)
-        before: dict[str, Any] = {}
-        for prop in for_family(family(rules)):
-            if prop.name not in PROPERTIES_FOUND:
-                continue
-            res = before[prop.name] = prop.run(rules, timeout, before)
-            if res.verdict is not Verdict.REFUTED:
-                continue
-            bad = res.failing()[0]
-            if bad.witness is None or (prop.name, bad.witness.text) in seen:
-                continue
-            seen.add((prop.name, bad.witness.text))
-            out.append(
-                {
-                    "rulebook": book.id,
-                    "options": dict(opts),
-                    "property": prop.name,
-                    "statement": prop.statement,
-                    "verdict": res.verdict.value,
-                    "text": bad.witness.text,
-                    "data": dict(bad.witness.data),
-                }
-            )
+        if not isinstance(rules, RummyRules):
+            return out
+        unit = score_unit(rules)
+        key = (tuple(getattr(rules, k) for k in PROPERTY_FIELDS), unit)
+        if key in seen:
+            continue
+        seen.add(key)
+        res = opening.run(rules, timeout, step=unit)
+        if res.verdict is not Verdict.REFUTED:
+            continue
+        bad = res.failing()[0]
+        if bad.witness is None:
+            continue
+        out.append(
+            {
+                "rulebook": book.id,
+                "options": dict(opts),
+                "property": opening.NAME,
+                "statement": opening.STATEMENT,
+                "verdict": res.verdict.value,
+                "text": bad.witness.text,
+                "data": dict(bad.witness.data),
+            }
+        )
     return out
 
 
