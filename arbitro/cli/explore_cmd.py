@@ -18,6 +18,16 @@ from typing import Any
 from arbitro.model.errors import ArbitroError, OptionError
 from arbitro.model.spec import load_rulebook
 
+MAX_STATES = 5_000_000
+"""The states one deal's exploration holds by default (about 1.3 GB at the 260 bytes a state
+takes); `--max-states N` raises it on purpose, up to MAX_STATES_ASKED."""
+MAX_STATES_ASKED = 10**12
+MAX_DEALS = 1_000_000
+"""The most deals one `explore --deals N` walks."""
+MAX_DEPTH = 64
+"""The deepest `perft --depth`: the count grows about tenfold a level, so a deeper one never ends."""
+MAX_SEED = 2**63 - 1
+
 GRAPH_LIMIT = 400
 """The most states a drawn graph or a graph file may hold; larger graphs are plotted as counts."""
 
@@ -36,17 +46,42 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
         "--config", required=True, metavar="NAME|FILE", help="a named configuration or a file"
     )
     which = ex.add_mutually_exclusive_group()
-    which.add_argument("--deal", type=int, metavar="SEED", help="explore the deal of this seed")
-    which.add_argument("--deals", type=int, metavar="N", help="explore the deals of seeds 0..N-1")
-    ex.add_argument("--max-states", type=int, metavar="N", help="stop a deal after N states")
+    from arbitro.cli.main import _int_in
+
+    which.add_argument(
+        "--deal", type=_int_in("--deal", 0, MAX_SEED), metavar="SEED", help="explore this deal"
+    )
+    which.add_argument(
+        "--deals",
+        type=_int_in("--deals", 1, MAX_DEALS),
+        metavar="N",
+        help=f"explore the deals of seeds 0..N-1 (at most {MAX_DEALS:,})",
+    )
+    ex.add_argument(
+        "--max-states",
+        type=_int_in("--max-states", 1, MAX_STATES_ASKED),
+        default=MAX_STATES,
+        metavar="N",
+        help=f"stop a deal after N states (default {MAX_STATES:,}; raise it on purpose)",
+    )
     ex.add_argument(
         "--symmetry",
         action="store_true",
         help="walk states up to renaming the suits the rules treat alike",
     )
     fan = ex.add_mutually_exclusive_group()
-    fan.add_argument("--workers", type=int, default=0, help="deals over N local processes (Dask)")
-    fan.add_argument("--scheduler", metavar="ADDRESS", help="deals over a Dask cluster")
+    fan.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N local processes (Dask): one deal's states split over them, or deals spread",
+    )
+    fan.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="the workers of a running Dask cluster (tcp://HOST:PORT), used as --workers",
+    )
     ex.add_argument("--json", action="store_true")
     ex.add_argument(
         "--graphml", metavar="FILE", help=f"write the graph (at most {GRAPH_LIMIT} states)"
@@ -58,8 +93,13 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
 
     pf = sub.add_parser("perft", help="count the action sequences of a seeded deal to a depth")
     pf.add_argument("rulebook")
-    pf.add_argument("--seed", type=int, required=True)
-    pf.add_argument("--depth", type=int, required=True)
+    pf.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), required=True)
+    pf.add_argument(
+        "--depth",
+        type=_int_in("--depth", 0, MAX_DEPTH),
+        required=True,
+        help=f"plies to count, 0 to {MAX_DEPTH}",
+    )
     pf.add_argument("--divide", action="store_true", help="the count under each first action")
     pf.add_argument("--config", metavar="NAME|FILE", help="a small configuration of the rulebook")
     pf.add_argument("--json", action="store_true")
@@ -79,27 +119,24 @@ def _config(rulebook: str, name: str) -> Any:
 
 
 def _target(path: str, force: bool) -> Path:
-    """An output path that is safe to write: never a link, a device or a folder."""
-    p = Path(path)
-    if p.is_symlink() or (p.exists() and not p.is_file()):
-        raise OutputError(f"{p} is not a regular file; refusing to write there")
-    if p.exists() and not force:
-        raise OutputError(f"{p} exists; pass --force to overwrite it")
-    if not p.parent.is_dir():
-        raise OutputError(f"{p.parent} is not a folder")
-    return p
+    """An output path that is safe to write: never a link, a device or a folder (refused early,
+    before the exploration, and again when the file is written)."""
+    from arbitro.safe_write import check_target
+
+    return check_target(path, force)
 
 
-def _write(p: Path, text: str | bytes) -> None:
-    tmp = p.with_name(p.name + ".tmp")
+def _write(p: Path, text: str | bytes, force: bool) -> None:
+    from arbitro.safe_write import write_bytes, write_text
+
     if isinstance(text, bytes):
-        tmp.write_bytes(text)
+        write_bytes(p, text, force)
     else:
-        tmp.write_text(text, encoding="utf-8")
-    tmp.replace(p)
+        write_text(p, text, force)
 
 
 def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> int:
+    from arbitro.proofs.cluster import check_workers
     from arbitro.proofs.explore import (
         check_scores,
         explore_deal,
@@ -108,12 +145,7 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
     )
 
     config = _config(args.rulebook, args.config)
-    if args.deals is not None and args.deals < 1:
-        raise OptionError(f"--deals must be at least 1, got {args.deals}")
-    if args.max_states is not None and args.max_states < 1:
-        raise OptionError(f"--max-states must be at least 1, got {args.max_states}")
-    if args.workers < 0:
-        raise OptionError(f"--workers must be 0 or more, got {args.workers}")
+    check_workers(args.workers)
     outputs = {k: getattr(args, k) for k in ("graphml", "dot", "picture")}
     targets = {k: _target(v, args.force) for k, v in outputs.items() if v}
     if "picture" in targets and targets["picture"].suffix not in (".svg", ".png"):
@@ -139,11 +171,14 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
     data["configuration"] = config.describe()
     data["proved_scores"] = check_scores(result, proved_score_facts(config.rules))
     if targets:
-        _outputs(targets, graph, data, config)
+        _outputs(targets, graph, data, config, args.force)
     if args.json:
         emit_json(data)
     else:
         sys.stdout.write(explore_text(data))
+    if result.interrupted:
+        sys.stderr.write("arbitro: interrupted; the results above are those finished so far\n")
+        return 130
     return 0
 
 
@@ -156,7 +191,13 @@ def explore_text(d: dict[str, Any]) -> str:
         if len(deals) == 1
         else f"deals: {len(deals)} (seeds {deals[0]}..{deals[-1]})"
     )
-    done = "exhausted" if d["exhausted"] else "NOT exhausted (--max-states reached)"
+    done = (
+        "INTERRUPTED: what was finished before Ctrl-C"
+        if d.get("interrupted")
+        else "exhausted"
+        if d["exhausted"]
+        else "NOT exhausted: raise --max-states"
+    )
     lines.append(
         f"states {d['states']:,}  edges {d['edges']:,}  terminal {d['terminal']:,}"
         f"  depth {d['depth']}  ({done})"
@@ -174,6 +215,12 @@ def explore_text(d: dict[str, Any]) -> str:
         f" on one core: {speed}"
     )
     lines.append(f"states per depth: {' '.join(str(n) for n in d['states_per_depth'])}")
+    for p in d.get("partitions", []):
+        lines.append(
+            f"  partition {p['partition']}: {p['states']:,} states, at most"
+            f" {p['peak_states_held']:,} held, peak memory {p['peak_memory_bytes'] / 2**20:,.0f} MiB,"
+            f" sent {p['sent_states']:,} successors ({p['sent_bytes']:,} bytes) to the others"
+        )
     lines.append(f"invariant violations: {sum(d['violations'].values())}")
     for clause, n in d["violations"].items():
         lines.append(f"  {clause}: {n} states")
@@ -208,7 +255,11 @@ def explore_text(d: dict[str, Any]) -> str:
 
 
 def _outputs(
-    targets: dict[str, Path], graph: dict[str, Any] | None, data: dict[str, Any], config: Any
+    targets: dict[str, Path],
+    graph: dict[str, Any] | None,
+    data: dict[str, Any],
+    config: Any,
+    force: bool,
 ) -> None:
     import networkx as nx
 
@@ -235,13 +286,13 @@ def _outputs(
                     f" this exploration has {data['orbits']:,}"
                 )
             graphml = "\n".join(nx.generate_graphml(g)) + "\n"
-            _write(targets[kind], graphml if kind == "graphml" else _dot(g))
+            _write(targets[kind], graphml if kind == "graphml" else _dot(g), force)
     if "picture" in targets:
         from arbitro.proofs.explore_pictures import draw_counts, draw_graph
 
         p = targets["picture"]
         image = draw_graph(g, config.describe(), p.suffix) if small else draw_counts(data, p.suffix)
-        _write(p, image)
+        _write(p, image, force)
 
 
 def _outcome_of(scores: list[int]) -> str:
@@ -265,8 +316,6 @@ def cmd_perft(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> int
     from arbitro.model.schema import rules_for
     from arbitro.proofs.explore import divide, perft
 
-    if args.depth < 0:
-        raise OptionError(f"--depth must be 0 or more, got {args.depth}")
     book = load_rulebook(args.rulebook)
     model = model_for(book.game)
     if args.config:

@@ -104,7 +104,7 @@ def _book(args: argparse.Namespace, attr: str = "rulebook") -> Rulebook:
     name = getattr(args, attr, None)
     spec = getattr(args, "spec", None)
     if spec is not None:
-        book = use_spec_file(Path(spec))
+        book = use_spec_file(spec)
         if name is not None and name != book.id:
             raise OptionError(f"--spec {spec} defines {book.id!r}, but the command names {name!r}")
         return book
@@ -418,7 +418,11 @@ def _records_format(path: str, given: str | None) -> str:
     return "csv" if path.lower().endswith(".csv") else "jsonl"
 
 
-def _dead_end_dir(path: str) -> Path:
+def _dead_end_dir(path: str, prefix: str, force: bool) -> Path:
+    """The folder for dead-end transcripts, checked before the simulation: a transcript this run
+    may write (`PREFIX-game*.jsonl`) is never a link, and is replaced only with --force."""
+    from arbitro.safe_write import check_target
+
     d = Path(path)
     if d.is_symlink() or (d.exists() and not d.is_dir()):
         raise OptionError(f"--dead-ends {path}: not a directory")
@@ -429,19 +433,49 @@ def _dead_end_dir(path: str) -> Path:
             d.mkdir()
         except OSError as e:
             raise OptionError(f"--dead-ends {path}: cannot create it: {e.strerror}") from None
+        return d
+    try:
+        names = sorted(d.glob(f"{prefix}-game*.jsonl"))
+    except OSError as e:
+        raise OptionError(f"--dead-ends {path}: cannot read it: {e.strerror}") from None
+    for existing in names:
+        check_target(existing, force)
     return d
 
 
+def _add_workers(p: argparse.ArgumentParser, what: str) -> None:
+    """--workers N | --scheduler ADDRESS: the job's independent tasks over a Dask cluster."""
+    fan = p.add_mutually_exclusive_group()
+    fan.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help=f"{what} over N local processes (Dask), at most one per core; the same results",
+    )
+    fan.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help=f"{what} over the workers of a running Dask cluster (tcp://HOST:PORT)",
+    )
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from arbitro.proofs.cluster import check_workers
     from arbitro.reports.terminal import ProgressBar
     from arbitro.safe_write import check_target, open_atomic
     from arbitro.simulation.simulate import Records, game_transcript, simulate
 
+    check_workers(args.workers)
     book, options, rules, model, seating = _setup(args)
     records_path = args.records
     if records_path and records_path != "-":
         check_target(records_path, args.force)
-    dead_dir = _dead_end_dir(args.dead_ends) if args.dead_ends else None
+    dead_dir = (
+        _dead_end_dir(args.dead_ends, f"{book.id}-seed{args.seed}", args.force)
+        if args.dead_ends
+        else None
+    )
     if records_path == "-" and not args.json:
         pass  # records on stdout, the summary on stderr
     elif records_path == "-" and args.json:
@@ -477,6 +511,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 check=args.check,
                 on_hand=on_hand,
                 record_lengths=args.policy != "uniform",
+                workers=args.workers,
+                scheduler=args.scheduler,
             )
         finally:
             progress.close()
@@ -489,7 +525,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 model, rules, seating, options, args.policy, args.seed, g, args.max_hands
             )
             path = dead_dir / f"{book.id}-seed{args.seed}-game{g}.jsonl"
-            write_text(path, t.text(), force=True)
+            write_text(path, t.text(), force=args.force)
             saved.append(str(path))
     data = summary.to_json()
     data["dead_end_transcripts"] = saved
@@ -725,8 +761,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=5,
         help="most transcripts saved (5)",
     )
-    sim.add_argument("--force", action="store_true", help="replace an existing records file")
+    sim.add_argument(
+        "--force", action="store_true", help="replace an existing records file or transcripts"
+    )
     sim.add_argument("--json", action="store_true", help="machine-readable output")
+    _add_workers(sim, "games")
     sim.set_defaults(func=cmd_simulate)
 
     rep = sub.add_parser(
@@ -790,7 +829,37 @@ def _stdout_failed(e: OSError) -> int:
     return 2
 
 
+def _escape_unencodable() -> None:
+    """Text that UTF-8 cannot carry (a lone surrogate read from a JSON escape) is printed as its
+    escape, never raised as an error mid-output."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
+
+
+def _path_error(e: OSError) -> str | None:
+    """One line for an OSError about a path the user named (too long, a loop of links, not
+    there, not allowed), or None for any other OSError."""
+    from arbitro.model.inputs import shown
+
+    if e.filename is None or e.errno not in (
+        errno.ENAMETOOLONG,
+        errno.ELOOP,
+        errno.ENOENT,
+        errno.ENOTDIR,
+        errno.EISDIR,
+        errno.EACCES,
+        errno.EPERM,
+    ):
+        return None
+    name = e.filename if isinstance(e.filename, str) else os.fsdecode(e.filename)
+    return f"{shown(name)}: {(e.strerror or os.strerror(e.errno or 0)).lower()}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _escape_unencodable()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -810,7 +879,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EIO, errno.EPIPE, errno.EFBIG, errno.EDQUOT):
             return _stdout_failed(e)
-        raise
+        about_path = _path_error(e)
+        if about_path is None:
+            raise
+        sys.stderr.write(f"arbitro: error: {about_path}\n")
+        return 2
     except RecursionError:
         sys.stderr.write("arbitro: error: input nested too deep to read\n")
         return 2

@@ -52,7 +52,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--timeout",
-        type=float,
+        type=_seconds,
         default=30.0,
         metavar="S",
         help="seconds each solver query may take before it is UNKNOWN (default 30)",
@@ -65,6 +65,41 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_prove)
+
+
+MAX_TIMEOUT = 86_400.0
+"""The longest --timeout, in seconds (a day): a query longer than that is not waited for."""
+
+
+def _seconds(text: str) -> float:
+    """A --timeout: a finite positive number of seconds, at most MAX_TIMEOUT."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--timeout must be a number of seconds, got {text[:40]!r}"
+        ) from None
+    if not 0 < value <= MAX_TIMEOUT:  # also refuses nan
+        raise argparse.ArgumentTypeError(
+            f"--timeout must be more than 0 and at most {MAX_TIMEOUT:,.0f} seconds, got {text[:40]}"
+        )
+    return value
+
+
+def capped_jobs(asked: int, flag: str = "--jobs") -> int:
+    """Worker processes: at least 1, at most the cores of this machine (more only slows every
+    worker down and multiplies memory); a larger number is lowered, saying so on stderr."""
+    import os
+
+    from arbitro.model.errors import OptionError
+
+    if asked < 1:
+        raise OptionError(f"{flag} must be at least 1, got {asked}")
+    cores = os.cpu_count() or 1
+    if asked > cores:
+        sys.stderr.write(f"arbitro: {flag} {asked} lowered to {cores}, the cores of this machine\n")
+        return cores
+    return asked
 
 
 def parse_options(pairs: list[str]) -> dict[str, str | bool]:
@@ -83,12 +118,10 @@ def parse_options(pairs: list[str]) -> dict[str, str | bool]:
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
-    from arbitro.model.errors import OptionError
     from arbitro.proofs import smt
     from arbitro.proofs.runner import prove
 
-    if args.jobs < 1:
-        raise OptionError(f"--jobs must be at least 1, got {args.jobs}")
+    jobs = capped_jobs(args.jobs)
     books = args.rulebooks or rulebook_ids()
     report = prove(
         books,
@@ -96,7 +129,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
         all_readings=args.all_readings,
         timeout=args.timeout,
         properties=args.property or None,
-        workers=args.jobs,
+        workers=jobs,
     )
     claims: list[Any] = []
     if args.claims:
@@ -233,9 +266,9 @@ def update_doc(path: str, jobs: int = 2, timeout: float = 30.0) -> str:
     report = prove(rulebook_ids(), timeout=timeout, workers=jobs)
     block = f"{MARKERS[0]}\n```text\n{render(report, smt.version())}```\n"
     new = text[:start] + block + text[end:]
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(new, encoding="utf-8")
-    tmp.replace(target)
+    from arbitro.safe_write import write_text
+
+    write_text(target, new, force=True)  # replaces only the regular file read above, never a link
     return f"updated {path}: {len(report.results)} results in {report.seconds:.1f} s"
 
 

@@ -18,16 +18,19 @@ import json
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from arbitro.conformance.conform_adapter import (
     PROTOCOL,
+    PROTOCOLS,
     Adapter,
     AdapterFailure,
     Deadline,
     EngineError,
+    position_of,
     report_of,
     score_report,
 )
@@ -102,11 +105,11 @@ class Start:
 
 @dataclass
 class Disagreement:
-    """The first place one game's engine and arbitro part."""
+    """One place where a game's engine and arbitro part, with the clause it is blamed on."""
 
     kind: str  # legal, refused, state, score, hand-end, game-end
-    clause: str
-    clauses: list[str]
+    clause: str  # the clause blamed; until blame is settled, the likeliest candidate
+    clauses: list[str]  # the candidates, likeliest first
     step: int
     detail: dict[str, Any]
     start: Start
@@ -115,6 +118,10 @@ class Disagreement:
     replays: int = 0
     agrees_under: list[dict[str, Any]] = field(default_factory=list)
     tried: list[dict[str, Any]] = field(default_factory=list)
+    blamed: bool = False  # a change to `clause` made arbitro agree (the counterfactual)
+    games: list[int] = field(default_factory=list)
+    seen: int = 1
+    resynced: bool = False  # the engine took arbitro's position before it (continue mode)
 
     def key(self) -> tuple[str, str]:
         return self.kind, self.clause
@@ -122,9 +129,12 @@ class Disagreement:
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
-            "clause": self.clause,
-            "clauses": self.clauses,
+            "clause": self.clause if self.blamed else None,
+            "blame": "counterfactual" if self.blamed else "unattributed",
+            "candidates": self.clauses,
             "game": self.game,
+            "games": self.games or [self.game],
+            "seen": self.seen,
             "step": self.step,
             "detail": self.detail,
             "reproducer": {**self.start.to_json(), "actions": self.actions},
@@ -136,13 +146,19 @@ class Disagreement:
 
 @dataclass
 class Outcome:
-    """One game played in lockstep."""
+    """One game played in lockstep: every disagreement found (only the first when not
+    continuing), and the decisions compared that agreed, per clause they depend on."""
 
-    disagreement: Disagreement | None
+    found: list[Disagreement]
     actions: list[dict[str, Any]]
     used: set[str]
     agreed: set[str]
     steps: int
+    evidence: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def disagreement(self) -> Disagreement | None:
+        return self.found[0] if self.found else None
 
 
 Chooser = Callable[[int, list[str], set[str]], str]
@@ -154,13 +170,17 @@ def _canon(value: Any) -> str:
 
 
 class Lockstep:
-    """An engine and one oracle, played side by side."""
+    """An engine and one oracle, played side by side. `keep_going`: after a disagreement the
+    game goes on (a legal list that differs: with a move both list; a state that differs: from
+    arbitro's position, sent to an engine that takes one) instead of stopping there."""
 
     def __init__(
         self,
         adapter: Adapter,
         oracle: Oracle,
         announce: Mapping[str, Any],
+        keep_going: bool = False,
+        positions: bool = False,
     ) -> None:
         self.adapter = adapter
         self.oracle = oracle
@@ -168,6 +188,9 @@ class Lockstep:
         self.game = oracle.game.name
         self.suspect_free: set[str] = set()
         self.exercised: set[str] = set()
+        self.keep_going = keep_going
+        self.positions = positions
+        self.read: set[str] = set()  # the clauses the last move played depends on
 
     # ---------------------------------------------------------------- clauses
 
@@ -181,8 +204,12 @@ class Lockstep:
         named: frozenset[str] = model.clauses_used(self.oracle.rules, state, action)
         # every clause whose value the engine read for the move was put to the test by it
         self.exercised.update(named)
+        self.read = set(named)
         if self.game == "escoba":
             return sorted(named)
+        went_out = (after.get("result") or {}).get("reason") == "went-out"
+        if not went_out:  # read by every discard, decided only by one that goes out
+            self.read -= {c for c in map(self.cid, GOING_OUT) if c}
         # the rummy engine's reads over-approximate (every discard reads the going-out clauses),
         # so a disagreement is blamed among the clauses of the move's own type, most specific first
         kind = model.action_to_json(action).get("type", "")
@@ -200,9 +227,9 @@ class Lockstep:
         return (self.cid(key) if key else None) or self.end_clause()
 
     def blame(self, kind: str, clauses: list[str], detail: Mapping[str, Any]) -> str:
-        """The clause a disagreement is put down to. A refusal or a score names its clause;
-        for a move that went wrong, the first of the clauses it turned on that no agreeing move
-        turned on, where there is one."""
+        """The likeliest clause of a disagreement, before any counterfactual is tried: a
+        refusal or a score names its clause; for a move that went wrong, the first of the
+        clauses it turned on that no agreeing move turned on, where there is one."""
         if kind == "score" or (kind == "legal" and detail.get("too_lax")):
             return clauses[0]
         return next((c for c in clauses if c not in self.suspect_free), clauses[0])
@@ -219,19 +246,37 @@ class Lockstep:
 
     # ---------------------------------------------------------------- one game
 
+    def resync(self, state: Mapping[str, Any]) -> bool:
+        """Give the engine arbitro's position (when it takes one); whether it now agrees."""
+        if not self.positions or state["phase"] != "play":
+            return False
+        report = self.adapter.ask("position", position=position_of(self.oracle, state))
+        return self.compare(report, state, "position") is None
+
     def play(self, start: Start, choose: Chooser, game: int = 0) -> Outcome:
-        """Play one hand from `start` in both, stopping at the first disagreement."""
+        """Play one hand from `start` in both: to its first disagreement, or (`keep_going`)
+        through the whole hand where the engine can be brought back in step."""
         o = self.oracle
         actions: list[dict[str, Any]] = []
         used: set[str] = set()
         agreed: set[str] = set()
+        found: list[Disagreement] = []
+        evidence: Counter[str] = Counter()
+        resynced = False
+        step = 0
 
-        def part(kind: str, clauses: list[str], step: int, detail: dict[str, Any]) -> Outcome:
-            clauses = clauses or [self.end_clause()]
+        def part(kind: str, clauses: list[str], step: int, detail: dict[str, Any]) -> None:
+            clauses = list(dict.fromkeys(clauses or [self.end_clause()]))
+            # the clauses no agreeing move has turned on first: the likelier culprits
+            clauses.sort(key=lambda c: c in self.suspect_free and kind not in ("legal", "score"))
             primary = self.blame(kind, clauses, detail)
             detail = {"before": self.glance(state), **detail}
             d = Disagreement(kind, primary, clauses, step, detail, start, list(actions), game)
-            return Outcome(d, actions, used, agreed, step)
+            d.resynced = resynced
+            found.append(d)
+
+        def done() -> Outcome:
+            return Outcome(found, actions, used, agreed, step, evidence)
 
         before = o.new_game(dealer=start.dealer, scores=list(start.scores))
         state = o.deal(before, order=list(start.order))
@@ -247,10 +292,15 @@ class Lockstep:
         )
         differs = self.compare(report, state, "start")
         if differs and differs.get("kind") == "hand-end":
-            return part("hand-end", dealing, 0, {"after": "the deal", **differs})
+            part("hand-end", dealing, 0, {"after": "the deal", **differs})
+            return done()
         if differs:
-            return part("state", dealing, 0, {"after": "the deal", **differs})
-        step = 0
+            part("state", dealing, 0, {"after": "the deal", **differs})
+            if not (self.keep_going and self.resync(state)):
+                return done()
+            resynced = True
+        else:
+            evidence.update(dealing)
         while state["phase"] == "play":
             step += 1
             s = o.read_state(state)
@@ -272,13 +322,15 @@ class Lockstep:
             extra = [k for k in theirs if k not in mine]
             missing = [k for k in mine if k not in theirs]
             if extra or missing or unreadable:
-                return self._legal_part(
-                    part, s, state, step, mine, theirs, extra, missing, unreadable
-                )
-            self.near_misses(state, mine)
+                self._legal_part(part, s, state, step, mine, theirs, extra, missing, unreadable)
+                if not self.keep_going or not any(k in theirs for k in mine):
+                    return done()
+            else:
+                evidence.update(self.list_evidence(s, state, mine))
             if not mine:
                 break  # both agree nobody can move: the hand stops here, unscored
-            pick = choose(step, list(mine), set(theirs))
+            options = [k for k in mine if k in theirs] if found and self.keep_going else list(mine)
+            pick = choose(step, options or list(mine), set(theirs))
             action = mine[pick]
             after = o.apply(state, action)
             clauses = self.used(s, o.read_action(s, action), after)
@@ -288,24 +340,67 @@ class Lockstep:
             try:
                 report = self.adapter.ask("apply", refusable=True, action=action)
             except EngineError as e:
-                return part(
-                    "refused",
-                    clauses,
-                    step,
-                    {"action": action, "engine": shorten(str(e), 300)},
-                )
+                detail = {"action": action, "engine": shorten(clean_text(str(e)), 300)}
+                part("refused", clauses, step, detail)
+                if not (self.keep_going and self.resync(after)):
+                    return done()
+                resynced = True
+                state = after
+                continue
             differs = self.compare(report, after, f"apply at step {step}")
             if differs and differs.get("kind") == "hand-end":
                 ends = [self.hand_end_clause(after), *clauses]
-                return part("hand-end", ends, step, {"action": action, **differs})
+                part("hand-end", ends, step, {"action": action, **differs})
+                return done()
+            if differs and after["phase"] != "play" and _only_totals(differs):
+                # totals in a position at the hand's end: the score categories say why
+                break_out = self._scores(part, after, step, agreed, evidence)
+                if break_out:
+                    return done()
+                part("state", clauses, step, {"action": action, **differs})
+                return done()
             if differs:
-                return part("state", clauses, step, {"action": action, **differs})
+                part("state", clauses, step, {"action": action, **differs})
+                if not (self.keep_going and self.resync(after)):
+                    return done()
+                resynced = True
+            else:
+                evidence.update(self.read)  # the state it changes, compared
             agreed.update(clauses)
             state = after
         if state["phase"] == "play":
-            return Outcome(None, actions, used, agreed, step)
+            return done()
         # the hand is over in arbitro; the engine said so too (its report has `ended`)
-        return self._scores(part, state, step, actions, used, agreed)
+        self._scores(part, state, step, agreed, evidence)
+        return done()
+
+    def list_evidence(
+        self, s: Hashable, state: Mapping[str, Any], mine: Mapping[str, Any]
+    ) -> set[str]:
+        """The clauses a legal list that both sides gave alike depends on: those that allow one
+        of its moves, and those that refuse the plays nearest to legal ones (in Escoba, a card
+        of the mover's hand laid on the table)."""
+        o = self.oracle
+        out: set[str] = set()
+        if self.game == "escoba":
+            for a in mine.values():
+                out |= o.model.clauses_used(o.rules, s, o.read_action(s, a))
+            seat = state.get("to_move")
+            if seat is not None:
+                for card in state["hands"][seat]:
+                    lay = {"capture": [], "card": card, "seat": seat}
+                    if _canon(lay) not in mine:
+                        why = o.explain(state, lay)
+                        refused = {r["clause"] for r in why.get("refusals", [])}
+                        self.exercised.update(refused)
+                        out |= refused
+            return out
+        # Samba and Canasta: the clauses of each type of move the list holds (the engine's
+        # reads over-approximate, so a move's type says which of them it can turn on)
+        kinds = {str(a.get("type")) for a in mine.values() if isinstance(a, dict)}
+        for kind in kinds:
+            out.update(c for c in map(self.cid, RUMMY_CLAUSES.get(kind, ())[:1]) if c)
+        return out
 
     def deal_clauses(self, before: Mapping[str, Any], order: Sequence[str]) -> list[str]:
         """The clauses a deal turns on: Escoba names them (`clauses_used` on the deck order);
@@ -332,21 +427,9 @@ class Lockstep:
             out["pile_size"] = len(state["pile"])
         return out
 
-    def near_misses(self, state: Mapping[str, Any], mine: Mapping[str, Any]) -> None:
-        """The clauses that refuse the plays nearest to legal ones, which both sides agreed to
-        leave out: in Escoba, each card of the mover's hand laid on the table."""
-        if self.game != "escoba" or state.get("to_move") is None:
-            return
-        seat = state["to_move"]
-        for card in state["hands"][seat]:
-            lay = {"capture": [], "card": card, "seat": seat}
-            if _canon(lay) not in mine:
-                why = self.oracle.explain(state, lay)
-                self.exercised.update(r["clause"] for r in why.get("refusals", []))
-
     def _legal_part(
         self,
-        part: Callable[[str, list[str], int, dict[str, Any]], Outcome],
+        part: Callable[[str, list[str], int, dict[str, Any]], None],
         s: Hashable,
         state: Mapping[str, Any],
         step: int,
@@ -355,7 +438,7 @@ class Lockstep:
         extra: list[str],
         missing: list[str],
         unreadable: list[dict[str, Any]],
-    ) -> Outcome:
+    ) -> None:
         o = self.oracle
         lax = []
         clauses: list[str] = []
@@ -380,17 +463,18 @@ class Lockstep:
             "too_strict": strict,
             "legal": len(mine),
         }
-        return part("legal", list(dict.fromkeys(clauses)), step, detail)
+        part("legal", list(dict.fromkeys(clauses)), step, detail)
 
     def _scores(
         self,
-        part: Callable[[str, list[str], int, dict[str, Any]], Outcome],
+        part: Callable[[str, list[str], int, dict[str, Any]], None],
         state: Mapping[str, Any],
         step: int,
-        actions: list[dict[str, Any]],
-        used: set[str],
         agreed: set[str],
-    ) -> Outcome:
+        evidence: Counter[str],
+    ) -> bool:
+        """Compare the hand's scores, category by category, then the totals and the winner;
+        whether they differed."""
         mine = score_report(self.oracle, state)
         theirs = self.adapter.ask("score")
         try:
@@ -405,6 +489,7 @@ class Lockstep:
         if target:
             self.exercised.add(target)
         wrong = []
+        right: set[str] = set()
         their_cats = theirs.get("categories")
         for side, row in enumerate(mine["categories"]):
             for cat, value in row.items():
@@ -414,22 +499,33 @@ class Lockstep:
                     got = entry.get(cat) if isinstance(entry, dict) else None
                 if got != value:
                     wrong.append({"side": side, "category": cat, "engine": got, "arbitro": value})
+                else:
+                    right.add(cat)
         if wrong:
             first = self.category_clause(wrong[0]["category"])
             clauses = [self.category_clause(w["category"]) for w in wrong]
             for w in wrong:
                 clauses += [c for c in map(self.cid, CATEGORY_MORE.get(w["category"], ())) if c]
             clauses = list(dict.fromkeys(clauses))
-            return part("score", [first, *clauses], step, {"categories": wrong})
+            part("score", [first, *clauses], step, {"categories": wrong})
+            wrong_cats = {w["category"] for w in wrong}
+            evidence.update(self.category_clause(c) for c in right - wrong_cats)
+            return True
+        evidence.update({self.category_clause(c) for c in cats})
         ends = {
             k: {"engine": theirs.get(k), "arbitro": mine[k]}
             for k in ("totals", "winner", "scores")
             if theirs.get(k) != mine[k]
         }
         if ends:
-            return part("game-end", [target or self.end_clause()], step, ends)
+            # the totals as the engine has them, where they agree too: a target they suggest
+            ends.setdefault("totals", {"engine": theirs.get("totals"), "arbitro": mine["totals"]})
+            part("game-end", [target or self.end_clause()], step, ends)
+            return True
+        if target:
+            evidence[target] += 1
         agreed.update(self.category_clause(c) for c in cats)
-        return Outcome(None, actions, used, agreed, step)
+        return False
 
     # ---------------------------------------------------------------- reports
 
@@ -503,6 +599,10 @@ class Lockstep:
         return value
 
 
+def _only_totals(differs: Mapping[str, Any]) -> bool:
+    return bool(differs.get("fields")) and all(f["field"] == "scores" for f in differs["fields"])
+
+
 def _involved(d: Disagreement) -> list[str]:
     """Cards a disagreement names, the ones whose place in the deal matters most."""
     found: list[str] = []
@@ -574,9 +674,11 @@ class Run:
     requests: int = 0
     agreeing: int = 0
     disagreements: list[Disagreement] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
     profile: list[dict[str, Any]] = field(default_factory=list)
     failure: dict[str, Any] | None = None
+    per_game: list[int] = field(default_factory=list)
+    ignored: list[Disagreement] = field(default_factory=list)
+    declared: dict[str, Any] = field(default_factory=dict)
     stopped: str | None = None  # "deadline" or "interrupted": the results are those so far
 
     @property
@@ -602,10 +704,10 @@ class Run:
             "agreeing_games": self.agreeing,
             "failure": self.failure,
             "stopped": self.stopped,
-            "disagreements": [
-                {**d.to_json(), "seen": self.counts.get(f"{d.kind} {d.clause}", 1)}
-                for d in self.disagreements
-            ],
+            "disagreements": [d.to_json() for d in self.disagreements],
+            "ignored": [d.to_json() for d in self.ignored],
+            "per_game": self.per_game,
+            "declared": self.declared,
             "profile": self.profile,
         }
 
@@ -640,16 +742,16 @@ def minimise(ls: Lockstep, d: Disagreement, budget: int) -> Disagreement:
     def shows(start: Start, path: Sequence[Mapping[str, Any]]) -> Disagreement | None:
         nonlocal replays
         replays += 1
-        got = ls.play(start, following(path, "shrink"), d.game).disagreement
-        if got is not None and got.kind == d.kind and d.clause in got.clauses:
+        found = ls.play(start, following(path, "shrink"), d.game).found
+        got = next((x for x in found if x.kind == d.kind and d.clause in x.clauses), None)
+        if got is not None:
             got.clause = d.clause
-            return got
-        return None
+        return got
 
     def smaller(a: Start, b: Start) -> bool:
         return (sum(map(abs, a.scores)), a.dealer) < (sum(map(abs, b.scores)), b.dealer)
 
-    improved = True
+    improved = best.step > 0  # nothing comes sooner than the deal
     while improved and replays < budget:
         improved = False
         order = list(best.start.order)
@@ -686,12 +788,16 @@ def minimise(ls: Lockstep, d: Disagreement, budget: int) -> Disagreement:
     return best
 
 
-# ------------------------------------------------------------------ readings
+# ------------------------------------------------------------------ blame
 
 
-def alternatives(oracle: Oracle, clause_ids: Sequence[str]) -> list[dict[str, Any]]:
-    """Every other reading of these clauses: the recorded readings (options), an optional rule
-    turned the other way, and for a stated yes/no rule its opposite (an override)."""
+def alternatives(
+    oracle: Oracle, clause_ids: Sequence[str], derived: Sequence[int] = ()
+) -> list[dict[str, Any]]:
+    """Every other way of reading these clauses, as options or overrides: the recorded
+    readings, an optional rule turned the other way, a stated yes/no rule reversed, a list of
+    cases emptied (a guard dropped), and a number changed to one of `derived` (the engine's
+    values in the disagreement, or the arbitro value scaled to the engine's)."""
     by_id = {c.id: c for c in oracle.book.clauses}
     out: list[dict[str, Any]] = []
     for cid in clause_ids:
@@ -699,15 +805,30 @@ def alternatives(oracle: Oracle, clause_ids: Sequence[str]) -> list[dict[str, An
         if c is None:
             continue
         current = oracle.options.get(c.key)
+        value = oracle.overrides.get(cid, c.value)
         for label in c.labels():
             if label != current and label != c.default:
                 out.append({"clause": cid, "options": {c.key: label}})
-        if isinstance(c.value, bool):
+        if isinstance(value, bool):
             if c.optional:
-                now = bool(current) if current is not None else bool(c.value)
+                now = bool(current) if current is not None else bool(value)
                 out.append({"clause": cid, "options": {c.key: not now}})
             else:
-                out.append({"clause": cid, "overrides": {cid: not c.value}})
+                out.append({"clause": cid, "overrides": {cid: not value}})
+        elif isinstance(value, int):
+            for n in derived:
+                if n != value and n >= 0:
+                    out.append({"clause": cid, "overrides": {cid: n}})
+        elif isinstance(value, list) and value:
+            out.append({"clause": cid, "overrides": {cid: []}})
+        elif isinstance(value, dict):
+            ints = {
+                k: v for k, v in value.items() if isinstance(v, int) and not isinstance(v, bool)
+            }
+            for k, v in ints.items():
+                for n in derived:
+                    if n != v and n >= 0:
+                        out.append({"clause": cid, "overrides": {cid: {**value, k: n}}})
     seen: set[str] = set()
     unique = []
     for alt in out:
@@ -718,62 +839,146 @@ def alternatives(oracle: Oracle, clause_ids: Sequence[str]) -> list[dict[str, An
     return unique
 
 
-def try_readings(
-    adapter: Adapter, base: Oracle, announce: Mapping[str, Any], d: Disagreement
-) -> None:
-    """Replay the minimal reproducer under each other reading of its clauses; record those
-    under which the engine agrees with arbitro through the step where they parted."""
-    for alt in alternatives(base, d.clauses):
-        options = {**base.options, **alt.get("options", {})}
-        overrides = {**base.overrides, **alt.get("overrides", {})}
-        try:
-            oracle = Oracle(
-                base.book.id,
-                options,
-                players=base.seating.players,
-                layout=base.seating.layout or None,
-                overrides=overrides,
-            )
-        except ArbitroError as e:
-            d.tried.append({**alt, "result": f"not playable: {shorten(str(e), 120)}"})
-            continue
-        ls = Lockstep(adapter, oracle, announce)
-        out = ls.play(d.start, following(d.actions, "reading"), d.game)
-        if out.disagreement is None or out.disagreement.step > d.step:
-            d.agrees_under.append(alt)
-            d.tried.append({**alt, "result": "agrees"})
-        else:
-            other = out.disagreement
-            d.tried.append({**alt, "result": f"still differs: {other.kind} at step {other.step}"})
+def derived_numbers(oracle: Oracle, d: Disagreement) -> list[int]:
+    """The numbers a disagreement suggests a clause might hold instead: the engine's own values
+    (a score, a total, a count in an action, the size of a hand it reports) and, for a score,
+    each clause number scaled by the engine's value over arbitro's."""
+    found: list[int] = []
+
+    def walk(v: Any, depth: int = 0) -> None:
+        if isinstance(v, bool) or depth > 4:
+            return
+        if isinstance(v, int):
+            found.append(v)
+        elif isinstance(v, list):
+            found.append(len(v))
+            for x in v[:40]:
+                walk(x, depth + 1)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x, depth + 1)
+
+    det = d.detail
+    for f in det.get("fields", []):
+        walk(f.get("engine"))
+    for x in det.get("too_lax", []):
+        walk(x.get("action"))
+    for k in ("totals", "scores"):
+        if isinstance(det.get(k), dict):
+            walk(det[k].get("engine"))
+    for w in det.get("categories", []):
+        e, a = w.get("engine"), w.get("arbitro")
+        if isinstance(e, int) and not isinstance(e, bool):
+            found.append(e)
+            if isinstance(a, int) and a:
+                for c in oracle.book.clauses:
+                    v = oracle.overrides.get(c.id, c.value)
+                    if isinstance(v, int) and not isinstance(v, bool) and (v * e) % a == 0:
+                        found.append(v * e // a)
+    out = [n for n in dict.fromkeys(found) if 0 <= n <= 100_000]
+    return out[:12]
+
+
+def _signature(found: Sequence[Disagreement]) -> set[tuple[str, int]]:
+    return {(x.kind, x.step) for x in found}
+
+
+def counterfactual(ls: Lockstep, d: Disagreement, budget: int) -> None:
+    """Blame `d` on the first clause (likeliest first) one of whose changes makes arbitro agree
+    with the engine on its reproducer and the rest of that game: `d` is gone, and nothing shows
+    that did not show unchanged. Otherwise `d` stays unattributed, its candidates ranked by
+    how far their best change got, with everything tried in `d.tried`."""
+    base = ls.oracle
+    path = following(d.actions, "blame")
+    before = ls.play(d.start, path, d.game).found
+    d.replays += 1
+    target = (d.kind, d.step)
+    if target not in _signature(before):
+        d.tried.append({"result": "does not show again when replayed: nothing to blame"})
+        return
+    rest = _signature(before) - {target}
+    derived = derived_numbers(base, d)
+    others = [c.id for c in base.book.clauses if c.id not in d.clauses]
+    reach: dict[str, int] = {}
+    spent = 0
+    for cid in [*d.clauses, *others]:
+        for alt in alternatives(base, [cid], derived):
+            if spent >= budget:
+                break
+            spent += 1
+            options = {**base.options, **alt.get("options", {})}
+            overrides = {**base.overrides, **alt.get("overrides", {})}
+            try:
+                oracle = Oracle(
+                    base.book.id,
+                    options,
+                    players=base.seating.players,
+                    layout=base.seating.layout or None,
+                    overrides=overrides,
+                )
+            except (ArbitroError, ValueError, TypeError, KeyError) as e:
+                d.tried.append({**alt, "result": f"not playable: {shorten(str(e), 120)}"})
+                continue
+            other = Lockstep(ls.adapter, oracle, ls.announce, ls.keep_going, ls.positions)
+            try:
+                got = other.play(d.start, following(d.actions, "blame"), d.game).found
+            except (ArbitroError, ValueError, TypeError, KeyError) as e:
+                d.tried.append({**alt, "result": f"not playable: {shorten(str(e), 120)}"})
+                continue
+            d.replays += 1
+            sig = _signature(got)
+            if target not in sig and sig <= rest:
+                d.tried.append({**alt, "result": "agrees"})
+                d.agrees_under.append(alt)
+                d.clause, d.blamed = cid, True
+                return
+            first = min((x.step for x in got), default=10**9)
+            reach[cid] = max(reach.get(cid, -1), first)
+            what = ", ".join(f"{k} at step {s}" for k, s in sorted(sig - rest)[:3])
+            d.tried.append({**alt, "result": f"still differs: {what or 'elsewhere'}"})
+    # unattributed: the candidates whose changes got furthest first, the likeliest among equals
+    rank = {c: i for i, c in enumerate(d.clauses)}
+    d.clauses = sorted(d.clauses, key=lambda c: (-reach.get(c, -1), rank[c]))
+    d.clause = d.clauses[0]
 
 
 def profile(
-    oracle: Oracle, exercised: set[str], disagreements: Sequence[Disagreement]
+    oracle: Oracle,
+    evidence: Mapping[str, int],
+    disagreements: Sequence[Disagreement],
+    ignored: Sequence[Disagreement] = (),
 ) -> list[dict[str, Any]]:
-    """Per clause of the rulebook: agree, disagree or not exercised."""
+    """Per clause of the rulebook: `disagree` (a disagreement is blamed on it by a
+    counterfactual), `unsettled` (the likeliest candidate of a disagreement nothing could be
+    blamed for), `agree` (with `compared`: the decisions depending on it that were compared and
+    agreed, at least one), or `untested` (no decision depending on it was compared)."""
     blamed: dict[str, list[Disagreement]] = {}
-    for d in disagreements:
-        blamed.setdefault(d.clause, []).append(d)
+    suspects: dict[str, list[Disagreement]] = {}
+    for d in [*disagreements, *ignored]:
+        (blamed if d.blamed else suspects).setdefault(d.clause, []).append(d)
     rows = []
     for c in oracle.book.clauses:
+        row: dict[str, Any] = {
+            "clause": c.id,
+            "section": c.section,
+            "status": c.status,
+            "compared": int(evidence.get(c.id, 0)),
+        }
         if c.id in blamed:
-            under = [a for d in blamed[c.id] for a in d.agrees_under]
-            rows.append(
-                {
-                    "clause": c.id,
-                    "section": c.section,
-                    "status": c.status,
-                    "verdict": "disagree",
-                    "kinds": sorted({d.kind for d in blamed[c.id]}),
-                    "agrees_under": under,
-                }
-            )
+            row["verdict"] = "disagree"
+            row["kinds"] = sorted({d.kind for d in blamed[c.id]})
+            row["agrees_under"] = [a for d in blamed[c.id] for a in d.agrees_under]
+            row["ignored"] = all(d in ignored for d in blamed[c.id])
+        elif c.id in suspects:
+            row["verdict"] = "unsettled"
+            row["kinds"] = sorted({d.kind for d in suspects[c.id]})
         else:
-            verdict = "agree" if c.id in exercised else "not exercised"
-            rows.append(
-                {"clause": c.id, "section": c.section, "status": c.status, "verdict": verdict}
-            )
+            row["verdict"] = "agree" if row["compared"] else "untested"
+        rows.append(row)
     return rows
+
+
+VERDICTS = ("agree", "disagree", "unsettled", "untested")
 
 
 # ------------------------------------------------------------------ the command
@@ -793,9 +998,14 @@ def conform(
     readings: bool = True,
     deadline: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    keep_going: bool = True,
+    ignore: Sequence[str] = (),
+    blame_budget: int = 40,
 ) -> Run:
     """Play `games` seeded hands in lockstep with the engine behind `command`; every
-    disagreement minimised and tried under the other readings of its clauses. `deadline` (in
+    disagreement minimised and blamed by counterfactual (`blame_budget` changes tried at most;
+    `readings=False`: not tried). `keep_going`: a game goes on after a disagreement where it
+    can; `ignore`: disagreements blamed on these clauses are set aside. `deadline` (in
     seconds) bounds the whole run: when it comes, as on Ctrl-C, the run stops with the results
     so far (`Run.stopped`), and the adapter is ended either way."""
     oracle = Oracle(
@@ -821,43 +1031,65 @@ def conform(
     )
     until = None if deadline is None else time.monotonic() + deadline
     adapter = Adapter(command, timeout, until)
-    ls = Lockstep(adapter, oracle, announce)
+    ls = Lockstep(adapter, oracle, announce, keep_going=keep_going)
+    unknown = [c for c in ignore if c not in {x.id for x in oracle.book.clauses}]
+    if unknown:
+        adapter.close()
+        raise OptionError(f"--ignore {unknown[0]!r}: no such clause of {desc['rulebook']}")
     game = 0
     found: list[Disagreement] = []
-    firsts: dict[tuple[str, str], Disagreement] = {}
+    groups: dict[tuple[str, str], list[Disagreement]] = {}
+    evidence: Counter[str] = Counter()
     try:
         hello = adapter.ask("hello")
         try:
             validate(hello, "adapter-hello", "hello")
         except MalformedInput as e:
             raise AdapterFailure(
-                "garbage", f"its answer to 'hello' is not {PROTOCOL}'s: {shorten(str(e), 200)}"
+                "garbage",
+                f"its answer to 'hello' is not {' or '.join(PROTOCOLS)}'s: {shorten(str(e), 200)}",
             ) from None
         if isinstance(hello.get("engine"), str):
             run.engine = shorten(clean_text(hello["engine"]), 80)
+        run.declared = declared(hello)
+        refuse_seating(run.declared, desc)
+        engine_options = run.declared.get("options") or {}
+        if any(k not in (options or {}) for k in engine_options):
+            # the readings the engine declares it plays, where the command line says none
+            oracle = Oracle(
+                rulebook,
+                {**engine_options, **(options or {})},
+                players=players,
+                layout=layout,
+                overrides=overrides,
+            )
+            announce["options"] = run.options = oracle.describe()["options"]
+            ls = Lockstep(adapter, oracle, announce, keep_going=keep_going)
+        ls.positions = bool(run.declared.get("positions"))
         for game, start in enumerate(_starts(oracle, games, seed)):
             out = ls.play(start, following([], f"{seed}:{game}"), game)
             run.played += 1
             run.steps += out.steps
+            run.per_game.append(len(out.found))
+            evidence.update(out.evidence)
             ls.suspect_free |= out.agreed
-            if out.disagreement is None:
+            if not out.found:
                 run.agreeing += 1
-            else:
-                found.append(out.disagreement)
+            found += out.found
             if progress is not None:
                 progress(game + 1, games)
         for d in found:
-            # the clause blamed is one no agreeing move also used, where there is one
+            # grouped by their likeliest clause until the counterfactual settles the blame
             d.clause = ls.blame(d.kind, d.clauses, d.detail)
-            key = f"{d.kind} {d.clause}"
-            run.counts[key] = run.counts.get(key, 0) + 1
-            firsts.setdefault(d.key(), d)
-        for k, d in list(firsts.items()):
-            small = minimise(ls, d, budget)
+            groups.setdefault(d.key(), []).append(d)
+        for k, ds in list(groups.items()):
+            small = minimise(ls, ds[0], budget)
+            small.games = sorted({x.game for x in ds})
+            small.seen = len(ds)
             if readings:
-                try_readings(adapter, oracle, announce, small)
-            run.disagreements.append(small)
-            del firsts[k]
+                counterfactual(ls, small, blame_budget)
+            _merge(run, small, ignore)
+            del groups[k]
     except AdapterFailure as e:
         run.failure = {"kind": e.kind, "message": str(e), "game": game}
     except Deadline:
@@ -868,15 +1100,61 @@ def conform(
         adapter.close()
         run.requests = adapter.requests
     if run.stopped:
-        # what was found before the run stopped, as it was found (neither minimised nor tried)
-        if not run.counts:
+        # what was found before the run stopped, as it was found (neither minimised nor blamed)
+        if not groups and not run.disagreements:
             for d in found:
-                key = f"{d.kind} {d.clause}"
-                run.counts[key] = run.counts.get(key, 0) + 1
-                firsts.setdefault(d.key(), d)
-        run.disagreements += firsts.values()
-    run.profile = profile(oracle, ls.exercised, run.disagreements)
+                d.clause = ls.blame(d.kind, d.clauses, d.detail)
+                groups.setdefault(d.key(), []).append(d)
+        for ds in groups.values():
+            ds[0].games = sorted({x.game for x in ds})
+            ds[0].seen = len(ds)
+            _merge(run, ds[0], ignore)
+    run.profile = profile(oracle, evidence, run.disagreements, run.ignored)
     return run
+
+
+def _merge(run: Run, d: Disagreement, ignore: Sequence[str]) -> None:
+    """Add `d` to the run's groups, one per (blamed clause, kind): a group keeps its smallest
+    reproducer and every game it was seen in."""
+    into = run.ignored if d.blamed and d.clause in ignore else run.disagreements
+    for i, g in enumerate(into):
+        if (g.kind, g.clause, g.blamed) == (d.kind, d.clause, d.blamed):
+            small = g if (g.step, len(g.actions)) <= (d.step, len(d.actions)) else d
+            small.games = sorted({*g.games, *d.games})
+            small.seen = g.seen + d.seen
+            small.replays = g.replays + d.replays
+            into[i] = small
+            return
+    into.append(d)
+
+
+def declared(hello: Mapping[str, Any]) -> dict[str, Any]:
+    """What an `arbitro-adapter/2` engine declares in its `hello` (nothing for /1)."""
+    keys = ("seatings", "rulebooks", "options", "positions", "moves")
+    return {k: hello[k] for k in keys if k in hello}
+
+
+def refuse_seating(decl: Mapping[str, Any], desc: Mapping[str, Any]) -> None:
+    """An engine that declares its rulebooks or seatings is not played outside them."""
+    books = decl.get("rulebooks")
+    if isinstance(books, list) and desc["rulebook"] not in books:
+        raise Unsupported(
+            f"the engine plays only {', '.join(map(str, books))}, not {desc['rulebook']}"
+        )
+    seatings = decl.get("seatings")
+    if isinstance(seatings, list):
+        for s in seatings:
+            if s.get("players") == desc["players"] and s.get("layout", "") in ("", desc["layout"]):
+                return
+        said = ", ".join(
+            f"{s.get('players')} players" + (f" ({s['layout']})" if s.get("layout") else "")
+            for s in seatings
+        )
+        raise Unsupported(f"the engine declares it seats only {said}: choose with --players")
+
+
+class Unsupported(OptionError):
+    """The engine declares it does not play the rulebook or seating asked for (exit 2)."""
 
 
 # ------------------------------------------------------------------ output
@@ -973,6 +1251,33 @@ def _short(v: Any) -> str:
     return shorten(_canon(v), 40)
 
 
+def _heading(d: Mapping[str, Any]) -> str:
+    """`kind · clause` of a disagreement: the clause blamed, or `unattributed` and the
+    likeliest candidate."""
+    if d["blame"] == "counterfactual":
+        return f"{d['kind']} · {d['clause']}"
+    return f"{d['kind']} · unattributed (likeliest {d['candidates'][0]})"
+
+
+def _blame_lines(d: Mapping[str, Any]) -> list[str]:
+    if d["agrees_under"]:
+        return ["agrees under: " + "; ".join(_alt(a) for a in d["agrees_under"])]
+    if not d["tried"]:
+        return ["not tried: " + ", ".join(d["candidates"][:4])]
+    cands = ", ".join(d["candidates"][:4]) + (" …" if len(d["candidates"]) > 4 else "")
+    tried = [t for t in d["tried"] if "clause" in t]
+    return [
+        f"no change tried makes arbitro agree ({len(tried)} tried); candidates: {cands}",
+        *[f"  tried {_alt(t)}: {t['result']}" for t in tried[:3]],
+    ]
+
+
+def _verdict(row: Mapping[str, Any]) -> str:
+    if row["verdict"] == "agree":
+        return f"agree ({row['compared']})"
+    return str(row["verdict"])
+
+
 def text(run: Run) -> str:
     """The verdict and the profile, fitting 100 columns."""
     if run.failure is not None:
@@ -983,39 +1288,44 @@ def text(run: Run) -> str:
         f"{shorten(run.engine, 60)}",
         f"{run.played} games, {run.steps} steps, seed {run.seed}: {run.status}",
     ]
+    if run.per_game:
+        with_any = sum(1 for n in run.per_game if n)
+        out.append(
+            f"disagreements per game: {sum(run.per_game)} in {with_any} of {run.played} games, "
+            f"at most {max(run.per_game)} in one"
+        )
     if run.stopped:
         why = "at the --deadline" if run.stopped == "deadline" else "by Ctrl-C"
         out.append(
             f"stopped {why} after {run.played} of {run.games} games: the results so far, "
-            "not minimised"
+            "neither minimised nor blamed"
         )
-    for d in run.to_json()["disagreements"]:
+    data = run.to_json()
+    for d in data["disagreements"]:
         rep = d["reproducer"]
         out.append("")
+        out.append(f"{_heading(d)} · seen {d['seen']}x in {len(d['games'])} game(s)")
         out.append(
-            f"{d['kind']} · {d['clause']} · seen in {d['seen']} game(s); "
-            f"minimal: step {d['step']} (dealer {rep['dealer']}, totals {rep['scores']})"
+            f"  minimal: step {d['step']} (dealer {rep['dealer']}, totals {rep['scores']}), "
+            f"{d['replays']} replays"
         )
         out += ["  " + x for x in describe(d)]
-        if d["agrees_under"]:
-            out.append("  agrees under: " + "; ".join(_alt(a) for a in d["agrees_under"]))
-        elif d["tried"]:
-            out.append(f"  no other reading agrees ({len(d['tried'])} tried)")
-        else:
-            out.append("  the book records no other reading of these clauses")
+        out += ["  " + x for x in _blame_lines(d)]
+    for d in data["ignored"]:
+        out.append("")
+        out.append(f"ignored (--ignore): {_heading(d)} · seen {d['seen']} time(s)")
     counts: dict[str, int] = {}
     for row in run.profile:
         counts[row["verdict"]] = counts.get(row["verdict"], 0) + 1
     out.append("")
     out.append(
         "compliance: "
-        + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("agree", "disagree", "not exercised"))
-        + f" of {len(run.profile)} clauses"
+        + ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
+        + f" of {len(run.profile)} clauses (agree: decisions compared)"
     )
     for row in run.profile:
-        if row["verdict"] == "disagree":
-            out.append(f"  disagree  {row['clause']} ({shorten(row['section'], 40)})")
-    return "\n".join(out) + "\n"
+        out.append(f"  {_verdict(row):<14} {row['clause']} ({shorten(row['section'], 40)})")
+    return "\n".join(shorten(x, 100) for x in out) + "\n"
 
 
 def html(run: Run) -> str:
@@ -1032,25 +1342,29 @@ def html(run: Run) -> str:
     ]
     if run.failure is not None:
         parts.append(f"<p>{escape(run.failure['message'])}</p>")
+    if run.per_game:
+        parts.append(f"<p>Disagreements per game: {escape(', '.join(map(str, run.per_game)))}</p>")
     if data["disagreements"]:
         parts.append("<h2>Disagreements</h2>")
     for d in data["disagreements"]:
-        parts.append(f"<h3 id='{escape(d['kind'])}-{escape(d['clause'])}'>{escape(d['kind'])}: "
-                     f"{escape(d['clause'])}</h3>")  # fmt: skip
-        parts.append("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in describe(d)) + "</ul>")
-        under = "; ".join(_alt(a) for a in d["agrees_under"]) or "no other reading"
-        parts.append(f"<p>Agrees under: {escape(under)}</p>")
+        parts.append(f"<h3>{escape(_heading(d))}</h3>")
+        parts.append(
+            f"<p>seen {d['seen']} time(s), in games {escape(', '.join(map(str, d['games'])))}</p>"
+        )
+        lines = describe(d) + _blame_lines(d)
+        parts.append("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in lines) + "</ul>")
         rep = _canon(d["reproducer"])
         parts.append(f"<details><summary>reproducer</summary><pre>{escape(rep)}</pre></details>")
     parts.append("<style>tr.disagree td { background: #fdecea; } "
+                 "tr.unsettled td { background: #fff8e1; } "
                  "tr.agree td:last-child { color: #1b5e20; }</style>")  # fmt: skip
     parts.append("<h2>Compliance profile</h2><table><tr><th>clause</th><th>section</th>"
-                 "<th>book</th><th>verdict</th></tr>")  # fmt: skip
+                 "<th>book</th><th>verdict</th><th>decisions compared</th></tr>")  # fmt: skip
     for row in run.profile:
         parts.append(
-            f"<tr class='{escape(row['verdict'].replace(' ', '-'))}'><td>{escape(row['clause'])}"
+            f"<tr class='{escape(row['verdict'])}'><td>{escape(row['clause'])}"
             f"</td><td>{escape(row['section'])}</td><td>{escape(row['status'])}</td>"
-            f"<td>{escape(row['verdict'])}</td></tr>"
+            f"<td>{escape(row['verdict'])}</td><td>{row['compared']}</td></tr>"
         )
     parts.append("</table>")
     return page(f"arbitro conform: {run.rulebook}", "\n".join(parts))
@@ -1125,6 +1439,9 @@ def _run(args: argparse.Namespace, command: list[str], progress: Callable[[int, 
         budget=args.shrink_budget,
         deadline=args.deadline,
         progress=progress,
+        keep_going=not args.stop_at_first,
+        ignore=args.ignore or (),
+        blame_budget=args.blame_budget,
     )
 
 
@@ -1153,10 +1470,31 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--shrink-budget", type=int, default=60, help="replays per disagreement when minimising"
     )
+    p.add_argument(
+        "--blame-budget", type=int, default=40, help="changes tried per disagreement to blame it"
+    )
+    p.add_argument(
+        "--ignore",
+        action="append",
+        metavar="CLAUSE",
+        help="set aside disagreements blamed on this clause (a known bug), to measure the rest",
+    )
+    p.add_argument(
+        "--continue",
+        dest="stop_at_first",
+        action="store_false",
+        help="play each game through after a disagreement (the default)",
+    )
+    p.add_argument(
+        "--stop-at-first",
+        dest="stop_at_first",
+        action="store_true",
+        help="end each game at its first disagreement",
+    )
     p.add_argument("--json", action="store_true", help="the whole result as one JSON object")
     p.add_argument("--html", metavar="FILE", help="also write the compliance profile as HTML")
     p.add_argument("--force", action="store_true", help="overwrite the HTML file")
-    p.set_defaults(func=cmd_conform, command=[])
+    p.set_defaults(func=cmd_conform, command=[], stop_at_first=False)
     plain = p.parse_known_args
 
     def split_at_dashes(args: Any = None, namespace: Any = None) -> Any:

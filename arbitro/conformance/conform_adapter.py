@@ -28,8 +28,17 @@ from arbitro.oracle.core import Oracle
 from arbitro.oracle.jsonio import clean_text, dumps_line, loads, shorten
 from arbitro.oracle.protocol import validate
 
-PROTOCOL = "arbitro-adapter/1"
-OPS = ("hello", "start", "legal", "apply", "score", "quit")
+PROTOCOL = "arbitro-adapter/2"
+PROTOCOLS = ("arbitro-adapter/1", "arbitro-adapter/2")
+"""The protocols spoken: /2 adds what `hello` may declare, the `position` op and compound moves;
+an adapter of /1 is still played."""
+OPS = ("hello", "start", "legal", "apply", "score", "position", "quit")
+POSITION_FIELDS = (
+    "step", "pile_taken", "owed", "took_pile", "held", "top_points", "asked", "answer",
+    "melded", "no_discard", "freed", "freed_meld", "clean_start",
+)  # fmt: skip
+"""The bookkeeping of a Samba/Canasta position sent with a resynchronisation, when the state
+holds it (docs/protocol.md, positions)."""
 LINE_BYTES = 16 * 1024 * 1024
 
 
@@ -84,6 +93,20 @@ def report_of(oracle: Oracle, state: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def position_of(oracle: Oracle, state: Mapping[str, Any]) -> dict[str, Any]:
+    """arbitro's position of `state`, as sent to an engine that takes one (op `position`): the
+    report, and what a position needs besides to go on (the dealer, the hand, the turn's
+    bookkeeping)."""
+    out = report_of(oracle, state)
+    out.pop("ended", None)
+    if state["game"] != "escoba":
+        out.update({k: state[k] for k in POSITION_FIELDS if k in state})
+    for k in ("dealer", "hand"):
+        if k in state:
+            out[k] = state[k]
+    return out
+
+
 def score_report(oracle: Oracle, state: Mapping[str, Any]) -> dict[str, Any]:
     """The `score` answer of a conforming engine after a hand: the hand's scores by category,
     the totals, the winner (a side, or null while the game goes on)."""
@@ -108,7 +131,7 @@ class Reference:
         validate(request, "adapter-request", "request")
         op = request.get("op")
         if op == "hello":
-            return {"protocol": PROTOCOL, "engine": "arbitro reference"}
+            return {"protocol": PROTOCOL, "engine": "arbitro reference", "positions": True}
         if op == "quit":
             return "bye"
         if op == "start":
@@ -128,6 +151,9 @@ class Reference:
             raise _Refusal("not-started", "no game: send start first")
         if op == "legal":
             return self.oracle.legal_actions(self.state)
+        if op == "position":
+            self.state = self.oracle.position(request["position"])
+            return report_of(self.oracle, self.state)
         if op == "apply":
             self.state = self.oracle.apply(self.state, request["action"])
             return report_of(self.oracle, self.state)
@@ -460,11 +486,13 @@ def register(sub: Any) -> None:
 
 __all__ = [
     "PROTOCOL",
+    "PROTOCOLS",
     "Adapter",
     "AdapterFailure",
     "Deadline",
     "EngineError",
     "Reference",
+    "position_of",
     "report_of",
     "score_report",
     "serve_reference",

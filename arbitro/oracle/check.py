@@ -19,12 +19,12 @@ import json
 import sys
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from arbitro.model.errors import ArbitroError, IllegalAction, MalformedInput
 from arbitro.model.game import GameModel, Seating
 from arbitro.oracle.core import Oracle, refusal_json
+from arbitro.oracle.jsonio import clean_text
 from arbitro.oracle.transcript import (
     ActionLine,
     HandLine,
@@ -556,19 +556,66 @@ def _result_line(
 # ---------------------------------------------------------------- reading files, batches
 
 
-def utf8_lines(stream: BinaryIO, first_line: int = 1) -> Iterator[str]:
-    """The lines of a byte stream as text; TranscriptError names the first line that is not
-    UTF-8 (and the byte in it)."""
-    for n, raw in enumerate(stream, start=first_line):
+MAX_LINE = 16 * 1024 * 1024
+"""The longest line read, in bytes (the server's bound too); a longer line ends the reading."""
+MAX_TRANSCRIPT_LINES = 4_000_000
+"""The most lines one transcript may hold (a 2,000-hand game of Samba holds about 300,000)."""
+MAX_BATCH_TRANSCRIPT_BYTES = 64 * 1024 * 1024
+"""The most bytes of one transcript inside a --batch stream, which holds it whole to check it."""
+MAX_BATCH_TRANSCRIPTS = 10_000_000
+"""The most transcripts one --batch stream may hold; the reading stops after them."""
+
+
+@dataclass(frozen=True)
+class _Unread:
+    """A line that could not be read as text: its problem, raised when the replay reaches it."""
+
+    field: str
+    expected: str
+    stop: bool = False  # no line after it is read
+
+
+def _raw_lines(stream: BinaryIO) -> Iterator[str | _Unread]:
+    """The lines of a byte stream, each as text or as the reason it is not text; bounded in the
+    bytes a line may hold (MAX_LINE), so an endless line ends the reading instead of memory."""
+    while True:
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            yield _Unread(
+                "<line>",
+                f"a line of at most {MAX_LINE:,} bytes; this one is longer, so the reading stops",
+                stop=True,
+            )
+            return
         try:
             yield raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise TranscriptError(
-                n,
+            yield _Unread(
                 "<utf-8>",
                 f"UTF-8 text; the line is not UTF-8 (byte 0x{raw[e.start]:02x} at column"
                 f" {e.start + 1})",
-            ) from None
+            )
+
+
+def _replay(items: Iterable[str | _Unread], first_line: int = 1) -> Iterator[str]:
+    """Text lines for `check_lines`; TranscriptError at the first line that is not text (its
+    number counted from `first_line`) or past MAX_TRANSCRIPT_LINES."""
+    for n, item in enumerate(items, start=first_line):
+        if n - first_line >= MAX_TRANSCRIPT_LINES:
+            raise TranscriptError(
+                n, "<file>", f"a transcript of at most {MAX_TRANSCRIPT_LINES:,} lines"
+            )
+        if isinstance(item, _Unread):
+            raise TranscriptError(n, item.field, item.expected)
+        yield item
+
+
+def utf8_lines(stream: BinaryIO, first_line: int = 1) -> Iterator[str]:
+    """The lines of a byte stream as text; TranscriptError names the first line that is not
+    UTF-8 (and the byte in it), or a line longer than MAX_LINE bytes."""
+    return _replay(_raw_lines(stream), first_line)
 
 
 def malformed_json(e: TranscriptError) -> dict[str, Any]:
@@ -622,57 +669,80 @@ def _renumber(verdict: dict[str, Any], offset: int) -> dict[str, Any]:
     return verdict
 
 
+def _file_problem(name: str, what: str) -> dict[str, Any]:
+    return {"file": name, "status": "malformed", "line": 0, "field": "<file>", "expected": what}
+
+
 def _verdicts(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
+    from arbitro.model.inputs import input_problem
+
     for name in args.files:
         if name == "-":
             source = sys.stdin.buffer
             yield from _verdicts_of(source, "-", args.batch)
             continue
-        path = Path(name)
-        if not path.is_file():
-            what = (
-                "is a directory, not a transcript file"
-                if path.is_dir()
-                else "no transcript file at this path"
-                if not path.exists()
-                else "not a regular file (a device or a pipe is not a transcript)"
-            )
-            yield {
-                "file": name,
-                "status": "malformed",
-                "line": 0,
-                "field": "<file>",
-                "expected": what,
-            }
+        problem = input_problem(name)
+        if problem is not None:
+            yield _file_problem(name, problem)
             continue
         try:
-            with path.open("rb") as f:
+            with open(name, "rb") as f:
                 yield from _verdicts_of(f, name, args.batch)
         except OSError as e:
-            yield {
-                "file": name,
-                "status": "malformed",
-                "line": 0,
-                "field": "<file>",
-                "expected": f"a readable file ({e.strerror})",
-            }
+            yield _file_problem(name, f"a readable file ({(e.strerror or '').lower()})")
 
 
 def _verdicts_of(stream: BinaryIO, name: str, batch: bool) -> Iterator[dict[str, Any]]:
+    """The verdicts of one stream, each given as soon as its transcript ends (the stream is
+    read as it comes: a batch on stdin gets its verdicts while the producer still writes)."""
     if not batch:
-        try:
-            verdict = check_stream(utf8_lines(stream))
-        except TranscriptError as e:  # pragma: no cover - check_stream catches it
-            verdict = malformed_json(e)
-        yield {"file": name, **verdict}
+        yield {"file": name, **check_stream(utf8_lines(stream))}
         return
-    try:
-        chunks = list(split_transcripts(utf8_lines(stream)))
-    except TranscriptError as e:
-        yield {"file": name, "index": 0, **malformed_json(e)}
-        return
-    for i, (start, lines) in enumerate(chunks):
-        yield {"file": name, "index": i, **_renumber(check_stream(lines), start - 1)}
+    index = 0
+    current: list[str | _Unread] = []
+    start = 1
+    size = 0
+
+    def verdict() -> dict[str, Any]:
+        if size > MAX_BATCH_TRANSCRIPT_BYTES:
+            got = malformed_json(
+                TranscriptError(
+                    1,
+                    "<file>",
+                    f"a transcript of at most {MAX_BATCH_TRANSCRIPT_BYTES:,} bytes in a batch;"
+                    " check a longer one alone (without --batch)",
+                )
+            )
+        else:
+            got = check_stream(_replay(current))
+        return {"file": name, "index": index, **_renumber(got, start - 1)}
+
+    for n, item in enumerate(_raw_lines(stream), start=1):
+        if current and isinstance(item, str) and _is_header(item):
+            yield verdict()
+            index += 1
+            current, start, size = [], n, 0
+            if index >= MAX_BATCH_TRANSCRIPTS:
+                yield {
+                    "file": name,
+                    "index": index,
+                    **malformed_json(
+                        TranscriptError(
+                            n,
+                            "<file>",
+                            f"a batch of at most {MAX_BATCH_TRANSCRIPTS:,} transcripts;"
+                            " the reading stops here (split the stream)",
+                        )
+                    ),
+                }
+                return
+        size += len(item) if isinstance(item, str) else 0
+        if size <= MAX_BATCH_TRANSCRIPT_BYTES:
+            current.append(item)
+        if isinstance(item, _Unread) and item.stop:
+            break
+    if current:
+        yield verdict()
 
 
 EXIT = {"valid": 0, "malformed": 2}
@@ -682,7 +752,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if getattr(args, "spec", None):
         from arbitro.model.spec import use_spec_file
 
-        use_spec_file(Path(args.spec))
+        use_spec_file(args.spec)
     many = len(args.files) > 1 or args.batch
     worst = 0
     for verdict in _verdicts(args):
@@ -690,7 +760,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         worst = max(worst, EXIT.get(status, 1))
         if args.json:
             out = verdict if many else {k: v for k, v in verdict.items() if k != "file"}
-            sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+            sys.stdout.write(clean_text(json.dumps(out, ensure_ascii=False)) + "\n")
         elif status == "malformed" and not many:
             # a single transcript that cannot be read is an input error, said on stderr
             sys.stderr.write(f"arbitro: {_text(verdict, many)}")
@@ -713,7 +783,13 @@ def _text(v: dict[str, Any], many: bool) -> str:
         )
     if status == "malformed":
         at = f"line {v['line']}: " if v["line"] else ""
-        return f"{where}malformed transcript: {at}{v['field']}: {v['expected']}\n"
+        what = v["field"]
+        if what == "<file>" and not v["line"]:
+            from arbitro.model.inputs import shown
+
+            what = shown(v["file"]) if v.get("file") else "the input"
+            where = ""
+        return f"{where}malformed transcript: {at}{what}: {v['expected']}\n"
     if status == "illegal-action":
         priced = (
             f"; the book prices it at {v['penalty']} points" if v.get("penalty") is not None else ""

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Hashable, Iterable
-from pathlib import Path
 from typing import IO, Any, BinaryIO
 
 from arbitro.model.errors import (
@@ -454,7 +453,7 @@ def _cmd_serve(args: Any) -> int:
     if args.spec:
         from arbitro.model.spec import use_spec_file
 
-        use_spec_file(Path(args.spec))
+        use_spec_file(args.spec)
     try:
         return serve_bytes(sys.stdin.buffer, sys.stdout.buffer, args.max_positions)
     except BrokenPipeError:

@@ -173,12 +173,15 @@ def _opt_bool(d: Mapping[str, Any], key: str, default: bool, where: str) -> bool
 
 def _scores(d: Mapping[str, Any], sides: int, where: str) -> list[int]:
     v = d.get("scores", [0] * sides)
-    if (
-        not isinstance(v, list)
-        or len(v) != sides
-        or not all(type(x) is int and abs(x) < 2**53 for x in v)
-    ):
+    if not isinstance(v, list) or len(v) != sides or not all(type(x) is int for x in v):
         raise _fail(f"{where}.scores", f"{sides} integers, one per side")
+    for x in v:
+        if abs(x) >= 2**53:
+            # beyond 2^53 a total is no longer exact in every JSON reader
+            raise _fail(
+                f"{where}.scores",
+                f"totals from -{2**53 - 1:,} to {2**53 - 1:,} (2^53 - 1), got {x}",
+            )
     return list(v)
 
 

@@ -158,7 +158,7 @@ def test_json_and_text_outputs(capsys: pytest.CaptureFixture[str]) -> None:
     got = json.loads(capsys.readouterr().out)
     assert got["status"] == "disagrees"
     assert got["disagreements"][0]["reproducer"]["order"]
-    assert {r["verdict"] for r in got["profile"]} <= {"agree", "disagree", "not exercised"}
+    assert {r["verdict"] for r in got["profile"]} <= {"agree", "disagree", "unsettled", "untested"}
     assert (
         main(["conform", "escoba-es", "--games", "2", "--", *ESCOBA, "--bug", "forced_capture"])
         == 1
