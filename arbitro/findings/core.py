@@ -1245,7 +1245,8 @@ def _consequences(found: list[Finding]) -> list[Finding]:
         )
         out[home] = replace(
             h,
-            summary=h.summary + f" Under {_reading_text(options).strip(' ()')}: {f.summary}",
+            summary=h.summary.rstrip(". ")
+            + f". Under {_reading_text(options).strip(' ()')}: {f.summary}",
             clauses=tuple(dict.fromkeys((*h.clauses, *f.clauses))),
             details={**h.details, "consequences": then},
         )
@@ -1329,10 +1330,19 @@ def _weigh(f: Finding, books: dict[str, Rulebook]) -> Finding:
     if not f.checked:
         return f
     w = f.witness or {}
+    if f.kind == "claim":
+        from arbitro.findings.replay import replay_claim
+
+        shown = replay_claim(f, books)
+        if shown is None:
+            return replace(f, evidence=SUPPORTS)
+        return (
+            replace(f, evidence=shown.evidence)
+            if shown.agrees
+            else replace(f, checked=False, evidence="")
+        )
     if w.get("how") in (None, "solver") or f.kind in ("dead-rule", "clause-clash"):
         # an unsat core or an optimum: a proof about the encoding, not a case to replay
-        return replace(f, evidence=SUPPORTS)
-    if f.kind == "claim":
         return replace(f, evidence=SUPPORTS)
     got = replay(w, books)
     if not got.agrees:

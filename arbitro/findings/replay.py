@@ -489,6 +489,59 @@ _REPLAYS = {
 }
 
 
+def replay_claim(f: Any, books: Mapping[str, Any]) -> Replay | None:
+    """A refuted claim's witness replayed by the engine, where it is a case: an Escoba hand played
+    to its end leaves an amount the book says cannot stay; another book's rule read from its
+    rules; a deck counted. None when the witness is a solver's answer with no case to replay."""
+    from arbitro.model.schema import rules_for
+
+    w = f.witness or {}
+    book = books.get(f.rulebooks[0])
+    if book is None:
+        return None
+    claim = next((c for c in book.claims if c.id == f.clauses[0]), None)
+    if claim is None:
+        return None
+    options = dict(f.details.get("options") or {})
+    fields = claim.fields
+    if claim.kind == "table_remainder" and isinstance(w.get("hand"), dict):
+        from arbitro.proofs.escoba.search import Hand, ReplayError
+        from arbitro.proofs.escoba.search import replay as play_hand
+
+        hand = Hand.from_json(w["hand"])
+        try:
+            left = play_hand(rules_for(book, options), hand)  # type: ignore[arg-type]
+        except ReplayError as e:
+            return Replay(False, SUPPORTS, str(e))
+        ok = left == hand.left and left not in fields["values"]
+        return Replay(ok, EXHIBITS, f"the hand played by the engine leaves {left} on the table")
+    if claim.kind == "game_rule":
+        other = rules_for(books.get(fields["rulebook"], fields["rulebook"]))
+        got = getattr(other, fields["key"])
+        ok = got != fields["value"] and got == w.get("value")
+        return Replay(ok, EXHIBITS, f"{fields['rulebook']} gives {fields['key']} = {got}")
+    if claim.kind == "card_count" and "layout" not in fields:
+        from arbitro.model.rummy.cards import in_class, is_natural
+        from arbitro.model.schema import RummyRules
+
+        r = rules_for(book, options)
+        if not isinstance(r, RummyRules):
+            return None
+        model = _model(r)
+        deck = model.deck(r, model.seatings(r)[0])
+        sel = fields["cards"]
+        n = sum(
+            1
+            for c in deck
+            if sel == "all" or (is_natural(c) if sel == "natural" else in_class(c, sel))
+        )
+        if fields.get("per_pack"):
+            n //= max(1, r.packs)
+        ok = n != fields["count"] and n == w.get("count")
+        return Replay(ok, EXHIBITS, f"the deck holds {n} cards of {sel}")
+    return None
+
+
 def wrong_witnesses(
     witnesses: Iterable[Mapping[str, Any]], books: Mapping[str, Any] | None = None
 ) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,12 +18,13 @@ from arbitro.cli.main import main
 from arbitro.findings.core import (
     KINDS,
     WitnessJob,
-    derive,
     findings,
     refuted_properties,
 )
 from arbitro.findings.replay import EXHIBITS, SUPPORTS, replay, wrong_witnesses
 from arbitro.model.spec import Rulebook, load_all, load_rulebook
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _job(key: str, a: str, b: str, ao: dict[str, str] | None = None) -> dict[str, Any]:
@@ -130,9 +132,13 @@ REPLAYED = ("internal-contradiction", "clause-clash", "cross-rulebook-difference
 def test_every_witness_in_findings_json_replays(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
-    monkeypatch.setenv("ARBITRO_CACHE", str(tmp_path))
-    derived = derive(load_all())
+    import os
+
     from arbitro.findings import core
+
+    use = "ARBITRO_CACHE" in os.environ  # a verified cache of these sources, else derived now
+    derived = core.load_or_derive(load_all(), use_cache=use, store=False)[0]
+    monkeypatch.setenv("ARBITRO_CACHE", str(tmp_path))
 
     monkeypatch.setattr(core, "derive", lambda *a, **k: derived)
     assert main(["findings", "--json"]) == 0
@@ -172,3 +178,31 @@ def test_a_dead_end_replays_to_a_player_without_a_move_and_a_cut_one_does_not() 
     actions = [i for i, x in enumerate(lines) if '"type":"action"' in x]
     cut = "\n".join(x for i, x in enumerate(lines) if i != actions[-1])
     assert not replay({"how": "play", "transcript": cut}).agrees
+
+
+def _claim_finding(cid: str, witness: dict[str, Any]) -> Any:
+    from arbitro.findings.core import Finding
+
+    book = cid.split(":", 1)[0]
+    return Finding("claim", "x", (book,), "claims", (cid,), "", witness=witness, checked=True)
+
+
+def test_a_refuted_claims_case_is_replayed_by_the_engine() -> None:
+    from arbitro.findings.replay import replay_claim
+
+    books = {b.id: b for b in load_all()}
+    # escoba-es says 10, 25, 40 or 55 stay on the table; the stored hands are played by the
+    # engine and one leaves 70 (proofs/escoba/table_rest_witnesses.json)
+    stored = json.loads(
+        (ROOT / "proofs" / "escoba" / "table_rest_witnesses.json").read_text(encoding="utf-8")
+    )
+    seventy = next(h for h in stored["hands"] if h["left"] == 70)
+    got = replay_claim(_claim_finding("escoba-es:claim:table-remainder", {"hand": seventy}), books)
+    assert got is not None and got.agrees and got.evidence == EXHIBITS
+    wrong = {**seventy, "left": 55}  # a hand said to leave what it does not
+    got = replay_claim(_claim_finding("escoba-es:claim:table-remainder", {"hand": wrong}), books)
+    assert got is not None and not got.agrees
+    # samba-fr says Canasta has sequences; canasta-es (COMBINACION) has none
+    cid = "samba-fr:claim:canasta-sequences"
+    assert replay_claim(_claim_finding(cid, {"value": False}), books).agrees  # type: ignore[union-attr]
+    assert not replay_claim(_claim_finding(cid, {"value": True}), books).agrees  # type: ignore[union-attr]
