@@ -1247,7 +1247,8 @@ def _consequences(found: list[Finding]) -> list[Finding]:
             h,
             summary=h.summary.rstrip(". ")
             + f". Under {_reading_text(options).strip(' ()')}: {f.summary}",
-            clauses=tuple(dict.fromkeys((*h.clauses, *f.clauses))),
+            # the row keeps its own clauses, so its id stays what it was; the consequence's
+            # clauses are listed with it
             details={**h.details, "consequences": then},
         )
         gone.add(i)
