@@ -215,3 +215,35 @@ def test_findings_of_a_house_spec_name_it(
     assert all("samba-house" in f["rulebooks"] for f in out["findings"])
     drawn = [f for f in out["findings"] if f.get("key") == "draw_count"]
     assert drawn and set(drawn[0]["rulebooks"]) >= {"samba-house", "samba-en"}
+
+
+# ---------------------------------------------------------------- one row per defect, stable ids
+
+
+def test_a_claim_refuted_only_under_another_reading_joins_that_contradiction() -> None:
+    # samba-fr Présentation: three packs, eighteen wild cards; La distribution: six packs. The
+    # claim of eighteen wild cards fails only under the six-pack reading: one defect, one row.
+    fr = load_rulebook("samba-fr")
+    claim = next(c for c in fr.claims if c.id == "samba-fr:claim:eighteen-wilds")
+    runs = [
+        {"claim": claim.id, "options": {}, "method": "computation", "verdict": "PROVED"},
+        {
+            "claim": claim.id,
+            "options": {"packs": "six-packs"},
+            "method": "computation",
+            "verdict": "REFUTED",
+            "witness": {"text": "the deck of 6 packs and 6 jokers holds 30 wild cards"},
+        },
+    ]
+    declared = findings([fr], sentences=False)
+    derived = findings([fr], derived={"claims": runs}, sentences=False)
+    assert not [f for f in derived if f.kind == "claim"]
+    packs = next(f for f in derived if "samba-fr:packs" in f.clauses)
+    assert packs.details["consequences"][0]["clauses"][0] == claim.id
+    # the ids an editor tracks do not move when derived results join a row
+    assert {f.id for f in declared} <= {f.id for f in derived}
+    # broken: refuted under the book's own default, the claim is a defect of its own
+    runs[0]["verdict"] = "REFUTED"
+    assert [
+        f for f in findings([fr], derived={"claims": runs}, sentences=False) if f.kind == "claim"
+    ]
