@@ -247,3 +247,23 @@ def test_a_claim_refuted_only_under_another_reading_joins_that_contradiction() -
     assert [
         f for f in findings([fr], derived={"claims": runs}, sentences=False) if f.kind == "claim"
     ]
+
+
+def test_canasta_being_another_game_is_one_row_per_topic() -> None:
+    from arbitro.model.spec import load_all
+
+    found = findings(load_all(), sentences=False)
+    cross = [f for f in found if f.kind == "cross-rulebook-difference"]
+    # canasta-es (COMBINACION) has no escaleras; every Samba book has them: the four escalera
+    # rules are one "different games" row on melds, not four rows
+    melds = [f for f in cross if f.details.get("different_game") and f.topic == "melds"]
+    assert len(melds) == 1
+    assert {"sequences", "sequence_min", "sequence_max", "sequence_ranks"} <= set(
+        melds[0].details["keys"]
+    )
+    assert not [f for f in cross if f.details.get("key") == "sequences"]
+    # the draw differs among the Samba books themselves (samba-es two, samba-en one): its own row
+    assert [f for f in cross if f.details.get("key") == "draw_count"]
+    # one row per topic at most
+    topics = [f.topic for f in cross if f.details.get("different_game")]
+    assert len(topics) == len(set(topics))
