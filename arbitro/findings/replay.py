@@ -390,17 +390,32 @@ def _meld_of(cards: tuple[int, ...]) -> Any:
 
 def _engine_score(r: Any, w: Mapping[str, Any]) -> int:
     """Side 0's score for the witness's melds, hand and red threes, by the engine's score_hand."""
+    from collections import Counter
+
     from arbitro.model.rummy.cards import parse_cards
     from arbitro.model.rummy.scoring import score_hand
     from arbitro.model.rummy.state import Side, new_state
     from arbitro.model.rummy.tables import tables
+    from arbitro.proofs.rummy import cards as C
 
-    lay = next(x for x in r.layouts if x.sides >= 2)
+    melds = tuple(sorted(_meld_of(parse_cards(" ".join(m))) for m in w["melds"]))
+    reds = parse_cards(" ".join((["3H", "3D"] * 6)[: int(w["red_threes"])]))
+    held = parse_cards(" ".join(w["hand"]))
+    # the layout of the smallest deck that holds every card of the case (the totals a score
+    # counts, such as every black three of the deck, are that deck's)
+    need = Counter([*held, *reds, *(c for m in melds for c in m.cards)])
+    model = _model(r)
+    fits = [
+        x
+        for x in sorted(r.layouts, key=lambda x: (C.deck(r, x).size, x.players))
+        if x.sides >= 2
+        and not need
+        - Counter(model.deck(r, next(s for s in model.seatings(r) if s.layout == x.name)))
+    ]
+    lay = fits[0] if fits else next(x for x in r.layouts if x.sides >= 2)
     state = new_state(lay.players, lay.sides, lay.name, 0)
     t = tables(r)
-    melds = tuple(sorted(_meld_of(parse_cards(" ".join(m))) for m in w["melds"]))
-    reds = parse_cards(" ".join((["3H", "3D"] * 4)[: int(w["red_threes"])]))
-    hands = [parse_cards(" ".join(w["hand"]))] + [()] * (lay.players - 1)
+    hands = [held] + [()] * (lay.players - 1)
     table = [Side(melds, reds, True)] + [Side((), (), False)] * (lay.sides - 1)
     state = state._replace(
         phase="play", hands=tuple(hands), table=tuple(table), seat=0, scores=(0,) * lay.sides
