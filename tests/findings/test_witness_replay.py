@@ -147,7 +147,10 @@ def test_every_witness_in_findings_json_replays(
     shown = 0
     for f in data["findings"]:
         w = f.get("witness")
-        if not w or not w.get("how") or f["evidence"] != EXHIBITS:
+        if not w or f["evidence"] != EXHIBITS:
+            continue
+        if f["kind"] == "claim":  # a refuted claim's case: replayed by replay_claim (above)
+            shown += 1
             continue
         got = replay(w, books)
         assert got.agrees and got.evidence == EXHIBITS, (f["id"], w.get("text"), got)
