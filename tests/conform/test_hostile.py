@@ -53,7 +53,6 @@ def _pids(path: Path) -> list[int]:
         ("hang", "no answer to 'legal' within 1 s"),
         ("detached", "stopped answering at 'start' (exit status 0)"),
         ("detached-hang", "no answer to 'hello' within 1 s"),
-        ("flood", "exit status 4"),
     ],
 )
 def test_a_hostile_adapter_gets_one_line_and_exit_3(
