@@ -172,7 +172,8 @@ def test_every_kind_of_disagreement_is_shown_in_text_json_and_html(
 ) -> None:
     import json
 
-    argv = ["conform", "escoba-es", "--games", "2", "--shrink-budget", "2", "--seed", "1"]
+    argv = ["conform", "escoba-es", "--games", "2", "--shrink-budget", "1", "--seed", "1"]
+    argv += ["--blame-budget", "1"]
     page = tmp_path / "p.html"
     assert main([*argv, "--html", str(page), "--", *PROXY, kind]) == 1
     out = capsys.readouterr().out
