@@ -50,8 +50,8 @@ TOPICS = (
     "variants",
 )
 
-_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
-_LABEL = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_KEY = re.compile(r"[a-z][a-z0-9_]{0,63}")
+_LABEL = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _ANCHOR_MAX_WORDS = 6
 
 
@@ -246,11 +246,24 @@ def _load_cached(path: str) -> Rulebook:
     return load_file(Path(path))
 
 
+MAX_SPEC_BYTES = 1024 * 1024
+"""The largest spec file read (the books' are under 50 KB)."""
+MAX_SPEC_TEXT = 4000
+"""The longest text of a spec (a paraphrase, a rationale, a title; the books' are under 600)."""
+
+
 def load_file(path: Path) -> Rulebook:
     """Parse and check one spec file; every problem raises SpecError naming file and key."""
     file = path.name
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as f:
+            data = f.read(MAX_SPEC_BYTES + 1)
+    except OSError as e:
+        raise SpecError(file, "<file>", f"cannot be read: {(e.strerror or '').lower()}") from None
+    if len(data) > MAX_SPEC_BYTES:
+        raise SpecError(file, "<file>", f"a spec file of at most {MAX_SPEC_BYTES:,} bytes")
+    try:
+        raw = tomllib.loads(data.decode("utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise SpecError(file, "<toml>", f"not valid TOML: {e}") from None
     except UnicodeDecodeError as e:
@@ -264,6 +277,12 @@ def parse_spec(raw: Mapping[str, Any], file: str) -> Rulebook:
     head = _table(raw, "rulebook", file, "rulebook")
     _only(head, {"id", "game", "language", "title", "text", "sha256", "sections"}, file, "rulebook")
     rb_id = _str(head, "id", file, "rulebook.id")
+    if not _ID.fullmatch(rb_id):
+        raise SpecError(
+            file,
+            "rulebook.id",
+            f"expected 1 to 64 lowercase letters, digits and dashes, got {rb_id[:70]!r}",
+        )
     expected = file.removesuffix(".toml")
     if rb_id != expected:
         raise SpecError(file, "rulebook.id", f"is {rb_id!r} but the file is named {expected!r}")
@@ -332,8 +351,12 @@ def _clause(
     item: Mapping[str, Any], i: int, rb: str, sections: tuple[str, ...], file: str
 ) -> Clause:
     key = item.get("key")
-    if not isinstance(key, str) or not _KEY.match(key):
-        raise SpecError(file, f"clause[{i}].key", "expected a snake_case key such as 'draw_count'")
+    if not isinstance(key, str) or not _KEY.fullmatch(key):
+        raise SpecError(
+            file,
+            f"clause[{i}].key",
+            "expected a snake_case key of at most 64 characters such as 'draw_count'",
+        )
     where = f"clause[{i}] ({key})"
     _only(item, _CLAUSE_FIELDS, file, where)
     topic = _str(item, "topic", file, f"{where}.topic")
@@ -450,7 +473,7 @@ def _readings(
             raise SpecError(file, rw, "expected a table")
         _only(r, {"label", "value", "paraphrase", "section", "anchor"}, file, rw)
         label = _str(r, "label", file, f"{rw}.label")
-        if not _LABEL.match(label):
+        if not _LABEL.fullmatch(label):
             raise SpecError(
                 file, f"{rw}.label", "expected a short lowercase label such as 'a' or 'literal'"
             )
@@ -517,6 +540,10 @@ def _str(raw: Mapping[str, Any], key: str, file: str, where: str) -> str:
         raise SpecError(file, where, "missing")
     if not isinstance(v, str) or not v.strip():
         raise SpecError(file, where, "expected a non-empty string")
+    if len(v) > MAX_SPEC_TEXT:
+        raise SpecError(
+            file, where, f"a text of at most {MAX_SPEC_TEXT:,} characters, got {len(v):,}"
+        )
     return v
 
 
@@ -576,8 +603,8 @@ ESCOBA_CATEGORIES = ("cards", "oros", "velo", "setenta")
 CLAIM_EVENTS = ("red_three_enters_pile_after_deal",)
 """Situations a `never` claim may say legal play cannot reach."""
 
-_CLAIM_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_RULEBOOK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_CLAIM_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+_RULEBOOK_ID = _ID
 
 
 @dataclass(frozen=True)
@@ -823,9 +850,11 @@ def _claim(
     item: Mapping[str, Any], i: int, rb: str, game: str, sections: tuple[str, ...], file: str
 ) -> Claim:
     name = item.get("id")
-    if not isinstance(name, str) or not _CLAIM_ID.match(name):
+    if not isinstance(name, str) or not _CLAIM_ID.fullmatch(name):
         raise SpecError(
-            file, f"claim[{i}].id", "expected a short kebab-case id such as 'deck-size'"
+            file,
+            f"claim[{i}].id",
+            "expected a kebab-case id of at most 64 characters such as 'deck-size'",
         )
     where = f"claim[{i}] ({name})"
     kind_name = _str(item, "kind", file, f"{where}.kind")
@@ -906,10 +935,10 @@ def _claim_type_problem(v: Any, t: str, game: str) -> str | None:
     if t == "value":
         return None
     if t == "rulebook":
-        ok = isinstance(v, str) and _RULEBOOK_ID.match(v)
+        ok = isinstance(v, str) and _RULEBOOK_ID.fullmatch(v)
         return None if ok else "expected a rulebook id such as 'canasta-es'"
     if t == "key":
-        ok = isinstance(v, str) and _KEY.match(v)
+        ok = isinstance(v, str) and _KEY.fullmatch(v)
         return None if ok else "expected a clause key such as 'packs'"
     if t == "ints":
         return list_of(v, int_item, "integers")

@@ -32,13 +32,14 @@ import random
 import time
 from array import array
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.model.escoba.state import EscobaState
 from arbitro.model.game import GameModel
+from arbitro.proofs.cluster import dask_client
 from arbitro.proofs.explore_config import Config, model_of
 
 
@@ -589,79 +590,6 @@ def explore_deals(
 def _task(config: Config, seed: int, max_states: int | None, symmetry: bool) -> Result:
     """One deal, in a worker."""
     return explore_deal(config, seed, max_states=max_states, symmetry=symmetry)
-
-
-@contextlib.contextmanager
-def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
-    """A Dask client: of a running scheduler at ``scheduler``, else of a local cluster of
-    ``workers`` single-threaded processes, closed (and the cluster with it) on the way out.
-    An address that is malformed or that no scheduler answers is an `ExploreError`."""
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ExploreError(
-            "fanning out needs Dask distributed: install arbitro with the 'cluster' extra"
-        ) from None
-    cluster = None
-    client = None
-    try:
-        if scheduler:
-            try:
-                client = Client(scheduler, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
-            except (ValueError, TypeError) as e:
-                raise ExploreError(
-                    f"--scheduler {scheduler!r} is not a Dask scheduler address"
-                    f" (tcp://HOST:PORT): {str(e).splitlines()[0] if str(e) else e!r}"
-                ) from None
-            except OSError:
-                raise ExploreError(
-                    f"no Dask scheduler answered at {scheduler!r} within {CONNECT_TIMEOUT}"
-                    " (start one with `dask scheduler`, see docs/scaling.md)"
-                ) from None
-        else:
-            # the workers are started ignoring Ctrl-C (a child keeps an ignored signal ignored):
-            # it reaches every process of the terminal, and only this one acts on it, by
-            # closing the cluster
-            import logging
-            import signal
-
-            handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
-            try:
-                cluster = LocalCluster(  # type: ignore[no-untyped-call]
-                    n_workers=workers, threads_per_worker=1, processes=True,
-                    dashboard_address=":0", silence_logs=logging.CRITICAL,
-                )  # fmt: skip
-            finally:
-                signal.signal(signal.SIGINT, handler)
-            client = Client(cluster)  # type: ignore[no-untyped-call]
-        yield client
-    finally:
-        # shutting down after an interrupt: quietly, whatever state the workers are in
-        with contextlib.suppress(Exception), _quiet_dask():
-            if client is not None:
-                client.close()  # type: ignore[no-untyped-call]
-            if cluster is not None:
-                cluster.close()
-
-
-CONNECT_TIMEOUT = "10s"
-"""How long to wait for a Dask scheduler to answer."""
-
-
-@contextlib.contextmanager
-def _quiet_dask() -> Iterator[None]:
-    """Dask's loggers silenced (a cluster closed mid-task logs every cancelled task)."""
-    import logging
-
-    loggers = [logging.getLogger(n) for n in ("distributed", "tornado", "asyncio")]
-    levels = [lg.level for lg in loggers]
-    for lg in loggers:
-        lg.setLevel(logging.CRITICAL + 1)
-    try:
-        yield
-    finally:
-        for lg, level in zip(loggers, levels, strict=True):
-            lg.setLevel(level)
 
 
 def _fan_out(

@@ -18,6 +18,16 @@ from typing import Any
 from arbitro.model.errors import ArbitroError, OptionError
 from arbitro.model.spec import load_rulebook
 
+MAX_STATES = 5_000_000
+"""The states one deal's exploration holds by default (about 1.3 GB at the 260 bytes a state
+takes); `--max-states N` raises it on purpose, up to MAX_STATES_ASKED."""
+MAX_STATES_ASKED = 10**12
+MAX_DEALS = 1_000_000
+"""The most deals one `explore --deals N` walks."""
+MAX_DEPTH = 64
+"""The deepest `perft --depth`: the count grows about tenfold a level, so a deeper one never ends."""
+MAX_SEED = 2**63 - 1
+
 GRAPH_LIMIT = 400
 """The most states a drawn graph or a graph file may hold; larger graphs are plotted as counts."""
 
@@ -36,9 +46,24 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
         "--config", required=True, metavar="NAME|FILE", help="a named configuration or a file"
     )
     which = ex.add_mutually_exclusive_group()
-    which.add_argument("--deal", type=int, metavar="SEED", help="explore the deal of this seed")
-    which.add_argument("--deals", type=int, metavar="N", help="explore the deals of seeds 0..N-1")
-    ex.add_argument("--max-states", type=int, metavar="N", help="stop a deal after N states")
+    from arbitro.cli.main import _int_in
+
+    which.add_argument(
+        "--deal", type=_int_in("--deal", 0, MAX_SEED), metavar="SEED", help="explore this deal"
+    )
+    which.add_argument(
+        "--deals",
+        type=_int_in("--deals", 1, MAX_DEALS),
+        metavar="N",
+        help=f"explore the deals of seeds 0..N-1 (at most {MAX_DEALS:,})",
+    )
+    ex.add_argument(
+        "--max-states",
+        type=_int_in("--max-states", 1, MAX_STATES_ASKED),
+        default=MAX_STATES,
+        metavar="N",
+        help=f"stop a deal after N states (default {MAX_STATES:,}; raise it on purpose)",
+    )
     ex.add_argument(
         "--symmetry",
         action="store_true",
@@ -68,8 +93,13 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
 
     pf = sub.add_parser("perft", help="count the action sequences of a seeded deal to a depth")
     pf.add_argument("rulebook")
-    pf.add_argument("--seed", type=int, required=True)
-    pf.add_argument("--depth", type=int, required=True)
+    pf.add_argument("--seed", type=_int_in("--seed", 0, MAX_SEED), required=True)
+    pf.add_argument(
+        "--depth",
+        type=_int_in("--depth", 0, MAX_DEPTH),
+        required=True,
+        help=f"plies to count, 0 to {MAX_DEPTH}",
+    )
     pf.add_argument("--divide", action="store_true", help="the count under each first action")
     pf.add_argument("--config", metavar="NAME|FILE", help="a small configuration of the rulebook")
     pf.add_argument("--json", action="store_true")
@@ -106,6 +136,7 @@ def _write(p: Path, text: str | bytes, force: bool) -> None:
 
 
 def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> int:
+    from arbitro.proofs.cluster import check_workers
     from arbitro.proofs.explore import (
         check_scores,
         explore_deal,
@@ -114,18 +145,7 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
     )
 
     config = _config(args.rulebook, args.config)
-    if args.deals is not None and args.deals < 1:
-        raise OptionError(f"--deals must be at least 1, got {args.deals}")
-    if args.max_states is not None and args.max_states < 1:
-        raise OptionError(f"--max-states must be at least 1, got {args.max_states}")
-    if args.workers < 0:
-        raise OptionError(f"--workers must be 0 or more, got {args.workers}")
-    cores = usable_cores()
-    if args.workers > cores:
-        raise OptionError(
-            f"--workers {args.workers} is more than the {cores} cores here; for more workers"
-            " start a Dask cluster and pass --scheduler (docs/scaling.md)"
-        )
+    check_workers(args.workers)
     outputs = {k: getattr(args, k) for k in ("graphml", "dot", "picture")}
     targets = {k: _target(v, args.force) for k, v in outputs.items() if v}
     if "picture" in targets and targets["picture"].suffix not in (".svg", ".png"):
@@ -162,16 +182,6 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
     return 0
 
 
-def usable_cores() -> int:
-    """The cores this process may run on."""
-    import os
-
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
-
-
 def explore_text(d: dict[str, Any]) -> str:
     """The exploration as a few lines a person reads in a terminal."""
     lines = textwrap.wrap(d["configuration"], 100, subsequent_indent="  ")
@@ -186,7 +196,7 @@ def explore_text(d: dict[str, Any]) -> str:
         if d.get("interrupted")
         else "exhausted"
         if d["exhausted"]
-        else "NOT exhausted (--max-states reached)"
+        else "NOT exhausted: raise --max-states"
     )
     lines.append(
         f"states {d['states']:,}  edges {d['edges']:,}  terminal {d['terminal']:,}"
@@ -306,8 +316,6 @@ def cmd_perft(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> int
     from arbitro.model.schema import rules_for
     from arbitro.proofs.explore import divide, perft
 
-    if args.depth < 0:
-        raise OptionError(f"--depth must be 0 or more, got {args.depth}")
     book = load_rulebook(args.rulebook)
     model = model_for(book.game)
     if args.config:

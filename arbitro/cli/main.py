@@ -427,11 +427,30 @@ def _dead_end_dir(path: str, prefix: str, force: bool) -> Path:
     return d
 
 
+def _add_workers(p: argparse.ArgumentParser, what: str) -> None:
+    """--workers N | --scheduler ADDRESS: the job's independent tasks over a Dask cluster."""
+    fan = p.add_mutually_exclusive_group()
+    fan.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help=f"{what} over N local processes (Dask), at most one per core; the same results",
+    )
+    fan.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help=f"{what} over the workers of a running Dask cluster (tcp://HOST:PORT)",
+    )
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from arbitro.proofs.cluster import check_workers
     from arbitro.reports.terminal import ProgressBar
     from arbitro.safe_write import check_target, open_atomic
     from arbitro.simulation.simulate import Records, game_transcript, simulate
 
+    check_workers(args.workers)
     book, options, rules, model, seating = _setup(args)
     records_path = args.records
     if records_path and records_path != "-":
@@ -476,6 +495,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 check=args.check,
                 on_hand=on_hand,
                 record_lengths=args.policy != "uniform",
+                workers=args.workers,
+                scheduler=args.scheduler,
             )
         finally:
             progress.close()
@@ -723,6 +744,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="replace an existing records file or transcripts"
     )
     sim.add_argument("--json", action="store_true", help="machine-readable output")
+    _add_workers(sim, "games")
     sim.set_defaults(func=cmd_simulate)
 
     rep = sub.add_parser(

@@ -253,11 +253,16 @@ def simulate(
     check: str = "hands",
     on_hand: Callable[[Hand], None] | None = None,
     record_lengths: bool = False,
+    workers: int = 0,
+    scheduler: str | None = None,
 ) -> Summary:
     """Play `games` games; game g draws its randomness from (seed, g) alone. Ctrl-C stops the run
     between two hands and returns what was seen (`interrupted`); the game cut short is not counted.
 
     With `record_lengths` a policy that cannot count actions without recording them records them.
+    With `workers` (a local Dask cluster) or `scheduler` (a running one) the games are played in
+    runs of consecutive games over the workers and counted here in game order, so the summary
+    and every hand given to `on_hand` are those of one process.
     """
     if check not in CHECKS:
         raise ValueError(f"check must be one of {CHECKS}")
@@ -279,50 +284,138 @@ def simulate(
             on_hand(hand)
 
     try:
-        for g in range(games):
+        if scheduler or workers:
+            _fan_out(
+                summary, model, rules, seating, games, seed, policy, max_hands, check,
+                record_lengths, on_hand, progress, scheduler, workers,
+            )  # fmt: skip
+        for g in range(games if not (scheduler or workers) else 0):
             hands_of_game.clear()
             try:
                 game = play_game(
                     model, rules, seating, policy, seed, g, max_hands, check, record_lengths, seen
                 )
             except Violation as e:
-                summary.games += 1
-                summary.violations += 1
-                summary.unfinished_games += 1
-                _example(
-                    summary.violation_examples,
-                    {"game": g, "hand": len(hands_of_game), "clauses": e.clauses}
-                    | ({"reason": e.reason} if e.reason else {}),
-                )
-                _count_hands(summary, hands_of_game)
-                if progress is not None:
-                    progress(g + 1, games)
-                continue
-            summary.games += 1
-            _count_hands(summary, game.hands)
-            dead = [h for h in game.hands if h.ended in (DEAD_END, NO_LEGAL_ACTION)]
-            if dead:
-                summary.dead_end_games.append(g)
-                for h in dead:
-                    _example(
-                        summary.dead_end_examples,
-                        {"game": g, "hand": h.hand, "clauses": list(h.finding or (h.ended,))},
-                    )
-            if game.stopped:
-                summary.unfinished_games += 1
+                _account(summary, model, seating, g, None, hands_of_game, e)
             else:
-                summary.game_lengths[len(game.hands)] += 1
-                winner = model.winner(game.state)
-                if winner is not None:
-                    summary.wins[winner] += 1
-                    summary.first_dealer_wins[(g % seating.players, winner)] += 1
-                summary.final_scores.append(tuple(model.game_scores(game.state)))
+                _account(summary, model, seating, g, game, game.hands, None)
             if progress is not None:
                 progress(g + 1, games)
     except KeyboardInterrupt:
         summary.interrupted = True
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _account(
+    summary: Summary,
+    model: GameModel,
+    seating: Seating,
+    g: int,
+    game: _Game | None,
+    hands: list[Hand],
+    violation: Violation | None,
+) -> None:
+    """Count game `g`: played to its end (`game`), or stopped by `violation` after `hands`."""
+    summary.games += 1
+    if violation is not None:
+        summary.violations += 1
+        summary.unfinished_games += 1
+        _example(
+            summary.violation_examples,
+            {"game": g, "hand": len(hands), "clauses": violation.clauses}
+            | ({"reason": violation.reason} if violation.reason else {}),
+        )
+        _count_hands(summary, hands)
+        return
+    assert game is not None
+    _count_hands(summary, game.hands)
+    dead = [h for h in game.hands if h.ended in (DEAD_END, NO_LEGAL_ACTION)]
+    if dead:
+        summary.dead_end_games.append(g)
+        for h in dead:
+            _example(
+                summary.dead_end_examples,
+                {"game": g, "hand": h.hand, "clauses": list(h.finding or (h.ended,))},
+            )
+    if game.stopped:
+        summary.unfinished_games += 1
+    else:
+        summary.game_lengths[len(game.hands)] += 1
+        winner = model.winner(game.state)
+        if winner is not None:
+            summary.wins[winner] += 1
+            summary.first_dealer_wins[(g % seating.players, winner)] += 1
+        summary.final_scores.append(tuple(model.game_scores(game.state)))
+
+
+GameOutcome = tuple[int, "_Game | None", list[Hand], tuple[list[str], str] | None]
+"""A game played in a worker: its number, the game or the violation's clauses and reason."""
+
+
+def _play_run(
+    model: GameModel,
+    rules: Any,
+    seating: Seating,
+    policy: str,
+    seed: int,
+    first: int,
+    last: int,
+    max_hands: int,
+    check: str,
+    record_lengths: bool,
+) -> list[GameOutcome]:
+    """Games ``first`` to ``last - 1`` (in a worker): each as `simulate` plays it."""
+    out: list[GameOutcome] = []
+    for g in range(first, last):
+        hands: list[Hand] = []
+        try:
+            game = play_game(
+                model, rules, seating, policy, seed, g, max_hands, check, record_lengths,
+                hands.append,
+            )  # fmt: skip
+        except Violation as e:
+            out.append((g, None, hands, (e.clauses, e.reason)))
+        else:
+            out.append((g, game, hands, None))
+    return out
+
+
+def _fan_out(
+    summary: Summary,
+    model: GameModel,
+    rules: Any,
+    seating: Seating,
+    games: int,
+    seed: int,
+    policy: str,
+    max_hands: int,
+    check: str,
+    record_lengths: bool,
+    on_hand: Callable[[Hand], None] | None,
+    progress: Progress | None,
+    scheduler: str | None,
+    workers: int,
+) -> None:
+    """The games over a Dask cluster in runs of consecutive games, counted in game order."""
+    from arbitro.proofs.cluster import dask_client
+
+    with dask_client(scheduler, workers) as client:
+        n = len(client.scheduler_info(n_workers=-1)["workers"]) or 1
+        size = max(1, min(50, games // (4 * n) or 1))
+        runs = [(a, min(a + size, games)) for a in range(0, games, size)]
+        same = (model, rules, seating, policy, seed)
+        rest = (max_hands, check, record_lengths)
+        futures = [client.submit(_play_run, *same, a, b, *rest, pure=False) for a, b in runs]
+        for fut in futures:
+            for g, game, hands, broken in fut.result():
+                violation = Violation(*broken) if broken is not None else None
+                if on_hand is not None:
+                    for h in hands:
+                        on_hand(h)
+                _account(summary, model, seating, g, game, hands, violation)
+                if progress is not None:
+                    progress(g + 1, games)
 
 
 def _count_hands(summary: Summary, hands: list[Hand]) -> None:

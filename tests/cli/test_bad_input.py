@@ -197,3 +197,37 @@ def test_a_batch_verdict_comes_as_its_transcript_ends(transcript: str) -> None:
     stream = io.BufferedReader(_Producer((transcript + header).encode("utf-8")), buffer_size=64)
     verdicts: Iterator[dict[str, object]] = check._verdicts_of(stream, "-", True)
     assert next(verdicts)["status"] == "valid"
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["explore", "escoba-es", "--config", "escoba-tiny", "--deals", "100000000"], "--deals"),
+        (["explore", "escoba-es", "--config", "escoba-tiny", "--max-states", "0"], "--max-states"),
+        (["perft", "escoba-es", "--seed", "1", "--depth", "100000000000000000000000"], "--depth"),
+        (["perft", "escoba-es", "--seed", "1", "--depth", "65"], "--depth"),
+    ],
+)
+def test_explore_and_perft_refuse_what_would_never_end(
+    argv: list[str], flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _one_line_exit_2(argv, capsys, flag)
+
+
+def test_explore_has_a_default_bound_on_states() -> None:
+    from arbitro.cli.explore_cmd import MAX_STATES
+    from arbitro.cli.main import build_parser
+
+    args = build_parser().parse_args(["explore", "escoba-es", "--config", "escoba-12"])
+    assert args.max_states == MAX_STATES
+    raised = build_parser().parse_args(
+        ["explore", "escoba-es", "--config", "escoba-12", "--max-states", "20000000"]
+    )
+    assert raised.max_states == 20_000_000
+
+
+def test_a_bounded_exploration_says_how_to_raise_the_bound(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["explore", "escoba-es", "--config", "escoba-12", "--max-states", "10"]) == 0
+    assert "raise --max-states" in capsys.readouterr().out

@@ -17,7 +17,7 @@ import pytest
 from arbitro.cli.main import main
 from arbitro.model.escoba import EscobaModel, EscobaState, turn
 from arbitro.model.schema import EscobaRules
-from arbitro.proofs import explore, partition
+from arbitro.proofs import cluster, partition
 from arbitro.proofs.explore import Result, explore_deal, explore_deals
 from arbitro.proofs.explore_config import load_config
 from arbitro.proofs.partition import EscobaPacker, InlineRunner, explore_partitioned
@@ -123,7 +123,7 @@ def test_deadlock_witnesses_and_violation_examples_are_one_process_s(
 def test_two_dask_workers_give_what_one_process_gives() -> None:
     """A local cluster of two workers: one deal split, Escoba and Samba (bounded)."""
     pytest.importorskip("dask.distributed")
-    with explore.dask_client(None, 2) as client:
+    with cluster.dask_client(None, 2) as client:
         for name, max_states in (("escoba-12", None), ("samba-small", 400)):
             c = load_config(name)
             one = explore_deal(c, 0, max_states=max_states)
@@ -165,7 +165,7 @@ def test_a_scheduler_that_cannot_be_used_is_one_line(
     address: str, message: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pytest.importorskip("dask.distributed")
-    monkeypatch.setattr(explore, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
     argv = ["explore", "escoba-es", "--config", "escoba-tiny", "--scheduler", address]
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -174,7 +174,7 @@ def test_a_scheduler_that_cannot_be_used_is_one_line(
 
 
 def test_more_workers_than_cores_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    from arbitro.cli.explore_cmd import usable_cores
+    from arbitro.proofs.cluster import usable_cores
 
     n = usable_cores() + 1
     assert main(["explore", "escoba-es", "--config", "escoba-tiny", "--workers", str(n)]) == 2
