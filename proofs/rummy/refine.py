@@ -39,31 +39,16 @@ import dataclasses
 import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from arbitro.model.game import Seating
 from arbitro.model.rummy.model import RUMMY
 from arbitro.model.schema import RummyRules
 from arbitro.proofs.facts import Fact, FactChecker, Facts
+from arbitro.proofs.refine import Disagreement
 from arbitro.proofs.rummy import abstract
 from arbitro.proofs.rummy import cards as C
 from arbitro.proofs.terms import Evaluator, variables
-
-
-@dataclass(frozen=True)
-class Disagreement:
-    """Where the relation and the engine part: `kind` is "enabled" (the actions differ:
-    `missing` are enabled by the relation only, `extra` by the engine only), "successor"
-    (`action`, the place of the action in `legal_actions`, leads where the relation does not
-    allow) or "invariant" (a state breaks the deck's invariant; `action` as for "successor", or
-    None for the state itself)."""
-
-    kind: str
-    detail: str
-    missing: tuple[dict[str, Any], ...] = ()
-    extra: tuple[dict[str, Any], ...] = ()
-    action: int | None = None
 
 
 def _plus(a: list[int], b: list[int]) -> list[int]:
@@ -365,7 +350,7 @@ class Refiner:
         pre = RUMMY.state_to_json(state)
         bad = self.invariant(pre)
         if bad is not None:
-            return Disagreement("invariant", f"the state: {bad}")
+            return Disagreement("invariant", f"the deck invariant breaks in the state: {bad}")
         legal = [RUMMY.action_to_json(a) for a in actions]
         d = self.enabled_difference(pre, legal)
         if d is not None:
@@ -378,7 +363,8 @@ class Refiner:
                 return Disagreement("successor", f"{json.dumps(act)}: {text}", action=k)
             bad = self.invariant(post)
             if bad is not None:
-                return Disagreement("invariant", f"after {json.dumps(act)}: {bad}", action=k)
+                text = f"{json.dumps(act)}: the deck invariant breaks after it: {bad}"
+                return Disagreement("successor", text, action=k)
             if post["phase"] != "play":
                 result = RUMMY.last_hand(nxt)
                 if result is not None:
@@ -395,4 +381,4 @@ def refiner(rules: Any, seating: Seating) -> Callable[[Any, Sequence[Any], Seque
     return Refiner(rules, seating)
 
 
-__all__ = ["DECIDED", "Disagreement", "Refiner", "refiner"]
+__all__ = ["DECIDED", "Refiner", "refiner"]

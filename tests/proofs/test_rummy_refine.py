@@ -9,6 +9,8 @@ and must be reported, so the check can fail.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -18,6 +20,8 @@ import pytest
 from arbitro.model.game import Seating
 from arbitro.model.rummy.actions import AddToMeld
 from arbitro.model.rummy.model import RUMMY
+from arbitro.oracle.check import check_lines
+from arbitro.proofs import refine
 from arbitro.proofs.explore_config import load_config
 from arbitro.proofs.rummy.refine import Refiner
 
@@ -105,7 +109,8 @@ def test_a_successor_that_loses_a_card_is_caught() -> None:
     broken = list(succ)
     broken[k] = succ[k]._replace(pile=succ[k].pile[:-1])  # the card discarded vanishes
     d = ref(s, acts, broken)
-    assert d is not None and d.action == k and d.kind in ("invariant", "successor")
+    assert d is not None and d.action == k and d.kind == "successor"
+    assert "invariant" in d.detail or "pile" in d.detail
     assert ref(s, acts, succ) is None
 
 
@@ -153,3 +158,21 @@ def test_a_hand_scored_wrong_is_caught() -> None:
             assert "melds" in d.detail
             return
     pytest.fail("no hand ended")
+
+
+def test_a_relation_from_a_broken_rule_disagrees_and_check_replays_it() -> None:
+    """The relation built with several sets of a rank allowed, the engine playing samba-es (one
+    set per rank): sampled play stops where the relation allows a second set of a rank, and
+    `arbitro check` replaying the transcript reports the difference at its last step."""
+    r = rummy("samba-es")
+    assert not r.several_sets_same_rank
+    seat = next(iter(RUMMY.seatings(r)))
+    wrong = dataclasses.replace(r, several_sets_same_rank=True)
+    rep = refine.sampled(RUMMY, r, seat, 4000, rulebook="samba-es", check=Refiner(wrong, seat))
+    first = rep.first
+    assert first is not None and first.kind == "enabled", rep.to_json()
+    laid = [a for a in first.missing if a["type"] == "lay"]
+    assert laid and not first.extra
+    verdict = check_lines([json.dumps(t) for t in rep.transcript])
+    assert verdict.status == "legal-mismatch", verdict
+    assert verdict.step == len(rep.transcript) - 1
