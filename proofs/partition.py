@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import gc
+import itertools
 import pickle
 import resource
 import time
@@ -62,6 +63,8 @@ class Packer(Protocol):
     def owner(self, packed: Any, parts: int) -> int: ...
 
 
+_ONE = (1, b"")
+"""The weight and path of every state without symmetry and paths."""
 _MIX = 0x9E3779B97F4A7C15
 _M64 = (1 << 64) - 1
 
@@ -69,20 +72,24 @@ _M64 = (1 << 64) - 1
 class EscobaPacker:
     """An Escoba state as one integer: the little-endian number of these bytes, in order —
 
-    each hand, the table and each side's captured pile as a 5-byte card mask; each side's escobas,
-    the last capturer and the seat to move (each plus one) and the deal number, a byte each; the
-    stock, as one byte 128 + n when it is the last n cards of the deal's stock (as it always is
-    but in a renamed deal), else n and its n cards; then the fields a hand leaves alone (seating,
-    phase, dealer, hand number, scores, last hand's points): the byte 1 when they are the deal's,
-    else their text, its 2-byte length and the byte 2. The last byte is never 0, so no byte is
-    lost to the integer. A value that does not fit raises `ExploreError`.
+    each hand, the table and each side's captured pile as a 5-byte card mask; each side's escobas
+    a byte; the last capturer and the seat to move, each plus one, as the low and high half of a
+    byte; the deal number a byte; then the stock: the byte 128 + n when it is the last n cards of
+    the deal's stock (as it always is but in a renamed deal), else n followed by its n cards and
+    the byte 255. The fields a hand leaves alone (seating, phase, dealer, hand number, scores,
+    last hand's points), when they are not the deal's, add 64 to the stock's first byte and
+    follow as text, its 2-byte length and the byte 2. The last byte is never 0, so no byte is lost
+    to the integer: the 30 bytes of a two-player state in play make an integer of 240 bits. A
+    value that does not fit raises `ExploreError`.
     """
 
     def __init__(self, root: EscobaState) -> None:
         self.players = len(root.hands)
         self.sides = len(root.piles)
         stock = root.stock
-        self.suffix = {stock[len(stock) - n :]: bytes((128 + n,)) for n in range(len(stock) + 1)}
+        if len(stock) >= 64:
+            raise ExploreError("an Escoba stock of 64 cards or more does not pack")
+        self.suffix = {stock[len(stock) - n :]: 128 + n for n in range(len(stock) + 1)}
         self.by_length = {n: stock[len(stock) - n :] for n in range(len(stock) + 1)}
         self.head = root[:5]  # players, sides, layout, phase, dealer
         self.hand_number = root.hand_number
@@ -90,34 +97,36 @@ class EscobaPacker:
         self.misc = self._misc(root)
         self.texts: dict[tuple[Any, ...], bytes] = {}
         self.parsed: dict[bytes, tuple[Any, ...]] = {}
-        self.fixed = 5 * (self.players + 1 + self.sides) + self.sides + 3
 
     @staticmethod
     def _misc(s: EscobaState) -> tuple[Any, ...]:
         return (*s[:5], s.hand_number, *s[14:])
 
     def pack(self, s: EscobaState) -> int:
+        same = s[:5] == self.head and s.hand_number == self.hand_number and s[14:] == self.tail
         try:
             parts = [h.to_bytes(5, "little") for h in s.hands]
             parts.append(s.table.to_bytes(5, "little"))
             parts += [p.to_bytes(5, "little") for p in s.piles]
             parts.append(bytes(s.escobas))
-            parts.append(bytes((s.last_capturer + 1, s.to_move + 1, s.deal_number)))
-            tail = self.suffix.get(s.stock)
-            if tail is None:
-                if len(s.stock) >= 128:
-                    raise ValueError
-                parts.append(bytes((len(s.stock),)))
-                parts.append(bytes(s.stock))
+            seats = s.last_capturer + 1 | (s.to_move + 1) << 4
+            if s.last_capturer >= 15 or s.to_move >= 15:
+                raise ValueError
+            head = self.suffix.get(s.stock)
+            if head is not None:
+                parts.append(bytes((seats, s.deal_number, head if same else head + 64)))
             else:
-                parts.append(tail)
+                n = len(s.stock)
+                if n >= 64:
+                    raise ValueError
+                parts.append(bytes((seats, s.deal_number, n if same else n + 64)))
+                parts.append(bytes(s.stock))
+                parts.append(b"\xff")
         except (OverflowError, ValueError):
             raise ExploreError(
                 "an Escoba state out of the packed ranges; explore it in one process"
             ) from None
-        if s[:5] == self.head and s.hand_number == self.hand_number and s[14:] == self.tail:
-            parts.append(b"\x01")
-        else:
+        if not same:
             misc = self._misc(s)
             text = self.texts.get(misc)
             if text is None:
@@ -128,14 +137,6 @@ class EscobaPacker:
 
     def unpack(self, v: int) -> EscobaState:
         b = v.to_bytes((v.bit_length() + 7) // 8, "little")
-        if b[-1] == 2:
-            size = int.from_bytes(b[-3:-1], "little")
-            text = b[-3 - size : -3]
-            misc = self.parsed.get(text)
-            if misc is None:
-                misc = self.parsed[text] = ast.literal_eval(text.decode())
-        else:
-            misc = self.misc
         players, sides = self.players, self.sides
         frm = int.from_bytes
         if players == 2:
@@ -155,14 +156,24 @@ class EscobaPacker:
         at += 5 * sides
         escobas = tuple(b[at : at + sides])
         at += sides
-        last_capturer, to_move, deal_number, x = b[at : at + 4]
-        stock = self.by_length[x - 128] if x & 128 else tuple(b[at + 4 : at + 4 + x])
+        seats, deal_number, x = b[at : at + 3]
+        if x & 64:
+            size = frm(b[-3:-1], "little")
+            text = b[-3 - size : -3]
+            misc = self.parsed.get(text)
+            if misc is None:
+                misc = self.parsed[text] = ast.literal_eval(text.decode())
+            x -= 64
+        else:
+            misc = self.misc
+        stock = self.by_length[x - 128] if x & 128 else tuple(b[at + 3 : at + 3 + x])
         players_, sides_, layout, phase, dealer, hand_number, scores, last_points = misc
         return tuple.__new__(
             EscobaState,
             (
-                players_, sides_, layout, phase, dealer, to_move - 1, hand_number, deal_number,
-                hands, table, stock, piles, escobas, last_capturer - 1, scores, last_points,
+                players_, sides_, layout, phase, dealer, (seats >> 4) - 1, hand_number,
+                deal_number, hands, table, stock, piles, escobas, (seats & 15) - 1, scores,
+                last_points,
             ),
         )  # fmt: skip
 
@@ -258,12 +269,17 @@ class Partition:
         # level being reached is kept, else every state seen (see explore.py)
         self.visited: set[Any] | None = None if self.progress is not None else set()
         self.depth = 0
-        # the level being expanded, and the one being received: packed state -> (weight, path)
-        self.frontier: dict[Any, tuple[int, bytes]] = {}
-        self.incoming: dict[Any, tuple[int, bytes]] = {}
+        # the level being expanded, and the one being received: packed state -> (weight, path),
+        # or without symmetry and paths (every weight 1, no path) a set of packed states
+        self.plain = not paths and not self.reduced
+        self.frontier: dict[Any, tuple[int, bytes]] | set[Any] = self._empty()
+        self.incoming: dict[Any, tuple[int, bytes]] | set[Any] = self._empty()
         p = self.packer.pack(start)
         if self.packer.owner(p, parts) == part:
-            self.incoming[p] = (size, b"")
+            if isinstance(self.incoming, set):
+                self.incoming.add(p)
+            else:
+                self.incoming[p] = (size, b"")
         self.orbits = 0  # states this partition committed
         self.peak_held = 0  # the most states held at once (frontier, level received, visited)
         self.sent = [0] * parts  # successors sent to each partition
@@ -289,26 +305,33 @@ class Partition:
         first = min(images)
         return model.state_from_json(rules, json.loads(first)), len(images)
 
+    def _empty(self) -> dict[Any, tuple[int, bytes]] | set[Any]:
+        return set() if self.plain else {}
+
     def incoming_count(self) -> int:
         return len(self.incoming)
 
     def candidates(self) -> list[bytes]:
         """The paths of the states received for the next level, sorted (a bounded level's cut)."""
+        assert isinstance(self.incoming, dict)
         return sorted(path for _, path in self.incoming.values())
 
     def commit(self, keep: int | None = None, last: bytes | None = None) -> tuple[int, int]:
         """The received states become the frontier: all of them (``keep`` None), none (``keep``
         0), or those whose path is at most ``last``. Returns (states, their weight)."""
         if keep == 0:
-            self.incoming = {}
+            self.incoming = self._empty()
         elif last is not None:
+            assert isinstance(self.incoming, dict)
             self.incoming = {p: wp for p, wp in self.incoming.items() if wp[1] <= last}
         self.frontier = self.incoming
-        self.incoming = {}
+        self.incoming = self._empty()
         if self.visited is not None:
             self.visited.update(self.frontier)
         self.orbits += len(self.frontier)
         self.peak_held = max(self.peak_held, self.held())
+        if isinstance(self.frontier, set):
+            return len(self.frontier), len(self.frontier)
         return len(self.frontier), sum(w for w, _ in self.frontier.values())
 
     def held(self) -> int:
@@ -339,11 +362,16 @@ class Partition:
         used, keyed, refusable, keys_seen = self.used, self.keyed, self.refusable, self.keys_seen
         progress, reduced, paths = self.progress, self.reduced, self.paths
         out: list[dict[Any, tuple[int, bytes]]] = [{} for _ in range(parts)]
+        plain = [set[Any]() for _ in range(parts)]
+        frontier = self.frontier
+        items = (
+            zip(frontier, itertools.repeat(_ONE)) if isinstance(frontier, set) else frontier.items()
+        )
         while len(res.per_depth) <= depth:
             res.per_depth.append(0)
         level = 0
         edges = 0
-        for packed, (w, path) in self.frontier.items():
+        for packed, (w, path) in items:
             state = unpack(packed)
             level += w
             if progress is not None and progress(state) != self.progress_root + depth:
@@ -395,6 +423,9 @@ class Partition:
                 else:
                     rep, size = child, 1
                 p = pack(rep)
+                if self.plain:
+                    plain[owner(p, parts)].add(p)
+                    continue
                 batch = out[owner(p, parts)]
                 if paths:
                     step = _step(path, k)
@@ -405,18 +436,25 @@ class Partition:
                     batch[p] = (size, b"")
         res.per_depth[depth] += level
         res.edges += edges
-        self.frontier = {}
+        del items, frontier  # the level walked is let go before its successors are pickled
+        self.frontier = self._empty()
         self.depth += 1
         sent = []
-        for j, batch in enumerate(out):
+        for j in range(parts):
             # weights are sent only with symmetry, paths only when carried
-            if paths:
+            batch = out[j]
+            if self.plain:
+                data = pickle.dumps(list(plain[j]), protocol=5)
+                n = len(plain[j])
+                plain[j] = set()
+            elif paths:
                 data = pickle.dumps(list(batch.items()), protocol=5)
-            elif reduced:
-                data = pickle.dumps([(p, w) for p, (w, _) in batch.items()], protocol=5)
+                n = len(batch)
             else:
-                data = pickle.dumps(list(batch), protocol=5)
-            self.sent[j] += len(batch)
+                data = pickle.dumps([(p, w) for p, (w, _) in batch.items()], protocol=5)
+                n = len(batch)
+            out[j] = {}
+            self.sent[j] += n
             self.sent_bytes[j] += len(data)
             sent.append(data)
         return sent
@@ -427,7 +465,9 @@ class Partition:
         incoming, visited = self.incoming, self.visited
         for data in batches:
             items = pickle.loads(data)
-            if self.paths:
+            if isinstance(incoming, set):
+                incoming.update(items if visited is None else set(items) - visited)
+            elif self.paths:
                 for p, (w, path) in items:
                     if visited is not None and p in visited:
                         continue
@@ -438,10 +478,6 @@ class Partition:
                 for p, w in items:
                     if (visited is None or p not in visited) and p not in incoming:
                         incoming[p] = (w, b"")
-            else:
-                for p in items:
-                    if (visited is None or p not in visited) and p not in incoming:
-                        incoming[p] = (1, b"")
         self.peak_held = max(self.peak_held, self.held())
         self.cpu += time.process_time() - cpu
         return len(incoming)

@@ -17,6 +17,11 @@ from arbitro.model.spec import rulebook_ids
 
 WIDTH = 100
 EXIT_DOC = "exit status: 0 every property PROVED, 1 some REFUTED or UNKNOWN, 2 bad input"
+RLIMIT_HELP = (
+    "Z3 resource units each solver call may use before it is UNKNOWN (default {default:,}; 0: no "
+    "limit). Counted in the solver's own steps, so verdicts are the same on an idle or a loaded "
+    "machine"
+)
 
 
 def register(sub: Any) -> None:
@@ -30,7 +35,15 @@ def register(sub: Any) -> None:
         "counterexample exists in the encoding), REFUTED (with a witness) or UNKNOWN (a timeout, "
         "or a part of the rules the encoding does not cover). " + EXIT_DOC + ".",
     )
+    from arbitro.proofs.runner import SAFETY_NET
+    from arbitro.proofs.smt import DEFAULT_RLIMIT
+
     p.add_argument("rulebooks", nargs="*", metavar="RULEBOOK", help="rulebook ids (default: all)")
+    p.add_argument(
+        "--spec",
+        metavar="FILE",
+        help="prove your own spec file (its id must be its own); with no RULEBOOK, only it",
+    )
     p.add_argument(
         "--option",
         action="append",
@@ -51,11 +64,19 @@ def register(sub: Any) -> None:
         help=f"only these properties (repeatable): {', '.join(names())}",
     )
     p.add_argument(
+        "--rlimit",
+        type=int,
+        default=DEFAULT_RLIMIT,
+        metavar="N",
+        help=RLIMIT_HELP.format(default=DEFAULT_RLIMIT),
+    )
+    p.add_argument(
         "--timeout",
         type=_seconds,
-        default=30.0,
+        default=SAFETY_NET,
         metavar="S",
-        help="seconds each solver query may take before it is UNKNOWN (default 30)",
+        help="a wall-clock safety net: seconds a solver call may take before it is stopped "
+        f"(default {SAFETY_NET:g}; an answer it cuts off is UNKNOWN and says so)",
     )
     p.add_argument("--jobs", type=int, default=2, metavar="N", help="worker processes (default 2)")
     p.add_argument(
@@ -63,6 +84,41 @@ def register(sub: Any) -> None:
         action="store_true",
         help="also check every claim the books make about themselves (their [[claim]] entries)",
     )
+    p.add_argument(
+        "--refine",
+        action="store_true",
+        help="instead of the properties, check the proofs' guarded move relation against the "
+        "engine: every state of the explorer's configurations, then states sampled from play",
+    )
+    p.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="with --refine: only these configurations (spec/configs/ names or files; repeatable)",
+    )
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --refine: walk deals 0..N-1 of each configuration (default: every deal of a "
+        "deck of at most 8 cards, else deals until about 40,000 states)",
+    )
+    p.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --refine: states sampled from full-size play of each rulebook, split over its "
+        "seatings (default 100,000; 0: none)",
+    )
+    p.add_argument(
+        "--transcript",
+        metavar="FILE",
+        help="with --refine: write the first disagreement's transcript to FILE",
+    )
+    p.add_argument("--force", action="store_true", help="overwrite the --transcript file")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=cmd_prove)
 
@@ -118,11 +174,24 @@ def parse_options(pairs: list[str]) -> dict[str, str | bool]:
 
 
 def cmd_prove(args: argparse.Namespace) -> int:
+    from arbitro.model.errors import OptionError
     from arbitro.proofs import smt
     from arbitro.proofs.runner import prove
 
     jobs = capped_jobs(args.jobs)
-    books = args.rulebooks or rulebook_ids()
+    if args.rlimit < 0:
+        raise OptionError(f"--rlimit must be 0 (no limit) or a positive number, got {args.rlimit}")
+    books = list(args.rulebooks)
+    if args.spec is not None:
+        from arbitro.model.spec import use_spec_file
+
+        own = use_spec_file(args.spec).id
+        if own not in books:
+            books.append(own)
+    if args.refine:
+        return cmd_refine(args, books)
+    books = books or rulebook_ids()
+    smt.set_rlimit(args.rlimit)  # the claims below are checked in this process
     from arbitro.proofs.runner import Interrupted
     from arbitro.reports.terminal import ProgressBar
 
@@ -136,6 +205,8 @@ def cmd_prove(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             properties=args.property or None,
             workers=jobs,
+            rlimit=args.rlimit,
+            spec=args.spec,
             progress=progress,
         )
     except Interrupted as e:
@@ -158,6 +229,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
             json.dumps(
                 {
                     "solver": f"z3 {smt.version()}",
+                    "rlimit": args.rlimit,
                     "timeout": args.timeout,
                     "all_readings": args.all_readings,
                     "seconds": round(report.seconds, 2),
@@ -182,6 +254,71 @@ def cmd_prove(args: argparse.Namespace) -> int:
         return 130
     refuted = any(c.verdict.value != "PROVED" for c in claims)
     return 0 if report.ok and not refuted else 1
+
+
+def cmd_refine(args: argparse.Namespace, books: list[str]) -> int:
+    """`prove --refine`: one line per configuration or seating, then the first disagreement's
+    transcript (also to --transcript FILE). Exit 0 when every check agrees, 1 otherwise."""
+    from arbitro.model.errors import OptionError
+    from arbitro.model.spec import load_rulebook
+    from arbitro.proofs import refine
+
+    if args.deals is not None and args.deals < 1:
+        raise OptionError(f"--deals must be at least 1, got {args.deals}")
+    if args.samples is not None and args.samples < 0:
+        raise OptionError(f"--samples must be 0 or more, got {args.samples}")
+    if args.transcript:
+        from arbitro.safe_write import check_target
+
+        check_target(args.transcript, force=args.force)
+    for b in books:
+        load_rulebook(b)  # an unknown id is refused here, by name
+    if not books and not args.config:
+        books = rulebook_ids()
+    samples = refine.SAMPLES if args.samples is None else args.samples
+
+    def line(rep: Any) -> None:
+        if not args.json:
+            sys.stdout.write(refine_line(rep) + "\n")
+            sys.stdout.flush()
+
+    reports = refine.run(books, args.config, deals=args.deals, samples=samples, progress=line)
+    first = next((r for r in reports if r.first is not None), None)
+    if args.json:
+        sys.stdout.write(
+            json.dumps({"refine": [r.to_json() for r in reports]}, indent=2, ensure_ascii=False)
+            + "\n"
+        )
+    else:
+        states = sum(r.states for r in reports)
+        bad = sum(not r.ok for r in reports)
+        sys.stdout.write(
+            f"{len(reports)} checks, {states:,} states: "
+            + ("the relation and the engine agree on every one" if not bad else f"{bad} failed")
+            + "\n"
+        )
+        if first is not None:
+            sys.stdout.write("The first disagreement, as a transcript `arbitro check` replays:\n")
+            for t in first.transcript:
+                sys.stdout.write(json.dumps(t, ensure_ascii=False) + "\n")
+    if args.transcript and first is not None:
+        from arbitro.safe_write import write_text
+
+        text = "".join(json.dumps(t, ensure_ascii=False) + "\n" for t in first.transcript)
+        write_text(args.transcript, text, force=args.force)
+    return 0 if all(r.ok for r in reports) else 1
+
+
+def refine_line(rep: Any) -> str:
+    """One report as a line: what was checked and whether the relation and the engine agree."""
+    if rep.unavailable:
+        return f"  NOT CHECKED  {rep.target}: {rep.unavailable}"
+    what = f"{rep.states:,} states, {rep.actions:,} actions, {rep.cpu_seconds:.1f} s CPU"
+    if rep.bounded:
+        what += " (walks bounded)"
+    if rep.first is None:
+        return f"  AGREE        {rep.target}: {what}"
+    return f"  DISAGREE     {rep.target}: {what}; {rep.first.kind}: {rep.first.detail}"
 
 
 def render_claims(claims: list[Any]) -> str:
@@ -214,8 +351,9 @@ def render(report: Any, version: str) -> str:
 
     out: list[str] = []
     counts = report.counts()
+    limit = f"{report.rlimit:,} resource units" if report.rlimit else "no resource limit"
     out.append(
-        f"arbitro prove: Z3 {version}, {report.timeout:g} s per query"
+        f"arbitro prove: Z3 {version}, {limit} per solver call"
         + (", every reading" if report.all_readings else "")
     )
     out.append("")
@@ -266,7 +404,7 @@ def render(report: Any, version: str) -> str:
 MARKERS = ("<!-- prove-results -->", "<!-- /prove-results -->")
 
 
-def update_doc(path: str, jobs: int = 2, timeout: float = 30.0) -> str:
+def update_doc(path: str, jobs: int = 2, timeout: float | None = None) -> str:
     """Rewrite the block between the result markers of a document with a fresh `arbitro prove`
     of every rulebook. Only a regular file that holds both markers is touched; it is replaced
     whole, through a temporary file beside it."""
@@ -283,7 +421,9 @@ def update_doc(path: str, jobs: int = 2, timeout: float = 30.0) -> str:
     start, end = text.find(MARKERS[0]), text.find(MARKERS[1])
     if start < 0 or end < start:
         raise OptionError(f"{path} has no {MARKERS[0]} ... {MARKERS[1]} block to update")
-    report = prove(rulebook_ids(), timeout=timeout, workers=jobs)
+    from arbitro.proofs.runner import SAFETY_NET
+
+    report = prove(rulebook_ids(), timeout=timeout or SAFETY_NET, workers=jobs)
     block = f"{MARKERS[0]}\n```text\n{render(report, smt.version())}```\n"
     new = text[:start] + block + text[end:]
     from arbitro.safe_write import write_text
@@ -305,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m arbitro.cli.prove", description=main.__doc__)
     p.add_argument("--update", required=True, metavar="FILE", help="the document to refresh")
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--timeout", type=float, default=30.0)
+    p.add_argument("--timeout", type=float, default=None)
     args = p.parse_args(argv)
     try:
         sys.stdout.write(update_doc(args.update, args.jobs, args.timeout) + "\n")
@@ -319,4 +459,14 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-__all__ = ["EXIT_DOC", "MARKERS", "cmd_prove", "main", "register", "render", "update_doc"]
+__all__ = [
+    "EXIT_DOC",
+    "MARKERS",
+    "cmd_prove",
+    "cmd_refine",
+    "main",
+    "refine_line",
+    "register",
+    "render",
+    "update_doc",
+]

@@ -60,7 +60,7 @@ def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
         (["nosuch-book"], "unknown rulebook 'nosuch-book'"),
         (["samba-en", "--option", "nosuch=1"], "samba-en has no option 'nosuch'"),
         (["samba-en", "--option", "target_rule=sideways"], "takes a reading label"),
-        (["samba-en", "--timeout", "0"], "--timeout must be a positive number"),
+        (["samba-en", "--timeout", "0"], "--timeout must be more than 0"),
         (["samba-en", "--property", "nosuch"], "unknown property 'nosuch'"),
         (["samba-en", "--jobs", "0"], "--jobs must be at least 1"),
         (["samba-en", "--option", "target_tie"], "is not KEY=VALUE"),
