@@ -55,3 +55,18 @@ def test_the_html_comparison_has_every_row_of_what_applies_to_all_five(tmp_path:
         assert f"<td>{rule}</td>" in section, rule
     assert "<td>target score</td>" in section
     assert str(tmp_path.anchor + "work") not in page and "/shared/rulebooks" not in page
+
+
+def test_no_message_prints_a_placeholder_for_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "mine.toml"
+    bad.write_bytes(b"\xff\xfe not utf-8")
+    assert main(["rules", "show", "--spec", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "<file>" not in err and "mine.toml" in err
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n", encoding="utf-8")
+    assert main(["check", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert "<file>" not in err and "empty" in err
