@@ -192,3 +192,11 @@ def test_a_game_goes_on_after_a_disagreement() -> None:
     first = conform("escoba-es", bug, games=3, seed=3, readings=False, budget=0, keep_going=False)
     assert whole.steps == 3 * 36 and first.steps < whole.steps
     assert sum(whole.per_game) > 3 and first.per_game == [1, 1, 1]
+
+
+def test_ignoring_an_unknown_clause_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from arbitro.cli.main import main
+
+    assert main(["conform", "escoba-es", "--ignore", "escoba-es:nope", "--", *ESCOBA]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such clause" in err
