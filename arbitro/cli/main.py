@@ -532,10 +532,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from arbitro.proofs.cluster import check_workers
     from arbitro.reports.html_report import build_report
     from arbitro.reports.terminal import ProgressBar
     from arbitro.safe_write import check_target, write_text
 
+    check_workers(args.workers)
     book, options, _rules, model, seating = _setup(args)
     check_target(args.output, args.force)
     progress = ProgressBar("games")
@@ -554,6 +556,8 @@ def cmd_report(args: argparse.Namespace) -> int:
             args.players,
             args.teams,
             args.layout,
+            workers=args.workers,
+            scheduler=args.scheduler,
         )
     finally:
         progress.close()
@@ -763,6 +767,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play the same seeds under two readings of a clause (default: its first two)",
     )
     rep.add_argument("--json", action="store_true", help="print the report's numbers as JSON")
+    _add_workers(rep, "games")
     rep.set_defaults(func=cmd_report)
 
     play = sub.add_parser("play", help="play one random game and write it as a transcript")

@@ -173,8 +173,41 @@ def build_report(
     players: int | None,
     teams: bool,
     layout: str | None,
+    workers: int = 0,
+    scheduler: str | None = None,
 ) -> tuple[str, dict[str, Any]]:
-    """The report page and its numbers."""
+    """The report page and its numbers; with ``workers`` or ``scheduler`` each reading's games
+    are played over one Dask cluster (`simulate`), with the same numbers."""
+    if workers or scheduler:
+        from arbitro.proofs.cluster import dask_client
+
+        with dask_client(scheduler, workers) as client:
+            return _build_report(
+                book, options, model, seating, games, seed, policy, max_hands, compare,
+                progress, players, teams, layout, client,
+            )  # fmt: skip
+    return _build_report(
+        book, options, model, seating, games, seed, policy, max_hands, compare, progress,
+        players, teams, layout, None,
+    )  # fmt: skip
+
+
+def _build_report(
+    book: Rulebook,
+    options: dict[str, Any],
+    model: GameModel,
+    seating: Seating,
+    games: int,
+    seed: int,
+    policy: str,
+    max_hands: int,
+    compare: str | None,
+    progress: Callable[[int, int], None] | None,
+    players: int | None,
+    teams: bool,
+    layout: str | None,
+    client: Any,
+) -> tuple[str, dict[str, Any]]:
     variants: list[tuple[str, dict[str, Any]]] = [("", dict(options))]
     key = None
     if compare:
@@ -202,6 +235,7 @@ def build_report(
             policy,
             "hands",
             record_lengths=True,
+            client=client,
         )
         runs.append((label or book.id, s, seat))
         if s.interrupted:

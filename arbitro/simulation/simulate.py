@@ -7,6 +7,7 @@ that is how dead ends are saved as transcripts without recording every game.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections import Counter
@@ -255,6 +256,7 @@ def simulate(
     record_lengths: bool = False,
     workers: int = 0,
     scheduler: str | None = None,
+    client: Any = None,
 ) -> Summary:
     """Play `games` games; game g draws its randomness from (seed, g) alone. Ctrl-C stops the run
     between two hands and returns what was seen (`interrupted`); the game cut short is not counted.
@@ -262,7 +264,8 @@ def simulate(
     With `record_lengths` a policy that cannot count actions without recording them records them.
     With `workers` (a local Dask cluster) or `scheduler` (a running one) the games are played in
     runs of consecutive games over the workers and counted here in game order, so the summary
-    and every hand given to `on_hand` are those of one process.
+    and every hand given to `on_hand` are those of one process. A Dask `client` already open
+    may be given instead (several runs on one cluster).
     """
     if check not in CHECKS:
         raise ValueError(f"check must be one of {CHECKS}")
@@ -284,12 +287,13 @@ def simulate(
             on_hand(hand)
 
     try:
-        if scheduler or workers:
+        fan = bool(scheduler or workers or client is not None)
+        if fan:
             _fan_out(
                 summary, model, rules, seating, games, seed, policy, max_hands, check,
-                record_lengths, on_hand, progress, scheduler, workers,
+                record_lengths, on_hand, progress, scheduler, workers, client,
             )  # fmt: skip
-        for g in range(games if not (scheduler or workers) else 0):
+        for g in range(0 if fan else games):
             hands_of_game.clear()
             try:
                 game = play_game(
@@ -396,11 +400,14 @@ def _fan_out(
     progress: Progress | None,
     scheduler: str | None,
     workers: int,
+    client: Any,
 ) -> None:
     """The games over a Dask cluster in runs of consecutive games, counted in game order."""
     from arbitro.proofs.cluster import dask_client
 
-    with dask_client(scheduler, workers) as client:
+    with (
+        contextlib.nullcontext(client) if client is not None else dask_client(scheduler, workers)
+    ) as client:
         n = len(client.scheduler_info(n_workers=-1)["workers"]) or 1
         size = max(1, min(50, games // (4 * n) or 1))
         runs = [(a, min(a + size, games)) for a in range(0, games, size)]

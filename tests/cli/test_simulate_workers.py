@@ -100,3 +100,22 @@ def test_more_workers_than_cores_is_refused(capsys: pytest.CaptureFixture[str]) 
     n = usable_cores() + 1
     assert main(["simulate", "escoba-es", "--games", "1", "--workers", str(n)]) == 2
     assert f"--workers {n} is more than the" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_report_over_two_workers_has_one_process_s_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("dask.distributed")
+
+    def numbers(name: str, extra: list[str]) -> Any:
+        out = tmp_path / f"{name}.html"
+        argv = ["report", "escoba-es", "--games", "8", "--output", str(out), "--json"]
+        assert main([*argv, *extra]) == 0
+        data = json.loads(capsys.readouterr().out)
+        for run in data["runs"]:
+            run.pop("seconds")
+        data.pop("output")
+        return data
+
+    assert numbers("two", ["--workers", "2"]) == numbers("one", [])
