@@ -5,7 +5,7 @@ broken adapters getting one-line verdicts and being cleaned up.
 The expected clauses come from the books: escoba-es *Captura* (a card that can capture must:
 capture-forced), *Puntuación* (the best setenta by the rank order, setenta-points), samba-en
 *Going out* (the last cards are melded or discarded: go-out-discard). The buggy engines are
-tests/arbitro/buggy_escoba.py (written from the book alone) and arbitro's reference with the
+tests/support/buggy_escoba.py (written from the book alone) and arbitro's reference with the
 going-out discard dropped.
 """
 
