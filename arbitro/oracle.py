@@ -181,11 +181,27 @@ class Oracle:
         if checked:
             broken = self.model.violations(self.rules, state)
             if broken:
-                found = self.game.cards(self.model.state_to_json(state))
-                raise InconsistentState(broken, states.conservation(self, found))
+                raise InconsistentState(broken, self._inconsistency(broken, state))
             if key is not None:
                 self._remember(key, state)
         return state
+
+    def _inconsistency(self, broken: Sequence[str], state: Hashable) -> str:
+        """What a state breaking these clauses gets wrong, in words: the cards that differ from
+        the deck when the deck's clause is broken, the totals when the game's end is."""
+        parts = []
+        pack = states.pack_clause(self)
+        if pack in broken:
+            parts.append(states.conservation(self, self.game.cards(self.model.state_to_json(state))))
+        ends = {self.rules.cid(k) for k in ("target_score", "target_tie") if k in self.rules.clause_ids}
+        if ends & set(broken):
+            totals = list(self.model.game_scores(state))
+            parts.append(
+                f"the totals {totals} against the target {self.rules.target_score} do not agree"
+                f" with phase {self.model.phase(state)!r} (a side that has won ends the game:"
+                " no hand follows)"
+            )
+        return "; ".join(p for p in parts if p)
 
     def _remember(self, key: str, state: Hashable) -> None:
         """Keep a checked state under its canonical text, so that reading it again (a client
@@ -418,18 +434,42 @@ class Oracle:
         seen = self.model.view(self.rules, s, seat)
         return self.game.view(self, seen, list(self.write(s)))
 
-    def from_view(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def from_view(self, view: Mapping[str, Any], mover: bool = False) -> dict[str, Any]:
         """A state consistent with a view: the hidden cards ("??") are the cards nobody is shown,
         in card order. The legal actions of the seat the view is for are the same for every such
-        state (they depend on its own hand, the table and the sizes of the rest)."""
+        state (they depend on its own hand, the table and the sizes of the rest). With `mover`,
+        the view must be the seat to move's own (MalformedInput otherwise): only that seat's
+        actions follow from what it sees."""
         if not isinstance(view, Mapping):
             raise MalformedInput("view: expected a view object (see docs/protocol.md)")
+        if mover:
+            self.check_mover_view(view)
         probe = dict(view)
         names = [self.model.card_name(c) for c in sorted(set(self.deck_cards()))]
         form = _unhide(probe, names)
         validate(form, self.game.state_schema, "view")
         self.game.shape(self, form)
         return self.write(self.read_state(self.game.complete(self, probe)))
+
+
+    def check_mover_view(self, view: Mapping[str, Any]) -> None:
+        """MalformedInput unless `view` is the view of the seat to move: its hand (and, in Samba
+        and Canasta, the rest of a pile it took to open) shown. Another seat's view does not
+        hold the mover's cards, so what the mover may do cannot be answered from it."""
+        seat = self.game.to_move(dict(view))
+        hands = view.get("hands")
+        if seat is None or not isinstance(hands, list) or not 0 <= seat < len(hands):
+            return  # nobody to move: the form checks say what is wrong, if anything
+        hidden = isinstance(hands[seat], list) and HIDDEN in hands[seat]
+        held = view.get("held")
+        if self.game.name == "rummy" and view.get("seat") == seat and isinstance(held, list):
+            hidden = hidden or HIDDEN in held
+        if hidden:
+            raise MalformedInput(
+                f"view: seat {seat} is to move, but this view hides its hand: it is another"
+                f" seat's view; legal and explain answer only from the view of the seat to move"
+                f" (seat {seat}), or from the whole state"
+            )
 
 
 def _small_config(

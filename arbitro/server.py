@@ -131,7 +131,7 @@ class Server:
         if "view" in req:
             if not allow_view:
                 raise RequestError("malformed-request", f"op {req['op']!r} takes no view")
-            return oracle, oracle.read_state(oracle.from_view(req["view"])), None
+            return oracle, oracle.read_state(oracle.from_view(req["view"], mover=True)), None
         return oracle, oracle.read_state(req["state"]), None
 
     def _keep(self, pid: str, oracle: Oracle, state: Hashable) -> None:

@@ -192,6 +192,11 @@ def _rest_of_deck(ctx: Context, used: Counter[str], where: str) -> list[str]:
     return _sorted_names(ctx, list(left.elements()))
 
 
+def pack_clause(ctx: Context) -> str:
+    """The clause that fixes the deck (every card in one place)."""
+    return _packs_clause(ctx)
+
+
 def _packs_clause(ctx: Context) -> str:
     rules = ctx.rules
     key = "packs" if "packs" in rules.clause_ids else "suits"
