@@ -192,8 +192,12 @@ class Oracle:
         parts = []
         pack = states.pack_clause(self)
         if pack in broken:
-            parts.append(states.conservation(self, self.game.cards(self.model.state_to_json(state))))
-        ends = {self.rules.cid(k) for k in ("target_score", "target_tie") if k in self.rules.clause_ids}
+            parts.append(
+                states.conservation(self, self.game.cards(self.model.state_to_json(state)))
+            )
+        ends = {
+            self.rules.cid(k) for k in ("target_score", "target_tie") if k in self.rules.clause_ids
+        }
         if ends & set(broken):
             totals = list(self.model.game_scores(state))
             parts.append(
@@ -450,7 +454,6 @@ class Oracle:
         validate(form, self.game.state_schema, "view")
         self.game.shape(self, form)
         return self.write(self.read_state(self.game.complete(self, probe)))
-
 
     def check_mover_view(self, view: Mapping[str, Any]) -> None:
         """MalformedInput unless `view` is the view of the seat to move: its hand (and, in Samba

@@ -66,9 +66,7 @@ def is_dealt(phase: str, hand_number: int, points: object) -> bool:
     return hand_number > 0 and (phase == "play" or points is not None)
 
 
-def play_problem(
-    rules: EscobaRules, t: Tables, state: EscobaState, held: list[int]
-) -> str | None:
+def play_problem(rules: EscobaRules, t: Tables, state: EscobaState, held: list[int]) -> str | None:
     """The key of a clause a state in play breaks through what was captured, given the cards
     each seat holds (None if nothing): before the first card is played the table is the opening
     deal, swept exactly when it adds up to an opening sweep's total (escoba-es:opening-sweeps);

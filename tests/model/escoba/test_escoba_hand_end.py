@@ -16,7 +16,9 @@ R = rules()
 def test_last_capturer_takes_the_rest_and_it_is_no_escoba() -> None:
     """escoba-es:last-capturer-takes-rest, escoba-es:rest-is-escoba — leftovers to the last capturer."""
     # the dealer's 2 needs 13 from 10 + 10: it cannot capture and is laid
-    s = last_play_state(TWO, dealer=0, last_card="2o", table="Rc Re", last_capturer=1, rest_to=1, deals=6)
+    s = last_play_state(
+        TWO, dealer=0, last_card="2o", table="Rc Re", last_capturer=1, rest_to=1, deals=6
+    )
     assert ESCOBA.violations(R, s) == []
     assert ESCOBA.legal_actions(R, s) == (Play(0, cards("2o")[0], 0),)
     end = ESCOBA.apply(R, s, Play(0, cards("2o")[0], 0))
