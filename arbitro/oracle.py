@@ -31,6 +31,7 @@ from arbitro.model.errors import (
 )
 from arbitro.model.schema import Options
 from arbitro.model.spec import load_rulebook, rulebook_ids
+from arbitro.notation import move_text, position_line, read_move, read_position_line
 from arbitro.protocol import validate
 from arbitro.states import HIDDEN, InconsistentState
 from arbitro.variants import describe as describe_overrides
@@ -41,9 +42,23 @@ class Refused(IllegalAction):
     """An illegal action, with every clause that refuses it (`refusals`, the most specific first;
     the first is the one this error carries)."""
 
-    def __init__(self, first: IllegalAction, refusals: Sequence[IllegalAction]) -> None:
+    def __init__(
+        self,
+        first: IllegalAction,
+        refusals: Sequence[IllegalAction],
+        move: str | None = None,
+        position: str | None = None,
+    ) -> None:
         super().__init__(first.action, first.clause, first.reason, first.penalty)
         self.refusals = tuple(refusals) or (first,)
+        self.move = move
+        """The refused action in move notation (its seat first), and the position line of the
+        state it was tried in: a bug report is these two lines."""
+        self.position_line = position
+
+    def __str__(self) -> str:
+        base = super().__str__()
+        return f"{self.move} refused: {base}" if self.move else base
 
 
 def refusal_json(e: IllegalAction) -> dict[str, Any]:
@@ -157,8 +172,10 @@ class Oracle:
         return out
 
     def read_state(self, data: Any, checked: bool = True) -> Hashable:
-        """The model's state for a state's JSON, refused unless it is one play can reach (with
-        `checked`; without, only its form is checked)."""
+        """The model's state for a state's JSON or its position line, refused unless it is one
+        play can reach (with `checked`; without, only its form is checked)."""
+        if isinstance(data, str):
+            data = read_position_line(data)
         if not isinstance(data, Mapping):
             raise MalformedInput("state: expected a state object (see docs/protocol.md)")
         key = _key(data)
@@ -217,7 +234,11 @@ class Oracle:
             _KNOWN.popitem(last=False)
 
     def read_action(self, state: Hashable, data: Any) -> Hashable:
-        """The model's action for an action's JSON (melds may be named by their cards)."""
+        """The model's action for an action's JSON or its move (melds may be named by their
+        cards)."""
+        if isinstance(data, str):
+            mover = self.model.to_move(state) if self.model.phase(state) == "play" else None
+            data = read_move(data, self.game.name, mover)
         if not isinstance(data, Mapping):
             raise MalformedInput("action: expected an action object (see docs/protocol.md)")
         validate(data, self.game.action_schema, "action")
@@ -333,6 +354,8 @@ class Oracle:
         """A full state built from what an engine knows (docs/protocol.md, positions): hands,
         table or melds by their cards, piles, scores, whose turn, dealer, hand number; the
         bookkeeping filled in, the result in canonical form, refused if inconsistent."""
+        if isinstance(description, str):
+            return self.write(self.read_state(description))
         validate(description, f"{self.game.name}-position", "position")
         built = _read("position", self.game.build, self, description)
         return self.write(self.read_state(built))
@@ -355,7 +378,12 @@ class Oracle:
         try:
             return self.model.apply(self.rules, s, a)
         except IllegalAction as e:
-            raise Refused(e, self._refusals(s, a, e)) from None
+            try:
+                move: str | None = move_text(self.model.action_to_json(a))
+            except (KeyError, TypeError, ValueError):
+                move = None
+            line = position_line(self.model.state_to_json(s))
+            raise Refused(e, self._refusals(s, a, e), move, line) from None
 
     def _playing(self, s: Hashable) -> None:
         phase = self.model.phase(s)

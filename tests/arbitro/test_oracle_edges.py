@@ -1,8 +1,9 @@
 """The oracle at the edges of the rules: a view answers only for its own seat, Escoba taken up at
 any hand, positions no game reaches refused by the clause they break, and two scoring readings.
 
-Every expected number comes from the book's clause named in the test (card values: escoba-es
-*Valor de las cartas*, 1-7 at face value, sota 8, caballo 9, rey 10), never from the model."""
+Every expected number comes from the book's clause named in the test, never from the model
+(Escoba card values: escoba-es:capture-values, *Jugadores y cartas*: 1-7 at face value, sota 8,
+caballo 9, rey 10)."""
 
 from __future__ import annotations
 
