@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from arbitro.model.errors import ArbitroError
+from arbitro.model.inputs import shown
 
 __all__ = ["WriteError", "check_target", "open_atomic", "write_bytes", "write_text"]
 
@@ -68,7 +69,7 @@ def check_target(path: str | os.PathLike[str], force: bool = False) -> Path:
     except NotADirectoryError:
         raise WriteError(f"{p.parent} is not a directory, so {p} cannot be written") from None
     except OSError as e:
-        raise WriteError(f"cannot look at {p}: {_reason(e)}") from None
+        raise WriteError(f"cannot look at {shown(p)}: {_reason(e)}") from None
     if st is not None:
         if stat.S_ISLNK(st.st_mode):
             target = os.path.realpath(p)

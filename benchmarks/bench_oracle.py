@@ -16,11 +16,11 @@ import sys
 import time
 
 from arbitro import native
-from arbitro.check import check_lines
 from arbitro.games import choose_seating, model_for
 from arbitro.model.schema import rules_for
 from arbitro.model.spec import load_rulebook, rulebook_ids
-from arbitro.play import play_transcript
+from arbitro.oracle.check import check_lines
+from arbitro.simulation.play import play_transcript
 
 
 def transcripts(rulebook: str, games: int) -> list[list[str]]:

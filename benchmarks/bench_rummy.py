@@ -14,7 +14,7 @@ since the baseline) are counted and shown: their actions differ, so the ratio is
 action.
 
 Then, for this engine alone, the rates of its other drivers: `RUMMY.random_step` (a uniform
-choice drawn without listing every action) and the `fast` policy of `arbitro.policies`.
+choice drawn without listing every action) and the `fast` policy of `arbitro.simulation.policies`.
 
 Usage: uv run python benchmarks/bench_rummy.py [--baseline REV] [--rounds N] [--hands N] [BOOK ...]
 Target: at least 3x the baseline for every book (reported, never asserted).
@@ -189,7 +189,7 @@ def other_drivers(books: list[str], seconds: float) -> None:
 
     from arbitro.model.rummy import RUMMY
     from arbitro.model.schema import RummyRules, rules_for
-    from arbitro.policies import choose
+    from arbitro.simulation.policies import choose
 
     print(f"\nthis engine's other drivers, {seconds:g} s each")
     print(f"{'rulebook':<12}{'driver':<13}{'hands/s':>9}{'actions/hand':>14}{'went out':>10}")

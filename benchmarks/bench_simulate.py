@@ -6,7 +6,7 @@ machine's drift hits each alike:
 - bare: the engine alone — new game, deal, then `random_step` (a uniformly drawn legal action and
   the state after it, as `legal_actions` + choice + `apply` would give) until the game ends;
 - bare-legal: the same loop through `legal_actions` + `rng.randrange` + `apply` (reported only);
-- simulate: `arbitro.simulate.simulate` with the uniform policy and its default checks (every dealt
+- simulate: `arbitro.simulation.simulate.simulate` with the uniform policy and its default checks (every dealt
   state and every hand's end), summaries and per-hand records kept.
 
 It reports seconds and the ratio simulate / bare; the target is at most 1.5. It never asserts.
@@ -26,7 +26,7 @@ from arbitro import native
 from arbitro.games import model_for
 from arbitro.model.schema import rules_for
 from arbitro.model.spec import load_rulebook
-from arbitro.simulate import simulate
+from arbitro.simulation.simulate import simulate
 
 TARGET = 1.5
 GAMES = {"escoba-es": 300, "samba-en": 12, "samba-es": 12, "samba-fr": 12, "canasta-es": 12}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from arbitro.model.errors import OptionError, SpecError
-from arbitro.model.spec import Clause, Rulebook, load_rulebook
+from arbitro.model.spec import Clause, Rulebook, load_rulebook, set_schema_check
 
 CardClass = Literal["joker", "two", "wild", "red_three", "black_three"]
 """Classes of card that rules name: `wild` means joker or two."""
@@ -338,6 +338,8 @@ def check_rulebook(rb: Rulebook) -> None:
     _check_meaning(rb)
 
 
+set_schema_check(check_rulebook)  # every rulebook loaded is checked against the schema
+
 _SOUND: dict[int, Rulebook] = {}
 
 
@@ -383,9 +385,29 @@ def problems(rules: Rules) -> list[Problem]:
     return _rummy_problems(rules)
 
 
+MAX_PACKS = 8
+"""The most packs a Samba/Canasta spec may shuffle together (the books use 2 or 3)."""
+MAX_JOKERS_PER_PACK = 4
+MAX_PLAYERS = 12
+"""The most players a spec may seat (the books seat at most 10)."""
+MAX_HAND_SIZE = 64
+"""The most cards a spec may deal to one hand (the books deal at most 15)."""
+MAX_SUITS = 8
+"""The most suits of an Escoba pack (the book's has 4)."""
+MAX_RANKS = 20
+"""The most capture values of an Escoba suit (the book's has 10)."""
+MAX_DEALS = 40
+"""The most deals of an Escoba hand to one player count."""
+
+
 def _at_least(out: list[Problem], key: str, value: int, low: int) -> None:
     if value < low:
         out.append((key, f"must be at least {low}, got {value}"))
+
+
+def _at_most(out: list[Problem], key: str, value: int, high: int, what: str) -> None:
+    if value > high:
+        out.append((key, f"must be at most {high:,} {what}, got {value:,}"))
 
 
 def _escoba_problems(r: EscobaRules) -> list[Problem]:
@@ -422,6 +444,13 @@ def _escoba_problems(r: EscobaRules) -> list[Problem]:
             out.append(("deals_per_hand", f"{dc.players} players are given two deal counts"))
         deals[dc.players] = dc.deals
         _at_least(out, "deals_per_hand", dc.deals, 1)
+    _at_most(out, "suits", len(r.suits), MAX_SUITS, "suits")
+    _at_most(out, "capture_values", len(r.capture_values), MAX_RANKS, "cards a suit")
+    _at_most(out, "hand_size", r.hand_size, MAX_HAND_SIZE, "cards")
+    for n in (*r.player_counts, *r.team_player_counts):
+        _at_most(out, "player_counts", n, MAX_PLAYERS, "players")
+    for dc in r.deals_per_hand:
+        _at_most(out, "deals_per_hand", dc.deals, MAX_DEALS, "deals")
     if out:
         return out  # the deck arithmetic below needs sound counts
     deck = len(r.suits) * len(r.capture_values)
@@ -452,7 +481,9 @@ def _escoba_problems(r: EscobaRules) -> list[Problem]:
 def _rummy_problems(r: RummyRules) -> list[Problem]:
     out: list[Problem] = []
     _at_least(out, "packs", r.packs, 1)
+    _at_most(out, "packs", r.packs, MAX_PACKS, "packs")
     _at_least(out, "jokers_per_pack", r.jokers_per_pack, 0)
+    _at_most(out, "jokers_per_pack", r.jokers_per_pack, MAX_JOKERS_PER_PACK, "jokers")
     if not r.layouts:
         out.append(("layouts", "no seating given"))
     names = [lay.name for lay in r.layouts]
@@ -469,6 +500,14 @@ def _rummy_problems(r: RummyRules) -> list[Problem]:
                     f"{where}: {lay.players} players cannot sit as {lay.sides} equal sides",
                 )
             )
+        if lay.players > MAX_PLAYERS:
+            out.append(("layouts", f"{where}: at most {MAX_PLAYERS} players, got {lay.players:,}"))
+        if lay.hand_size > MAX_HAND_SIZE:
+            out.append(
+                ("layouts", f"{where}: at most {MAX_HAND_SIZE} cards a hand, got {lay.hand_size:,}")
+            )
+        if lay.packs > MAX_PACKS:
+            out.append(("layouts", f"{where}: at most {MAX_PACKS} packs, got {lay.packs:,}"))
         if lay.hand_size < 1:
             out.append(("layouts", f"{where}: a hand size must be at least 1, got {lay.hand_size}"))
         if lay.packs < 0:

@@ -2,7 +2,9 @@
 
 A spec holds one rulebook. Every rule parameter is a clause with an id, the section of the book it
 comes from, a paraphrase in our own words and a status (stated, inferred, unspecified, conflicting).
-This module knows the clause format only; `arbitro.model.schema` knows which keys a game needs.
+This module knows the clause format only; `arbitro.model.schema` knows which keys a game needs,
+and gives its whole-rulebook check to this module (`set_schema_check`) when it is imported, which
+`arbitro.model` does first: loading never imports the schema, so the two modules form no circle.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import hashlib
 import os
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -48,8 +50,8 @@ TOPICS = (
     "variants",
 )
 
-_KEY = re.compile(r"^[a-z][a-z0-9_]*$")
-_LABEL = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_KEY = re.compile(r"[a-z][a-z0-9_]{0,63}")
+_LABEL = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _ANCHOR_MAX_WORDS = 6
 
 
@@ -165,6 +167,20 @@ def rulebook_ids(directory: Path | None = None) -> list[str]:
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 """A rulebook id: what a spec's file name may be, so that an id can never be a path."""
 
+
+def _no_schema_check(book: Rulebook) -> None:
+    raise RuntimeError("arbitro.model.schema was not imported; import arbitro.model first")
+
+
+_SCHEMA_CHECK: list[Callable[[Rulebook], None]] = [_no_schema_check]
+"""The schema's whole-rulebook check (`schema.check_rulebook`), given by `set_schema_check`."""
+
+
+def set_schema_check(check: Callable[[Rulebook], None]) -> None:
+    """Make `check` the test every loaded rulebook passes (the schema registers its own)."""
+    _SCHEMA_CHECK[0] = check
+
+
 _OWN_SPECS: dict[str, Rulebook] = {}
 """Spec files a user named explicitly (`use_spec_file`), by their own ids."""
 
@@ -184,17 +200,23 @@ def load_rulebook(name: str, directory: Path | None = None) -> Rulebook:
     return _load_checked(str(d / f"{name}.toml"))
 
 
-def use_spec_file(path: Path) -> Rulebook:
+def use_spec_file(given: str | os.PathLike[str]) -> Rulebook:
     """Load a user's own spec file and make its id known to `load_rulebook` in this process.
 
     Its id (the file name without .toml) must not be a registered rulebook's: a transcript or a
     report names the rulebook it was made with, so one id never stands for two specs.
     """
+    from arbitro.model.errors import OptionError
+    from arbitro.model.inputs import input_problem, shown
+
+    path = Path(given)
+    problem = input_problem(given)  # the name as given: Path("") would be "."
+    if problem is not None:
+        raise OptionError(
+            f"--spec {shown(given) or repr('')}: {problem}; --spec takes a spec file (.toml)"
+        )
     if path.suffix != ".toml":
-        raise SpecError(path.name, "<file>", "a spec file's name ends in .toml")
-    if not path.is_file():
-        what = "is a directory" if path.is_dir() else "does not exist"
-        raise SpecError(str(path), "<file>", f"{what}; --spec takes a spec file (.toml)")
+        raise OptionError(f"--spec {shown(path)}: a spec file's name ends in .toml")
     book = load_file(path)
     if book.id in rulebook_ids():
         raise SpecError(
@@ -202,9 +224,7 @@ def use_spec_file(path: Path) -> Rulebook:
             "rulebook.id",
             f"{book.id!r} is a registered rulebook; give your spec its own id (and file name)",
         )
-    from arbitro.model.schema import check_rulebook
-
-    check_rulebook(book)
+    _SCHEMA_CHECK[0](book)
     _OWN_SPECS[book.id] = book
     return book
 
@@ -216,10 +236,8 @@ def load_all(directory: Path | None = None) -> list[Rulebook]:
 
 @cache
 def _load_checked(path: str) -> Rulebook:
-    from arbitro.model.schema import check_rulebook  # schema reads this module's types
-
     book = _load_cached(path)
-    check_rulebook(book)
+    _SCHEMA_CHECK[0](book)
     return book
 
 
@@ -228,11 +246,24 @@ def _load_cached(path: str) -> Rulebook:
     return load_file(Path(path))
 
 
+MAX_SPEC_BYTES = 1024 * 1024
+"""The largest spec file read (the books' are under 50 KB)."""
+MAX_SPEC_TEXT = 4000
+"""The longest text of a spec (a paraphrase, a rationale, a title; the books' are under 600)."""
+
+
 def load_file(path: Path) -> Rulebook:
     """Parse and check one spec file; every problem raises SpecError naming file and key."""
     file = path.name
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as f:
+            data = f.read(MAX_SPEC_BYTES + 1)
+    except OSError as e:
+        raise SpecError(file, "<file>", f"cannot be read: {(e.strerror or '').lower()}") from None
+    if len(data) > MAX_SPEC_BYTES:
+        raise SpecError(file, "<file>", f"a spec file of at most {MAX_SPEC_BYTES:,} bytes")
+    try:
+        raw = tomllib.loads(data.decode("utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise SpecError(file, "<toml>", f"not valid TOML: {e}") from None
     except UnicodeDecodeError as e:
@@ -246,6 +277,12 @@ def parse_spec(raw: Mapping[str, Any], file: str) -> Rulebook:
     head = _table(raw, "rulebook", file, "rulebook")
     _only(head, {"id", "game", "language", "title", "text", "sha256", "sections"}, file, "rulebook")
     rb_id = _str(head, "id", file, "rulebook.id")
+    if not _ID.fullmatch(rb_id):
+        raise SpecError(
+            file,
+            "rulebook.id",
+            f"expected 1 to 64 lowercase letters, digits and dashes, got {rb_id[:70]!r}",
+        )
     expected = file.removesuffix(".toml")
     if rb_id != expected:
         raise SpecError(file, "rulebook.id", f"is {rb_id!r} but the file is named {expected!r}")
@@ -314,8 +351,12 @@ def _clause(
     item: Mapping[str, Any], i: int, rb: str, sections: tuple[str, ...], file: str
 ) -> Clause:
     key = item.get("key")
-    if not isinstance(key, str) or not _KEY.match(key):
-        raise SpecError(file, f"clause[{i}].key", "expected a snake_case key such as 'draw_count'")
+    if not isinstance(key, str) or not _KEY.fullmatch(key):
+        raise SpecError(
+            file,
+            f"clause[{i}].key",
+            "expected a snake_case key of at most 64 characters such as 'draw_count'",
+        )
     where = f"clause[{i}] ({key})"
     _only(item, _CLAUSE_FIELDS, file, where)
     topic = _str(item, "topic", file, f"{where}.topic")
@@ -432,7 +473,7 @@ def _readings(
             raise SpecError(file, rw, "expected a table")
         _only(r, {"label", "value", "paraphrase", "section", "anchor"}, file, rw)
         label = _str(r, "label", file, f"{rw}.label")
-        if not _LABEL.match(label):
+        if not _LABEL.fullmatch(label):
             raise SpecError(
                 file, f"{rw}.label", "expected a short lowercase label such as 'a' or 'literal'"
             )
@@ -499,6 +540,10 @@ def _str(raw: Mapping[str, Any], key: str, file: str, where: str) -> str:
         raise SpecError(file, where, "missing")
     if not isinstance(v, str) or not v.strip():
         raise SpecError(file, where, "expected a non-empty string")
+    if len(v) > MAX_SPEC_TEXT:
+        raise SpecError(
+            file, where, f"a text of at most {MAX_SPEC_TEXT:,} characters, got {len(v):,}"
+        )
     return v
 
 
@@ -558,8 +603,8 @@ ESCOBA_CATEGORIES = ("cards", "oros", "velo", "setenta")
 CLAIM_EVENTS = ("red_three_enters_pile_after_deal",)
 """Situations a `never` claim may say legal play cannot reach."""
 
-_CLAIM_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_RULEBOOK_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_CLAIM_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+_RULEBOOK_ID = _ID
 
 
 @dataclass(frozen=True)
@@ -805,9 +850,11 @@ def _claim(
     item: Mapping[str, Any], i: int, rb: str, game: str, sections: tuple[str, ...], file: str
 ) -> Claim:
     name = item.get("id")
-    if not isinstance(name, str) or not _CLAIM_ID.match(name):
+    if not isinstance(name, str) or not _CLAIM_ID.fullmatch(name):
         raise SpecError(
-            file, f"claim[{i}].id", "expected a short kebab-case id such as 'deck-size'"
+            file,
+            f"claim[{i}].id",
+            "expected a kebab-case id of at most 64 characters such as 'deck-size'",
         )
     where = f"claim[{i}] ({name})"
     kind_name = _str(item, "kind", file, f"{where}.kind")
@@ -888,10 +935,10 @@ def _claim_type_problem(v: Any, t: str, game: str) -> str | None:
     if t == "value":
         return None
     if t == "rulebook":
-        ok = isinstance(v, str) and _RULEBOOK_ID.match(v)
+        ok = isinstance(v, str) and _RULEBOOK_ID.fullmatch(v)
         return None if ok else "expected a rulebook id such as 'canasta-es'"
     if t == "key":
-        ok = isinstance(v, str) and _KEY.match(v)
+        ok = isinstance(v, str) and _KEY.fullmatch(v)
         return None if ok else "expected a clause key such as 'packs'"
     if t == "ints":
         return list_of(v, int_item, "integers")

@@ -39,6 +39,8 @@ class DeadRule:
     core: tuple[str, ...]
     witness: Mapping[str, Any] = field(default_factory=dict)
     options: Mapping[str, str | bool] = field(default_factory=dict)
+    whole: bool = True
+    """Whether the whole clause never applies (False: one row of it, as of an opening table)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -48,6 +50,7 @@ class DeadRule:
             "why": self.why,
             "core": list(self.core),
             "options": dict(self.options),
+            "whole": self.whole,
         }
         if self.witness:
             out["witness"] = dict(self.witness)
@@ -124,6 +127,7 @@ def dead_rules(r: RummyRules, timeout: float = 30.0) -> list[DeadRule]:
                         f"the least meld the book allows is already worth {least.value}",
                         (r.cid("opening_minimums"),),
                         {"least_meld": meld, "points": least.value},
+                        whole=False,
                     )
                 )
 
@@ -186,6 +190,33 @@ def _span(low: int | None, high: int | None) -> str:
     return f"{low} to {high}"
 
 
+KEPT_ALIVE_BY: dict[str, tuple[str, str]] = {
+    # red threes melded from the hand when the hand ends: a red three is then held in the hand,
+    # and the penalty for one left there prices a situation of the book's own play
+    "red_three_undeclared_penalty": ("red_threes_meld", "never"),
+}
+"""Dead-rule clause key -> (key, value): a clause of the book that, stated or inferred with any
+other value, gives the thing the dead rule prices a place in the book's own play."""
+
+
+def _contradicts_book(book: Rulebook, d: DeadRule) -> bool:
+    """Whether the proof that `d` never applies rests on a default the book is silent on
+    (`unspecified`) while the book's own stated or inferred clauses keep the rule alive: it is
+    then dead only under the model's default, which contradicts the book, not under the book."""
+    key = d.clause.split(":", 1)[1].replace("-", "_")
+    alive = KEPT_ALIVE_BY.get(key)
+    if alive is None or not book.has(alive[0]):
+        return False
+    silent = any(
+        book.has(c.split(":", 1)[1].replace("-", "_"))
+        and book.clause(c.split(":", 1)[1].replace("-", "_")).status == "unspecified"
+        for c in d.core
+        if c.startswith(book.id + ":")
+    )
+    c = book.clause(alive[0])
+    return silent and c.status in ("stated", "inferred") and c.value != alive[1]
+
+
 def book_dead_rules(book: Rulebook, timeout: float = 30.0) -> list[DeadRule]:
     """`dead_rules` under the default reading and each other reading, one at a time; a dead rule
     found under several readings is listed once, with the first reading that shows it."""
@@ -206,7 +237,13 @@ def book_dead_rules(book: Rulebook, timeout: float = 30.0) -> list[DeadRule]:
             if (d.clause, d.what) in seen:
                 continue
             seen.add((d.clause, d.what))
-            out.append(DeadRule(d.rulebook, d.clause, d.what, d.why, d.core, d.witness, dict(opts)))
+            if _contradicts_book(book, d):
+                continue
+            out.append(
+                DeadRule(
+                    d.rulebook, d.clause, d.what, d.why, d.core, d.witness, dict(opts), d.whole
+                )
+            )
     return out
 
 

@@ -20,6 +20,7 @@ A rule no case separates within the search is reported as such (`found` false), 
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -104,11 +105,17 @@ class DiffWitness:
 
 
 def hybrid(a: Any, b: Any, key: str) -> Any:
-    """A's rules with `key` taking B's value (and B's clause id for it)."""
+    """A's rules with `key` taking B's value (and B's clause id for it), named as such, so every
+    result it gives is said of this rule set and never of book B."""
     ids = dict(a.clause_ids)
     if key in b.clause_ids:
         ids[key] = b.clause_ids[key]
-    return dataclasses.replace(a, **{key: getattr(b, key)}, clause_ids=ids)
+    return dataclasses.replace(
+        a,
+        **{key: getattr(b, key)},
+        clause_ids=ids,
+        rulebook=mixed_name(a.rulebook, b.rulebook, key),
+    )
 
 
 def _meld(a: RummyRules, b: RummyRules, key: str, timeout: float) -> DiffWitness | None:
@@ -124,7 +131,8 @@ def _meld(a: RummyRules, b: RummyRules, key: str, timeout: float) -> DiffWitness
     m = unknowns("m", C.KINDS)
     ta, th = MeldTerms(m, a), MeldTerms(m, h)
     deck = min(C.largest_deck(a), C.largest_deck(b), key=lambda d: d.size)
-    for one, other, legal_in in ((a, h, a.rulebook), (h, a, b.rulebook)):
+    found: list[DiffWitness] = []
+    for one, other in ((a, h), (h, a)):
         f = Facts()
         deck_facts(f, a, m, deck, "the meld")
         t1, t2 = (ta, th) if one is a else (th, ta)
@@ -139,24 +147,49 @@ def _meld(a: RummyRules, b: RummyRules, key: str, timeout: float) -> DiffWitness
         shown = " ".join(cards)
         counts = parse_cards(shown)
         verdicts = {}
-        for name, rules in (
-            (a.rulebook, a),
-            (f"{a.rulebook} with {b.rulebook}'s {key}", h),
-            (b.rulebook, b),
-        ):
+        for rules in (a, h, b):
             got = classify(tables(rules), counts)
-            verdicts[name] = "legal" if not isinstance(got, str) else f"refused: {got}"
-        return DiffWitness(
-            key,
-            a.rulebook,
-            b.rulebook,
-            "meld",
-            True,
-            f"{shown} may be laid as a new meld under {legal_in}'s rule only",
-            {"meld": cards, "model": verdicts},
-            "solver (least meld), then the model's classify under each rule set",
+            verdicts[rules.rulebook] = "legal" if not isinstance(got, str) else f"refused: {got}"
+        found.append(
+            DiffWitness(
+                key,
+                a.rulebook,
+                b.rulebook,
+                "meld",
+                True,
+                meld_text(shown, verdicts),
+                {"meld": cards, "model": verdicts},
+                "solver (least meld), then the model's classify under each rule set",
+            )
         )
-    return None
+    # a meld the two books themselves answer differently first: it shows the difference as a
+    # player meets it, not only with the rule swapped in
+    return min(found, key=lambda w: _same_for_books(w), default=None)
+
+
+def _same_for_books(w: DiffWitness) -> bool:
+    v = w.data["model"]
+    return bool(v[w.first] == "legal") == bool(v[w.second] == "legal")
+
+
+def mixed_name(a: str, b: str, key: str) -> str:
+    """How a witness names book A's rules with rule `key` taken from book B."""
+    return f"{a} with {b}'s {key}"
+
+
+def meld_text(shown: str, verdicts: Mapping[str, str]) -> str:
+    """What the model answered for one meld under each rule set, naming each set: the legal ones,
+    then the refusing ones with the rule that refused."""
+    legal = [n for n, v in verdicts.items() if v == "legal"]
+    refused = [
+        f"{n} (by its {v.removeprefix('refused: ')})" for n, v in verdicts.items() if v != "legal"
+    ]
+    parts = []
+    if legal:
+        parts.append("is a legal new meld under " + " and ".join(legal))
+    if refused:
+        parts.append("is refused under " + " and ".join(refused))
+    return f"{shown} " + "; it ".join(parts)
 
 
 def _score(a: RummyRules, b: RummyRules, key: str, timeout: float) -> DiffWitness | None:
@@ -190,34 +223,68 @@ def _score(a: RummyRules, b: RummyRules, key: str, timeout: float) -> DiffWitnes
         b.rulebook,
         "score",
         True,
-        f"the same end of a hand scores {da['total']} under {a.rulebook}'s rule and"
-        f" {dh['total']} under {b.rulebook}'s",
+        f"the same end of a hand scores {da['total']} under {a.rulebook} and"
+        f" {dh['total']} under {mixed_name(a.rulebook, b.rulebook, key)}",
         {
             "melds": da["melds"],
             "hand": da["hand"],
             "red_threes": da["red_threes_laid_out"],
             "ended": da["ended"],
-            "scores": {a.rulebook: da["categories"], b.rulebook: dh["categories"]},
+            "scores": {
+                a.rulebook: da["categories"],
+                mixed_name(a.rulebook, b.rulebook, key): dh["categories"],
+            },
         },
         "solver over the score encoding of both rule sets (the fewest melds)",
     )
 
 
-def _opening(a: RummyRules, b: RummyRules) -> DiffWitness | None:
-    def minimum(r: RummyRules, total: int) -> int | None:
-        hits = [
-            x.minimum
-            for x in r.opening_minimums
-            if (x.low is None or total >= x.low) and (x.high is None or total <= x.high)
-        ]
-        return hits[0] if len(hits) == 1 else None
+def score_unit(r: RummyRules) -> int:
+    """The step in which a side's running total moves: the gcd of every card value and every
+    bonus and penalty the rules price, so a total off the step is one no game can have."""
+    import math
 
+    values = [abs(v) for v in dataclasses.astuple(r.card_points)]
+    for key in SCORE_KEYS | {"red_three_each", "red_three_all", "red_three_negative_all"}:
+        v = getattr(r, key, None)
+        if (
+            isinstance(v, int)
+            and not isinstance(v, bool)
+            and not key.endswith(("_count", "_completed", "_clean", "_dirty"))
+        ):
+            values.append(abs(v))
+    values += [abs(p.points) for p in r.penalties]
+    return math.gcd(*values) or 1
+
+
+def opening_minimum(r: RummyRules, total: int) -> int | None:
+    """The minimum a side on `total` must open with, or None when no row, or two rows with
+    different minimums, cover it."""
+    hits = {
+        x.minimum
+        for x in r.opening_minimums
+        if (x.low is None or total >= x.low) and (x.high is None or total <= x.high)
+    }
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _opening(a: RummyRules, b: RummyRules) -> DiffWitness | None:
+    minimum = opening_minimum
+    # only totals a game can have: multiples of both books' score steps, below both targets
+    step = math.lcm(score_unit(a), score_unit(b))
     edges = sorted(
         {e for r in (a, b) for x in r.opening_minimums for e in (x.low, x.high) if e is not None}
         | {0}
     )
-    cands = sorted({v for e in edges for v in (e - 5, e, e + 5)} | {-5})
-    for total in cands:
+    below = min(a.target_score, b.target_score)
+    cands = sorted(
+        {
+            m
+            for e in edges
+            for m in ((e - 1) // step * step, e // step * step, -(-(e + 1) // step) * step)
+        }
+    )
+    for total in (t for t in cands if t < below):
         ma, mb = minimum(a, total), minimum(b, total)
         if ma != mb:
             return DiffWitness(
@@ -296,19 +363,20 @@ def _dealt_apart(
         return None
     ja, jb = model.state_to_json(dealt), model.state_to_json(other)
     parts = sorted(k for k in ja.keys() | jb.keys() if ja.get(k) != jb.get(k))
+    hn = mixed_name(a.rulebook, b.rulebook, key)
     return DiffWitness(
         key,
         a.rulebook,
         b.rulebook,
         "deal",
         True,
-        f"the same deck order deals a different position under {a.rulebook}'s rule and"
-        f" under {b.rulebook}'s (it differs in {', '.join(parts) or 'its representation'})",
+        f"the same deck order deals a different position under {a.rulebook} and"
+        f" under {hn} (it differs in {', '.join(parts) or 'its representation'})",
         {
             "layout": seating.layout or f"{seating.players} players",
             "deal": [model.card_name(c) for c in order],
-            "states": {a.rulebook: ja, b.rulebook: jb},
-            "differs_in": {k: {a.rulebook: ja.get(k), b.rulebook: jb.get(k)} for k in parts},
+            "states": {a.rulebook: ja, hn: jb},
+            "differs_in": {k: {a.rulebook: ja.get(k), hn: jb.get(k)} for k in parts},
         },
         "the model's deal under both rule sets",
     )
@@ -382,7 +450,7 @@ def _play(
             return None
         left[0] -= 1
         if model.phase(twin) != "play":
-            return _parted(model, (a, h), (a, b), key, where, moves, state, twin)
+            return _parted(model, (a, h), key, where, moves, state, twin)
         la = set(model.legal_actions(a, state))
         try:
             lh = set(model.legal_actions(h, twin))
@@ -396,9 +464,9 @@ def _play(
                 b.rulebook,
                 "moves",
                 True,
-                f"after {len(moves)} moves of a {where['layout']} hand, {len(la - lh)}"
-                f" moves are legal under {a.rulebook}'s rule only and {len(lh - la)} under"
-                f" {b.rulebook}'s only",
+                f"after {len(moves)} moves of a {where['layout']} hand,"
+                f" {_count(len(la - lh), 'move')} legal under {a.rulebook} only and"
+                f" {len(lh - la)} under {mixed_name(a.rulebook, b.rulebook, key)} only",
                 {
                     **where,
                     "moves": moves,
@@ -421,7 +489,7 @@ def _play(
         except (ValueError, KeyError, IndexError, RecursionError):
             return False
     if model.phase(twin) == "play" and model.phase(state) != "play":
-        return _parted(model, (h, a), (b, a), key, where, moves, twin, state)
+        return _parted(model, (h, a), key, where, moves, twin, state)
     ra, rh = model.last_hand(state), model.last_hand(twin)
     if ra is not None and rh is not None and tuple(ra.scores) != tuple(rh.scores):
         return DiffWitness(
@@ -431,15 +499,15 @@ def _play(
             "score",
             True,
             f"the same {len(moves)} moves of a {where['layout']} hand score"
-            f" {', '.join(map(str, ra.scores))} under {a.rulebook}'s rule and"
-            f" {', '.join(map(str, rh.scores))} under {b.rulebook}'s",
+            f" {', '.join(map(str, ra.scores))} under {a.rulebook} and"
+            f" {', '.join(map(str, rh.scores))} under {h.rulebook}",
             {
                 **where,
                 "moves": moves,
-                "scores": {a.rulebook: list(ra.scores), b.rulebook: list(rh.scores)},
+                "scores": {a.rulebook: list(ra.scores), h.rulebook: list(rh.scores)},
                 "categories": {
                     a.rulebook: [dict(c) for c in ra.categories],
-                    b.rulebook: [dict(c) for c in rh.categories],
+                    h.rulebook: [dict(c) for c in rh.categories],
                 },
             },
             "the model's apply and hand result under both rule sets, on one played hand",
@@ -485,14 +553,14 @@ def _refusals(a: Any, b: Any, key: str, seed: int, positions: int = 12) -> DiffW
                             f"seat {seat} playing {data.get('type')} in seat {data.get('seat')}'s"
                             f" turn, after {len(moves)} moves of a"
                             f" {seating.layout or seating.players} hand, is refused with a"
-                            f" penalty of {_points(pa)} under {a.rulebook}'s rule and"
-                            f" {_points(ph)} under {b.rulebook}'s",
+                            f" penalty of {_points(pa)} under {a.rulebook} and"
+                            f" {_points(ph)} under {h.rulebook}",
                             {
                                 "layout": seating.layout or f"{seating.players} players",
                                 "deal": [model.card_name(c) for c in order],
                                 "moves": moves,
                                 "action": model.action_to_json(wrong),
-                                "penalties": {a.rulebook: pa, b.rulebook: ph},
+                                "penalties": {a.rulebook: pa, h.rulebook: ph},
                             },
                             "the model's refusals of one action under both rule sets",
                         )
@@ -520,7 +588,6 @@ def _penalties(refused: Any) -> list[int]:
 def _parted(
     model: Any,
     rules: tuple[Any, Any],
-    books: tuple[Any, Any],
     key: str,
     where: dict[str, Any],
     moves: list[dict[str, Any]],
@@ -528,19 +595,21 @@ def _parted(
     over: Any,
 ) -> DiffWitness:
     """The same moves leave the hand in play under the first rule set (`going`) and end it under
-    the second (`over`); `books` name them in that order."""
-    on, ended = books[0].rulebook, books[1].rulebook
-    first, second = (on, ended) if rules[0].rulebook == on else (ended, on)
+    the second (`over`); each is named as the rule set it is (a book, or a book with one rule
+    taken from another)."""
+    on, ended = rules[0].rulebook, rules[1].rulebook
+    base = on if " with " not in on else ended
+    mixed = ended if base == on else on
     done = model.last_hand(over)
     why = done.reason if done is not None else "over"
     return DiffWitness(
         key,
-        first,
-        second,
+        base,
+        mixed.split(" with ", 1)[1].split("'s ", 1)[0],
         "moves",
         True,
-        f"the same {len(moves)} moves of a {where['layout']} hand end it under {ended}'s rule"
-        f" ({why}) and leave it in play under {on}'s, with"
+        f"the same {len(moves)} moves of a {where['layout']} hand end it under {ended}"
+        f" ({why}) and leave it in play under {on}, with"
         f" {_count(len(model.legal_actions(rules[0], going)), 'legal move')}",
         {
             **where,
@@ -698,13 +767,18 @@ def witness(
         return _none_found(a, b, key, [f"positions of {hands} random hands per layout"])
     if key == "opening_minimums":
         got = _opening(a, b) or _opening(b, a)
-        tried.append("the opening tables")
+        if got is None:
+            # every total both games can have is compared: nothing else can tell the tables apart
+            return _none_found(a, b, key, ["the opening tables at every total both games can have"])
     if got is None:
         got = _deck(a, b, key) or _deck(b, a, key)
     if got is None:
         got = _target(a, b, key)
     if got is None and key in MELD_KEYS:
-        got = _meld(a, b, key, timeout) or _meld(b, a, key, timeout)
+        melds = [_meld(a, b, key, timeout)]
+        if melds[0] is None or _same_for_books(melds[0]):
+            melds.append(_meld(b, a, key, timeout))
+        got = min((w for w in melds if w is not None), key=_same_for_books, default=None)
         tried.append("every meld of the smaller deck")
     if got is None and key in SCORE_KEYS:
         got = _score(a, b, key, timeout) or _score(b, a, key, timeout)

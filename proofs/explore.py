@@ -39,6 +39,7 @@ from typing import Any, Protocol
 from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.model.escoba.state import EscobaState
 from arbitro.model.game import GameModel
+from arbitro.proofs.cluster import dask_client
 from arbitro.proofs.explore_config import Config, model_of
 
 
@@ -124,6 +125,9 @@ class Result:
     cpu_seconds: float = 0.0  # CPU time spent walking (`time.process_time`), summed over deals
     symmetry: bool = False
     clauses_known: bool = True  # False: the model does not say which clauses a move used
+    # one deal split over partitions (see partition.py): what each held and sent
+    partitions: list[dict[str, Any]] = field(default_factory=list)
+    interrupted: bool = False  # stopped by Ctrl-C: the deals (or levels) finished so far
 
     def merge(self, other: Result) -> None:
         self.deals += other.deals
@@ -152,6 +156,8 @@ class Result:
         self.seconds += other.seconds
         self.walk_seconds += other.walk_seconds
         self.cpu_seconds += other.cpu_seconds
+        self.partitions += other.partitions
+        self.interrupted = self.interrupted or other.interrupted
 
     def unexercised(self, book_clauses: Iterable[str]) -> list[str]:
         return sorted(set(book_clauses) - self.clauses)
@@ -177,7 +183,8 @@ class Result:
                 {"scores": list(k), "terminal_states": v} for k, v in sorted(self.scores.items())
             ],
             "outcomes": dict(sorted(self.outcomes.items())),
-            "exhausted": not self.truncated,
+            "exhausted": not self.truncated and not self.interrupted,
+            "interrupted": self.interrupted,
             "seconds": round(self.seconds, 3),
             "walk_seconds": round(self.walk_seconds, 3),
             "cpu_seconds": round(self.cpu_seconds, 3),
@@ -187,7 +194,19 @@ class Result:
             "states_per_cpu_second": _rate(self.states, self.cpu_seconds),
             "orbits_per_second": _rate(self.orbits, self.walk_seconds),
             "states_per_second": _rate(self.states, self.walk_seconds),
-        }
+        } | (
+            {"partitions": self.partitions, "exchange": _exchange(self.partitions)}
+            if self.partitions
+            else {}
+        )
+
+
+def _exchange(partitions: list[dict[str, Any]]) -> dict[str, int]:
+    """What crossed between partitions: successors sent to another partition, and their bytes."""
+    return {
+        "states": sum(p["sent_states"] for p in partitions),
+        "bytes": sum(p["sent_bytes"] for p in partitions),
+    }
 
 
 def _rate(count: int, seconds: float) -> int | None:
@@ -537,68 +556,60 @@ def explore_deals(
     """Every deal of ``seeds`` explored and merged in seed order.
 
     ``workers`` > 0 starts a local Dask cluster of that many single-threaded processes;
-    ``scheduler`` connects to a running Dask scheduler instead. Either way each deal is one task,
-    and the merge is the same as exploring them one after another.
+    ``scheduler`` connects to a running Dask scheduler instead. One deal is then split over the
+    workers, its states partitioned by hash (`arbitro.proofs.partition`); several deals are one
+    task each. Either way the result is the same as exploring them one after another in one
+    process. Interrupted (Ctrl-C), the deals finished so far are returned, marked interrupted.
     """
     total = Result(config.name, symmetry=symmetry)
     started = time.perf_counter()
-    if not scheduler and workers <= 0:
-        for n, seed in enumerate(seeds, 1):
-            total.merge(explore_deal(config, seed, max_states=max_states, symmetry=symmetry))
-            if progress is not None:
-                progress(n, len(seeds))
-    else:
-        for r in _fan_out(config, seeds, max_states, symmetry, scheduler, workers, progress):
-            total.merge(r)
+    try:
+        if not scheduler and workers <= 0:
+            for n, seed in enumerate(seeds, 1):
+                total.merge(explore_deal(config, seed, max_states=max_states, symmetry=symmetry))
+                if progress is not None:
+                    progress(n, len(seeds))
+        else:
+            with dask_client(scheduler, workers) as client:
+                if len(seeds) == 1:
+                    from arbitro.proofs.partition import DaskRunner, explore_partitioned
+
+                    runner = DaskRunner(client)
+                    one = explore_partitioned(
+                        config, seeds[0], runner, max_states=max_states, symmetry=symmetry
+                    )
+                    total.merge(one)
+                else:
+                    _fan_out(client, config, seeds, max_states, symmetry, progress, total)
+    except KeyboardInterrupt:
+        total.interrupted = True
     total.seconds = time.perf_counter() - started
     return total
 
 
-def _task(source: str, seed: int, max_states: int | None, symmetry: bool) -> Result:
-    """One deal, in a worker: the configuration is read again from its file there."""
-    from arbitro.proofs.explore_config import load_config
-
-    return explore_deal(load_config(source), seed, max_states=max_states, symmetry=symmetry)
+def _task(config: Config, seed: int, max_states: int | None, symmetry: bool) -> Result:
+    """One deal, in a worker."""
+    return explore_deal(config, seed, max_states=max_states, symmetry=symmetry)
 
 
 def _fan_out(
+    client: Any,
     config: Config,
     seeds: Sequence[int],
     max_states: int | None,
     symmetry: bool,
-    scheduler: str | None,
-    workers: int,
     progress: Callable[[int, int], None] | None,
-) -> list[Result]:
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ExploreError(
-            "fanning out needs Dask distributed: install arbitro with the 'cluster' extra"
-        ) from None
-    cluster = None
-    if scheduler:
-        client = Client(scheduler)  # type: ignore[no-untyped-call]
-    else:
-        cluster = LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = Client(cluster)  # type: ignore[no-untyped-call]
-    try:
-        futures = client.map(
-            _task, [config.source] * len(seeds), list(seeds), max_states=max_states,
-            symmetry=symmetry, pure=False,
-        )  # fmt: skip
-        results: list[Result] = []
-        for n, fut in enumerate(futures, 1):
-            results.append(fut.result())
-            if progress is not None:
-                progress(n, len(seeds))
-        return results
-    finally:
-        client.close()  # type: ignore[no-untyped-call]
-        if cluster is not None:
-            cluster.close()
+    total: Result,
+) -> None:
+    """One task per deal, merged into ``total`` in seed order as they finish in order."""
+    futures = client.map(
+        _task, [config] * len(seeds), list(seeds), max_states=max_states, symmetry=symmetry,
+        pure=False,
+    )  # fmt: skip
+    for n, fut in enumerate(futures, 1):
+        total.merge(fut.result())
+        if progress is not None:
+            progress(n, len(seeds))
 
 
 # ---------------------------------------------------------------- the proofs' score facts

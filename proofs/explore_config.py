@@ -83,16 +83,20 @@ def config_names() -> list[str]:
 
 def load_config(name_or_path: str) -> Config:
     """A named configuration or a configuration file; ConfigError names what is wrong."""
+    from arbitro.model.inputs import input_problem, shown
+
     path = Path(name_or_path)
-    if not (name_or_path.endswith(".toml") or path.is_file()):
+    looks_like_file = name_or_path.endswith(".toml") or "/" in name_or_path
+    if not looks_like_file and input_problem(path) is not None:
         named = configs_dir() / f"{name_or_path}.toml"
-        if not named.is_file():
+        if name_or_path not in config_names():
             known = ", ".join(config_names())
-            raise ConfigError(name_or_path, "name", f"no such configuration; known: {known}")
+            raise ConfigError(shown(name_or_path), "name", f"no such configuration; known: {known}")
         path = named
     where = str(path)
-    if not path.is_file():
-        raise ConfigError(where, "file", "not a readable file")
+    problem = input_problem(path)
+    if problem is not None:
+        raise ConfigError(shown(where), "file", problem)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:

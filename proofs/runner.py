@@ -8,6 +8,9 @@ A property reads some fields of the rules; while it runs, the fields it reads ar
 result under another reading is the same when that reading gives every recorded field the same
 value (the property is a function of the fields it reads), and is then reused (`Result.cached`)
 instead of proved again. Rule sets are checked in worker processes (`jobs`).
+
+Every solver call gets `rlimit` Z3 resource units (deterministic: the verdicts do not depend on the
+machine's load); `timeout` is only a wall-clock safety net per solver call.
 """
 
 from __future__ import annotations
@@ -19,11 +22,13 @@ import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from arbitro.model.errors import OptionError
 from arbitro.model.schema import Options, rules_for
-from arbitro.model.spec import Rulebook, load_rulebook
+from arbitro.model.spec import Rulebook, load_rulebook, use_spec_file
+from arbitro.proofs import smt
 from arbitro.proofs.properties import family, for_family, names
 from arbitro.proofs.verdict import NotEncoded, Result, Verdict, not_covered
 
@@ -71,10 +76,19 @@ class Job:
     properties: list[str]
     timeout: float
     known: dict[str, Result] = field(default_factory=dict)
+    rlimit: int = smt.DEFAULT_RLIMIT
+    spec: str | None = None  # the user's own spec file the rulebook comes from
 
 
 def run_job(job: Job) -> list[tuple[Result, dict[str, Any]]]:
     """Prove the job's properties of one rule set; each result with the fields it read."""
+    if job.spec is not None:
+        use_spec_file(Path(job.spec))  # a worker started afresh knows only the registered books
+    with smt.use_rlimit(job.rlimit):
+        return _run_job(job)
+
+
+def _run_job(job: Job) -> list[tuple[Result, dict[str, Any]]]:
     rules = rules_for(job.rulebook, job.options)
     before: dict[str, Result] = dict(job.known)
     out: list[tuple[Result, dict[str, Any]]] = []
@@ -108,6 +122,7 @@ class Report:
     seconds: float
     timeout: float
     all_readings: bool
+    rlimit: int = smt.DEFAULT_RLIMIT
 
     def counts(self) -> dict[str, int]:
         out = {v.value: 0 for v in Verdict}
@@ -119,6 +134,11 @@ class Report:
     def ok(self) -> bool:
         return all(r.verdict is Verdict.PROVED for r in self.results)
 
+
+SAFETY_NET = 600.0
+"""Default seconds of wall clock a solver call may take before it is stopped: a safety net only,
+far above what the resource limit allows on this project's machine, so that a verdict is decided
+by the resource limit (the same on any load), never by the clock."""
 
 TOGETHER = (("score-step", "opening-table"),)
 """Properties run in one job, the later using the earlier's result."""
@@ -137,7 +157,10 @@ def _split(job: Job) -> list[Job]:
                 groups.append(names)
         else:
             groups.append([name])
-    return [Job(job.rulebook, job.options, g, job.timeout, job.known) for g in groups]
+    return [
+        Job(job.rulebook, job.options, g, job.timeout, job.known, job.rlimit, job.spec)
+        for g in groups
+    ]
 
 
 def _run_all(jobs: list[Job], workers: int) -> list[list[tuple[Result, dict[str, Any]]]]:
@@ -175,20 +198,36 @@ def prove(
     options: Options | None = None,
     *,
     all_readings: bool = False,
-    timeout: float = 30.0,
+    timeout: float = SAFETY_NET,
     properties: Sequence[str] | None = None,
     workers: int = 2,
+    rlimit: int = smt.DEFAULT_RLIMIT,
+    spec: str | None = None,
 ) -> Report:
-    """Check the properties of each rulebook (every reading with `all_readings`)."""
+    """Check the properties of each rulebook (every reading with `all_readings`): each solver call
+    gets `rlimit` resource units, and `timeout` seconds of wall clock as a safety net. `spec` is
+    a user's own spec file (its rulebook is then one of `rulebooks`)."""
     started = time.perf_counter()
     if timeout <= 0:
         raise OptionError(f"--timeout must be a positive number of seconds, got {timeout:g}")
+    if rlimit < 0:
+        raise OptionError(f"--rlimit must be 0 (no limit) or a positive number, got {rlimit}")
     props = check_properties(properties)
+    if spec is not None:
+        use_spec_file(Path(spec))
     books = [load_rulebook(b) for b in rulebooks]
     base: Reading = dict(options or {})
     for b in books:
         rules_for(b, base)  # an option a book does not offer is refused here, by name
-    first = _run_all([Job(b.id, base, props, timeout) for b in books], workers)
+
+    def job(book: str, reading: Reading, names: list[str], known: dict[str, Result]) -> Job:
+        own = spec if spec is not None and book not in registered else None
+        return Job(book, reading, names, timeout, known, rlimit, own)
+
+    from arbitro.model.spec import rulebook_ids
+
+    registered = set(rulebook_ids())
+    first = _run_all([job(b.id, base, props, {}) for b in books], workers)
     done: dict[tuple[str, str], list[tuple[Result, dict[str, Any]]]] = {}
     for b, got in zip(books, first, strict=True):
         done[(b.id, _key(base))] = got
@@ -213,19 +252,19 @@ def prove(
                 reused[(b.id, _key(reading))] = same
                 if again:
                     known = {r.name: r for r, _ in same}
-                    jobs.append(Job(b.id, reading, again, timeout, known))
-        for job, got in zip(jobs, _run_all(jobs, workers), strict=True):
-            reused[(job.rulebook, _key(job.options))] += got
+                    jobs.append(job(b.id, reading, again, known))
+        for again_job, got in zip(jobs, _run_all(jobs, workers), strict=True):
+            reused[(again_job.rulebook, _key(again_job.options))] += got
         done.update(reused)
     results: list[Result] = []
     for book_id, reading in order:
         by_name = {r.name: r for r, _ in done[(book_id, _key(reading))]}
         results += [by_name[p] for p in props if p in by_name]
-    return Report(results, time.perf_counter() - started, timeout, all_readings)
+    return Report(results, time.perf_counter() - started, timeout, all_readings, rlimit)
 
 
 def _key(options: Mapping[str, str | bool]) -> str:
     return repr(sorted(options.items()))
 
 
-__all__ = ["Job", "Report", "check_properties", "prove", "readings", "run_job"]
+__all__ = ["SAFETY_NET", "Job", "Report", "check_properties", "prove", "readings", "run_job"]

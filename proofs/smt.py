@@ -2,16 +2,23 @@
 
 Nothing else in arbitro imports z3. Callers pass facts and goals written in
 `arbitro.proofs.terms`; they get back an `Outcome` whose status is exactly what the solver said
-(`sat`, `unsat` or `unknown` — a timeout is `unknown`, never a proof), the values of every unknown
-when `sat`, and when `unsat` the clause ids whose facts cannot hold together, minimised so that
-dropping any one of them makes the rest satisfiable (or the solver could not tell).
+(`sat`, `unsat` or `unknown` — a limit reached is `unknown`, never a proof), the values of every
+unknown when `sat`, and when `unsat` the clause ids whose facts cannot hold together, minimised so
+that dropping any one of them makes the rest satisfiable (or the solver could not tell).
+
+Limits are deterministic: every solver call gets a budget of Z3 resource units (`rlimit`, see
+`rlimit`/`use_rlimit`), counted in the solver's own steps, so the same question gets the same
+answer on an idle or a loaded machine. The `timeout` each function takes is only a wall-clock
+safety net per solver call; when it, rather than the budget, ends a call the reason says so (that
+answer depends on the machine).
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -179,6 +186,76 @@ def _ms(seconds: float) -> int:
     return max(1, int(seconds * 1000))
 
 
+DEFAULT_RLIMIT = 250_000_000
+"""Z3 resource units each solver call may use by default (about 10 to 40 s of this project's
+machine, depending on the question): every property `arbitro prove` runs with the defaults is
+decided within it (see docs/proofs.md)."""
+
+_LIMIT = [DEFAULT_RLIMIT]
+_USED = [0, 0]  # the most units one call used, and the units of every call, since `reset_usage`
+
+
+def rlimit() -> int:
+    """The resource units each solver call may use now (0: no limit)."""
+    return _LIMIT[0]
+
+
+def set_rlimit(units: int) -> None:
+    """Every later solver call of this process gets `units` resource units (0: no limit)."""
+    if units < 0:
+        raise ValueError(f"a resource limit is a number of units, 0 or more; got {units}")
+    _LIMIT[0] = units
+
+
+@contextlib.contextmanager
+def use_rlimit(units: int) -> Iterator[None]:
+    """Solver calls within the block get `units` resource units each."""
+    before = _LIMIT[0]
+    set_rlimit(units)
+    try:
+        yield
+    finally:
+        _LIMIT[0] = before
+
+
+def usage() -> tuple[int, int]:
+    """The most resource units one solver call used, and the total, since `reset_usage`."""
+    return _USED[0], _USED[1]
+
+
+def reset_usage() -> None:
+    _USED[0] = _USED[1] = 0
+
+
+def _limit(solver: Any, timeout: float, units: int | None = None) -> None:
+    """Give the next check of `solver` its resource budget and its wall-clock safety net."""
+    solver.set("rlimit", _LIMIT[0] if units is None else units)
+    solver.set("timeout", _ms(timeout))
+
+
+def _spent(solver: Any) -> int:
+    """The resource units the solver has used so far (Z3 counts them cumulatively)."""
+    try:
+        return int(solver.statistics().get_key_value("rlimit count"))
+    except z3.Z3Exception:
+        return 0
+
+
+def _run(solver: Any, timeout: float, *assumptions: Any, units: int | None = None) -> Any:
+    """One check under the limits, its resource use recorded."""
+    _limit(solver, timeout, units)
+    before = _spent(solver)
+    got = solver.check(*assumptions)
+    used = _spent(solver) - before
+    _USED[0] = max(_USED[0], used)
+    _USED[1] += used
+    _LAST[0], _LAST[1] = used, _LIMIT[0] if units is None else units
+    return got
+
+
+_LAST = [0, 0]  # the units the last call used, and the units it was given
+
+
 _MODEL_ENTRY = re.compile(
     r"\(define-fun (\|[^|]*\||[^\s()]+) \(\) (Int|Bool)\s+(\(- \d+\)|\d+|true|false)\)"
 )
@@ -211,8 +288,15 @@ def _values(model: Any, declared: dict[str, str] | None = None) -> dict[str, Val
 
 def _reason(solver: Any, timeout: float, started: float) -> str:
     why = str(solver.reason_unknown())
+    # Z3 says "canceled" for either limit when both are set: the units spent tell them apart
+    used, given = _LAST
+    if "resource limit" in why or (given and used >= given):
+        return f"resource limit of {given or _LIMIT[0]:,} units reached (raise --rlimit)"
     if "timeout" in why or "canceled" in why or time.perf_counter() - started >= timeout * 0.98:
-        return f"timeout after {timeout:g} s"
+        return (
+            f"the wall-clock safety net of {timeout:g} s ran out before the resource limit "
+            "(an answer that depends on the machine; raise --timeout)"
+        )
     return f"the solver gave up: {why}"
 
 
@@ -249,11 +333,10 @@ class _Session:
         self.goal_literals = [z3.Bool(f"goal!{i}", ctx) for i in range(len(goals))]
 
     def check(self, clauses: Sequence[str], timeout: float, goals: bool = True) -> Any:
-        self.solver.set("timeout", _ms(timeout))
         assumptions = [self.literals[c] for c in clauses]
         if goals:
             assumptions += self.goal_literals
-        return self.solver.check(*assumptions)
+        return _run(self.solver, timeout, *assumptions)
 
     def core(self) -> list[str]:
         return [self.by_name[str(x)] for x in self.solver.unsat_core() if str(x) in self.by_name]
@@ -272,19 +355,29 @@ def check(
     started = time.perf_counter()
     s = _Session(facts, goals)
     # the same query is asked again under readings that leave its facts unchanged (the claims,
-    # clashes and dead rules of each reading): answered once per process
-    key = (s.text, timeout, minimise, values)
+    # clashes and dead rules of each reading): answered once per process, under the same limits
+    key = (s.text, _LIMIT[0], timeout, minimise, values)
     hit = _ANSWERED.get(key)
     if hit is None:
         if len(_ANSWERED) >= 2048:
             _ANSWERED.clear()  # a long-lived process keeps a bounded memory of answers
-        hit = _ANSWERED[key] = _answer(s, True, started, timeout, minimise, want_values=values)
-        return replace(hit, values=dict(hit.values))
-    return replace(hit, values=dict(hit.values), seconds=time.perf_counter() - started)
+        got = _answer(s, True, started, timeout, minimise, want_values=values)
+        # the text names clauses by literal only: keep the core as literals, so that the same
+        # query asked for another book names that book's clauses, never the first asker's
+        literal = {c: n for n, c in s.by_name.items()}
+        _ANSWERED[key] = replace(got, core=tuple(literal[c] for c in got.core))
+        return replace(got, values=dict(got.values))
+    return replace(
+        hit,
+        values=dict(hit.values),
+        core=tuple(s.by_name[n] for n in hit.core),
+        seconds=time.perf_counter() - started,
+    )
 
 
-_ANSWERED: dict[tuple[str, float, bool, bool], Outcome] = {}
-"""Answers of `check` by query text and options: a query's answer depends on nothing else."""
+_ANSWERED: dict[tuple[str, int, float, bool, bool], Outcome] = {}
+"""Answers of `check` by query text, limits and options, the core as clause literals: a query's
+answer depends on nothing else, and each asker reads the literals as its own clauses."""
 
 
 def check_claim(
@@ -297,9 +390,7 @@ def check_claim(
     first = _answer(s, True, started, timeout, True)
     if first.status != "unsat":
         return first, None
-    again = time.perf_counter()
-    left = max(timeout - (again - started), 0.001)
-    return first, _answer(s, False, again, left, True, want_values=False)
+    return first, _answer(s, False, time.perf_counter(), timeout, True, want_values=False)
 
 
 def _answer(
@@ -335,25 +426,23 @@ def _answer(
 def _minimise(
     s: _Session, core: list[str], started: float, timeout: float, goals: bool = True
 ) -> list[str]:
-    """Deletion: drop each clause whose absence keeps the rest unsat (an unknown keeps it)."""
+    """Deletion: drop each clause whose absence keeps the rest unsat (an unknown keeps it). Each
+    trial gets the full resource budget, so the core does not depend on the machine's speed."""
     kept = list(core)
     for c in list(core):
         if c not in kept:
             continue
-        left = timeout - (time.perf_counter() - started)
-        if left <= 0:
-            break
         trial = [x for x in kept if x != c]
-        if s.check(trial, left, goals) == z3.unsat:
+        if s.check(trial, timeout, goals) == z3.unsat:
             # the solver's own core of the smaller set may be smaller still
             smaller = set(s.core())
             kept = [x for x in trial if x in smaller]
     return kept
 
 
-INCREMENTAL_BUDGET = 3.0
-"""Seconds a question of an optimum search gets from the incremental solver before a fresh one
-takes it over."""
+INCREMENTAL_SHARE = 8
+"""A question of an optimum search gets 1/INCREMENTAL_SHARE of the resource budget from the
+incremental solver before a fresh one takes it over with the whole budget."""
 
 
 class Problem:
@@ -390,15 +479,13 @@ class Problem:
         """Whether the facts and goals can all hold (no values read back)."""
         text, _ = self._text(goals, None)
         solver = z3.SolverFor("QF_LIA", ctx=_context())
-        solver.set("timeout", _ms(timeout))
         solver.from_string(text)
-        got = solver.check()
+        got = _run(solver, timeout)
         return "sat" if got == z3.sat else "unsat" if got == z3.unsat else "unknown"
 
     def satisfiable_each(self, goals: Sequence[BoolTerm], timeout: float) -> list[Status]:
         """For each goal alone, whether the facts and it can hold: one solver, each goal behind a
         literal assumed in turn (no re-parsing per goal)."""
-        started = time.perf_counter()
         s = self.script
         keep = (dict(s.ref), dict(s.declared), s.count, len(s.lines))
         try:
@@ -414,9 +501,7 @@ class Problem:
         solver.from_string(text)
         out: list[Status] = []
         for i in range(len(goals)):
-            left = max(timeout - (time.perf_counter() - started), 0.001)
-            solver.set("timeout", _ms(left))
-            got = solver.check(z3.Bool(f"each!{i}", ctx))
+            got = _run(solver, timeout, z3.Bool(f"each!{i}", ctx))
             out.append("sat" if got == z3.sat else "unsat" if got == z3.unsat else "unknown")
         return out
 
@@ -436,15 +521,14 @@ class Problem:
         assignment gives a value; then "at least value + step" is asked, jumping to each
         new assignment's value and doubling the step, until a check is unsat; from there the gap
         is halved. The answer is proved by the last unsat check (nothing reaches one beyond it).
-        Each question gets a fresh solver over the same script: Z3 preprocesses a fresh problem
-        far better than an incremental one. A constant objective is its own optimum.
+        A question the incremental solver cannot settle within its share of the budget gets a
+        fresh solver over the same script: Z3 preprocesses a fresh problem far better than an
+        incremental one. A constant objective is its own optimum. `timeout` is the wall-clock
+        safety net of each solver call.
         """
         started = time.perf_counter()
         if isinstance(objective, IConst):
             return Optimum("proved", value=objective.value, seconds=0.0)
-
-        def left() -> float:
-            return max(timeout - (time.perf_counter() - started), 0.001)
 
         sign = 1 if maximise else -1
         text, declared = self._text(goals, objective * sign)
@@ -456,23 +540,23 @@ class Problem:
 
         answered = [solver]
 
+        share = _LIMIT[0] // INCREMENTAL_SHARE
+
         def ask(at_least: int | None) -> tuple[Any, int | None]:
-            solver.set("timeout", _ms(min(left(), INCREMENTAL_BUDGET)))
             if at_least is None:
-                got = solver.check()
+                got = _run(solver, timeout, units=share)
             else:
                 lit = z3.Bool(f"at-least!{asked[0]}", ctx)
                 asked[0] += 1
                 solver.add(z3.Implies(lit, obj >= at_least))
-                got = solver.check(lit)
+                got = _run(solver, timeout, lit, units=share)
             answered[0] = solver
-            if got == z3.unknown and left() > 0.01:
+            if got == z3.unknown:
                 fresh = z3.SolverFor("QF_LIA", ctx=ctx)
-                fresh.set("timeout", _ms(left()))
                 fresh.from_string(text)
                 if at_least is not None:
                     fresh.add(obj >= at_least)
-                got = fresh.check()
+                got = _run(fresh, timeout)
                 answered[0] = fresh
             value = None
             if got == z3.sat:
@@ -482,7 +566,7 @@ class Problem:
         got, best = ask(None)
         solver_of = answered
         if got == z3.unsat:
-            out = check(self.facts, goals, timeout=left())
+            out = check(self.facts, goals, timeout=timeout)
             core = out.core if out.status == "unsat" else ()
             return Optimum("infeasible", core=core, seconds=time.perf_counter() - started)
         if got != z3.sat or best is None:
@@ -536,6 +620,7 @@ def version() -> str:
 
 
 __all__ = [
+    "DEFAULT_RLIMIT",
     "Optimum",
     "Outcome",
     "Problem",
@@ -543,5 +628,10 @@ __all__ = [
     "check",
     "check_claim",
     "optimum",
+    "reset_usage",
+    "rlimit",
+    "set_rlimit",
+    "usage",
+    "use_rlimit",
     "version",
 ]

@@ -184,6 +184,21 @@ def prove(
     )
 
 
+def end_text(value: int | None, proved: bool) -> str:
+    """One end of a range for a report: the number when proved; otherwise no bound is stated, only
+    the best value found so far, said to be unproved."""
+    if proved and value is not None:
+        return str(value)
+    if value is None:
+        return "? (no value found)"
+    return f"? (best found so far: {value}, not proved)"
+
+
+def range_text(pair: Sequence[int | None], proved: Sequence[bool]) -> str:
+    """`lo to hi`, each end as `end_text` gives it."""
+    return f"{end_text(pair[0], proved[0])} to {end_text(pair[1], proved[1])}"
+
+
 class NotEncoded(Exception):
     """An encoder met a rule value it has no constraints for; the property is then UNKNOWN."""
 
@@ -212,7 +227,9 @@ __all__ = [
     "Verdict",
     "Witness",
     "combine",
+    "end_text",
     "known",
     "not_covered",
     "prove",
+    "range_text",
 ]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 from arbitro.model.spec import STATUSES, load_all, load_rulebook, rulebook_ids
-from arbitro.report import comparison_document, without_witnesses
+from arbitro.reports.report import comparison_document, without_witnesses
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -508,7 +508,7 @@ def test_there_are_broken_claims_for_every_kind_of_mistake() -> None:
 
 
 def test_rules_show_lists_the_claims(capsys: pytest.CaptureFixture[str]) -> None:
-    from arbitro.cli import main
+    from arbitro.cli.main import main
 
     # Markdown keeps each statement on one line; the terminal table wraps its cells
     assert main(["rules", "show", "escoba-es", "--format", "md"]) == 0
@@ -527,7 +527,7 @@ def test_rules_show_lists_the_claims(capsys: pytest.CaptureFixture[str]) -> None
 def test_rules_show_json_carries_the_claims(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from arbitro.cli import main
+    from arbitro.cli.main import main
 
     assert main(["rules", "show", "canasta-es", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)

@@ -47,7 +47,7 @@ from arbitro.proofs.terms import (
     total,
     variables,
 )
-from arbitro.proofs.verdict import Check, Result, Verdict, Witness, known, prove
+from arbitro.proofs.verdict import Check, Result, Verdict, Witness, known, prove, range_text
 
 CATEGORIES = ("cards", "oros", "velo", "setenta", "escobas")
 
@@ -308,8 +308,10 @@ def bounds(rules: EscobaRules, timeout: float) -> Result:
     problem = smt.Problem(facts, [*cfg.categories.values(), cfg.score])
     signed = {c.name.removeprefix("sign/"): c.verdict is Verdict.PROVED for c in checks}
     proved: dict[tuple[str, bool], int] = {}
+    settled: dict[str, list[bool]] = {}
     for cat, term in [*cfg.categories.items(), ("total", cfg.score)]:
         pair: list[int | None] = []
+        settled[cat] = []
         for maximise in (False, True):
             # a proved sign bounds the least by 0; the hand score's ends by the categories' sums
             at = None
@@ -320,6 +322,7 @@ def bounds(rules: EscobaRules, timeout: float) -> Result:
             opt = problem.optimum(term, maximise=maximise, timeout=timeout, beyond=at)
             if opt.status == "proved" and opt.value is not None:
                 proved[(cat, maximise)] = opt.value
+            settled[cat].append(opt.status == "proved")
             pair.append(opt.value)
             if opt.status != "proved":
                 verdict = Verdict.UNKNOWN
@@ -330,11 +333,15 @@ def bounds(rules: EscobaRules, timeout: float) -> Result:
     # every total in between, each shown by a configuration (witnesses, not a proof)
     lo, hi = values["total"]
     admitted: list[int] = []
-    if lo is not None and hi is not None:
+    if all(settled["total"]) and lo is not None and hi is not None:
         totals = list(range(lo, hi + 1))
         got = problem.satisfiable_each([cfg.score.eq(t) for t in totals], timeout)
         admitted = [t for t, status in zip(totals, got, strict=True) if status == "sat"]
-    text = ", ".join(f"{k} {v[0]}..{v[1]}" for k, v in values.items() if k != "total")
+    text = ", ".join(
+        f"{k} {range_text(v, settled[k]).replace(' to ', '..')}"
+        for k, v in values.items()
+        if k != "total"
+    )
     checks.append(
         Check(
             "bounds",
@@ -342,7 +349,10 @@ def bounds(rules: EscobaRules, timeout: float) -> Result:
             "reached and proved optimal",
             verdict,
             time.perf_counter() - t0,
-            witness=Witness(f"hand score {lo} to {hi} ({text})", {"extremes": extremes}),
+            witness=Witness(
+                f"hand score {range_text((lo, hi), settled['total'])} ({text})",
+                {"extremes": extremes},
+            ),
             reason="; ".join(reasons),
             values={**values, "admitted_totals": admitted},
         )
@@ -354,10 +364,19 @@ def bounds(rules: EscobaRules, timeout: float) -> Result:
         "no category is negative, and each category and a side's hand score have proved least "
         "and greatest values",
         tuple(checks),
-        f"a side's hand score: {lo} to {hi}"
-        + (", every value between admitted" if len(admitted) == (hi or 0) - (lo or 0) + 1 else ""),
+        f"a side's hand score: {range_text((lo, hi), settled['total'])}"
+        + (
+            ", every value between admitted"
+            if admitted and len(admitted) == (hi or 0) - (lo or 0) + 1
+            else ""
+        ),
         time.perf_counter() - started,
-        values={"bounds": values, "admitted_totals": admitted, "extremes": extremes},
+        values={
+            "bounds": values,
+            "proved": settled,
+            "admitted_totals": admitted,
+            "extremes": extremes,
+        },
     )
 
 

@@ -228,8 +228,9 @@ def largest(rules: RummyRules, timeout: float) -> tuple[Check, dict[str, object]
         bound = _size(label, best) if best is not None else 0
         example: list[str] = list(entry.get("reached_example", []))  # type: ignore[call-overload]
         while True:
-            left = max(timeout - (time.perf_counter() - started), 0.001)
-            out = smt.check(base.items, [indicator, tm.size > bound], timeout=left, minimise=False)
+            out = smt.check(
+                base.items, [indicator, tm.size > bound], timeout=timeout, minimise=False
+            )
             if out.status == "sat":
                 bigger = read(out.values, "m", KINDS)
                 bound = sum(bigger)

@@ -25,7 +25,7 @@ from arbitro.proofs import smt
 from arbitro.proofs.rummy import cards as C
 from arbitro.proofs.rummy.score import CATEGORIES, Config, config
 from arbitro.proofs.terms import Evaluator, IntTerm, IVar, Value, divisible, divisible_parts
-from arbitro.proofs.verdict import Check, Result, Verdict, Witness, prove
+from arbitro.proofs.verdict import Check, Result, Verdict, Witness, prove, range_text
 
 CREDITS = ("melds", "canastas", "canaston", "going-out")
 DEBITS = ("hand", "penalties")
@@ -170,8 +170,10 @@ def bounds(rules: RummyRules, timeout: float) -> Result:
     problem = smt.Problem(facts, [*cfg.categories.values(), cfg.score])
     signed = {c.name.removeprefix("sign/"): c.verdict is Verdict.PROVED for c in checks}
     proved: dict[tuple[str, bool], int] = {}
+    settled: dict[str, list[bool]] = {}
     for cat, term in [*cfg.categories.items(), ("total", cfg.score)]:
         pair: list[int | None] = []
+        settled[cat] = []
         for maximise in (False, True):
             # a proved sign bounds that end by 0; the hand score's ends by the categories' sums
             at = None
@@ -184,6 +186,7 @@ def bounds(rules: RummyRules, timeout: float) -> Result:
             opt = problem.optimum(term, maximise=maximise, timeout=timeout, beyond=at)
             if opt.status == "proved" and opt.value is not None:
                 proved[(cat, maximise)] = opt.value
+            settled[cat].append(opt.status == "proved")
             if opt.status != "proved":
                 verdict = Verdict.UNKNOWN
                 reasons.append(f"{cat} {'max' if maximise else 'min'}: {opt.reason or opt.status}")
@@ -194,7 +197,11 @@ def bounds(rules: RummyRules, timeout: float) -> Result:
                 data = decode(cfg, opt.values)
                 extremes["max" if maximise else "min"] = data
         values[cat] = pair
-    text = ", ".join(f"{k} {v[0]}..{v[1]}" for k, v in values.items() if k != "total")
+    text = ", ".join(
+        f"{k} {range_text(v, settled[k]).replace(' to ', '..')}"
+        for k, v in values.items()
+        if k != "total"
+    )
     checks.append(
         Check(
             "bounds",
@@ -203,7 +210,7 @@ def bounds(rules: RummyRules, timeout: float) -> Result:
             verdict,
             time.perf_counter() - t0,
             witness=Witness(
-                f"hand score {values['total'][0]} to {values['total'][1]} ({text})",
+                f"hand score {range_text(values['total'], settled['total'])} ({text})",
                 {"extremes": extremes},
             ),
             reason="; ".join(reasons),
@@ -218,9 +225,9 @@ def bounds(rules: RummyRules, timeout: float) -> Result:
         "every category keeps its sign, and each category and a side's hand score have proved "
         "least and greatest values",
         tuple(checks),
-        f"a side's hand score: {lo} to {hi}",
+        f"a side's hand score: {range_text((lo, hi), settled['total'])}",
         time.perf_counter() - started,
-        values={"bounds": values, "extremes": extremes},
+        values={"bounds": values, "proved": settled, "extremes": extremes},
     )
 
 

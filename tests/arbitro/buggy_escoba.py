@@ -11,7 +11,14 @@ bugs are the ones independent engines were found to have:
 - `first_group_only=True`: only the first capturing group is offered (the player chooses);
 - `target=15`: the game ends at 15 (Ganar el juego says 21);
 - `setenta_by_sum=True`: the setenta goes to the higher sum of best cards, not the book's order;
-- `opening_sweep=False`: an opening table of 15 or 30 is left on the table.
+- `opening_sweep=False`: an opening table of 15 or 30 is left on the table;
+- `escoba_points`, `cards_points`, `oros_points`, `velo_points`: what each is worth (1 each, say
+  Escobas and Puntuación);
+- `rest_to_capturer=False`: the cards left at the end stay on the table (Desarrollo del juego
+  gives them to the last side that captured);
+- `rest_is_escoba=True`: taking those leftovers counts as an escoba (the book says it does not);
+- `missing_suit_lowest=True`: a side lacking a suit still shows a setenta, the missing suit worth
+  less than any card (the book is silent: arbitro records this as a reading, not its default).
 """
 
 from __future__ import annotations
@@ -39,6 +46,13 @@ class Bugs:
     target: int = 21
     setenta_by_sum: bool = False
     opening_sweep: bool = True
+    escoba_points: int = 1
+    cards_points: int = 1
+    oros_points: int = 1
+    velo_points: int = 1
+    rest_to_capturer: bool = True
+    rest_is_escoba: bool = False
+    missing_suit_lowest: bool = False
 
 
 @dataclass
@@ -100,17 +114,22 @@ def score(h: Hand, bugs: Bugs) -> list[dict[str, int]]:
 
     w = sole([len(p) for p in h.piles])
     if w is not None:
-        pts[w]["cards"] = 1
+        pts[w]["cards"] = bugs.cards_points
     w = sole([sum(1 for c in p if c[1] == "o") for p in h.piles])
     if w is not None:
-        pts[w]["oros"] = 1
+        pts[w]["oros"] = bugs.oros_points
     for side, p in enumerate(h.piles):
-        pts[side]["velo"] = int("7o" in p)
-        pts[side]["escobas"] = h.escobas[side]
+        pts[side]["velo"] = bugs.velo_points * int("7o" in p)
+        pts[side]["escobas"] = bugs.escoba_points * h.escobas[side]
     best: list[Any] = []
     for p in h.piles:
         per_suit = [[c for c in p if c[1] == s] for s in SUITS]
-        if not all(per_suit):
+        if bugs.missing_suit_lowest and any(per_suit):
+            # a missing suit ranks below the figures (index 8 of the order, best first)
+            ranks = sorted(min(SETENTA.index(c[0]) if c[0] not in "SCR" else 7 for c in cs)
+                           if cs else 8 for cs in per_suit)  # fmt: skip
+            best.append(tuple(-r for r in ranks))
+        elif not all(per_suit):
             best.append(None)
         elif bugs.setenta_by_sum:
             best.append(sum(max(VALUE[c[0]] for c in cs) for cs in per_suit))

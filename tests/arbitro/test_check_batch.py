@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from arbitro import Oracle
-from arbitro.check import check_lines
-from arbitro.transcript import PROTOCOL, canonical_line
+from arbitro.oracle.check import check_lines
+from arbitro.oracle.transcript import PROTOCOL, canonical_line
 from tests.arbitro.buggy_escoba import Bugs, play_game
 from tests.arbitro.test_serve import validator
 

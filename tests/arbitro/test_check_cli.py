@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.transcript import canonical_line
+from arbitro.oracle.transcript import canonical_line
 from tests.arbitro.buggy_escoba import Bugs, play_game
 from tests.arbitro.test_serve import validator
 

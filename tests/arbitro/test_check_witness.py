@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 from arbitro.games import model_for
 from arbitro.model.spec import load_rulebook
 from arbitro.proofs.explore import witness

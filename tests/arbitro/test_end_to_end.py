@@ -14,7 +14,7 @@ import pytest
 
 from arbitro.games import model_for
 from arbitro.model.spec import load_rulebook, rulebook_ids
-from arbitro.transcript import PROTOCOL, canonical_line
+from arbitro.oracle.transcript import PROTOCOL, canonical_line
 from tests.arbitro.test_serve import Server
 
 

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arbitro import Oracle
-from arbitro.check import _verdicts_of
-from arbitro.jsonio import dumps_line
-from arbitro.server import OPS, Server, answer_bytes, respond
-from arbitro.transcript import canonical_line
+from arbitro.oracle.check import _verdicts_of
+from arbitro.oracle.jsonio import dumps_line
+from arbitro.oracle.server import OPS, Server, answer_bytes, respond
+from arbitro.oracle.transcript import canonical_line
 from tests.arbitro.buggy_escoba import Bugs, play_game
 from tests.arbitro.test_serve import validator
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from arbitro.jsonio import INT_MAX, MAX_DEPTH, JSONError, dumps_line, loads, nesting
+from arbitro.oracle.jsonio import INT_MAX, MAX_DEPTH, JSONError, dumps_line, loads, nesting
 
 
 @pytest.mark.parametrize(

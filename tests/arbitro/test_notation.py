@@ -13,7 +13,7 @@ import pytest
 
 from arbitro import Oracle
 from arbitro.model.errors import MalformedInput
-from arbitro.notation import move_text, position_line, read_move, read_position_line
+from arbitro.oracle.notation import move_text, position_line, read_move, read_position_line
 from arbitro.proofs.explore import deal_order
 from arbitro.proofs.explore_config import config_names, load_config, model_of
 

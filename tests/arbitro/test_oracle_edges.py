@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from arbitro import Oracle
-from arbitro.check import check_lines
 from arbitro.model.rummy.red_threes import red_three_score
 from arbitro.model.schema import rules_for
-from arbitro.server import Server, respond
-from arbitro.states import InconsistentState
-from arbitro.transcript import PROTOCOL, canonical_line
+from arbitro.oracle.check import check_lines
+from arbitro.oracle.server import Server, respond
+from arbitro.oracle.states import InconsistentState
+from arbitro.oracle.transcript import PROTOCOL, canonical_line
 
 # ---------------------------------------------------------------- a view answers for its seat
 

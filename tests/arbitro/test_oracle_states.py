@@ -17,7 +17,7 @@ import pytest
 
 from arbitro import Oracle
 from arbitro.model.errors import ArbitroError, MalformedInput
-from arbitro.states import InconsistentState
+from arbitro.oracle.states import InconsistentState
 
 
 def played(rulebook: str, actions: int, seed: int = 0, **kw: Any) -> tuple[Oracle, dict[str, Any]]:

@@ -14,7 +14,7 @@ from arbitro.model.rummy import RUMMY, Discard, Draw, TakePile
 from arbitro.model.rummy.actions import FinishOpening, LayMeld
 from arbitro.model.rummy.state import State
 from arbitro.model.schema import RummyRules, rules_for
-from arbitro.policies import POLICIES, builds_every_state, choose
+from arbitro.simulation.policies import POLICIES, builds_every_state, choose
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "model" / "rummy"))
 from rummy_helpers import C, R, make_state
@@ -96,7 +96,7 @@ def test_fast_games_build_every_state_so_every_state_is_checked(
 ) -> None:
     """`--check every` works with the fast policy: the whole-state checks see the dealt state of
     each hand and the state after every action, not only the dealt and final ones."""
-    from arbitro.simulate import simulate
+    from arbitro.simulation.simulate import simulate
 
     assert builds_every_state("fast", "rummy")
     rules = R("canasta-es")

@@ -16,7 +16,7 @@ import pytest
 
 from arbitro import Oracle
 from arbitro.model.errors import MalformedInput
-from arbitro.states import HIDDEN, InconsistentState
+from arbitro.oracle.states import HIDDEN, InconsistentState
 
 # escoba-es, Jugadores y cartas: 1 to 7 at face value, sota 8, caballo 9, rey 10
 VALUE = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "S": 8, "C": 9, "R": 10}

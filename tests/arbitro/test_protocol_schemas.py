@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbitro.protocol import Invalid, _compiled, schema_names, validate
+from arbitro.oracle.protocol import Invalid, _compiled, schema_names, validate
 from tests.arbitro.test_fuzz import json_values, mutate_state, played
 from tests.arbitro.test_serve import SCHEMAS, validator
 

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from arbitro import Oracle
-from arbitro.check import check_lines
 from arbitro.model.errors import IllegalAction
-from arbitro.oracle import Refused
-from arbitro.server import Server, respond
-from arbitro.transcript import PROTOCOL, canonical_line
+from arbitro.oracle.check import check_lines
+from arbitro.oracle.core import Refused
+from arbitro.oracle.server import Server, respond
+from arbitro.oracle.transcript import PROTOCOL, canonical_line
 
 CLAUSES = ["escoba-es:capture-forced", "escoba-es:capture-sum", "escoba-es:suits"]
 
@@ -88,7 +88,7 @@ def test_check_reports_every_refusal(oracle: Oracle, monkeypatch: pytest.MonkeyP
         "deals": [order + [c for c in deck if c not in order]],
     }  # fmt: skip
     line = {"type": "action", "step": 1, "hand": 0, "seat": bad["seat"], "action": bad}
-    import arbitro.check as check
+    import arbitro.oracle.check as check
 
     real = check.Oracle
 

@@ -10,8 +10,8 @@ import json
 import random
 from typing import Any
 
-from arbitro.jsonio import dumps_line
-from arbitro.server import Server, respond
+from arbitro.oracle.jsonio import dumps_line
+from arbitro.oracle.server import Server, respond
 from tests.arbitro.test_serve import validator
 
 RESPONSE = validator("response.schema.json")

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object] | str, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from arbitro.transcript import ActionLine, TranscriptError, canonical_line, parse_body, read
+from arbitro.oracle.transcript import ActionLine, TranscriptError, canonical_line, parse_body, read
 
 HEADER = canonical_line(
     {

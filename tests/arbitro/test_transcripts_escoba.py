@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from arbitro.check import check_lines
-from arbitro.cli import main
-from arbitro.transcript import TranscriptError
+from arbitro.cli.main import main
+from arbitro.oracle.check import check_lines
+from arbitro.oracle.transcript import TranscriptError
 
 ROOT = Path(__file__).resolve().parents[2]
 

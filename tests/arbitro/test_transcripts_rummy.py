@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from arbitro import Oracle
-from arbitro.check import check_lines
-from arbitro.transcript import PROTOCOL, TranscriptError, canonical_line
+from arbitro.oracle.check import check_lines
+from arbitro.oracle.transcript import PROTOCOL, TranscriptError, canonical_line
 
 RUMMY = ["samba-es", "samba-en", "samba-fr", "canasta-es"]
 WILD = {"JK", "2C", "2D", "2H", "2S"}

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from arbitro import states
-from arbitro.oracle import Oracle
-from arbitro.states import HIDDEN
+from arbitro.oracle import states
+from arbitro.oracle.core import Oracle
+from arbitro.oracle.states import HIDDEN
 
 WILD_OR_RED_THREE = {"JK", "2C", "2D", "2H", "2S", "3D", "3H"}
 FREEZING = {

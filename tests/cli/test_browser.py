@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
-from arbitro.policies import POLICIES
+from arbitro.cli.main import main
+from arbitro.simulation.policies import POLICIES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -123,7 +123,7 @@ def test_fast_rummy_games_replay_through_the_engine(
 ) -> None:
     from arbitro.games import model_for
     from arbitro.model.schema import rules_for
-    from arbitro.simulate import game_transcript
+    from arbitro.simulation.simulate import game_transcript
 
     rules = rules_for("canasta-es")
     model = model_for("canasta")

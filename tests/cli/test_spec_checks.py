@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 from arbitro.model.errors import OptionError, SpecError, UnknownRulebook
 from arbitro.model.schema import check_rulebook, rules_for
 from arbitro.model.spec import load_file, load_rulebook, parse_spec, spec_dir

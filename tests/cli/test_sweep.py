@@ -141,7 +141,7 @@ def _cases(tmp: Path) -> list[tuple[list[str], str]]:
         (["play", "escoba-es", "--seed", "1", "--dealer", "7", "--transcript", "-"], "--dealer"),
         (["play", "some/dir/escoba-es", "--seed", "1", "--transcript", "-"], "unknown rulebook"),
         (["play", "escoba-es", "--transcript", "-"], "--seed"),
-        (["check", str(tmp / "missing.jsonl")], "no transcript file"),
+        (["check", str(tmp / "missing.jsonl")], "does not exist"),
         (["check", str(a_dir)], "is a directory"),
         (["check", str(existing)], "malformed transcript"),
         (["serve", "--spec", str(tmp / "nope.toml")], "does not exist"),

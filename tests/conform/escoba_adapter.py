@@ -1,11 +1,11 @@
 """An adapter for the small Escoba engine of tests/arbitro/buggy_escoba.py (written from the book
 alone, two players), with its bugs switched on from the command line:
 
-    python escoba_adapter.py [--bug forced_capture] [--bug setenta_by_sum] [--crash-at N]
-                             [--hang-at N] [--garbage-at N]
+    python escoba_adapter.py [--bug NAME[=VALUE]]... [--crash-at N] [--hang-at N] [--garbage-at N]
 
 `--bug forced_capture` lets a card that can capture be laid; `--bug setenta_by_sum` gives the
-setenta to the higher sum of best cards. `--crash-at`, `--hang-at` and `--garbage-at` misbehave
+setenta to the higher sum of best cards; `--bug NAME=VALUE` sets any other field of
+buggy_escoba.Bugs (`target=15`, `escoba_points=2`, `rest_to_capturer=false`...). `--crash-at`, `--hang-at` and `--garbage-at` misbehave
 at the N-th request, to test how a broken adapter is reported.
 """
 
@@ -20,8 +20,6 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from tests.arbitro.buggy_escoba import Bugs, Hand, deal, order_key, plays, right, score
-
-TARGET = 21  # escoba-es, Ganar el juego
 
 
 class Engine:
@@ -58,6 +56,19 @@ class Engine:
         self.totals = list(req.get("scores") or [0, 0])
         return self.report()
 
+    def take(self, position: dict[str, Any]) -> dict[str, Any]:
+        """Take up arbitro's position (op `position`, after a disagreement)."""
+        self.h = Hand(
+            [list(x) for x in position["hands"]],
+            list(position["table"]),
+            list(position.get("stock", [])),
+            [list(x) for x in position["piles"]],
+            list(position.get("escobas", [0, 0])),
+            position.get("last_capturer"),
+        )
+        self.seat = position["to_move"]
+        return self.report()
+
     def legal(self) -> list[dict[str, Any]]:
         assert self.h is not None
         return [
@@ -86,7 +97,9 @@ class Engine:
             for _ in range(3):
                 for s in (self.seat, right(self.seat)):
                     h.hands[s].append(h.stock.pop(0))
-        if self.over() and h.last is not None:
+        if self.over() and h.last is not None and self.bugs.rest_to_capturer:
+            if self.bugs.rest_is_escoba and h.table:
+                h.escobas[h.last] += 1
             h.piles[h.last] += h.table
             h.table = []
         return self.report()
@@ -97,7 +110,7 @@ class Engine:
         scores = [sum(p.values()) for p in pts]
         totals = [a + b for a, b in zip(self.totals, scores, strict=True)]
         top = max(totals)
-        won = top >= TARGET and totals.count(top) == 1
+        won = top >= self.bugs.target and totals.count(top) == 1
         return {
             "scores": scores,
             "categories": pts,
@@ -113,9 +126,11 @@ def main() -> None:
     while args:
         flag = args.pop(0)
         if flag == "--bug":
-            name = args.pop(0)
+            name, _, value = args.pop(0).partition("=")
             if name == "forced_capture":
                 bugs.forced_capture = False
+            elif value:
+                setattr(bugs, name, int(value) if value.isdigit() else value == "true")
             else:
                 setattr(bugs, name, True)
         else:
@@ -135,13 +150,22 @@ def main() -> None:
         op = req["op"]
         try:
             if op == "hello":
-                result: Any = {"protocol": "arbitro-adapter/1", "engine": "test escoba engine"}
+                result: Any = {
+                    "protocol": "arbitro-adapter/2",
+                    "engine": "test escoba engine",
+                    "rulebooks": ["escoba-es"],
+                    "seatings": [{"players": 2}],
+                    "positions": True,
+                    "moves": "atomic",
+                }
             elif op == "start":
                 result = engine.start(req)
             elif op == "legal":
                 result = engine.legal()
             elif op == "apply":
                 result = engine.apply(req["action"])
+            elif op == "position":
+                result = engine.take(req["position"])
             elif op == "score":
                 result = engine.score()
             else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from arbitro.conform_adapter import Reference, serve_reference
+from arbitro.conformance.conform_adapter import Reference, serve_reference
 
 
 class LosesTheLastDiscard(Reference):

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
-from arbitro.conform import Lockstep, conform, following, html, text
-from arbitro.conform_adapter import Adapter
-from arbitro.oracle import Oracle
+from arbitro.cli.main import main
+from arbitro.conformance.conform import Lockstep, conform, following, html, text
+from arbitro.conformance.conform_adapter import Adapter
+from arbitro.oracle.core import Oracle
 
 HERE = Path(__file__).parent
 PY = sys.executable
@@ -158,7 +158,7 @@ def test_json_and_text_outputs(capsys: pytest.CaptureFixture[str]) -> None:
     got = json.loads(capsys.readouterr().out)
     assert got["status"] == "disagrees"
     assert got["disagreements"][0]["reproducer"]["order"]
-    assert {r["verdict"] for r in got["profile"]} <= {"agree", "disagree", "not exercised"}
+    assert {r["verdict"] for r in got["profile"]} <= {"agree", "disagree", "unsettled", "untested"}
     assert (
         main(["conform", "escoba-es", "--games", "2", "--", *ESCOBA, "--bug", "forced_capture"])
         == 1

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 
 
 def test_explore_prints_the_counts(capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,9 +72,10 @@ def test_explore_never_writes_through_a_link_or_over_a_file(
     link = tmp_path / "link.dot"
     os.symlink(keep, link)
     assert main(["explore", "escoba-es", "--config", "escoba-tiny", "--dot", str(link)]) == 2
+    assert "is a symbolic link" in capsys.readouterr().err
     assert main(["explore", "escoba-es", "--config", "escoba-tiny", "--dot", str(keep)]) == 2
+    assert "exists; pass --force" in capsys.readouterr().err
     assert keep.read_text(encoding="utf-8") == "keep me\n"
-    assert "not a regular file" in capsys.readouterr().err
 
 
 def test_perft_divide_adds_up(capsys: pytest.CaptureFixture[str]) -> None:

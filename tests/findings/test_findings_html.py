@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 from tests.cli.test_browser import DevTools, browser, pytestmark
 
 __all__ = ["browser", "pytestmark"]

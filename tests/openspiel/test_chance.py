@@ -12,8 +12,8 @@ pyspiel = pytest.importorskip(
 
 import arbitro.openspiel as aos  # noqa: E402
 from arbitro.model.errors import MalformedInput  # noqa: E402
-from arbitro.play import play_transcript  # noqa: E402
-from arbitro.transcript import ActionLine, HandLine, ResultLine  # noqa: E402
+from arbitro.oracle.transcript import ActionLine, HandLine, ResultLine  # noqa: E402
+from arbitro.simulation.play import play_transcript  # noqa: E402
 from tests.openspiel.cases import deal, shuffled  # noqa: E402
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
+from arbitro.cli.prove import main as prove_main
 from arbitro.model.spec import load_rulebook, use_spec_file
 from arbitro.proofs.runner import Job, prove, readings, run_job
 from arbitro.proofs.verdict import Verdict
-from arbitro.prove import main as prove_main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,7 +78,7 @@ def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
         (["nosuch-book"], "unknown rulebook 'nosuch-book'"),
         (["samba-en", "--option", "nosuch=1"], "samba-en has no option 'nosuch'"),
         (["samba-en", "--option", "target_rule=sideways"], "takes a reading label"),
-        (["samba-en", "--timeout", "0"], "--timeout must be a positive number"),
+        (["samba-en", "--timeout", "0"], "--timeout must be more than 0"),
         (["samba-en", "--property", "nosuch"], "unknown property 'nosuch'"),
         (["samba-en", "--jobs", "0"], "--jobs must be at least 1"),
         (["samba-en", "--option", "target_tie"], "is not KEY=VALUE"),
@@ -120,7 +120,7 @@ def test_a_reused_result_is_what_proving_again_gives() -> None:
 
 
 def test_the_results_updater_touches_only_a_document_with_its_block(tmp_path: Path) -> None:
-    """`python -m arbitro.prove --update FILE` refuses a symlink and a file without the block,
+    """`python -m arbitro.cli.prove --update FILE` refuses a symlink and a file without the block,
     leaving both as they were."""
     plain = tmp_path / "notes.md"
     plain.write_text("no block here\n", encoding="utf-8")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from arbitro.cli.trace import PLAYED_STATUSES, Index, build_index, gaps, trace
 from arbitro.model.spec import load_all, load_file, spec_dir
-from arbitro.trace import PLAYED_STATUSES, Index, build_index, gaps, trace
 
 ROOT = Path(__file__).resolve().parents[2]
 

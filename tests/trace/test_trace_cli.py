@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from arbitro.cli import main
+from arbitro.cli.main import main
 from arbitro.model.spec import spec_dir
 
 ROOT = Path(__file__).resolve().parents[2]

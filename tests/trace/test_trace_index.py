@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arbitro.trace import Index, build_index, claim_checkers, families
+from arbitro.cli.trace import Index, build_index, claim_checkers, families
 
 MODEL = {
     "rummy/pile.py": '''

@@ -1,0 +1,1134 @@
+"""What the rulebooks leave open, say twice, say wrongly about themselves, or make impossible.
+
+Findings come from two places:
+
+- **declared**: the statuses the spec writers set (a `conflicting` clause is a contradiction, an
+  `unspecified` one a gap, a value that differs between books a difference), and problems our own
+  paraphrase of a `stated` clause describes (`NOTE_PHRASES`);
+- **derived** (`derive`): the books' claims checked (`proofs/claims.py`), clause clashes and dead
+  rules proved by the solver (`proofs/clashes.py`, `proofs/dead_rules.py`), a witness for every
+  difference between readings of one book and between books (`proofs/differences.py`), and dead
+  ends seen in random play and replayed (`arbitro/findings/dead_ends.py`).
+
+Each finding has a kind (`KINDS`), a severity (`SEVERITIES`: does it change who wins, a score,
+which moves are legal, or nothing), the book's sections and anchor words (with the book's sentence
+when its text is at hand), the clauses, the witness or unsat core, and a summary in the book's own
+words (our paraphrases). Findings about the same problem are merged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from arbitro.findings.compare import canonical, diff, rule_value
+from arbitro.model.spec import Clause, Rulebook, spec_dir
+
+KINDS = (
+    "internal-contradiction",
+    "clause-clash",
+    "gap",
+    "dead-rule",
+    "claim",
+    "dead-end",
+    "cross-rulebook-difference",
+)
+SEVERITIES = ("winner", "score", "moves", "none")
+"""What a finding can change: who wins the game, a hand's score, which moves are legal, nothing."""
+
+WINNER_TOPICS = ("game-end",)
+SCORE_TOPICS = (
+    "card-values",
+    "scoring",
+    "red-threes",
+    "black-threes",
+    "special-melds",
+    "penalties",
+)
+WINNER_KEYS = ("target_score", "target_rule", "target_tie")
+
+NOTE_PHRASES: dict[str, str] = {
+    "never applies": "dead-rule",
+    "clashes with": "internal-contradiction",
+    "the book links": "internal-contradiction",
+    "also says": "internal-contradiction",
+    "neither pure nor": "internal-contradiction",
+    "read strictly": "internal-contradiction",
+    "does not say": "gap",
+    "is not said": "gap",
+}
+"""Words our paraphrase of a `stated` clause uses when it records a problem of the book's text."""
+
+NONE_PHRASES = (
+    "never applies",
+    "never to decide anything",
+    "cannot matter",
+    "makes no difference",
+    "never refuses",
+    "cannot arise",
+)
+"""Words by which a finding says of itself that it cannot change anything: severity none."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a finding is in a book: section, anchor words and, when at hand, the sentence."""
+
+    rulebook: str
+    section: str
+    anchor: str | None
+    sentence: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rulebook": self.rulebook, "section": self.section}
+        if self.anchor:
+            out["anchor"] = self.anchor
+        if self.sentence:
+            out["sentence"] = self.sentence
+        return out
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a rules editor should look at, with the clauses involved and its evidence."""
+
+    kind: str
+    game: str
+    rulebooks: tuple[str, ...]
+    topic: str
+    clauses: tuple[str, ...]
+    summary: str
+    details: dict[str, Any] = field(default_factory=dict)
+    witness: dict[str, Any] | None = None
+    core: tuple[str, ...] = ()
+    severity: str = "moves"
+    places: tuple[Place, ...] = ()
+    checked: bool = False  # the witness or core was produced and checked by a machine
+
+    @property
+    def id(self) -> str:
+        """A stable id: kind, books and clauses, hashed with the summary's subject."""
+        h = hashlib.sha256(
+            canonical([self.kind, list(self.rulebooks), list(self.clauses), self.topic]).encode()
+        ).hexdigest()[:8]
+        return f"{self.kind}:{'+'.join(self.rulebooks)}:{h}"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "severity": self.severity,
+            "game": self.game,
+            "rulebooks": list(self.rulebooks),
+            "topic": self.topic,
+            "clauses": list(self.clauses),
+            "summary": self.summary,
+            "where": [p.to_json() for p in self.places],
+            "checked": self.checked,
+        }
+        out.update(self.details)
+        if self.witness is not None:
+            out["witness"] = self.witness
+        if self.core:
+            out["core"] = list(self.core)
+        return out
+
+
+VOCABULARY = {
+    "take_what_remains": "the player takes what is left of the stock",
+    "hand_ends": "the hand ends",
+    "forced_take_if_matches_meld": "the next player must take the pile when its top card fits a meld",
+    "take_pile_if_able": "play goes on while players can take the pile",
+    "going_out_only": "only when going out",
+    "side_opened": "once the side has opened",
+    "at_deal": "at the deal",
+    "on_turn": "on the player's first turn",
+    "one_natural_if_clean": "one more natural card, on a clean canasta only",
+    "higher_wins_else_play_on": "the higher total wins, level totals play on",
+    "play_on": "play goes on",
+    "no_setenta": "no setenta",
+}
+"""The model's names for values, in the words a rules editor reads."""
+
+_IDENT = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+(?:\.[a-z_]+)?\b")
+
+
+def book_words(text: str) -> str:
+    """`text` with the model's value and field names turned into words."""
+
+    def word(m: re.Match[str]) -> str:
+        name = m.group(0)
+        if name in VOCABULARY:
+            return VOCABULARY[name]
+        return "the rule on " + name.replace(".", " ").replace("_", " ")
+
+    return _IDENT.sub(word, text)
+
+
+# ---------------------------------------------------------------- derived results, cached
+
+CACHE_VERSION = 2
+_SOURCES = ("findings", "model", "proofs")
+"""What the derived results are computed by, relative to the arbitro package: the findings'
+modules, every module of the model (dead ends and witnesses are played by it) and of the proofs."""
+
+
+def _source_files() -> list[Path]:
+    root = Path(__file__).resolve().parent.parent
+    out: list[Path] = []
+    for rel in _SOURCES:
+        p = (root / rel).resolve()
+        out += sorted(p.rglob("*.py")) if p.is_dir() else [p] if p.is_file() else []
+    return out
+
+
+def digest(books: Sequence[Rulebook]) -> str:
+    """The cache key: every spec file's bytes and the sources of the derivations."""
+    h = hashlib.sha256(str(CACHE_VERSION).encode())
+    d = spec_dir()
+    for b in sorted(books, key=lambda b: b.id):
+        p = d / f"{b.id}.toml"
+        h.update(b.id.encode())
+        h.update(p.read_bytes() if p.is_file() else canonical(b.id).encode())
+    for p in _source_files():
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:24]
+
+
+def cache_dir() -> Path:
+    """$ARBITRO_CACHE, else $XDG_CACHE_HOME/arbitro, else ~/.cache/arbitro."""
+    env = os.environ.get("ARBITRO_CACHE")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "arbitro"
+
+
+Progress = Callable[[str], None]
+
+
+def derive(
+    books: Sequence[Rulebook],
+    timeout: float = 10.0,
+    progress: Progress | None = None,
+    dead_end_hands: int = 20,
+) -> dict[str, Any]:
+    """Everything the findings derive by solver, computation and play, as JSON-able data."""
+    from arbitro.findings.dead_ends import dead_ends
+    from arbitro.model.schema import rules_for
+    from arbitro.proofs.claims import check_book
+    from arbitro.proofs.clashes import book_clashes
+    from arbitro.proofs.dead_rules import book_dead_rules, escalera_wild_core
+    from arbitro.proofs.differences import arises
+    from arbitro.proofs.moot import book_moot
+
+    started = time.perf_counter()
+
+    def say(msg: str) -> None:
+        if progress is not None:
+            progress(f"{time.perf_counter() - started:6.1f}s {msg}")
+
+    out: dict[str, Any] = {
+        "claims": [],
+        "clashes": [],
+        "dead_rules": [],
+        "escalera_wild": {},
+        "witnesses": {},
+        "dead_ends": [],
+    }
+    out["moot"] = {}
+    for b in books:
+        say(f"{b.id}: claims")
+        for checked in check_book(b, timeout=timeout):
+            row = checked.to_json()
+            row.pop("seconds", None)  # timings stay out: the data is the same on any machine
+            out["claims"].append(row)
+        for m in book_moot(rules_for(b)):
+            out["moot"][m.clause] = m.to_json()
+        if b.game == "escoba":
+            continue
+        say(f"{b.id}: clause clashes and dead rules")
+        out["clashes"] += [c.to_json() for c in book_clashes(b, timeout)]
+        out["dead_rules"] += [d.to_json() for d in book_dead_rules(b, timeout)]
+        core = escalera_wild_core(rules_for(b), timeout)  # type: ignore[arg-type]
+        if core is not None:
+            out["escalera_wild"][b.id] = list(core)
+        say(f"{b.id}: dead ends")
+        for d in dead_ends(b, hands=dead_end_hands):
+            out["dead_ends"].append(
+                {
+                    "rulebook": d.rulebook,
+                    "layout": d.layout,
+                    "clauses": list(d.clauses),
+                    "hands": d.hands,
+                    "sampled": d.sampled,
+                    "actions": d.actions,
+                    "replayed": d.replayed,
+                    "transcript": d.transcript,
+                    "seed": d.seed,
+                }
+            )
+        # games that never end are not looked for by random play: play that runs out of patience
+        # proves nothing, and a claim that a game never ends needs a proof or a replayed cycle
+    # only a clause that never applies as a whole: a dead row of an opening table says nothing
+    # of the other rows, where two tables may still differ
+    dead = {x["clause"] for x in out["dead_rules"] if not x.get("options") and x["whole"]}
+    done: dict[str, Any] = {}
+    for job in witness_jobs(books):
+        ids = [_cid(books, m, job.key) for m in (job.first, job.second)]
+        if all(i in dead for i in ids):
+            # the rule never applies in either book: no case can tell them apart, and the
+            # findings cite the dead-rule proofs instead of a search
+            out["witnesses"][job.label] = {
+                "key": job.key,
+                "books": [_name(*job.first), _name(*job.second)],
+                "how": "none",
+                "found": False,
+                "text": f"not searched: {job.key.replace('_', ' ')} never applies in either book",
+                "checked": "",
+            }
+            continue
+        say(f"witness: {job.label}")
+        out["witnesses"][job.label] = job.run(timeout, done).to_json()
+    out["arises"] = {}
+    # a book whose own readings a witness tells apart needs no position of play for that clause;
+    # a witness against another book says nothing about this book's open point
+    told = {
+        f"{key}|{first}"
+        for key, first, second in (k.split("|") for k in out["witnesses"])
+        if out["witnesses"][f"{key}|{first}|{second}"]["found"]
+        and second.startswith(first + " (reading")
+    }
+    for b in books:
+        rules = rules_for(b)
+        for c in b.clauses:
+            if f"{c.key}|{b.id}" in told or not _open_question(c) or c.id in out["moot"]:
+                continue
+            say(f"{b.id}: where {c.key} comes up in play")
+            got = arises(rules, c.key)
+            if got is not None:
+                out["arises"][c.id] = got
+    return out
+
+
+def _cid(books: Sequence[Rulebook], member: tuple[str, dict[str, str]], key: str) -> str | None:
+    """The clause id of rule `key` in a job's book, when taken at its default reading."""
+    if member[1]:
+        return None
+    book = next((b for b in books if b.id == member[0]), None)
+    return book.clause(key).id if book is not None and book.has(key) else None
+
+
+def _open_question(c: Clause) -> bool:
+    """A clause the findings report as open: unspecified, or flagged by its own paraphrase."""
+    return c.status == "unspecified" or (
+        c.status in ("stated", "inferred") and any(p in c.paraphrase for p in NOTE_PHRASES)
+    )
+
+
+def cache_path(books: Sequence[Rulebook]) -> tuple[Path, str]:
+    """The cache file for these books and its digest."""
+    key = digest(books)
+    return cache_dir() / f"findings-{key}.json", key
+
+
+def load_or_derive(
+    books: Sequence[Rulebook],
+    use_cache: bool = True,
+    progress: Progress | None = None,
+    store: bool = True,
+) -> tuple[dict[str, Any], str]:
+    """The derived data for these books, from the cache when it holds this digest and passes
+    every check (`findings.cache.read`); else derived now and written to the cache when its
+    results are deterministic (a cache that cannot be written is skipped, never an error).
+    `use_cache` false derives again without reading the cache; `store` false never writes it.
+    Returns the data and where it came from."""
+    from arbitro.findings import cache as findings_cache
+
+    path, key = cache_path(books)
+    if use_cache:
+        try:
+            return findings_cache.read(path, key), f"cache {path}"
+        except (OSError, findings_cache.CacheMismatch):
+            pass  # missing, or not what derive writes: derived again below
+    data = derive(books, progress=progress)
+    if store and not findings_cache.write(path, key, data):
+        return data, "derived now (not cached)"
+    return data, "derived now"
+
+
+# ---------------------------------------------------------------- witness jobs
+
+
+@dataclass(frozen=True)
+class WitnessJob:
+    """Tell apart two rule sets on one rule: two books, or a book's default and another reading."""
+
+    label: str
+    key: str
+    first: tuple[str, dict[str, str]]  # rulebook id, options
+    second: tuple[str, dict[str, str]]
+    others: tuple[tuple[tuple[str, dict[str, str]], tuple[str, dict[str, str]]], ...] = ()
+    """Other pairs of books with the same two values, tried in turn when the first pair is not
+    told apart (books of one value may differ in other rules the case needs: the draw count)."""
+
+    def run(self, timeout: float, done: dict[str, Any] | None = None) -> Any:
+        """The witness of the first pair told apart, else the first pair's search; `done` holds
+        the searches already made, by label, and receives these."""
+        from arbitro.model.schema import rules_for
+        from arbitro.proofs.differences import witness
+
+        done = {} if done is None else done
+        first = None
+        for one, two in ((self.first, self.second), *self.others):
+            label = _label(self.key, one, two)
+            got = done.get(label)
+            if got is None:
+                a = replace(rules_for(one[0], one[1]), rulebook=_name(*one))
+                b = replace(rules_for(two[0], two[1]), rulebook=_name(*two))
+                got = done[label] = witness(a, b, self.key, timeout=timeout, hands=2, budget=2000)
+            if got.found:
+                return got
+            first = first or got
+        return first
+
+
+def _name(book: str, options: dict[str, str]) -> str:
+    if not options:
+        return book
+    return f"{book} ({', '.join(f'reading {v}' for v in options.values())})"
+
+
+def _label(key: str, a: tuple[str, dict[str, str]], b: tuple[str, dict[str, str]]) -> str:
+    return f"{key}|{_name(*a)}|{_name(*b)}"
+
+
+def witness_jobs(books: Sequence[Rulebook]) -> list[WitnessJob]:
+    """Every pair the findings want a witness for: each alternative reading of a Samba or Canasta
+    clause against the default, and each pair of differing values of a rule between books."""
+    jobs: list[WitnessJob] = []
+    rummy = [b for b in books if b.game != "escoba"]
+    for b in books:
+        for c in b.clauses:
+            if c.status not in ("conflicting", "unspecified") or len(c.readings) < 2:
+                continue
+            default = c.default if c.status == "conflicting" else None
+            base: tuple[str, dict[str, str]] = (b.id, {})
+            for r in c.readings:
+                if r.label == default or (default is None and r.value == c.value):
+                    continue
+                alt = (b.id, {c.key: r.label})
+                jobs.append(WitnessJob(_label(c.key, base, alt), c.key, base, alt))
+    seen = {j.label for j in jobs}
+    # the four rummy books together, and each game's own books (the comparison's Samba section)
+    groups = [rummy, *([b for b in rummy if b.game == g] for g in sorted({b.game for b in rummy}))]
+    for group in groups:
+        for row in diff(group) if len(group) > 1 else []:
+            if not row.differs:
+                continue
+            for job in value_pairs(group, row.key):
+                if job.label not in seen:
+                    seen.add(job.label)
+                    jobs.append(job)
+    return jobs
+
+
+Member = tuple[str, dict[str, str]]
+"""A rulebook id and the options that give it one of its values (none for its default)."""
+
+
+def value_groups(books: Sequence[Rulebook], key: str) -> list[list[Member]]:
+    """The books having rule `key`, grouped by the value they give it: a book's default value,
+    and where the book says two things, each of its readings (with the option that selects it)."""
+    from arbitro.findings.compare import rule_value
+
+    groups: dict[str, list[Member]] = {}
+    for b in books:
+        if not b.has(key):
+            continue
+        c = b.clause(key)
+        groups.setdefault(rule_value(key, c.value), []).append((b.id, {}))
+        if c.status == "conflicting":
+            for r in c.readings:
+                if r.label != c.default:
+                    groups.setdefault(rule_value(key, r.value), []).append((b.id, {key: r.label}))
+    return [g for g in groups.values()]
+
+
+def value_pairs(books: Sequence[Rulebook], key: str) -> list[WitnessJob]:
+    """One witness job for each pair of values the books give rule `key` by default (or, where
+    those agree, of every value their readings give): a book of one value against a book of the
+    other, another book where there is one (a book against its own other reading is the internal
+    contradiction's witness), with one more pair to try."""
+    out: list[WitnessJob] = []
+    books = sorted(books, key=lambda b: b.id)  # the same pairs whatever order they come in
+    game = {b.id: b.game for b in books}
+    groups = value_groups(books, key)
+    # the values books give by default, when they already differ; a value only some book's other
+    # reading gives is needed where the defaults all agree (the target reached or exceeded)
+    given = [g for g in groups if any(not m[1] for m in g)]
+    for g1, g2 in combinations(given if len(given) > 1 else groups, 2):
+        if not g1 or not g2:
+            continue
+        # two books of one game first, then books at their default reading: the pair a table of
+        # that game's books alone would choose, so one search serves both tables
+        pairs = sorted(
+            [(x, y) for x in g1 for y in g2 if x[0] != y[0]] or [(g1[0], g2[0])],
+            key=lambda p: (game[p[0][0]] != game[p[1][0]], bool(p[0][1]) + bool(p[1][1])),
+        )
+        a, b = pairs[0]
+        if a[0] == b[0] and a[1]:
+            a, b = b, a  # the book's default first, as its internal witness has it
+        out.append(WitnessJob(_label(key, a, b), key, a, b, tuple(pairs[1:2])))
+    return out
+
+
+# ---------------------------------------------------------------- building the findings
+
+
+def _places(book: Rulebook, c: Clause, sentences: bool) -> list[Place]:
+    from arbitro.booktext import sentence
+
+    spots: list[tuple[str, str | None]] = []
+    if c.section:
+        spots.append((c.section, c.anchor))
+    for r in c.readings:
+        if r.section and (r.section, r.anchor) not in spots:
+            spots.append((r.section, r.anchor))
+    anchored = {s for s, a in spots if a}
+    return [
+        Place(book.id, s, a, sentence(book, s, a) if sentences else None)
+        for s, a in spots
+        if s and (a or s not in anchored)
+    ]
+
+
+def _severity(kind: str, topic: str, keys: Sequence[str], text: str, how: str | None) -> str:
+    if kind in ("dead-rule", "claim") or any(p in text for p in NONE_PHRASES):
+        return "none"
+    if any(k in WINNER_KEYS for k in keys) or topic in WINNER_TOPICS:
+        return "winner"
+    if how == "score" or (how is None and topic in SCORE_TOPICS):
+        return "score"
+    if how in ("meld", "moves", "deal", "opening"):
+        return "moves"
+    return "score" if topic in SCORE_TOPICS else "moves"
+
+
+def _witness_for(derived: dict[str, Any], key: str, a: str, b: str) -> dict[str, Any] | None:
+    w = derived.get("witnesses", {}).get(f"{key}|{a}|{b}")
+    return w if isinstance(w, dict) else None
+
+
+class _Builder:
+    def __init__(self, books: Sequence[Rulebook], derived: dict[str, Any], sentences: bool):
+        self.books = {b.id: b for b in books}
+        self.derived = derived
+        self.sentences = sentences
+        self.out: list[Finding] = []
+
+    def clause(self, cid: str) -> tuple[Rulebook, Clause] | None:
+        book_id, _, _ = cid.partition(":")
+        b = self.books.get(book_id)
+        if b is None:
+            return None
+        for c in b.clauses:
+            if c.id == cid:
+                return b, c
+        return None
+
+    def resting(self, core: Sequence[str]) -> str:
+        """What a proof rests on that is not the book's: defaults and chosen readings in its core."""
+        soft = []
+        for cid in core:
+            hit = self.clause(cid)
+            if hit is not None and hit[1].status in ("unspecified", "conflicting"):
+                what = (
+                    "the book is silent"
+                    if hit[1].status == "unspecified"
+                    else "the book says two things"
+                )
+                soft.append(f"{cid} ({what}; the model's default)")
+        return f". This rests on {', '.join(soft)}" if soft else ""
+
+    def places(self, cids: Sequence[str]) -> tuple[Place, ...]:
+        out: list[Place] = []
+        for cid in cids:
+            hit = self.clause(cid)
+            if hit is not None:
+                out += [p for p in _places(hit[0], hit[1], self.sentences) if p not in out]
+        return tuple(out)
+
+    def add(self, f: Finding) -> None:
+        f = replace(f, summary=book_words(f.summary))
+        if not f.places:
+            f = replace(f, places=self.places(f.clauses))
+        self.out.append(f)
+
+
+def _readings_json(c: Clause) -> list[dict[str, Any]]:
+    return [
+        {"label": r.label, "section": r.section, "paraphrase": r.paraphrase, "value": r.value}
+        for r in c.readings
+    ]
+
+
+def _internal(bd: _Builder, book: Rulebook) -> None:
+    """Conflicting and unspecified clauses, with witnesses telling their readings apart."""
+    merged: dict[tuple[str, ...], list[Clause]] = {}
+    for c in book.clauses:
+        if c.status == "conflicting":
+            labels = tuple(sorted(r.label for r in c.readings))
+            merged.setdefault(labels, []).append(c)
+    for group in merged.values():
+        c = group[0]
+        witnesses = _reading_witnesses(bd, book, group)
+        readings = "; ".join(f"{r.label} ({r.section}): {r.paraphrase}" for r in c.readings)
+        also = (
+            " The same choice decides "
+            + ", ".join(x.key.replace("_", " ") for x in group[1:])
+            + "."
+            if len(group) > 1
+            else ""
+        )
+        bands = _band_cases(book, c) if c.key == "opening_minimums" else []
+        summary = f"{book.id} says two things: {readings}. The model follows {c.default!r}.{also}"
+        w = witnesses[0] if witnesses else (bands[0] if bands else None)
+        bd.add(
+            Finding(
+                "internal-contradiction",
+                book.game,
+                (book.id,),
+                c.topic,
+                tuple(x.id for x in group),
+                summary,
+                details={
+                    "default": c.default,
+                    "readings": _readings_json(c),
+                    **({"witnesses": witnesses[1:]} if len(witnesses) > 1 else {}),
+                    **({"table_cases": bands} if bands else {}),
+                },
+                witness=w,
+                severity=_severity(
+                    "internal-contradiction",
+                    c.topic,
+                    [x.key for x in group],
+                    summary,
+                    w.get("how") if w else None,
+                ),
+                checked=w is not None,
+            )
+        )
+    for c in book.clauses:
+        if c.status != "unspecified":
+            continue
+        witnesses = _reading_witnesses(bd, book, [c])
+        alternatives = [r for r in c.readings if r.value != c.value]
+        alt = (
+            " Other readings: " + "; ".join(f"{r.label}: {r.paraphrase}" for r in alternatives)
+            if alternatives
+            else ""
+        )
+        summary = f"{book.id} is silent: {c.paraphrase}. Why this default: {c.rationale}.{alt}"
+        w = witnesses[0] if witnesses else bd.derived.get("arises", {}).get(c.id)
+        moot = bd.derived.get("moot", {}).get(c.id)
+        if w is None and moot is not None:
+            w = moot
+            summary += f". Proved never to decide anything: {moot['text']}"
+        bd.add(
+            Finding(
+                "gap",
+                book.game,
+                (book.id,),
+                c.topic,
+                (c.id,),
+                summary,
+                details={"default": c.value, "readings": _readings_json(c)},
+                witness=w,
+                core=tuple(w.get("core", ())) if w is not None and w is moot else (),
+                severity=_severity("gap", c.topic, [c.key], summary, w.get("how") if w else None),
+                checked=w is not None,
+            )
+        )
+    # a table that leaves scores uncovered, in any of its readings: one gap for the clause
+    if book.has("opening_minimums"):
+        c = book.clause("opening_minimums")
+        holes = [x for x in _band_cases(book, c) if x["problem"] == "uncovered"]
+        if holes:
+            shown = "; ".join(
+                f"{x['side_score']}" + (f" (reading {x['reading']})" if x["reading"] else "")
+                for x in holes
+            )
+            bd.add(
+                Finding(
+                    "gap",
+                    book.game,
+                    (book.id,),
+                    c.topic,
+                    (c.id,),
+                    f"{book.id}: no row of the opening table covers a side on {shown}",
+                    witness=holes[0],
+                    details={"table_cases": holes},
+                    severity="moves",
+                    checked=True,
+                )
+            )
+
+
+def _reading_witnesses(
+    bd: _Builder, book: Rulebook, group: Sequence[Clause]
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for c in group:
+        for r in c.readings:
+            w = _witness_for(bd.derived, c.key, book.id, _name(book.id, {c.key: r.label}))
+            if w is not None and w.get("found"):
+                out.append(w)
+    return out
+
+
+def _band_cases(book: Rulebook, c: Clause) -> list[dict[str, Any]]:
+    """Every side score, in the book's score step, that falls in two rows or none, per reading."""
+    target = int(book.clause("target_score").value)
+    edges: set[int] = {-1, 0, target - 1}
+    for r in c.readings:
+        for b in r.value:
+            if b.get("low") is not None:
+                edges |= {int(b["low"]) - 1, int(b["low"])}
+            if b.get("high") is not None:
+                edges |= {int(b["high"]), int(b["high"]) + 1}
+    step = score_step(book)
+    scores = sorted(
+        {m for e in edges for m in (e // step * step, -(-e // step) * step) if m < target}
+    )
+    out: list[dict[str, Any]] = []
+    for r in c.readings:
+        for score in scores:
+            hits = [b for b in r.value if _in_band(score, b)]
+            if len({h["minimum"] for h in hits}) > 1:
+                out.append(
+                    {
+                        "how": "opening",
+                        "found": True,
+                        "reading": r.label if len(c.readings) > 1 else "",
+                        "problem": "two rows",
+                        "side_score": score,
+                        "minimums": [h["minimum"] for h in hits],
+                        "text": f"a side on {score} falls in two rows of the opening table"
+                        f" ({', '.join(str(h['minimum']) for h in hits)})",
+                        "checked": "the table, evaluated at every edge of its rows",
+                    }
+                )
+            elif not hits:
+                out.append(
+                    {
+                        "how": "opening",
+                        "found": True,
+                        "reading": r.label if len(c.readings) > 1 else "",
+                        "problem": "uncovered",
+                        "side_score": score,
+                        "text": f"no row of the opening table covers a side on {score}",
+                        "checked": "the table, evaluated at every edge of its rows",
+                    }
+                )
+    return out
+
+
+def score_step(book: Rulebook) -> int:
+    """The step in which side scores move: the gcd of every point value the book gives."""
+    values: list[int] = []
+
+    def walk(v: Any) -> None:
+        if isinstance(v, bool):
+            return
+        if isinstance(v, int):
+            values.append(abs(v))
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+
+    for c in book.clauses:
+        if c.topic in SCORE_TOPICS and not c.key.endswith(("_count", "_completed", "_min_start")):
+            for r in c.readings:
+                walk(r.value)
+    return math.gcd(*values) or 1
+
+
+def _in_band(score: int, band: dict[str, Any]) -> bool:
+    low, high = band.get("low"), band.get("high")
+    return (low is None or score >= low) and (high is None or score <= high)
+
+
+def _notes(bd: _Builder, book: Rulebook) -> None:
+    """Problems our paraphrase of a stated or inferred clause records."""
+    for c in book.clauses:
+        if c.status not in ("stated", "inferred"):
+            continue
+        kind = next((k for p, k in NOTE_PHRASES.items() if p in c.paraphrase), None)
+        if kind is None:
+            continue
+        core: tuple[str, ...] = ()
+        witness = bd.derived.get("arises", {}).get(c.id)
+        if kind == "dead-rule":
+            # the part of the row that never applies: a samba holding a wild card
+            got = bd.derived.get("escalera_wild", {}).get(book.id)
+            if got is None:
+                continue  # the solver does not confirm it: no finding on words alone
+            core = tuple(got)
+            witness = {
+                "text": "no escalera on the table holds a wild card (unsat)",
+                "how": "solver",
+            }
+        summary = f"{book.id}, {c.section}: {c.paraphrase}"
+        bd.add(
+            Finding(
+                kind,
+                book.game,
+                (book.id,),
+                c.topic,
+                (c.id, *[x for x in core if x != c.id]),
+                summary,
+                witness=witness,
+                core=core,
+                severity=_severity(kind, c.topic, [c.key], summary, None),
+                checked=bool(core) or witness is not None,
+                details={"from": "the paraphrase of a stated clause"},
+            )
+        )
+
+
+def _derived(bd: _Builder) -> None:
+    d = bd.derived
+    for x in d.get("clashes", []):
+        book = bd.books.get(x["rulebook"])
+        if book is None:
+            continue
+        reading = _reading_text(x.get("options", {}))
+        summary = (
+            f"{book.id}{reading}: the book allows {x['permission'].removesuffix(' may be laid')}"
+            f" but its other clauses leave no way to do it{bd.resting(x['core'])}"
+        )
+        bd.add(
+            Finding(
+                "clause-clash",
+                book.game,
+                (book.id,),
+                "melds",
+                (x["clause"], *[c for c in x["core"] if c != x["clause"]]),
+                summary,
+                core=tuple(x["core"]),
+                witness={"text": "unsat core: " + ", ".join(x["core"]), "how": "solver"},
+                severity="moves",
+                checked=True,
+                details={"options": x.get("options", {})},
+            )
+        )
+    for x in d.get("dead_rules", []):
+        book = bd.books.get(x["rulebook"])
+        if book is None:
+            continue
+        reading = _reading_text(x.get("options", {}))
+        summary = (
+            f"{book.id}{reading}: {x['what']} never applies: {x['why']}{bd.resting(x['core'])}"
+        )
+        hit = bd.clause(x["clause"])
+        bd.add(
+            Finding(
+                "dead-rule",
+                book.game,
+                (book.id,),
+                hit[1].topic if hit else "scoring",
+                (x["clause"], *[c for c in x["core"] if c != x["clause"]]),
+                summary,
+                core=tuple(x["core"]),
+                witness=x.get("witness") or {"text": "unsat core: " + ", ".join(x["core"])},
+                severity="none",
+                checked=True,
+                details={"options": x.get("options", {})},
+            )
+        )
+    by_claim: dict[str, list[dict[str, Any]]] = {}
+    for x in d.get("claims", []):
+        by_claim.setdefault(x["claim"], []).append(x)
+    # a claim refuted under the default reading is a finding of its own; claims refuted only under
+    # one other reading are one finding for that reading (the reading is the problem, not each claim)
+    groups: dict[tuple[str, str], list[tuple[Any, dict[str, Any], list[dict[str, Any]]]]] = {}
+    for cid, runs in by_claim.items():
+        # an UNKNOWN says nothing about the book: it is listed with the checked claims only
+        bad = [r for r in runs if r["verdict"] == "REFUTED"]
+        book = bd.books.get(cid.split(":", 1)[0])
+        claim = next((c for c in book.claims if c.id == cid), None) if book else None
+        if not bad or book is None or claim is None:
+            continue
+        first = bad[0]
+        key = (book.id, cid if first is runs[0] else canonical(first["options"]))
+        groups.setdefault(key, []).append((claim, first, runs))
+    for (bid, _), members in groups.items():
+        book = bd.books[bid]
+        claim, first, runs = members[0]
+        default = first is runs[0]
+        when = (
+            "under the book's default readings"
+            if default
+            else f"under {_reading_text(first['options']).strip(' ()')}"
+        )
+        said = "; ".join(
+            f"{c.paraphrase} ({r['method']}: {r.get('witness', {}).get('text', '')})"
+            for c, r, _ in members
+        )
+        summary = f"{bid}: REFUTED {when}: the book says {said}"
+        ids = tuple(c.id for c, _, _ in members)
+        bd.add(
+            Finding(
+                "claim",
+                book.game,
+                (bid,),
+                "claims",
+                (*ids, *[x for x in first.get("core", []) if x not in ids]),
+                summary,
+                witness=first.get("witness"),
+                core=tuple(first.get("core", [])),
+                severity="none",
+                checked=True,
+                places=tuple(
+                    Place(
+                        bid,
+                        c.section,
+                        c.anchor,
+                        _sentence(book, c.section, c.anchor) if bd.sentences else None,
+                    )
+                    for c, _, _ in members
+                ),
+                details={
+                    "statements": {c.id: c.statement() for c, _, _ in members},
+                    "verdicts": {
+                        c.id: {
+                            _reading_text(r["options"]).strip(" ()") or "default": r["verdict"]
+                            for r in rs
+                        }
+                        for c, _, rs in members
+                    },
+                    "options": first["options"],
+                },
+            )
+        )
+    causes: dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = {}
+    for x in d.get("dead_ends", []):
+        causes.setdefault((x["rulebook"], tuple(x["clauses"])), []).append(x)
+    for (bid, clauses), rows in causes.items():
+        book = bd.books.get(bid)
+        if book is None:
+            continue
+        best = min(rows, key=lambda r: r["actions"])
+        hands = sum(r["hands"] for r in rows)
+        sampled = sum(r["sampled"] for r in rows)
+        words = [_paraphrase(bd, c) for c in clauses]
+        summary = (
+            f"{bid}: the player to move can be left with no legal action, where these rules meet: "
+            + "; and ".join(w for w in words if w)
+            + f". Seen in {hands} of {sampled} random hands"
+            f" ({', '.join(sorted({r['layout'] for r in rows}))})"
+        )
+        bd.add(
+            Finding(
+                "dead-end",
+                book.game,
+                (bid,),
+                "going-out",
+                clauses,
+                summary,
+                witness={
+                    "text": f"a {best['layout']} hand stuck after {best['actions']} moves; arbitro"
+                    f" check replays every move of it legally ({best['replayed']}: the game stops"
+                    " there)",
+                    "how": "play",
+                    "transcript": best["transcript"],
+                },
+                severity="moves",
+                checked=best["replayed"] in ("valid", "incomplete"),
+            )
+        )
+
+
+def _paraphrase(bd: _Builder, cid: str) -> str:
+    hit = bd.clause(cid)
+    return hit[1].paraphrase if hit else cid
+
+
+def _sentence(book: Rulebook, section: str, anchor: str | None) -> str | None:
+    from arbitro.booktext import sentence
+
+    return sentence(book, section, anchor)
+
+
+def _reading_text(options: dict[str, Any]) -> str:
+    if not options:
+        return ""
+    return " (" + ", ".join(f"reading {k} = {v}" for k, v in options.items()) + ")"
+
+
+def _cross(bd: _Builder, books: Sequence[Rulebook]) -> None:
+    """One finding per rule on which books of one game, or Samba and Canasta, differ."""
+    families: dict[str, list[Rulebook]] = {}
+    for b in books:
+        families.setdefault("rummy" if b.game != "escoba" else b.game, []).append(b)
+    for group in families.values():
+        if len(group) < 2:
+            continue
+        for row in diff(group):
+            if not row.differs:
+                continue
+            present = [
+                (b, cell.clause) for b, cell in zip(group, row.cells, strict=True) if cell.clause
+            ]
+            games = sorted({b.game for b, _ in present})
+            values = {
+                b.id: (
+                    cl.value
+                    if cl.status != "conflicting"
+                    else {r.label: r.value for r in cl.readings}
+                )
+                for b, cl in present
+            }
+            by_value: dict[str, list[tuple[Rulebook, Clause]]] = {}
+            for b, cl in present:
+                by_value.setdefault(rule_value(row.key, values[b.id]), []).append((b, cl))
+            # books giving the same value are named together only where our paraphrases of them
+            # agree too: one book's words are never put in another's mouth (a book silent on a
+            # point shares a value with a book that rules it out, not its reasons)
+            parts: dict[tuple[str, str], list[str]] = {}
+            for value, xs in by_value.items():
+                for b, cl in xs:
+                    parts.setdefault((value, cl.paraphrase), []).append(b.id)
+            said = "; ".join(f"{', '.join(ids)}: {para}" for (_, para), ids in parts.items())
+            ids = [b.id for b, _ in present]
+            witnesses = []
+            for job in value_pairs([b for b, _ in present], row.key):
+                w = bd.derived.get("witnesses", {}).get(job.label)
+                if isinstance(w, dict):
+                    witnesses.append(w)
+            found = [w for w in witnesses if w.get("found")]
+            w = found[0] if found else (witnesses[0] if witnesses else None)
+            summary = f"{row.key.replace('_', ' ')}: {said}"
+            dead = None if found else _never_applies(bd, [cl.id for _, cl in present])
+            if dead is not None:
+                # no case tells the books apart because the rule never applies in any of them:
+                # the proofs that it never does are the evidence, and the difference changes nothing
+                w = dead
+                found = [dead]
+                summary += ". " + dead["text"]
+            bd.add(
+                Finding(
+                    "cross-rulebook-difference",
+                    ", ".join(games),
+                    tuple(ids),
+                    row.topic,
+                    tuple(cl.id for _, cl in present),
+                    summary,
+                    details={
+                        "key": row.key,
+                        "values": values,
+                        "statuses": {b.id: cl.status for b, cl in present},
+                        **({"witnesses": witnesses} if len(witnesses) > 1 else {}),
+                    },
+                    witness=w,
+                    severity=_severity(
+                        "cross-rulebook-difference",
+                        row.topic,
+                        [row.key],
+                        summary,
+                        w.get("how") if w and w.get("found") else None,
+                    ),
+                    checked=bool(found),
+                )
+            )
+
+
+def _never_applies(bd: _Builder, cids: Sequence[str]) -> dict[str, Any] | None:
+    """The dead-rule proofs that every one of these clauses never applies (under its book's
+    default readings), as one witness; None unless each is proved dead."""
+    proofs: dict[str, list[str]] = {}
+    for x in bd.derived.get("dead_rules", []):
+        if x["clause"] in cids and not x.get("options") and x["whole"]:
+            proofs.setdefault(x["clause"], list(x["core"]))
+    if not cids or set(cids) - set(proofs):
+        return None
+    return {
+        "how": "dead-rule",
+        "found": True,
+        "text": "the rule never applies in any of these books (each proved a dead rule), so the"
+        " difference cannot change anything",
+        "cores": proofs,
+        "checked": "the solver, for each book (see its dead-rule finding)",
+    }
+
+
+def findings(
+    books: Sequence[Rulebook],
+    game: str | None = None,
+    derived: dict[str, Any] | None = None,
+    sentences: bool = True,
+) -> list[Finding]:
+    """All findings for the books (of one game if given): each book's own, then between books.
+
+    `derived` is what `derive` (or `load_or_derive`) computed; without it only the declared
+    findings are built (no claims, clashes, dead rules, dead ends or witnesses)."""
+    bd = _Builder(books, derived or {}, sentences)
+    for b in books:
+        _internal(bd, b)
+        _notes(bd, b)
+    _derived(bd)
+    _cross(bd, books)
+    out = bd.out
+    if game is not None:
+        out = [f for f in out if game in f.game.split(", ")]
+    order = {k: i for i, k in enumerate(KINDS)}
+    return sorted(out, key=lambda f: (order[f.kind], f.rulebooks, f.clauses))
+
+
+def evidence_share(found: Sequence[Finding]) -> tuple[int, int]:
+    """How many findings carry a machine-checked witness or unsat core, of how many."""
+    return sum(1 for f in found if f.checked), len(found)
+
+
+def checked_claims(derived: dict[str, Any], books: Sequence[Rulebook]) -> list[dict[str, Any]]:
+    """Every claim under the default reading with its verdict (proved ones are listed, not found)."""
+    ids = {c.id for b in books for c in b.claims}
+    seen: set[str] = set()
+    out = []
+    for x in derived.get("claims", []):
+        if x["claim"] in ids and x["claim"] not in seen:
+            seen.add(x["claim"])
+            out.append(x)
+    return out
+
+
+def progress_to_stderr(msg: str) -> None:
+    sys.stderr.write(f"deriving findings: {msg}\n")
+    sys.stderr.flush()
+
+
+__all__ = [
+    "KINDS",
+    "SEVERITIES",
+    "Finding",
+    "Place",
+    "derive",
+    "evidence_share",
+    "findings",
+    "load_or_derive",
+    "score_step",
+]

@@ -1,0 +1,749 @@
+"""Mutation testing of the engine: small realistic bugs planted in a copy of model/, one at a time,
+and which layer of checks notices each.
+
+Every mutant is a textual patch of one engine file — the exact old snippet (it must occur exactly
+once in the file), its replacement and a one-line description of the bug — in the spirit of the
+bugs a real change to the engine could bring: a card dropped in one rare capture or pile take, a
+guard skipped in one case, a wrong constant in one score category, a wrong wild cap for one meld
+size, an off-by-one in dealing, a turn-order slip after a red three.
+
+For each mutant the harness copies the repository (the files git knows, with their uncommitted
+edits) to a temporary folder, applies the patch, checks that the copy runs its engine from source
+(`arbitro --version` must say pure-Python: a compiled build would hide the edit), and runs two
+layers against it, each on its own:
+
+- `refine`: `arbitro prove --refine` on the mutated family's rulebooks (the guarded relation
+  against `legal_actions`/`apply`, exhaustively on small configurations and sampled at full size);
+- `suite`: the fast tests that exercise the engine (`tests/model`, `tests/proofs`, stopping at the
+  first failure).
+
+A layer kills a mutant when it exits with status 1 (a disagreement, a failed test); any other
+status is an error of the run and is reported as such, never as a kill. Before the mutants, the
+same layers run on the unmutated copy: both must pass, or the harness stops (a layer that fails on
+the real engine would "kill" everything).
+
+Usage:
+    uv run python benchmarks/mutants.py                    # every mutant, both layers
+    uv run python benchmarks/mutants.py --list             # the mutants, one line each
+    uv run python benchmarks/mutants.py --only rummy-pile-rest-drop --layer suite
+    uv run python benchmarks/mutants.py --family escoba --json mutants.json
+
+Reported: per mutant, what each layer said and how long it took (CPU seconds of the children);
+kill rates per layer and of either layer. Nothing is asserted: tests/benchmarks/test_mutants.py
+checks that every snippet still occurs exactly once and runs a few mutants end to end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RULEBOOKS = Path(os.environ.get("ARBITRO_RULEBOOKS", ROOT.parent / "shared" / "rulebooks"))
+FAMILY_BOOKS = {
+    "escoba": ("escoba-es",),
+    "rummy": ("samba-en", "samba-es", "samba-fr", "canasta-es"),
+}
+SUITE = ("tests/model", "tests/proofs")
+LAYERS = ("refine", "suite")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One planted bug: in `file`, `old` (occurring exactly once) becomes `new`."""
+
+    name: str
+    family: str  # "escoba" or "rummy"
+    file: str  # relative to the repository's root
+    old: str
+    new: str
+    about: str
+
+
+def _e(name: str, file: str, old: str, new: str, about: str) -> Mutant:
+    return Mutant(f"escoba-{name}", "escoba", f"model/escoba/{file}", old, new, about)
+
+
+def _r(name: str, file: str, old: str, new: str, about: str) -> Mutant:
+    return Mutant(f"rummy-{name}", "rummy", f"model/rummy/{file}", old, new, about)
+
+
+MUTANTS: tuple[Mutant, ...] = (
+    # ------------------------------------------------------------ Escoba: captures and play
+    _e(
+        "capture-three-drops-card",
+        "turn.py",
+        "won = cap | bit\n",
+        "won = cap | bit if cap.bit_count() != 3 else (cap & (cap - 1)) | bit\n",
+        "a three-card capture (two sides) loses its lowest table card",
+    ),
+    _e(
+        "forced-capture-skipped",
+        "capture.py",
+        "        if not forced:\n",
+        "        if not forced or (need == 5 and table.bit_count() >= 4):\n",
+        "a card that needs 5 may also be laid when the table holds four cards or more",
+    ),
+    _e(
+        "capture-overshoot",
+        "capture.py",
+        "            if need == 0:\n",
+        "            if need <= 0:\n",
+        "a group worth more than the capture sum is taken",
+    ),
+    _e(
+        "escoba-big-sweep-uncounted",
+        "turn.py",
+        "escobas = (e0 + 1, e1) if side == 0 else (e0, e1 + 1)",
+        "escobas = (e0 + 1, e1) if side == 0 else (e0, e1 + (cap.bit_count() < 4))",
+        "the second side's sweep of four table cards or more is not an escoba",
+    ),
+    _e(
+        "sweep-many-sides-uncounted",
+        "turn.py",
+        "escobas = _put(escobas, side, escobas[side] + 1)\n",
+        "escobas = _put(escobas, side, escobas[side] + (side != 2))\n",
+        "with three sides, the third side's sweeps are not escobas",
+    ),
+    _e(
+        "last-capturer-single",
+        "turn.py",
+        "        last = side\n",
+        "        last = side if cap.bit_count() > 1 or last < 0 else last\n",
+        "a one-card capture does not make its side the last to capture",
+    ),
+    _e(
+        "rest-to-dealer",
+        "turn.py",
+        "                taker = last\n",
+        "                taker = dealer % state.sides\n",
+        "the table's rest goes to the dealer's side, not the last capturer's",
+    ),
+    _e(
+        "turn-order-after-capture",
+        "turn.py",
+        "        to_move = t.after[players][seat]\n",
+        "        to_move = t.after[players][seat] if not cap or players != 3 else seat\n",
+        "with three players, a capture lets the same player play again",
+    ),
+    # ------------------------------------------------------------ Escoba: dealing
+    _e(
+        "redeal-drops-card",
+        "turn.py",
+        "stock = stock[used + t.redeal_table :]",
+        "stock = stock[used + t.redeal_table + (len(stock) == 12) :]",
+        "the redeal from a stock of 12 cards skips one card",
+    ),
+    _e(
+        "deal-stock-overlap",
+        "dealing.py",
+        "    stock = cards[used + rules.table_initial :]\n",
+        "    stock = cards[used + rules.table_initial - 1 :]\n",
+        "the stock starts one card early: the last table card is in the stock too",
+    ),
+    _e(
+        "sweep-to-first-player",
+        "dealing.py",
+        "        side = seating.side_of(dealer)\n",
+        "        side = seating.side_of(seats[0])\n",
+        "the opening sweep goes to the first player's side, not the dealer's",
+    ),
+    _e(
+        "double-sweep-single",
+        "dealing.py",
+        "        escobas[side] = sweeps\n",
+        "        escobas[side] = 1\n",
+        "an opening table worth two sweeps scores one",
+    ),
+    # ------------------------------------------------------------ Escoba: scoring and game end
+    _e(
+        "tie-gives-point",
+        "scoring.py",
+        "    if len(leaders) == 1:\n        return leaders[0]\n",
+        "    if len(leaders) >= 1:\n        return leaders[0]\n",
+        "a category tied between sides gives its point to the first of them",
+    ),
+    _e(
+        "velo-double",
+        "scoring.py",
+        "                velo[side] = rules.velo_points\n",
+        "                velo[side] = rules.velo_points * (1 + (p.bit_count() > 30))\n",
+        "the seven of coins scores two when its side holds more than 30 cards",
+    ),
+    _e(
+        "cards-count-off",
+        "scoring.py",
+        "    counts = [p.bit_count() for p in piles]\n",
+        "    counts = [p.bit_count() + (i == 1) for i, p in enumerate(piles)]\n",
+        "the second side's cards are counted one too many",
+    ),
+    _e(
+        "setenta-tie-broken",
+        "scoring.py",
+        "    if len(leaders) == 1:\n        seventy[leaders[0]] = rules.setenta_points\n",
+        "    if leaders:\n        seventy[leaders[0]] = rules.setenta_points\n",
+        "a tied setenta gives its point to the first tied side",
+    ),
+    _e(
+        "target-strict",
+        "turn.py",
+        "        if x >= t.target_score:\n",
+        "        if x > t.target_score:\n",
+        "a side exactly on the target score does not end the game",
+    ),
+    # ------------------------------------------------------------ Samba/Canasta: the pile
+    _r(
+        "pile-reds-lost",
+        "pile.py",
+        "reds = [c for c in rest if is_red_three(c)]\n",
+        "reds = [c for c in rest if is_red_three(c)][:-1]\n",
+        "a red three in a taken pile is lost (the last one found)",
+    ),
+    _r(
+        "pile-rest-bottom-lost",
+        "pile.py",
+        "new_hand = tuple(sorted((*new_hand, *rest)))",
+        "new_hand = tuple(sorted((*new_hand, *rest[1 if len(rest) > 6 else 0 :])))",
+        "a pile of eight cards or more taken to the hand loses its bottom card",
+    ),
+    _r(
+        "pile-held-rest-lost",
+        "pile.py",
+        "held = tuple(sorted(rest))",
+        "held = tuple(sorted(rest[1:]))",
+        "the rest of a pile held aside for an opening loses its bottom card",
+    ),
+    _r(
+        "frozen-ignores-bottom",
+        "pile.py",
+        "return any(map(t.frozen_by.__getitem__, pile))",
+        "return any(map(t.frozen_by.__getitem__, pile[1:]))",
+        "the bottom card of the pile (the upcard) never freezes it",
+    ),
+    _r(
+        "wild-pair-first-take",
+        "pile.py",
+        '    if when == "first_pile_take":\n        return state.pile_taken\n',
+        '    if when == "first_pile_take":\n        return True\n',
+        "a natural and a wild take the pile before anybody has taken it",
+    ),
+    _r(
+        "wild-pair-before-opening",
+        "pile.py",
+        '    if when == "side_opened":\n        return opened\n',
+        '    if when == "side_opened":\n        return opened or state.pile_taken\n',
+        "a natural and a wild take the pile before opening once the pile was taken",
+    ),
+    _r(
+        "pile-add-first-take",
+        "pile.py",
+        'return t.rules.pile_add_after != "first_pile_take" or state.pile_taken',
+        "return True",
+        "the top card alone takes the pile before anybody has taken it",
+    ),
+    _r(
+        "stock-out-take-any",
+        "pile.py",
+        'r.stock_out == "forced_take_if_matches_meld" and not (a.use == "add" or joined)',
+        'r.stock_out == "forced_take_if_matches_meld" and not (a.use != "escalera" or joined)',
+        "with the stock exhausted, a new set from the pile also takes it",
+    ),
+    # ------------------------------------------------------------ Samba/Canasta: melds
+    _r(
+        "wild-cap-big-sets",
+        "melds.py",
+        '    if w > t.wild_cap:\n        return "wild_cap"\n',
+        '    if w > t.wild_cap + (n + w > 7):\n        return "wild_cap"\n',
+        "a set past seven cards may hold one wild more than the cap",
+    ),
+    _r(
+        "wilds-vs-naturals-off",
+        "melds.py",
+        '    if t.rules.wilds_at_most_naturals and w > n:\n        return "wilds_at_most_naturals"\n'
+        "    return None\n",
+        '    if t.rules.wilds_at_most_naturals and w > n + 1:\n        return "wilds_at_most_naturals"\n'
+        "    return None\n",
+        "a set may hold one wild more than its naturals",
+    ),
+    _r(
+        "set-lay-size",
+        "tables.py",
+        "set_lay=max(rules.set_min, rules.set_start_min_naturals),",
+        "set_lay=max(rules.set_min, rules.set_start_min_naturals) + 1,",
+        "a new set is laid with one card more than its minimum",
+    ),
+    _r(
+        "sequence-min-short",
+        "melds.py",
+        "    if len(cards) < r.sequence_min:\n",
+        "    if len(cards) < r.sequence_min - 1:\n",
+        "an escalera one card short of the minimum is a meld",
+    ),
+    _r(
+        "sequence-max-grows",
+        "melds.py",
+        '        if size >= r.sequence_max:\n            return "sequence_max"\n',
+        '        if size > r.sequence_max:\n            return "sequence_max"\n',
+        "an escalera at its maximum takes one card more",
+    ),
+    _r(
+        "sequence-gap",
+        "melds.py",
+        "if p == -1 or (p != lo - 1 and p != hi + 1):",
+        "if p == -1 or (p != lo - 1 and p != hi + 1 and p != hi + 2):",
+        "a card two places above an escalera's top joins it, leaving a gap",
+    ),
+    _r(
+        "completed-growth-wild",
+        "melds.py",
+        '            if g == "naturals" and wild:\n',
+        '            if g == "naturals" and wild and size > t.completed:\n',
+        "a finished canasta that grows only by naturals takes one wild",
+    ),
+    _r(
+        "wild-meld-grows",
+        "melds.py",
+        '        if size >= t.completed:\n            return "completed_size"\n        return None\n',
+        '        if size > t.completed:\n            return "completed_size"\n        return None\n',
+        "a finished wild meld takes one wild more",
+    ),
+    _r(
+        "black-three-one-wild",
+        "melds.py",
+        "        if w and not r.black_three_meld_wilds:\n",
+        "        if w > 1 and not r.black_three_meld_wilds:\n",
+        "a black-three meld may hold one wild where the book forbids wilds in it",
+    ),
+    _r(
+        "merge-finished",
+        "melds.py",
+        "    if len(a.cards) >= t.completed or len(b.cards) >= t.completed:\n",
+        "    if len(a.cards) >= t.completed:\n",
+        "an unfinished set may be merged into a finished one",
+    ),
+    # ------------------------------------------------------------ Samba/Canasta: stock and turn
+    _r(
+        "draw-short-drops",
+        "stock.py",
+        "hand = tuple(sorted((*s.hands[s.seat], *drawn)))",
+        "hand = tuple(sorted((*s.hands[s.seat], *drawn[: 1 + (len(stock) > 3)])))",
+        "a two-card draw from a stock of three cards or fewer keeps only one",
+    ),
+    _r(
+        "draw-two-reds-one-lost",
+        "stock.py",
+        "        if is_red_three(c):\n            reds.append(c)\n",
+        "        if is_red_three(c):\n            reds.extend([c] if not reds else [])\n",
+        "the second red three met in one draw is lost",
+    ),
+    _r(
+        "last-red-no-stop",
+        "stock.py",
+        "            last_red = pos == len(stock)\n",
+        "            last_red = False\n",
+        "a red three drawn as the stock's last card does not stop play",
+    ),
+    _r(
+        "red-three-turn-slip",
+        "stock.py",
+        "        s2 = replaced(s2, step=PLAY, no_discard=stop)\n",
+        "        s2 = replaced(s2, step=PLAY, no_discard=stop, seat=(s.seat + 1) % s.players)\n",
+        "after drawing a red three the next player plays the turn",
+    ),
+    _r(
+        "discard-two-skips",
+        "turn.py",
+        "return begin_turn(t, s, (s.seat + 1) % s.players, with_hand(s, hand), (*s.pile, a.card))",
+        "return begin_turn(t, s, (s.seat + 1 + (a.card < 4)) % s.players, with_hand(s, hand),"
+        " (*s.pile, a.card))",
+        "discarding a two skips the next player",
+    ),
+    # ------------------------------------------------------------ Samba/Canasta: the deal
+    _r(
+        "deal-stock-overlap",
+        "dealing.py",
+        "    stock = list(order[need:])\n",
+        "    stock = list(order[need - 1 :])\n",
+        "the stock starts one card early: the last card dealt is in the stock too",
+    ),
+    _r(
+        "deal-red-for-red-lost",
+        "dealing.py",
+        "                if is_red_three(c):\n                    reds[side].append(c)\n",
+        "                if is_red_three(c):\n                    pass\n",
+        "a red three drawn to replace a red three at the deal is lost",
+    ),
+    _r(
+        "upcard-cover-once",
+        "dealing.py",
+        "while t.cover[pile[-1]] and pos < len(stock):",
+        "if t.cover[pile[-1]] and pos < len(stock):",
+        "an upcard is covered once only, even by another card that must be covered",
+    ),
+    # ------------------------------------------------------------ Samba/Canasta: opening, going out
+    _r(
+        "opening-strict",
+        "opening.py",
+        "return opening_points(t, state) >= minimum_of(t, state)",
+        "return opening_points(t, state) > minimum_of(t, state)",
+        "an opening exactly at the minimum does not open",
+    ),
+    _r(
+        "go-out-canastas-short",
+        "going_out.py",
+        "    if done < r.go_out_min_completed:\n",
+        "    if done < r.go_out_min_completed - 1:\n",
+        "a player goes out by discarding with one finished meld fewer than required",
+    ),
+    # ------------------------------------------------------------ Samba/Canasta: scoring
+    _r(
+        "red-threes-all-off",
+        "red_threes.py",
+        "return rules.red_three_all if count == total else count * rules.red_three_each",
+        "return rules.red_three_all if count >= total - 1 else count * rules.red_three_each",
+        "three of the four red threes score as all four",
+    ),
+    _r(
+        "dirty-big-canasta-clean",
+        "scoring.py",
+        "r.bonus_clean_canasta if is_clean(m) else r.bonus_dirty_canasta",
+        "r.bonus_clean_canasta if is_clean(m) or len(m.cards) > 7 else r.bonus_dirty_canasta",
+        "a dirty canasta past seven cards scores as a clean one",
+    ),
+    _r(
+        "samba-bonus",
+        "scoring.py",
+        '                c["canastas"] += r.bonus_samba\n',
+        '                c["canastas"] += r.bonus_clean_canasta\n',
+        "a finished escalera scores the clean-canasta bonus",
+    ),
+    _r(
+        "held-not-counted",
+        "scoring.py",
+        "                held.extend(state.held)\n",
+        "                pass\n",
+        "the rest of a pile held aside is not counted against the hand",
+    ),
+    _r(
+        "stock-out-melds",
+        "scoring.py",
+        "if went < 0 or i == went or r.score_losing_melds:",
+        "if i == went or r.score_losing_melds:",
+        "when the stock runs out, the melds of sides that keep them score nothing",
+    ),
+    _r(
+        "going-out-second-side",
+        "scoring.py",
+        '        if i == went:\n            c["going-out"] = r.bonus_going_out\n',
+        '        if i == went:\n            c["going-out"] = r.bonus_going_out - 100 * i\n',
+        "the going-out bonus of the second side is 100 short",
+    ),
+    _r(
+        "all-blacks-melded",
+        "scoring.py",
+        "if i == went and melded_blacks == blacks_total:",
+        "if i == went and melded_blacks >= blacks_total - 1:",
+        "all but one black three melded earns the all-black-threes bonus",
+    ),
+    _r(
+        "target-strict",
+        "scoring.py",
+        'return score >= r.target_score if r.target_rule == "reach" else score > r.target_score',
+        'return score > r.target_score if r.target_rule == "reach" else score > r.target_score',
+        "a side exactly on the target does not end the game",
+    ),
+)
+
+
+# ---------------------------------------------------------------- patching
+
+
+class MutantError(ValueError):
+    """A mutant that no longer applies (its snippet is missing or not unique)."""
+
+
+def snippet_problems(root: Path = ROOT, mutants: Iterable[Mutant] = MUTANTS) -> list[str]:
+    """One line per mutant whose old snippet does not occur exactly once, or whose name is a
+    duplicate: the list must follow the engine as it changes."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for m in mutants:
+        if m.name in seen:
+            out.append(f"{m.name}: the name is used twice")
+        seen.add(m.name)
+        path = root / m.file
+        if not path.is_file():
+            out.append(f"{m.name}: {m.file} does not exist")
+            continue
+        n = path.read_text(encoding="utf-8").count(m.old)
+        if n != 1:
+            out.append(f"{m.name}: the old snippet occurs {n} times in {m.file}, not once")
+        if m.old == m.new:
+            out.append(f"{m.name}: the new snippet is the old one")
+    return out
+
+
+def apply_mutant(copy: Path, m: Mutant) -> None:
+    path = copy / m.file
+    text = path.read_text(encoding="utf-8")
+    if text.count(m.old) != 1:
+        raise MutantError(f"{m.name}: the old snippet occurs {text.count(m.old)} times in {m.file}")
+    path.write_text(text.replace(m.old, m.new), encoding="utf-8")
+
+
+def copy_tree(root: Path, dest: Path) -> Path:
+    """The repository's files as git knows them (tracked and new, with their edits) in `dest`;
+    symlinks (arbitro/model, arbitro/proofs) stay links, relative to the copy."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    ).stdout.split(b"\0")
+    for raw in listed:
+        if not raw:
+            continue
+        rel = raw.decode()
+        src = root / rel
+        if rel.startswith("arbitro/_compiled") or not (src.is_file() or src.is_symlink()):
+            continue  # the compiled build is never run in a copy; a deleted file is gone
+        out = dest / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_symlink():
+            out.symlink_to(os.readlink(src))
+        else:
+            shutil.copy2(src, out)
+    return dest
+
+
+# ---------------------------------------------------------------- running the layers
+
+
+@dataclass
+class Outcome:
+    """What one layer said of one copy: "killed", "survived" or "error" (with its reason)."""
+
+    status: str
+    seconds: float
+    detail: str = ""
+
+
+def _env(copy: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["ARBITRO_NATIVE"] = "0"
+    env["PYTHONPATH"] = str(copy)
+    env["ARBITRO_RULEBOOKS"] = str(RULEBOOKS)
+    env.pop("PYTEST_ADDOPTS", None)
+    return env
+
+
+def _child_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def cli(copy: Path) -> str:
+    """Python code running the copy's `arbitro` command (its entry point in pyproject.toml)."""
+    with (copy / "pyproject.toml").open("rb") as f:
+        module, _, func = tomllib.load(f)["project"]["scripts"]["arbitro"].partition(":")
+    return f"import sys; from {module} import {func}; sys.exit({func}())"
+
+
+def engine_line(copy: Path) -> str:
+    """`arbitro --version` as run in the copy (it must name the pure-Python engine)."""
+    got = subprocess.run(
+        [sys.executable, "-c", cli(copy), "--version"],
+        cwd=copy,
+        env=_env(copy),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return (got.stdout + got.stderr).strip()
+
+
+def _run(copy: Path, args: Sequence[str], timeout: float) -> Outcome:
+    cpu = _child_cpu()
+    try:
+        got = subprocess.run(
+            [sys.executable, *args],
+            cwd=copy,
+            env=_env(copy),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return Outcome("error", _child_cpu() - cpu, f"no answer within {timeout:g} s")
+    spent = _child_cpu() - cpu
+    tail = [x for x in (got.stdout + got.stderr).strip().splitlines() if x.strip()][-3:]
+    detail = " | ".join(tail)[-400:]
+    if got.returncode == 0:
+        return Outcome("survived", spent, detail)
+    if got.returncode == 1:
+        return Outcome("killed", spent, detail)
+    return Outcome("error", spent, f"exit {got.returncode}: {detail}")
+
+
+def run_refine(copy: Path, family: str, extra: Sequence[str], timeout: float) -> Outcome:
+    args = ["-c", cli(copy), "prove", "--refine", *FAMILY_BOOKS[family], *extra]
+    return _run(copy, args, timeout)
+
+
+def run_suite(copy: Path, tests: Sequence[str], timeout: float) -> Outcome:
+    args = ["-m", "pytest", *tests, "-x", "-q", "-p", "no:cacheprovider", "-m", "not slow"]
+    return _run(copy, args, timeout)
+
+
+@dataclass
+class Row:
+    mutant: Mutant
+    outcomes: dict[str, Outcome]
+
+
+def run_one(
+    m: Mutant | None,
+    family: str,
+    layers: Sequence[str],
+    *,
+    root: Path = ROOT,
+    tests: Sequence[str] = SUITE,
+    refine_args: Sequence[str] = (),
+    timeout: float = 1800.0,
+) -> dict[str, Outcome]:
+    """Copy the repository, plant `m` (None: the unmutated control), run the layers."""
+    with tempfile.TemporaryDirectory(prefix="arbitro-mutant-") as tmp:
+        copy = copy_tree(root, Path(tmp) / "repo")
+        if m is not None:
+            apply_mutant(copy, m)
+        line = engine_line(copy)
+        if "pure-Python" not in line:
+            return {x: Outcome("error", 0.0, f"the copy does not run from source: {line}") for x in layers}  # fmt: skip
+        out: dict[str, Outcome] = {}
+        for layer in layers:
+            if layer == "refine":
+                out[layer] = run_refine(copy, family, refine_args, timeout)
+            else:
+                out[layer] = run_suite(copy, tests, timeout)
+        return out
+
+
+def _rate(rows: Sequence[Row], layer: str | None) -> str:
+    if layer is None:
+        killed = sum(any(o.status == "killed" for o in r.outcomes.values()) for r in rows)
+    else:
+        killed = sum(r.outcomes[layer].status == "killed" for r in rows if layer in r.outcomes)
+    return f"{killed}/{len(rows)} ({100.0 * killed / max(len(rows), 1):.0f}%)"
+
+
+def render(rows: Sequence[Row], layers: Sequence[str]) -> str:
+    head = f"{'mutant':36} " + " ".join(f"{x:>16}" for x in layers)
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        cells = " ".join(
+            f"{r.outcomes[x].status + f' {r.outcomes[x].seconds:5.0f}s':>16}" for x in layers
+        )
+        lines.append(f"{r.mutant.name:36} {cells}")
+    lines.append("")
+    for x in layers:
+        lines.append(f"killed by {x} alone: {_rate(rows, x)}")
+    if len(layers) > 1:
+        lines.append(f"killed by either: {_rate(rows, None)}")
+    survivors = [r for r in rows if not any(o.status == "killed" for o in r.outcomes.values())]
+    for r in survivors:
+        lines.append(f"survived every layer: {r.mutant.name}: {r.mutant.about}")
+    for r in rows:
+        for x, o in r.outcomes.items():
+            if o.status == "error":
+                lines.append(f"error: {r.mutant.name} {x}: {o.detail}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--list", action="store_true", help="list the mutants and stop")
+    p.add_argument("--only", action="append", metavar="NAME", help="only these mutants")
+    p.add_argument("--family", choices=sorted(FAMILY_BOOKS), help="only this family's mutants")
+    p.add_argument("--layer", action="append", choices=LAYERS, help="only these layers")
+    p.add_argument("--refine-arg", action="append", default=[], metavar="ARG",
+                   help="an extra argument for `arbitro prove --refine` (repeatable)")  # fmt: skip
+    p.add_argument("--test", action="append", metavar="PATH", help=f"suite paths (default {SUITE})")
+    p.add_argument("--timeout", type=float, default=1800.0, help="seconds per layer run")
+    p.add_argument("--no-control", action="store_true", help="skip the unmutated control run")
+    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON here")
+    p.add_argument("--force", action="store_true", help="overwrite the --json file")
+    args = p.parse_args(argv)
+
+    problems = snippet_problems()
+    chosen = [
+        m
+        for m in MUTANTS
+        if (not args.only or m.name in args.only) and (not args.family or m.family == args.family)
+    ]
+    if args.list:
+        for m in chosen:
+            print(f"{m.name:36} {m.file:28} {m.about}")
+        return 0
+    if problems:
+        for x in problems:
+            print(f"mutants.py: {x}", file=sys.stderr)
+        return 2
+    if args.only and len(chosen) != len(set(args.only)):
+        known = {m.name for m in MUTANTS}
+        print(f"mutants.py: unknown mutants {sorted(set(args.only) - known)}", file=sys.stderr)
+        return 2
+    layers = tuple(args.layer or LAYERS)
+    tests = tuple(args.test or SUITE)
+    started = time.time()
+    if not args.no_control:
+        for family in sorted({m.family for m in chosen}):
+            control = run_one(None, family, layers, tests=tests, refine_args=args.refine_arg,
+                              timeout=args.timeout)  # fmt: skip
+            bad = {x: o for x, o in control.items() if o.status != "survived"}
+            print(f"control ({family}, unmutated): " + ", ".join(
+                f"{x} {o.status} in {o.seconds:.0f}s" for x, o in control.items()), flush=True)  # fmt: skip
+            if bad:
+                for x, o in bad.items():
+                    print(f"  {x} does not pass on the real engine: {o.detail}", file=sys.stderr)
+                return 1
+    rows: list[Row] = []
+    for m in chosen:
+        got = run_one(m, m.family, layers, tests=tests, refine_args=args.refine_arg,
+                      timeout=args.timeout)  # fmt: skip
+        rows.append(Row(m, got))
+        print(f"{m.name:36} " + ", ".join(f"{x} {o.status} ({o.seconds:.0f}s)"
+                                          for x, o in got.items()), flush=True)  # fmt: skip
+    print()
+    print(render(rows, layers))
+    print(f"\n{len(rows)} mutants in {time.time() - started:.0f} s of wall time")
+    if args.json:
+        data = [
+            {
+                "name": r.mutant.name,
+                "family": r.mutant.family,
+                "file": r.mutant.file,
+                "about": r.mutant.about,
+                **{x: {"status": o.status, "cpu_seconds": round(o.seconds, 1), "detail": o.detail}
+                   for x, o in r.outcomes.items()},
+            }
+            for r in rows
+        ]  # fmt: skip
+        from arbitro.safe_write import write_text
+
+        write_text(args.json, json.dumps(data, indent=2) + "\n", force=args.force)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

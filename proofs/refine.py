@@ -1,0 +1,448 @@
+"""Refinement: the proofs' guarded next-state relation against the engine users run, state by state.
+
+For a game family, a *refiner* is built once per rules object and seating from that family's
+guarded relation (its Z3 facts, evaluated on concrete values through `terms.Evaluator`). Given a
+state, the engine's legal actions there and the state each leads to (`legal_actions`, `apply`),
+it answers whether the relation enables exactly those actions and allows exactly those successors,
+or describes the first difference. `REFINERS` says where each family's refiner is, keyed by game
+family: one line per family.
+
+Two walks feed it states:
+
+- `exhaustive`: every state reachable from each given deal of a small configuration (the
+  explorer's configurations, `spec/configs/`), breadth first through the engine;
+- `sampled`: states met in random play of a rulebook at full size, one seating at a time.
+
+The first disagreement is kept as a transcript (a header with the deck order, then the actions
+that reach the state) that `arbitro check` replays: at a state where the enabled sets differ, its
+last action line carries the relation's enabled actions as the producer's `legal` list, so
+`arbitro check` reports the difference as a legal-mismatch there.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from arbitro.model.errors import ArbitroError
+from arbitro.model.game import GameModel, Seating
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Where the relation and the engine part: `kind` is "enabled" (the actions differ: `missing`
+    are enabled by the relation only, `extra` by the engine only) or "successor" (`action` leads
+    elsewhere under the relation; `detail` names the facts the engine's successor breaks)."""
+
+    kind: str
+    detail: str
+    missing: tuple[dict[str, Any], ...] = ()
+    extra: tuple[dict[str, Any], ...] = ()
+    action: int | None = None  # the place of the action in legal_actions, for "successor"
+
+
+class StateCheck(Protocol):
+    """A refiner for one rules object and seating: the first difference at a state, or None."""
+
+    def __call__(
+        self, state: Any, actions: Sequence[Any], successors: Sequence[Any]
+    ) -> Disagreement | None: ...
+
+
+Refiner = Callable[[Any, Seating], StateCheck]
+
+REFINERS: dict[str, str] = {
+    "escoba": "arbitro.proofs.escoba.refine:refiner",
+}
+"""Each game family's refiner, as "module:function" (imported when first asked for)."""
+
+
+def family(rules: Any) -> str:
+    from arbitro.proofs.properties import family as of
+
+    return of(rules)
+
+
+def refiner_for(rules: Any, seating: Seating) -> StateCheck:
+    """The family's refiner for these rules and seating; ArbitroError when it has none."""
+    where = REFINERS.get(family(rules))
+    if where is None:
+        raise RefineError(f"no refiner for the {family(rules)} family yet")
+    module, name = where.split(":")
+    make: Refiner = getattr(importlib.import_module(module), name)
+    return make(rules, seating)
+
+
+class RefineError(ArbitroError, ValueError):
+    """A refinement that cannot be run as asked."""
+
+
+@dataclass
+class Report:
+    """What one walk checked and the first disagreement it met (None: none)."""
+
+    target: str  # "escoba-16 (deals 0-9)", "escoba-es, 4 players in 2 sides (sampled)"
+    states: int = 0
+    actions: int = 0
+    deals: int = 0
+    first: Disagreement | None = None
+    bounded: bool = False  # a deal's walk stopped at its state limit
+    unavailable: str = ""  # why nothing was checked (a family without a refiner)
+    transcript: list[dict[str, Any]] = field(default_factory=list)
+    cpu_seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.first is None and not self.unavailable
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "target": self.target,
+            "states": self.states,
+            "actions": self.actions,
+            "deals": self.deals,
+            "agrees": self.ok,
+            "bounded": self.bounded,
+            "cpu_seconds": round(self.cpu_seconds, 3),
+        }
+        if self.unavailable:
+            out["unavailable"] = self.unavailable
+        if self.first is not None:
+            d = self.first
+            out["disagreement"] = {
+                "kind": d.kind,
+                "detail": d.detail,
+                "missing": list(d.missing),
+                "extra": list(d.extra),
+            }
+            out["transcript"] = self.transcript
+        return out
+
+
+def _header(
+    model: GameModel, rulebook: str, options: Any, seating: Seating, order: Sequence[int],
+    config: str | None, dealer: int = 0,
+) -> dict[str, Any]:  # fmt: skip
+    head: dict[str, Any] = {
+        "type": "header",
+        "protocol": "arbitro/1",
+        "rulebook": rulebook,
+        "options": dict(options),
+        "players": seating.players,
+        "sides": seating.sides,
+        "layout": seating.layout,
+        "dealer": dealer,
+        "deals": [[model.card_name(c) for c in order]],
+    }
+    if config is not None:
+        head["config"] = config
+    return head
+
+
+def transcript(
+    model: GameModel,
+    rules: Any,
+    header: dict[str, Any],
+    order: Sequence[int],
+    path: Sequence[Any],
+    seating: Seating,
+    last: Disagreement | None,
+) -> list[dict[str, Any]]:
+    """The header and an action line per step of `path` from the deal; then, at the state where
+    the relation and the engine part, one more line: for differing enabled sets an action the
+    engine allows (or the relation's, when the engine allows none) with the relation's enabled
+    actions as `legal`; for a differing successor, that action."""
+    lines = [header]
+    start = model.new_game(rules, seating, int(header.get("dealer", 0)))
+    state = model.deal(rules, start, list(order))
+    for step, a in enumerate(path, 1):
+        lines.append(_line(model, state, step, model.action_to_json(a)))
+        state = model.apply(rules, state, a)
+    if last is None:
+        return lines
+    actions = model.legal_actions(rules, state)
+    if last.kind == "successor" and last.action is not None:
+        lines.append(_line(model, state, len(path) + 1, model.action_to_json(actions[last.action])))
+        return lines
+    relation_enabled = [
+        a for a in (model.action_to_json(x) for x in actions) if a not in last.extra
+    ] + list(last.missing)
+    first = model.action_to_json(actions[0]) if actions else (relation_enabled or [{}])[0]
+    line = _line(model, state, len(path) + 1, first)
+    line["legal"] = relation_enabled
+    lines.append(line)
+    return lines
+
+
+def _line(model: GameModel, state: Any, step: int, action: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "action", "step": step, "hand": 0, "seat": model.to_move(state),
+            "action": action}  # fmt: skip
+
+
+def _check_state(
+    model: GameModel, rules: Any, check: StateCheck, state: Any
+) -> tuple[Sequence[Any], list[Any], Disagreement | None]:
+    actions = model.legal_actions(rules, state)
+    successors = [model.apply(rules, state, a) for a in actions]
+    return actions, successors, check(state, actions, successors)
+
+
+def exhaustive(
+    model: GameModel,
+    rules: Any,
+    seating: Seating,
+    orders: Iterable[Sequence[int]],
+    *,
+    rulebook: str,
+    options: Any = (),
+    config: str | None = None,
+    target: str = "",
+    check: StateCheck | None = None,
+    budget: int | None = None,
+    max_states: int | None = None,
+) -> Report:
+    """Every state reachable from each deck order's deal, each checked once (per deal); after
+    `budget` states the deals not yet begun are left out, and a deal's walk stops after
+    `max_states` states (`Report.bounded`)."""
+    started = time.process_time()
+    check = check or refiner_for(rules, seating)
+    rep = Report(target or (config or rulebook))
+    for order in orders:
+        if budget is not None and rep.states >= budget:
+            break
+        rep.deals += 1
+        walked = 0
+        root = model.deal(rules, model.new_game(rules, seating), list(order))
+        parent: dict[Any, tuple[Any, int] | None] = {root: None}
+        frontier = [root]
+        while frontier:
+            nxt: list[Any] = []
+            for state in frontier:
+                if model.phase(state) != "play":
+                    continue
+                if max_states is not None and walked >= max_states:
+                    rep.bounded = True
+                    break
+                walked += 1
+                actions, successors, bad = _check_state(model, rules, check, state)
+                rep.states += 1
+                rep.actions += len(actions)
+                if bad is not None:
+                    path = _path(parent, state, model, rules)
+                    rep.first = bad
+                    head = _header(model, rulebook, options, seating, order, config)
+                    rep.transcript = transcript(model, rules, head, order, path, seating, bad)
+                    rep.cpu_seconds = time.process_time() - started
+                    return rep
+                for k, child in enumerate(successors):
+                    if child not in parent:
+                        parent[child] = (state, k)
+                        nxt.append(child)
+            frontier = nxt
+    rep.cpu_seconds = time.process_time() - started
+    return rep
+
+
+def _path(
+    parent: dict[Any, tuple[Any, int] | None], state: Any, model: GameModel, rules: Any
+) -> list[Any]:
+    steps: list[tuple[Any, int]] = []
+    at = parent[state]
+    while at is not None:
+        steps.append(at)
+        at = parent[at[0]]
+    return [model.legal_actions(rules, s)[k] for s, k in reversed(steps)]
+
+
+def sampled(
+    model: GameModel,
+    rules: Any,
+    seating: Seating,
+    states: int,
+    *,
+    seed: int = 0,
+    rulebook: str,
+    options: Any = (),
+    target: str = "",
+    check: StateCheck | None = None,
+) -> Report:
+    """States met in random play from random deals (seeded), until `states` were checked."""
+    started = time.process_time()
+    check = check or refiner_for(rules, seating)
+    rep = Report(target or f"{rulebook}, {seating.players} players in {seating.sides} sides")
+    rng = random.Random(f"refine:{seed}:{rulebook}:{seating.players}:{seating.sides}")
+    while rep.states < states:
+        order = list(model.deck(rules, seating))
+        rng.shuffle(order)
+        dealer = rng.randrange(seating.players)
+        rep.deals += 1
+        state = model.deal(rules, model.new_game(rules, seating, dealer), order)
+        path: list[Any] = []
+        while model.phase(state) == "play" and rep.states < states:
+            actions, successors, bad = _check_state(model, rules, check, state)
+            rep.states += 1
+            rep.actions += len(actions)
+            if bad is not None:
+                rep.first = bad
+                head = _header(model, rulebook, options, seating, order, None, dealer)
+                rep.transcript = transcript(model, rules, head, order, path, seating, bad)
+                rep.cpu_seconds = time.process_time() - started
+                return rep
+            if not actions:
+                break
+            k = rng.randrange(len(actions))
+            path.append(actions[k])
+            state = successors[k]
+    rep.cpu_seconds = time.process_time() - started
+    return rep
+
+
+EVERY_DEAL_UP_TO = 8
+"""Decks of at most this many cards are refined on every distinct deal (their factorial of deck
+orders is walked to find them); larger ones on the explorer's seeded deals."""
+
+
+def orders_for(
+    model: GameModel, rules: Any, seating: Seating, deals: int | None
+) -> tuple[Iterable[list[int]], str]:
+    """The deck orders to refine a configuration on, and how to say which: every distinct deal of
+    a deck of at most EVERY_DEAL_UP_TO cards, else seeds 0, 1, ... (`deals` of them, or as many
+    as the state budget allows)."""
+    size = len(model.deck(rules, seating))
+    if deals is None and size <= EVERY_DEAL_UP_TO:
+        return all_orders(model, rules, seating), "every deal"
+    seeds = range(deals) if deals is not None else itertools.count()
+    return seed_orders(model, rules, seating, seeds), "deals"
+
+
+def all_orders(model: GameModel, rules: Any, seating: Seating) -> Iterable[list[int]]:
+    """One deck order per distinct deal: every permutation of the deck, kept when its dealt state
+    is new (for the smallest configurations only: the deck's factorial is walked)."""
+    seen: set[Any] = set()
+    deck = list(model.deck(rules, seating))
+    start = model.new_game(rules, seating)
+    for perm in itertools.permutations(deck):
+        dealt = model.deal(rules, start, list(perm))
+        if dealt not in seen:
+            seen.add(dealt)
+            yield list(perm)
+
+
+def seed_orders(
+    model: GameModel, rules: Any, seating: Seating, seeds: Iterable[int]
+) -> Iterable[list[int]]:
+    """The explorer's deck orders: the deck shuffled by `random.Random(seed)`, for each seed."""
+    for seed in seeds:
+        order = list(model.deck(rules, seating))
+        random.Random(seed).shuffle(order)
+        yield order
+
+
+CONFIG_BUDGET = 40_000
+"""States refined per configuration when the number of deals is not given: deals 0, 1, ... are
+walked whole until this many states were checked."""
+SAMPLES = 100_000
+"""States sampled from full-size play of each rulebook, split evenly over its seatings."""
+
+
+def _model_for(rulebook: str) -> GameModel:
+    from arbitro.model.spec import load_rulebook
+    from arbitro.proofs.explore_config import _MODELS
+
+    module, name = _MODELS[load_rulebook(rulebook).game].split(":")
+    model: GameModel = getattr(importlib.import_module(module), name)
+    return model
+
+
+def run(
+    rulebooks: Sequence[str],
+    configs: Sequence[str] = (),
+    *,
+    deals: int | None = None,
+    samples: int = SAMPLES,
+    budget: int = CONFIG_BUDGET,
+    seed: int = 0,
+    progress: Callable[[Report], None] | None = None,
+) -> list[Report]:
+    """Refine every named configuration (with none named: every configuration of the rulebooks)
+    exhaustively, then `samples` states of full-size play of each rulebook (none when only
+    configurations are named)."""
+    from arbitro.model.schema import rules_for
+    from arbitro.proofs.explore_config import config_names, load_config, model_of
+
+    out: list[Report] = []
+
+    def done(rep: Report) -> None:
+        out.append(rep)
+        if progress is not None:
+            progress(rep)
+
+    chosen = [load_config(c) for c in configs] if configs else [
+        c for c in (load_config(n) for n in config_names()) if c.rulebook in rulebooks
+    ]  # fmt: skip
+    for cfg in chosen:
+        model = model_of(cfg)
+        try:
+            check = refiner_for(cfg.rules, cfg.seating)
+        except RefineError as e:
+            done(Report(cfg.name, unavailable=str(e)))
+            continue
+        orders, how = orders_for(model, cfg.rules, cfg.seating, deals)
+        rep = exhaustive(
+            model, cfg.rules, cfg.seating, orders, rulebook=cfg.rulebook,
+            options=cfg.options, config=cfg.name, check=check,
+            budget=budget if deals is None and how != "every deal" else None, max_states=budget,
+        )  # fmt: skip
+        rep.target = (
+            f"{cfg.name} (every deal: {rep.deals})"
+            if how == "every deal"
+            else f"{cfg.name} (deal 0)"
+            if rep.deals == 1
+            else f"{cfg.name} (deals 0-{rep.deals - 1})"
+        )
+        done(rep)
+    for book in rulebooks if samples > 0 else ():
+        rules = rules_for(book)
+        model = _model_for(book)
+        seatings = list(model.seatings(rules))
+        for seating in seatings:
+            label = f"{book}, {seating.players} players" + (
+                f" in {seating.sides} sides" if seating.sides != seating.players else ""
+            )
+            try:
+                check = refiner_for(rules, seating)
+            except RefineError as e:
+                done(Report(f"{label} (sampled)", unavailable=str(e)))
+                break
+            rep = sampled(
+                model, rules, seating, max(1, samples // len(seatings)), seed=seed,
+                rulebook=book, target=f"{label} (sampled)", check=check,
+            )  # fmt: skip
+            done(rep)
+    return out
+
+
+__all__ = [
+    "CONFIG_BUDGET",
+    "EVERY_DEAL_UP_TO",
+    "REFINERS",
+    "SAMPLES",
+    "Disagreement",
+    "RefineError",
+    "Refiner",
+    "Report",
+    "StateCheck",
+    "all_orders",
+    "exhaustive",
+    "orders_for",
+    "refiner_for",
+    "run",
+    "sampled",
+    "seed_orders",
+    "transcript",
+]

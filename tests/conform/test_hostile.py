@@ -1,0 +1,184 @@
+"""Adapters that misbehave (tests/conform/hostile.py): each gets one line and exit 3 from
+`arbitro conform`, well within its deadline, and nothing of its process group outlives the run; a
+slow but live engine is stopped at the deadline with its results so far; Ctrl-C gives the results
+so far, exit 130 and no traceback."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arbitro.cli.main import main
+
+HOSTILE = [sys.executable, str(Path(__file__).parent / "hostile.py")]
+ROOT = Path(__file__).parent.parent.parent
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie is dead: only its parent has not read its status yet
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _pids(path: Path) -> list[int]:
+    return [int(x) for x in path.read_text().split()] if path.exists() else []
+
+
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("error-hello", "answered 'hello' with an error"),
+        ("error-start", "answered 'start' with an error"),
+        ("error-legal", "answered 'legal' with an error"),
+        ("garbage", "is not JSON"),
+        ("not-an-object", "not an answer object"),
+        ("wrong-id", "carries id"),
+        ("bad-legal", "not an array of actions"),
+        ("bad-position", "lacks table, piles, to_move"),
+        ("surrogate", "lone surrogate"),
+        ("long-line", "longer than"),
+        ("crash", "exit status 3); its last words: engine: cannot deal"),
+        ("early-exit", "stopped answering at 'start' (exit status 0)"),
+        ("hang", "no answer to 'legal' within 1 s"),
+        ("detached", "stopped answering at 'start' (exit status 0)"),
+        ("detached-hang", "no answer to 'hello' within 1 s"),
+        ("flood", "exit status 4"),
+    ],
+)
+def test_a_hostile_adapter_gets_one_line_and_exit_3(
+    mode: str,
+    words: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("HOSTILE_PIDS", str(pids))
+    argv = ["conform", "escoba-es", "--games", "2", "--timeout", "1", "--deadline", "20"]
+    began = time.monotonic()
+    try:
+        assert main([*argv, "--", *HOSTILE, mode]) == 3
+        took = time.monotonic() - began
+        out, err = capsys.readouterr()
+        assert out.count("\n") == 1 and words in out and err == "", (out, err)
+        assert len(out) < 400
+        assert took < 8  # one second of timeout, then the adapter's group ended
+        time.sleep(0.1)
+        left = [p for p in _pids(pids) if _alive(p)]
+        if mode.startswith("detached"):
+            # its child left the group for a session of its own: nothing arbitro could end
+            # without hunting processes; it does not hold arbitro up
+            assert len(left) <= 1
+        else:
+            assert left == []
+    finally:
+        for pid in _pids(pids):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_a_child_left_in_the_group_is_ended(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("HOSTILE_PIDS", str(pids))
+    argv = ["conform", "escoba-es", "--games", "1", "--timeout", "1", "--", *HOSTILE, "forks"]
+    assert main(argv) == 1  # it answers: an engine with no legal moves, which disagrees
+    capsys.readouterr()
+    time.sleep(0.1)
+    found = _pids(pids)
+    assert len(found) == 2  # the adapter and the child it left
+    assert not [p for p in found if _alive(p)]
+
+
+def _resident(mode: str) -> tuple[str, int, int]:
+    script = (
+        "import resource, sys\n"
+        "from arbitro.conformance.conform import conform\n"
+        f"run = conform('escoba-es', {[*HOSTILE, mode]!r}, games=1, seed=0, timeout=20)\n"
+        "print(run.failure['kind'], len(run.failure['message']), "
+        "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr[-400:]
+    kind, length, mb = done.stdout.split()
+    return kind, int(length), int(mb)
+
+
+def test_a_flood_on_stderr_does_not_grow_memory() -> None:
+    """100 MB on stderr without a newline: at most the last few kilobytes are kept, so the run
+    takes no more memory than one against an adapter that crashes quietly."""
+    kind, length, mb = _resident("flood")
+    assert kind == "crashed" and length < 400
+    _, _, plain = _resident("crash")
+    assert mb - plain < 30, f"{mb} MB resident for 100 MB of stderr, {plain} MB without"
+
+
+def test_a_slow_engine_stops_at_the_deadline_with_its_results_so_far(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["conform", "escoba-es", "--games", "200", "--deadline", "2", "--", *HOSTILE, "slow"]
+    began = time.monotonic()
+    assert main(argv) == 1  # it lists no moves: a disagreement, found before the deadline
+    assert time.monotonic() - began < 6
+    out = capsys.readouterr().out
+    assert "stopped at the --deadline after" in out and "of 200 games" in out
+    assert "legal · " in out
+
+
+def test_ctrl_c_gives_the_results_so_far_and_ends_the_adapter(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    env = {**os.environ, "HOSTILE_PIDS": str(pids)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arbitro.cli", "conform", "escoba-es", "--games", "200",
+         "--", *HOSTILE, "slow"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        for _ in range(100):  # until the adapter runs, then a few games
+            time.sleep(0.1)
+            if pids.exists():
+                break
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, (out, err)
+    assert "Traceback" not in err and "stopped by Ctrl-C after" in out
+    assert "legal · " in out
+    time.sleep(0.1)
+    assert not [p for p in _pids(pids) if _alive(p)]
+
+
+PROXY = [sys.executable, str(Path(__file__).parent / "proxy_adapter.py")]
+
+
+@pytest.mark.parametrize("kind", ["game-end", "hand-end", "refused", "state", "score", "legal"])
+def test_every_kind_of_disagreement_is_shown_in_text_json_and_html(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    argv = ["conform", "escoba-es", "--games", "2", "--shrink-budget", "2", "--seed", "1"]
+    page = tmp_path / "p.html"
+    assert main([*argv, "--html", str(page), "--", *PROXY, kind]) == 1
+    out = capsys.readouterr().out
+    assert f"\n{kind} · " in out, out
+    assert kind in page.read_text()
+    assert main([*argv, "--json", "--", *PROXY, kind]) == 1
+    got = json.loads(capsys.readouterr().out)
+    assert kind in {d["kind"] for d in got["disagreements"]}

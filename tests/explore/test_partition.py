@@ -1,0 +1,183 @@
+"""One deal split over partitions gives what one process gives.
+
+The expected values are the one-process explorer's, which the explorer tests check against an
+independent brute-force walker; here every count, witness and example must come out the same
+however the states are partitioned. A partitioning that loses its way (states sent to the wrong
+owner) and an engine broken on purpose (a deadlock, a broken invariant) show the comparison fails
+when it should.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from arbitro.cli.main import main
+from arbitro.model.escoba import EscobaModel, EscobaState, turn
+from arbitro.model.schema import EscobaRules
+from arbitro.proofs import cluster, partition
+from arbitro.proofs.explore import Result, explore_deal, explore_deals
+from arbitro.proofs.explore_config import load_config
+from arbitro.proofs.partition import EscobaPacker, InlineRunner, explore_partitioned
+
+TIMINGS = ("seconds", "walk_seconds", "cpu_seconds")
+
+
+def _same(r: Result) -> dict[str, Any]:
+    """What must agree: everything but timings and the per-partition figures."""
+    d = r.to_json([])
+    for k in [*TIMINGS, "partitions", "exchange"]:
+        d.pop(k, None)
+    return {k: v for k, v in d.items() if not k.endswith("_second")}
+
+
+@pytest.mark.parametrize(
+    ("name", "seed", "parts", "max_states", "symmetry"),
+    [
+        ("escoba-tiny", 0, 3, None, False),
+        ("escoba-12", 1, 2, None, False),
+        ("escoba-12", 0, 2, None, True),
+        ("escoba-16", 0, 3, 500, False),
+        ("samba-small", 0, 2, 600, False),
+        ("canasta-small", 0, 3, 300, False),
+    ],
+)
+def test_partitions_give_what_one_process_gives(
+    name: str, seed: int, parts: int, max_states: int | None, symmetry: bool
+) -> None:
+    c = load_config(name)
+    one = explore_deal(c, seed, max_states=max_states, symmetry=symmetry)
+    split = explore_partitioned(
+        c, seed, InlineRunner(parts), max_states=max_states, symmetry=symmetry
+    )
+    assert _same(split) == _same(one)
+    assert split.truncated == (max_states is not None)
+    held = [p["states"] for p in split.partitions]
+    assert sum(held) == one.orbits
+    assert all(held)  # every partition owns some states
+    sent = sum(p["sent_states"] + p["kept_states"] for p in split.partitions)
+    assert sent >= one.orbits - 1  # every state but the deal's arrived as a successor
+
+
+def test_a_state_packs_into_an_integer_and_back() -> None:
+    """Every state of a deal (renamed ones too, whose stock is not the deal's) round-trips."""
+    c = load_config("escoba-12")
+    graph: dict[str, Any] = {}
+    explore_deal(c, 0, graph=graph, symmetry=True)
+    model = EscobaModel()
+    states = [model.state_from_json(c.rules, n["state"]) for n in graph["nodes"]]
+    packer = EscobaPacker(states[0])
+    packed = [packer.pack(s) for s in states]
+    assert all(isinstance(p, int) for p in packed)
+    assert [packer.unpack(p) for p in packed] == states
+    assert len(set(packed)) == len(states)
+    assert any(s.phase != "play" for s in states)  # the fields a hand's end changes, too
+
+
+def test_a_partitioning_that_misroutes_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """States sent to an owner that is not theirs are counted twice: the comparison sees it."""
+    c = load_config("escoba-12")
+    one = explore_deal(c, 0)
+    calls = iter(range(10**9))
+    monkeypatch.setattr(EscobaPacker, "owner", lambda self, v, parts: next(calls) % parts)
+    wrong = explore_partitioned(c, 0, InlineRunner(2))
+    assert wrong.orbits > one.orbits
+    assert _same(wrong) != _same(one)
+
+
+class TurnKeeper(EscobaModel):
+    """Escoba broken on purpose: a card laid on the table keeps the turn (players run dry)."""
+
+    def apply(self, rules: EscobaRules, state: EscobaState, action: Any) -> EscobaState:  # type: ignore[override]
+        after = turn.apply(rules, state, action)
+        if action.capture == 0 and after.phase == "play" and after.deal_number == state.deal_number:
+            return after._replace(to_move=state.to_move)
+        return after
+
+
+class TableLimit(EscobaModel):
+    """Escoba with a whole-state check broken on purpose: three cards on the table 'violate'."""
+
+    def violations(self, rules: EscobaRules, state: EscobaState) -> list[str]:  # type: ignore[override]
+        broken = super().violations(rules, state)
+        return [*broken, "test:table-limit"] if state.table.bit_count() >= 3 else broken
+
+
+@pytest.mark.parametrize("symmetry", [False, True])
+@pytest.mark.parametrize("model", [TurnKeeper(), TableLimit()], ids=["deadlock", "violation"])
+def test_deadlock_witnesses_and_violation_examples_are_one_process_s(
+    model: EscobaModel, symmetry: bool
+) -> None:
+    c = load_config("escoba-12")
+    one = explore_deal(c, 0, model=model, symmetry=symmetry)
+    assert one.deadlock_count or one.violations  # the engine is broken
+    split = explore_partitioned(c, 0, InlineRunner(3, model), symmetry=symmetry)
+    assert _same(split) == _same(one)
+    assert split.deadlocks == one.deadlocks
+    assert split.violation_examples == one.violation_examples
+
+
+@pytest.mark.slow
+def test_two_dask_workers_give_what_one_process_gives() -> None:
+    """A local cluster of two workers: one deal split, Escoba and Samba (bounded)."""
+    pytest.importorskip("dask.distributed")
+    with cluster.dask_client(None, 2) as client:
+        for name, max_states in (("escoba-12", None), ("samba-small", 400)):
+            c = load_config(name)
+            one = explore_deal(c, 0, max_states=max_states)
+            split = explore_partitioned(c, 0, partition.DaskRunner(client), max_states=max_states)
+            assert _same(split) == _same(one)
+            assert len(split.partitions) == 2
+            assert sum(p["sent_bytes"] for p in split.partitions) > 0
+
+
+@pytest.mark.slow
+def test_explore_workers_reports_each_partition(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("dask.distributed")
+    argv = ["explore", "escoba-es", "--config", "escoba-tiny", "--deal", "0"]
+    assert main([*argv, "--workers", "2", "--json"]) == 0
+    split = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert split["states"] == one["states"] and split["edges"] == one["edges"]
+    assert [p["partition"] for p in split["partitions"]] == [0, 1]
+    assert split["exchange"]["bytes"] == sum(p["sent_bytes"] for p in split["partitions"])
+    assert all(p["peak_memory_bytes"] > 0 for p in split["partitions"])
+
+
+def test_several_deals_still_fan_out_one_task_each() -> None:
+    """Without Dask at hand the same call runs in one process; the merge is the same."""
+    c = load_config("escoba-tiny")
+    one = explore_deals(c, [0, 1])
+    assert one.deals == [0, 1] and not one.partitions
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("not a url!!", "is not a Dask scheduler address"),
+        ("127.0.0.1:1", "no Dask scheduler answered at '127.0.0.1:1'"),
+    ],
+)
+def test_a_scheduler_that_cannot_be_used_is_one_line(
+    address: str, message: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("dask.distributed")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
+    argv = ["explore", "escoba-es", "--config", "escoba-tiny", "--scheduler", address]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_more_workers_than_cores_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from arbitro.proofs.cluster import usable_cores
+
+    n = usable_cores() + 1
+    assert main(["explore", "escoba-es", "--config", "escoba-tiny", "--workers", str(n)]) == 2
+    err = capsys.readouterr().err
+    assert f"--workers {n} is more than the {n - 1} cores" in err
+    assert "--scheduler" in err

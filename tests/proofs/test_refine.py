@@ -1,0 +1,223 @@
+"""`prove --refine`: Escoba's guarded relation against the engine, state by state. It agrees on
+every deal of escoba-tiny and on sampled full-size play; it catches an engine broken in one rare
+case and a relation built from a broken rule, and its transcript replays in `arbitro check`."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arbitro.cli.main import main
+from arbitro.model.escoba import ESCOBA
+from arbitro.model.escoba.state import EscobaState, Play
+from arbitro.model.game import Seating
+from arbitro.model.schema import EscobaRules, rules_for
+from arbitro.oracle.check import check_lines
+from arbitro.proofs import refine
+from arbitro.proofs.escoba.refine import EscobaRefiner
+from arbitro.proofs.explore_config import Config, load_config
+
+
+class Broken:
+    """The Escoba engine with `legal_actions` or `apply` replaced (a bug planted on purpose)."""
+
+    def __init__(
+        self,
+        legal: Callable[[Any, EscobaState], tuple[Play, ...]] | None = None,
+        apply: Callable[[Any, EscobaState, Play], EscobaState] | None = None,
+    ) -> None:
+        self._legal = legal
+        self._apply = apply
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(ESCOBA, name)
+
+    def legal_actions(self, rules: Any, state: EscobaState) -> tuple[Play, ...]:
+        if self._legal is not None:
+            return self._legal(rules, state)
+        return ESCOBA.legal_actions(rules, state)
+
+    def apply(self, rules: Any, state: EscobaState, action: Play) -> EscobaState:
+        if self._apply is not None:
+            return self._apply(rules, state, action)
+        return ESCOBA.apply(rules, state, action)
+
+
+def _walk(cfg: Config, model: Any, deals: int, check: Any = None) -> refine.Report:
+    orders, _ = refine.orders_for(model, cfg.rules, cfg.seating, deals)
+    return refine.exhaustive(
+        model, cfg.rules, cfg.seating, orders, rulebook=cfg.rulebook, config=cfg.name,
+        check=check,
+    )  # fmt: skip
+
+
+def test_every_deal_of_escoba_tiny_agrees() -> None:
+    """8 cards: 2 to each of two players and 4 to the table, so 8!/(2!·2!·4!) = 420 deals."""
+    cfg = load_config("escoba-tiny")
+    orders, how = refine.orders_for(ESCOBA, cfg.rules, cfg.seating, None)
+    assert how == "every deal"
+    rep = refine.exhaustive(
+        ESCOBA, cfg.rules, cfg.seating, orders, rulebook=cfg.rulebook, config=cfg.name
+    )
+    assert rep.deals == 420
+    assert rep.ok, rep.first
+    assert rep.states >= rep.deals
+
+
+def test_escoba_12_agrees_on_its_first_deals() -> None:
+    cfg = load_config("escoba-12")
+    rep = _walk(cfg, ESCOBA, 20)
+    assert rep.ok, rep.first
+    assert rep.deals == 20 and rep.states > 20
+
+
+def test_sampled_full_size_play_agrees_with_two_players() -> None:
+    rules = rules_for("escoba-es")
+    rep = refine.sampled(ESCOBA, rules, Seating(2, 2), 300, rulebook="escoba-es")
+    assert rep.ok, rep.first
+    assert rep.states == 300
+
+
+@pytest.mark.slow
+def test_sampled_full_size_play_agrees_in_every_seating() -> None:
+    rules = rules_for("escoba-es")
+    for seating in ESCOBA.seatings(rules):
+        rep = refine.sampled(ESCOBA, rules, seating, 300, rulebook="escoba-es")
+        assert rep.ok, (seating, rep.first)
+        assert rep.states == 300
+
+
+# ---------------------------------------------------------------- broken engines are caught
+
+
+def _lay_anything(rules: Any, state: EscobaState, action: Play) -> EscobaState:
+    """`apply` that lays a card even where the book forces a capture (the engine's own code for
+    a play already known legal)."""
+    from arbitro.model.escoba import cards, turn
+
+    return turn.play_unchecked(rules, cards.tables(rules), state, action)
+
+
+def _lay_despite_capture(rules: Any, state: EscobaState) -> tuple[Play, ...]:
+    """Forced capture skipped in one case: a 7 that could capture may also be laid."""
+    plays = ESCOBA.legal_actions(rules, state)
+    extra = [
+        Play(p.seat, p.card, 0)
+        for p in plays
+        if p.capture and p.card % 10 == 6 and Play(p.seat, p.card, 0) not in plays
+    ]
+    return tuple(sorted({*plays, *extra}))
+
+
+def _no_three_card_captures(rules: Any, state: EscobaState) -> tuple[Play, ...]:
+    """A capture of three table cards or more is never offered."""
+    return tuple(p for p in ESCOBA.legal_actions(rules, state) if p.capture.bit_count() < 3)
+
+
+def _drop_a_card_in_big_captures(rules: Any, state: EscobaState, action: Play) -> EscobaState:
+    """In a capture of three table cards, the lowest one is lost instead of captured."""
+    after = ESCOBA.apply(rules, state, action)
+    if action.capture.bit_count() < 3 or after.phase != "play":
+        return after
+    low = action.capture & -action.capture
+    side = action.seat % state.sides
+    piles = list(after.piles)
+    piles[side] &= ~low
+    return after._replace(piles=tuple(piles))
+
+
+def _escoba_not_counted(rules: Any, state: EscobaState, action: Play) -> EscobaState:
+    """Clearing the table scores no escoba."""
+    after = ESCOBA.apply(rules, state, action)
+    if action.capture and after.escobas != state.escobas and after.phase == "play":
+        return after._replace(escobas=state.escobas)
+    return after
+
+
+def _rest_to_the_wrong_side(rules: Any, state: EscobaState, action: Play) -> EscobaState:
+    """At the end, the table's rest goes to the side after the one that captured last."""
+    after = ESCOBA.apply(rules, state, action)
+    if after.phase == "play" or after.last_capturer < 0:
+        return after
+    taker = after.last_capturer
+    played = action.capture | 1 << action.card if action.capture else 0
+    rest = after.piles[taker] & ~state.piles[taker] & ~played
+    if not rest:
+        return after
+    piles = list(after.piles)
+    piles[taker] &= ~rest
+    piles[(taker + 1) % state.sides] |= rest
+    return after._replace(piles=tuple(piles))
+
+
+@pytest.mark.parametrize(
+    ("broken", "config", "kind"),
+    [
+        (Broken(legal=_lay_despite_capture, apply=_lay_anything), "escoba-12", "enabled"),
+        (Broken(legal=_no_three_card_captures), "escoba-16", "enabled"),
+        (Broken(apply=_drop_a_card_in_big_captures), "escoba-16", "successor"),
+        (Broken(apply=_escoba_not_counted), "escoba-12", "successor"),
+        (Broken(apply=_rest_to_the_wrong_side), "escoba-12", "successor"),
+    ],
+    ids=["forced-capture-skipped", "three-card-capture-missing", "card-dropped",
+         "escoba-uncounted", "rest-misdirected"],
+)  # fmt: skip
+def test_a_broken_engine_is_caught(broken: Broken, config: str, kind: str) -> None:
+    cfg = load_config(config)
+    rep = _walk(cfg, broken, 30)
+    assert rep.first is not None, "the planted bug went unnoticed"
+    assert rep.first.kind == kind, rep.first
+
+
+# ---------------------------------------------------------------- broken rules in the relation
+
+
+def _relation_of(rules: EscobaRules, seating: Seating) -> EscobaRefiner:
+    return EscobaRefiner(rules, seating)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"capture_forced": False}, "laid"),
+        ({"capture_sum": 14}, "takes"),
+    ],
+)
+def test_a_relation_from_a_broken_rule_disagrees_and_check_replays_it(
+    change: dict[str, Any], words: str
+) -> None:
+    """The relation built from a changed rule (the engine plays the book): the walk stops at the
+    first state where they part, and `arbitro check` replaying its transcript reports the same
+    difference as a legal-mismatch at the last step."""
+    cfg = load_config("escoba-12")
+    wrong = dataclasses.replace(cfg.rules, **change)
+    rep = _walk(cfg, ESCOBA, 30, check=_relation_of(wrong, cfg.seating))
+    assert rep.first is not None and rep.first.kind == "enabled"
+    assert words in rep.first.detail
+    lines = [json.dumps(t) for t in rep.transcript]
+    verdict = check_lines(lines)
+    assert verdict.status == "legal-mismatch", verdict
+    assert verdict.step == len(rep.transcript) - 1
+
+
+def test_the_cli_reports_agreement_and_exit_status(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["prove", "--refine", "--config", "escoba-tiny"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "AGREE" in out and "escoba-tiny (every deal: 420)" in out
+
+
+def test_the_cli_refuses_bad_refine_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["prove", "--refine", "--config", "nosuch"]) == 2
+    assert "no such configuration" in capsys.readouterr().err
+    assert main(["prove", "--refine", "--deals", "0"]) == 2
+    assert "--deals must be at least 1" in capsys.readouterr().err
