@@ -55,6 +55,13 @@ FAMILY_BOOKS = {
     "escoba": ("escoba-es",),
     "rummy": ("samba-en", "samba-es", "samba-fr", "canasta-es"),
 }
+REFINE_ARGS = {
+    "escoba": ("--samples", "3000"),
+    "rummy": ("--samples", "1000", "--deals", "1"),
+}
+"""What `prove --refine` is given per family besides its rulebooks: its configurations (the rummy
+ones walked from their first deal up to the state budget) and a short sample of full-size play,
+so that a mutant costs minutes, not the hour of the full run."""
 SUITE = ("tests/model", "tests/proofs")
 LAYERS = ("refine", "suite")
 
@@ -597,7 +604,8 @@ def _run(copy: Path, args: Sequence[str], timeout: float) -> Outcome:
 
 
 def run_refine(copy: Path, family: str, extra: Sequence[str], timeout: float) -> Outcome:
-    args = ["-c", cli(copy), "prove", "--refine", *FAMILY_BOOKS[family], *extra]
+    args = ["-c", cli(copy), "prove", "--refine", *FAMILY_BOOKS[family], *REFINE_ARGS[family]]
+    args += extra
     return _run(copy, args, timeout)
 
 

@@ -58,6 +58,7 @@ Refiner = Callable[[Any, Seating], StateCheck]
 
 REFINERS: dict[str, str] = {
     "escoba": "arbitro.proofs.escoba.refine:refiner",
+    "rummy": "arbitro.proofs.rummy.refine:refiner",
 }
 """Each game family's refiner, as "module:function" (imported when first asked for)."""
 

@@ -19,7 +19,7 @@ from typing import Any
 from arbitro.model.schema import RummyRules
 from arbitro.proofs.facts import FactChecker
 from arbitro.proofs.rummy import cards as C
-from arbitro.proofs.rummy.moves import Relation, relations
+from arbitro.proofs.rummy.moves import Relation, relations, set_count
 from arbitro.proofs.rummy.score import Config
 from arbitro.proofs.terms import Value
 
@@ -95,12 +95,34 @@ class Checker:
         self.rules = rules
         self.relations = relations(rules)
         self.compiled: dict[str, FactChecker] = {}
+        self.slots: dict[str, list[tuple[str, str]]] = {}
         self.seen: Counter[str] = Counter()
 
     def _compiled(self, rel: Relation) -> FactChecker:
         got = self.compiled.get(rel.move)
         if got is None:
             got = self.compiled[rel.move] = FactChecker(rel.facts.items, rel.variables())
+        return got
+
+    def _slots(self, rel: Relation) -> list[tuple[str, str]]:
+        """Where the unknowns of `rel` are read from, in order: (pre/post/param, zone) for the
+        53 counts of a zone, ("", name) for a scalar; worked out once per relation."""
+        got = self.slots.get(rel.move)
+        if got is None:
+            got = []
+            names = rel.variables()
+            i = 0
+            while i < len(names):
+                prefix, _, rest = names[i].partition(":")
+                if prefix in ("pre", "post", "param") and rest.endswith("[0]"):
+                    zone = rest[: -len("[0]")]
+                    assert names[i + K - 1] == f"{prefix}:{zone}[{K - 1}]", names[i]
+                    got.append((prefix, zone))
+                    i += K
+                else:
+                    got.append(("", names[i]))
+                    i += 1
+            self.slots[rel.move] = got
         return got
 
     def check(
@@ -128,17 +150,22 @@ class Checker:
             if any(where[z]):
                 bad.append(Mismatch(move, "-", f"the move touches no meld {z}"))
         values: list[Value] = []
-        for name in rel.variables():
-            prefix, _, rest = name.partition(":")
-            if prefix in ("pre", "post", "param") and "[" in rest:
-                zone, _, k = rest.rstrip("]").partition("[")
-                src = pre_all if prefix == "pre" else post_all if prefix == "post" else params
-                values.append(src[zone][int(k)] if zone in src else 0)
+        sources = {"pre": pre_all, "post": post_all, "param": params}
+        zero = _zero()
+        for prefix, zone in self._slots(rel):
+            if not prefix:
+                values.append(scalars.get(zone, 0))
             else:
-                values.append(scalars.get(name, 0))
+                values += sources[prefix].get(zone, zero)
         ck = self._compiled(rel)
         bad += [Mismatch(move, f.clause, f.note or "a fact") for f in ck.failing(values)]
         return bad
+
+
+def set_counts(state: Mapping[str, Any], side: int) -> dict[str, int]:
+    """The `moves.set_count` scalars: the side's sets per natural rank."""
+    got = Counter(m["rank"] for m in state["table"][side]["melds"] if m["kind"] == "set")
+    return {set_count(r): got[C.RANKS[r]] for r in C.NATURAL_RANKS}
 
 
 def _touched(before: list[Vector], after: list[Vector]) -> tuple[list[Vector], list[Vector]]:
@@ -184,6 +211,7 @@ def step_checks(
         move = "lay/freed" if freed else "lay"
         laid = counts(action["cards"])
         params["laid"] = _minus(laid, zp["freed"]) if freed else laid
+        scalars.update(set_counts(pre, side))
     elif kind == "add":
         move = "add/freed" if pre["step"] == "freed" else "add"
         params["card"] = counts([action["card"]])

@@ -63,10 +63,15 @@ def names(counts: list[int] | tuple[int, ...]) -> list[str]:
     return out
 
 
+_KIND_OF = {name(k): k for k in range(KINDS)}
+
+
 def counts_of(cards: list[str] | tuple[str, ...]) -> list[int]:
     v = [0] * KINDS
+    table = _KIND_OF
     for c in cards:
-        v[kind_of(c)] += 1
+        k = table.get(c)
+        v[kind_of(c) if k is None else k] += 1
     return v
 
 

@@ -408,6 +408,11 @@ def _take_pile(rules: RummyRules, use: str, dest: str) -> Relation:
 # ---------------------------------------------------------------- melding
 
 
+def set_count(rank: int) -> str:
+    """The scalar unknown: how many sets of `rank` the mover's side has before the move."""
+    return f"side sets[{C.RANKS[rank]}]"
+
+
 def lay(rules: RummyRules) -> list[Relation]:
     """A new meld from the hand, or with the freed wild in it."""
     out = []
@@ -424,6 +429,15 @@ def lay(rules: RummyRules) -> list[Relation]:
             implies(tn.is_black3, rel.post["hand"].size() <= 1),
             "black threes are melded only by a player going out",
         )
+        if not r.several_sets_same_rank:
+            for rank, is_set in tn.set_of.items():
+                sets = rel.scalars[set_count(rank)] = Int(set_count(rank))
+                rel.domain.given(sets >= 0, "a count")
+                rel.guards.add(
+                    r.cid("several_sets_same_rank"),
+                    implies(is_set, sets.eq(0)),
+                    "one set per rank: no new set of a rank the side has a set of",
+                )
         if freed:
             rel.guards.add(
                 r.cid("clean_by_replacing_wilds"),

@@ -5,7 +5,7 @@ broken adapters getting one-line verdicts and being cleaned up.
 The expected clauses come from the books: escoba-es *Captura* (a card that can capture must:
 capture-forced), *Puntuación* (the best setenta by the rank order, setenta-points), samba-en
 *Going out* (the last cards are melded or discarded: go-out-discard). The buggy engines are
-tests/arbitro/buggy_escoba.py (written from the book alone) and arbitro's reference with the
+tests/support/buggy_escoba.py (written from the book alone) and arbitro's reference with the
 going-out discard dropped.
 """
 
@@ -72,7 +72,9 @@ def test_skipping_forced_capture_is_found_at_the_first_move_and_blamed_on_captur
 
 
 def test_setenta_by_sum_is_a_score_disagreement_on_the_setenta() -> None:
-    run = conform("escoba-es", [*ESCOBA, "--bug", "setenta_by_sum"], games=6, seed=1)
+    run = conform(
+        "escoba-es", [*ESCOBA, "--bug", "setenta_by_sum"], games=6, seed=1, blame_budget=6
+    )
     [d] = run.disagreements
     assert (d.kind, d.clause) == ("score", "escoba-es:setenta-points")
     assert {w["category"] for w in d.detail["categories"]} == {"setenta"}
@@ -149,6 +151,10 @@ def test_json_and_text_outputs(capsys: pytest.CaptureFixture[str]) -> None:
         "--games",
         "2",
         "--json",
+        "--blame-budget",
+        "2",
+        "--shrink-budget",
+        "2",
         "--",
         *ESCOBA,
         "--bug",

@@ -5,10 +5,19 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from escoba_helpers import FOUR, TEAMS, TWO, cards, last_play_state, mask, right_of, rules
 
 from arbitro.model.escoba import ESCOBA, Play, game_winner
 from arbitro.model.escoba.state import NOBODY
+from tests.support.escoba_helpers import (
+    FOUR,
+    TEAMS,
+    TWO,
+    cards,
+    last_play_state,
+    mask,
+    right_of,
+    rules,
+)
 
 R = rules()
 

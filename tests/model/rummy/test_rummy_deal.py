@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from rummy_helpers import C, R, deal_order, order_with, seating
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.game import Seating
 from arbitro.model.rummy import RUMMY, RuleGap, opening_minimum, parse_card
 from arbitro.model.rummy.actions import Discard, Draw
+from tests.support.rummy_helpers import C, R, deal_order, order_with, seating
 
 
 def test_seatings_follow_layouts() -> None:

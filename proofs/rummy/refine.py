@@ -1,0 +1,384 @@
+"""Refinement of the Samba/Canasta engine by its guarded relation, one concrete state at a time.
+
+`refiner(rules, seating)` is the rummy family's state check for `arbitro prove --refine`: given a
+state, the engine's legal actions there and the state each leads to (`legal_actions`, `apply`),
+it returns the first place where the engine and the relations of `arbitro.proofs.rummy.moves`
+(built from the rules object; their facts compiled to Python by `terms.Evaluator`) part, or None:
+
+1. **The invariant.** Every card of the seating's deck is in exactly one place (stock, pile, a
+   hand, a pile held aside, a freed wild, a meld, a row of red threes): the count of each kind
+   over every zone is the deck's (`cards.deck`). Checked on the state and on every successor —
+   it is the inductive invariant that conservation needs (the moves' effects keep it, which the
+   `conservation` property proves; this checks that the engine's states satisfy it).
+2. **Successors.** Every legal action, read with its successor through the protocol's JSON, is a
+   step of the relation: every effect and guard of the relations it goes through holds
+   (`abstract.step_checks`), zones it should leave alone unchanged.
+3. **Enabled actions, where the relation decides them.** In a *decided* state — the play step of
+   a side that has opened, no pile held aside, no freed wild, no question asked of the partner,
+   play not stopped by a last red three — every addition of a held card to a meld of the side
+   (when at least three cards are held), every new meld of its laying size
+   (`max(set_min, set_start_min_naturals)` for a set, `sequence_min` for an escalera,
+   `wild_meld_min_start` for a wild meld; when two cards stay in hand), every merge of two of the
+   side's melds, and every discard that keeps a card, is enabled by the relation exactly when the
+   engine lists it. Elsewhere (the draw, the pile, an opening under way, going out) the engine
+   also searches arrangements of the hand (can the player still end the turn, reach the
+   minimum, go out) which the relation does not encode: there only the successor direction is
+   checked (docs/proofs.md, *Refinement*, says so).
+4. **The hand's score.** When an action ends the hand, the final position read into the score
+   encoding (`score.config`) satisfies its facts and gives the engine's points, category by
+   category, for every side.
+
+Implements, as checks, *:layouts, *:packs, *:jokers-per-pack and, through the relations, every
+clause those encode.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import itertools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from arbitro.model.game import Seating
+from arbitro.model.rummy.model import RUMMY
+from arbitro.model.schema import RummyRules
+from arbitro.proofs.facts import Fact, FactChecker, Facts
+from arbitro.proofs.refine import Disagreement
+from arbitro.proofs.rummy import abstract
+from arbitro.proofs.rummy import cards as C
+from arbitro.proofs.terms import Evaluator, variables
+
+
+def _plus(a: list[int], b: list[int]) -> list[int]:
+    return [x + y for x, y in zip(a, b, strict=True)]
+
+
+def _minus(a: list[int], b: list[int]) -> list[int]:
+    return [x - y for x, y in zip(a, b, strict=True)]
+
+
+def _key(action: Mapping[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+DECIDED = ("add", "lay", "merge", "discard")
+LOCAL = {
+    "lay": ("param:laid", "post:new"),
+    "add": ("pre:a", "post:a2", "param:card"),
+    "merge": ("pre:a", "pre:b", "post:new"),
+}
+"""Per relation, the unknowns that describe the meld alone: the facts over only these (the meld
+clauses) are evaluated once per meld and remembered, the rest per state."""
+
+
+class _Split:
+    """A relation's facts in two parts, whose conjunction is all of them: those over the meld's
+    unknowns alone (`local`, remembered by the meld's counts) and the others (checked by
+    `rest`, an `abstract.Checker` whose relation keeps only them)."""
+
+    def __init__(self, ck: abstract.Checker, rest: abstract.Checker, move: str) -> None:
+        rel = ck.relations[move]
+        prefixes = LOCAL[move]
+        local: list[Fact] = []
+        others: dict[str, list[Fact]] = {"domain": [], "guards": [], "effects": []}
+        for part in others:
+            for f in getattr(rel, part):
+                names = [v.name for v in variables([f.term])]
+                if names and all(n.startswith(prefixes) for n in names):
+                    local.append(f)
+                else:
+                    others[part].append(f)
+        self.names = [f"{p}[{k}]" for p in prefixes for k in range(C.KINDS)]
+        self.local = FactChecker(local, self.names)
+        rest.relations[move] = dataclasses.replace(
+            rel,
+            domain=Facts(others["domain"]),
+            guards=Facts(others["guards"]),
+            effects=Facts(others["effects"]),
+        )
+        self.memo: dict[tuple[int, ...], bool] = {}
+
+    def local_ok(self, *vectors: list[int]) -> bool:
+        key = tuple(itertools.chain.from_iterable(vectors))
+        got = self.memo.get(key)
+        if got is None:
+            if len(self.memo) >= 1 << 16:
+                self.memo.clear()
+            got = self.memo[key] = self.local.holds(list(key))
+        return got
+
+
+"""The action types whose enabled set is compared in a decided state."""
+
+
+class Refiner:
+    """The state check of one rules object and seating (see the module's docstring)."""
+
+    def __init__(self, rules: RummyRules, seating: Seating) -> None:
+        self.rules = rules
+        self.seating = seating
+        self.ck = abstract.Checker(rules)
+        self.rest = copy.copy(self.ck)  # the same relations, some of whose facts `_Split` moves
+        self.rest.relations = dict(self.ck.relations)
+        self.rest.compiled = {}
+        self.rest.slots = {}
+        self.split = {move: _Split(self.ck, self.rest, move) for move in LOCAL}
+        layout = next(x for x in rules.layouts if x.name == seating.layout)
+        self.deck = list(C.deck(rules, layout).counts())
+        self._score: tuple[Any, FactChecker, Evaluator, list[str], int] | None = None
+        self.set_size = max(rules.set_min, rules.set_start_min_naturals)
+        self.run_size = rules.sequence_min if rules.sequences else 0
+        self.wild_size = rules.wild_meld_min_start if rules.wild_canasta else 0
+        self.lay_sizes = tuple(sorted({self.set_size, self.run_size, self.wild_size} - {0}))
+        self.sets: dict[str, int] = {}
+
+    # ------------------------------------------------------------ the invariant
+
+    def invariant(self, s: Mapping[str, Any]) -> str | None:
+        """How the state's cards differ from the deck's (None: they do not)."""
+        zones: list[str] = [*s["stock"], *s["pile"], *s["held"]]
+        if s.get("freed"):
+            zones.append(s["freed"])
+        for h in s["hands"]:
+            zones += h
+        for side in s["table"]:
+            zones += side["red_threes"]
+            for m in side["melds"]:
+                zones += m["cards"]
+        got = C.counts_of(zones)
+        diff = [
+            f"{C.name(k)} {self.deck[k]} in the deck, {got[k]} in play"
+            for k in range(C.KINDS)
+            if got[k] != self.deck[k]
+        ]
+        return "; ".join(diff) if diff else None
+
+    # ------------------------------------------------------------ enabled actions
+
+    def decided(self, s: Mapping[str, Any]) -> bool:
+        """Whether the relation decides the enabled set of the DECIDED types here."""
+        side = s["table"][int(s["seat"]) % int(s["sides"])]
+        return bool(
+            s["phase"] == "play"
+            and s["step"] == "play"
+            and side["opened"]
+            and not s["held"]
+            and not s.get("freed")
+            and not s["answer"]
+            and not s["asked"]
+            and not s["no_discard"]
+        )
+
+    def enables(self, pre: Mapping[str, Any], action: dict[str, Any]) -> bool:
+        """Whether the relation allows `action` from `pre`: every fact of its relation holds on
+        the zones the action's effects lead to (the turn kept by the mover)."""
+        seat = int(pre["seat"])
+        melds = abstract.melds_of(pre, seat % int(pre["sides"]))
+        self.sets = abstract.set_counts(pre, seat % int(pre["sides"]))
+        return not self._facts_broken(abstract.zones(pre, seat), melds, action)
+
+    def _facts_broken(
+        self, zp: dict[str, list[int]], melds: list[list[int]], action: dict[str, Any]
+    ) -> bool:
+        """As `abstract.step_checks` reads a step, with the state after built from the action's
+        effects on the zones `zp` of the state before (seen from the mover, whose side's melds
+        are `melds`)."""
+        kind = action["type"]
+        post = dict(zp)
+        touched: dict[str, list[int]] = {}
+        params: dict[str, list[int]] = {}
+        if kind in ("discard", "add"):
+            card = abstract.counts([action["card"]])
+            params["card"] = card
+            post["hand"] = _minus(zp["hand"], card)
+            if kind == "discard":
+                post["pile"] = _plus(zp["pile"], card)
+                move = "discard"
+            else:
+                m = melds[action["meld"]]
+                pre_z = dict(zp, melds=_minus(zp["melds"], m))
+                post["melds"] = pre_z["melds"]
+                touched = {"a": m, "a2": _plus(m, card)}
+                if not self.split["add"].local_ok(m, touched["a2"], card):
+                    return True
+                return bool(self.rest.check("add", pre_z, post, touched, params, {}))
+        elif kind == "lay":
+            laid = abstract.counts(action["cards"])
+            params["laid"] = laid
+            post["hand"] = _minus(zp["hand"], laid)
+            touched = {"new": laid}
+            if not self.split["lay"].local_ok(laid, laid):
+                return True
+            move = "lay"
+        else:  # merge
+            a, b = melds[action["meld"]], melds[action["other"]]
+            base = _minus(_minus(zp["melds"], a), b)
+            pre_z = dict(zp, melds=base)
+            post["melds"] = base
+            touched = {"a": a, "b": b, "new": _plus(a, b)}
+            if not self.split["merge"].local_ok(a, b, touched["new"]):
+                return True
+            return bool(self.rest.check("merge", pre_z, post, touched, params, {}))
+        if min(post["hand"]) < 0:
+            return True
+        if move == "lay":
+            return bool(self.rest.check(move, zp, post, touched, params, self.sets))
+        return bool(self.ck.check(move, zp, post, touched, params, {}))
+
+    def lays(self, hand: Sequence[str]) -> list[list[str]]:
+        """Every new meld at its laying size that leaves two cards in the hand, of the shapes
+        a meld can have under any book: a set (naturals of one rank, wilds), an escalera (one
+        suit, no wild, no card twice) or a wild meld; a black-three meld is laid only to go out
+        (the relation's guard), so never with two cards left."""
+        order = RUMMY.parse_card
+        wilds = sorted((c for c in hand if c == "JK" or c[0] == "2"), key=order)
+        by_rank: dict[str, list[str]] = {}
+        by_suit: dict[str, set[str]] = {}
+        for c in hand:
+            if c in wilds or c[0] == "3":
+                continue
+            by_rank.setdefault(c[:-1], []).append(c)
+            by_suit.setdefault(c[-1], set()).add(c)
+        room = len(hand) - 2
+        found: set[tuple[str, ...]] = set()
+        if self.set_size <= room:
+            for naturals in by_rank.values():
+                pool = sorted(naturals + wilds, key=order)
+                for combo in itertools.combinations(pool, self.set_size):
+                    if any(c in naturals for c in combo):
+                        found.add(combo)
+        if 0 < self.run_size <= room:
+            for suited in by_suit.values():
+                found.update(itertools.combinations(sorted(suited, key=order), self.run_size))
+        if 0 < self.wild_size <= room:
+            found.update(itertools.combinations(wilds, self.wild_size))
+        return [list(c) for c in sorted(found, key=lambda c: [order(x) for x in c])]
+
+    def candidates(self, s: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The DECIDED actions the mover could name here, enabled or not."""
+        seat = int(s["seat"])
+        hand: list[str] = s["hands"][seat]
+        melds = s["table"][seat % int(s["sides"])]["melds"]
+        order = sorted(set(hand), key=RUMMY.parse_card)
+        out: list[dict[str, Any]] = []
+        if len(hand) >= 2:
+            out += [{"type": "discard", "seat": seat, "card": c} for c in order]
+        if len(hand) >= 3:
+            out += [
+                {"type": "add", "seat": seat, "meld": i, "card": c}
+                for i in range(len(melds))
+                for c in order
+            ]
+        if len(hand) >= 2 + min(self.lay_sizes):
+            out += [{"type": "lay", "seat": seat, "cards": c} for c in self.lays(hand)]
+        pairs = itertools.combinations(range(len(melds)), 2) if len(hand) >= 2 else ()
+        for i, j in pairs:  # the earlier meld first
+            out.append({"type": "merge", "seat": seat, "meld": i, "other": j})
+        return out
+
+    def enabled_difference(
+        self, pre: Mapping[str, Any], legal: Sequence[dict[str, Any]]
+    ) -> Disagreement | None:
+        if not self.decided(pre):
+            return None
+        listed = {_key(a): a for a in legal if a["type"] in DECIDED}
+        hand = pre["hands"][int(pre["seat"])]
+        # the engine's own decided actions, compared within the candidates' reach
+        reach = {"lay": 2, "add": 3, "discard": 2, "merge": 2}  # cards held, for the candidates
+        for k, a in list(listed.items()):
+            laid = len(a["cards"]) if a["type"] == "lay" else 0
+            if len(hand) < laid + reach.get(a["type"], 0):
+                del listed[k]
+        seat = int(pre["seat"])
+        zp = abstract.zones(pre, seat)
+        melds = abstract.melds_of(pre, seat % int(pre["sides"]))
+        self.sets = abstract.set_counts(pre, seat % int(pre["sides"]))
+        ours = {_key(a): a for a in self.candidates(pre) if not self._facts_broken(zp, melds, a)}
+        missing = tuple(a for k, a in ours.items() if k not in listed)
+        extra = tuple(a for k, a in listed.items() if k not in ours)
+        if not missing and not extra:
+            return None
+        words = []
+        if missing:
+            words.append(f"the relation allows {len(missing)} the engine does not list")
+        if extra:
+            words.append(f"the engine lists {len(extra)} the relation does not allow")
+        first = (missing or extra)[0]
+        return Disagreement(
+            "enabled", "; ".join(words) + f" (first: {json.dumps(first)})", missing, extra
+        )
+
+    # ------------------------------------------------------------ the hand's score
+
+    def score_difference(self, end: Mapping[str, Any], result: Any) -> str | None:
+        from arbitro.proofs.rummy import score
+
+        if self._score is None:
+            cfg = score.config(self.rules)
+            names = cfg.unknowns()
+            index = next(i for i, g in enumerate(cfg.seatings) if self.seating.layout in g.names)
+            self._score = (
+                cfg,
+                FactChecker(cfg.facts.items, names),
+                Evaluator(list(cfg.categories.values()), names),
+                names,
+                index,
+            )
+        cfg, fc, ev, names, index = self._score
+        for side in range(int(end["sides"])):
+            v = abstract.config_values(cfg, end, side, index)
+            values = [v.get(n, 0) for n in names]
+            broken = fc.failing(values)
+            if broken:
+                return f"side {side}'s final position breaks {broken[0].clause}: {broken[0].note}"
+            mine = dict(zip(cfg.categories, (int(x) for x in ev(values)), strict=True))
+            theirs = dict(result.categories[side])
+            if mine != theirs:
+                diff = {
+                    k: (mine.get(k), theirs.get(k)) for k in mine if mine.get(k) != theirs.get(k)
+                }
+                return f"side {side} scores differently (relation, engine): {diff}"
+        return None
+
+    # ------------------------------------------------------------ the check
+
+    def __call__(
+        self, state: Any, actions: Sequence[Any], successors: Sequence[Any]
+    ) -> Disagreement | None:
+        pre = RUMMY.state_to_json(state)
+        bad = self.invariant(pre)
+        if bad is not None:
+            return Disagreement("invariant", f"the deck invariant breaks in the state: {bad}")
+        legal = [RUMMY.action_to_json(a) for a in actions]
+        d = self.enabled_difference(pre, legal)
+        if d is not None:
+            return d
+        for k, (act, nxt) in enumerate(zip(legal, successors, strict=True)):
+            post = RUMMY.state_to_json(nxt)
+            broken = abstract.step_checks(self.ck, pre, act, post)
+            if broken:
+                text = "; ".join(str(b) for b in broken[:3])
+                return Disagreement("successor", f"{json.dumps(act)}: {text}", action=k)
+            bad = self.invariant(post)
+            if bad is not None:
+                text = f"{json.dumps(act)}: the deck invariant breaks after it: {bad}"
+                return Disagreement("successor", text, action=k)
+            if post["phase"] != "play":
+                result = RUMMY.last_hand(nxt)
+                if result is not None:
+                    bad = self.score_difference(post, result)
+                    if bad is not None:
+                        return Disagreement("successor", f"{json.dumps(act)}: {bad}", action=k)
+        return None
+
+
+def refiner(rules: Any, seating: Seating) -> Callable[[Any, Sequence[Any], Sequence[Any]], Disagreement | None]:  # fmt: skip
+    """The rummy family's refiner (`arbitro.proofs.refine.REFINERS`)."""
+    if not isinstance(rules, RummyRules):
+        raise TypeError(f"not Samba/Canasta rules: {type(rules).__name__}")
+    return Refiner(rules, seating)
+
+
+__all__ = ["DECIDED", "Refiner", "refiner"]

@@ -1,0 +1,178 @@
+"""The rummy refiner (`arbitro.proofs.rummy.refine`): the engine's states, enabled actions and
+successors against the guarded relation built from the rules object.
+
+The real engine agrees on random and eager play of every book and on the small configurations;
+each kind of disagreement is then produced from a deliberately broken engine's answers (a
+successor that loses a card, a legal move left out, an illegal move listed, a hand scored wrong)
+and must be reported, so the check can fail.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from arbitro.model.game import Seating
+from arbitro.model.rummy.actions import AddToMeld
+from arbitro.model.rummy.model import RUMMY
+from arbitro.oracle.check import check_lines
+from arbitro.proofs import refine
+from arbitro.proofs.explore_config import load_config
+from arbitro.proofs.rummy.refine import Refiner
+
+from .helpers import RUMMY_BOOKS, rummy, step
+
+
+def walk(
+    rules: Any, seat: Seating, states: int, seed: int, eager: bool = False
+) -> Iterator[tuple[Any, tuple[Any, ...], list[Any]]]:
+    """States of random play (uniform or eager to meld), each with its actions and successors."""
+    rng = random.Random(seed)
+    done = 0
+    while done < states:
+        order = list(RUMMY.deck(rules, seat))
+        rng.shuffle(order)
+        s = RUMMY.deal(rules, RUMMY.new_game(rules, seat, 0), order)
+        while RUMMY.phase(s) == "play" and done < states:
+            acts = tuple(RUMMY.legal_actions(rules, s))
+            succ = [RUMMY.apply(rules, s, a) for a in acts]
+            yield s, acts, succ
+            done += 1
+            if not acts:
+                break
+            got = step(RUMMY, rules, s, rng, eager)
+            assert got is not None
+            s = got[1]
+
+
+@pytest.mark.parametrize("book", RUMMY_BOOKS)
+def test_random_and_eager_play_refines(book: str) -> None:
+    r = rummy(book)
+    seat = next(iter(RUMMY.seatings(r)))
+    ref = Refiner(r, seat)
+    decided = ends = 0
+    for eager, seed in ((False, 1), (True, 2)):
+        for s, acts, succ in walk(r, seat, 60, seed, eager):
+            d = ref(s, acts, succ)
+            assert d is None, f"{book}: {d}"
+            decided += ref.decided(RUMMY.state_to_json(s))
+            ends += any(RUMMY.phase(x) != "play" for x in succ)
+    # the enabled sets were compared somewhere, so the check could have failed there
+    assert decided > 0
+
+
+@pytest.mark.parametrize("name", ["samba-small", "canasta-small"])
+def test_small_configurations_refine_breadth_first(name: str) -> None:
+    cfg = load_config(name)
+    r, seat = cfg.rules, cfg.seating
+    ref = Refiner(r, seat)
+    order = list(RUMMY.deck(r, seat))
+    random.Random(0).shuffle(order)
+    frontier = [RUMMY.deal(r, RUMMY.new_game(r, seat, 0), order)]
+    seen = set(frontier)
+    checked = 0
+    while frontier and checked < 300:
+        nxt = []
+        for s in frontier:
+            if RUMMY.phase(s) != "play" or checked >= 300:
+                continue
+            acts = RUMMY.legal_actions(r, s)
+            succ = [RUMMY.apply(r, s, a) for a in acts]
+            assert ref(s, acts, succ) is None
+            checked += 1
+            nxt += [x for x in succ if x not in seen]
+            seen.update(succ)
+        frontier = nxt
+    assert checked == 300
+
+
+def _decided(book: str, want: str) -> tuple[Refiner, Any, tuple[Any, ...], list[Any]]:
+    """A decided state of random play where the engine lists an action of type `want`."""
+    r = rummy(book)
+    seat = next(iter(RUMMY.seatings(r)))
+    ref = Refiner(r, seat)
+    for s, acts, succ in walk(r, seat, 2000, 3, eager=True):
+        kinds = [RUMMY.action_to_json(a)["type"] for a in acts]
+        if ref.decided(RUMMY.state_to_json(s)) and want in kinds:
+            return ref, s, acts, succ
+    raise AssertionError(f"no decided state with a {want} in {book}")
+
+
+def test_a_successor_that_loses_a_card_is_caught() -> None:
+    ref, s, acts, succ = _decided("samba-en", "discard")
+    k = next(i for i, a in enumerate(acts) if RUMMY.action_to_json(a)["type"] == "discard")
+    broken = list(succ)
+    broken[k] = succ[k]._replace(pile=succ[k].pile[:-1])  # the card discarded vanishes
+    d = ref(s, acts, broken)
+    assert d is not None and d.action == k and d.kind == "successor"
+    assert "invariant" in d.detail or "pile" in d.detail
+    assert ref(s, acts, succ) is None
+
+
+def test_a_legal_addition_left_out_is_caught() -> None:
+    ref, s, acts, succ = _decided("canasta-es", "add")
+    k = next(i for i, a in enumerate(acts) if RUMMY.action_to_json(a)["type"] == "add")
+    d = ref(s, acts[:k] + acts[k + 1 :], succ[:k] + succ[k + 1 :])
+    assert d is not None and d.kind == "enabled"
+    assert d.missing == (RUMMY.action_to_json(acts[k]),) and not d.extra
+
+
+def test_an_illegal_addition_listed_is_caught() -> None:
+    """The engine lists a natural of another rank onto a set (*:set-min refuses it)."""
+    ref, s, acts, succ = _decided("samba-es", "add")
+    pre = RUMMY.state_to_json(s)
+    seat = int(pre["seat"])
+    melds = pre["table"][seat % int(pre["sides"])]["melds"]
+    i, meld = next((i, m) for i, m in enumerate(melds) if m["kind"] == "set")
+    card = next(
+        c for c in pre["hands"][seat] if c[0] not in "23" and c != "JK" and c[:-1] != meld["rank"]
+    )
+    wrong = AddToMeld(seat, i, RUMMY.parse_card(card))
+    d = ref(s, (*acts, wrong), [*succ, succ[0]])
+    assert d is not None and d.kind == "enabled"
+    assert d.extra == (RUMMY.action_to_json(wrong),) and not d.missing
+
+
+def test_a_hand_scored_wrong_is_caught() -> None:
+    """The engine's final position scored with 100 too many in one category."""
+    r = rummy("canasta-es")
+    seat = next(iter(RUMMY.seatings(r)))
+    ref = Refiner(r, seat)
+    for s, acts, succ in walk(r, seat, 3000, 4, eager=True):
+        for k, x in enumerate(succ):
+            res = x.result
+            if RUMMY.phase(x) == "play" or res is None:
+                continue
+            assert ref(s, acts, succ) is None
+            cats = list(res.categories)
+            cats[0] = tuple((c, p + 100 if c == "melds" else p) for c, p in cats[0])
+            broken = list(succ)
+            broken[k] = x._replace(result=res._replace(categories=tuple(cats)))
+            d = ref(s, acts, broken)
+            assert d is not None and d.kind == "successor" and d.action == k
+            assert "melds" in d.detail
+            return
+    pytest.fail("no hand ended")
+
+
+def test_a_relation_from_a_broken_rule_disagrees_and_check_replays_it() -> None:
+    """The relation built with several sets of a rank allowed, the engine playing samba-es (one
+    set per rank): sampled play stops where the relation allows a second set of a rank, and
+    `arbitro check` replaying the transcript reports the difference at its last step."""
+    r = rummy("samba-es")
+    assert not r.several_sets_same_rank
+    seat = next(iter(RUMMY.seatings(r)))
+    wrong = dataclasses.replace(r, several_sets_same_rank=True)
+    rep = refine.sampled(RUMMY, r, seat, 4000, rulebook="samba-es", check=Refiner(wrong, seat))
+    first = rep.first
+    assert first is not None and first.kind == "enabled", rep.to_json()
+    laid = [a for a in first.missing if a["type"] == "lay"]
+    assert laid and not first.extra
+    verdict = check_lines([json.dumps(t) for t in rep.transcript])
+    assert verdict.status == "legal-mismatch", verdict
+    assert verdict.step == len(rep.transcript) - 1
