@@ -326,17 +326,27 @@ class _Session:
             script.assert_(g, f"|goal!{i}|")
         self.declared = script.declared
         self.text = script.text()
-        ctx = _context()
-        self.solver = z3.SolverFor("QF_LIA", ctx=ctx)
-        self.solver.from_string(self.text)
-        self.literals = {c: z3.Bool(n, ctx) for n, c in self.by_name.items()}
-        self.goal_literals = [z3.Bool(f"goal!{i}", ctx) for i in range(len(goals))]
+        self.goals = len(goals)
+        self._solver: Any = None
+
+    @property
+    def solver(self) -> Any:
+        """The z3 solver holding the script, made on first use: a question answered from memory
+        (`check`) never pays for a context and a parse."""
+        if self._solver is None:
+            ctx = _context()
+            self._solver = z3.SolverFor("QF_LIA", ctx=ctx)
+            self._solver.from_string(self.text)
+            self.literals = {c: z3.Bool(n, ctx) for n, c in self.by_name.items()}
+            self.goal_literals = [z3.Bool(f"goal!{i}", ctx) for i in range(self.goals)]
+        return self._solver
 
     def check(self, clauses: Sequence[str], timeout: float, goals: bool = True) -> Any:
+        solver = self.solver  # made first: it makes the literals too
         assumptions = [self.literals[c] for c in clauses]
         if goals:
             assumptions += self.goal_literals
-        return _run(self.solver, timeout, *assumptions)
+        return _run(solver, timeout, *assumptions)
 
     def core(self) -> list[str]:
         return [self.by_name[str(x)] for x in self.solver.unsat_core() if str(x) in self.by_name]
@@ -401,7 +411,7 @@ def _answer(
     minimise: bool,
     want_values: bool = True,
 ) -> Outcome:
-    clauses = list(s.literals)
+    clauses = list(s.by_name.values())
     got = s.check(clauses, timeout, goals)
     if got == z3.sat:
         values = _values(s.solver.model(), s.declared) if want_values else {}

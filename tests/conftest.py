@@ -11,15 +11,28 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import arbitro
+from tests.support.browser import DevTools
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = Path(os.environ.get("ARBITRO_RULEBOOKS", ROOT.parent / "shared" / "rulebooks"))
+
+if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("COLUMNS") == "80":
+    # pytest-xdist's workers start with COLUMNS=80; piped output is read at its documented width
+    # (100 columns), as in a run without workers
+    del os.environ["COLUMNS"]
 
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # a run on a contributor's machine leaves out the tests marked slow; CI (which sets $CI) runs
+    # them, and so does any run that chooses its own markers (-m slow, or -m "" for everything)
+    if not os.environ.get("CI") and not config.option.markexpr:
+        config.option.markexpr = "not slow"
 
 
 @pytest.fixture(scope="session")
@@ -54,3 +67,11 @@ def source_module() -> Iterator[Callable[[str], ModuleType]]:
     yield load
     for alias in loaded:
         sys.modules.pop(alias, None)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[DevTools]:
+    """Headless Chromium, one per test module that opens pages."""
+    b = DevTools()
+    yield b
+    b.close()

@@ -15,13 +15,10 @@ from pathlib import Path
 import pytest
 
 import arbitro
+import hatch_build  # the build hook, at the repository's root (the rootdir pytest puts on sys.path)
 from arbitro import native
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-import hatch_build  # noqa: E402  (the build hook, at the repository's root)
-
-sys.path.remove(str(ROOT))
 
 SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
 

@@ -41,6 +41,11 @@ def register(sub: Any) -> None:
         help="with --json: add where the derived results came from and the CPU time taken"
         " (left out by default, so the same specs give byte-identical output)",
     )
+    f.add_argument(
+        "--spec",
+        metavar="FILE",
+        help="your own spec file: its findings, and its differences with the books of its game",
+    )
     f.add_argument("--output", metavar="FILE", help="file to write (default: print)")
     f.add_argument("--force", action="store_true", help="replace an existing --output file")
     f.set_defaults(func=run)
@@ -57,6 +62,14 @@ def run(args: argparse.Namespace) -> int:
 
         check_target(args.output, force=args.force)
     books = load_all()
+    own = None
+    if args.spec is not None:
+        from pathlib import Path
+
+        from arbitro.model.spec import use_spec_file
+
+        own = use_spec_file(Path(args.spec))
+        books = [own, *(b for b in books if b.game == own.game)]
     derived: dict[str, Any] = {}
     source = "none (--declared-only)"
     if not args.declared_only:
@@ -66,11 +79,15 @@ def run(args: argparse.Namespace) -> int:
             progress=progress_to_stderr if sys.stderr.isatty() else None,
         )
     found = findings(books, args.game, derived)
+    if own is not None:
+        found = [f for f in found if own.id in f.rulebooks]
     if args.kind:
         found = [f for f in found if f.kind == args.kind]
     if args.severity:
         found = [f for f in found if f.severity == args.severity]
-    chosen = [b for b in books if args.game is None or b.game == args.game]
+    chosen = [b for b in books if (args.game is None or b.game == args.game)]
+    if own is not None:
+        chosen = [own]
     claims = checked_claims(derived, chosen)
     if fmt == "json":
         timings: dict[str, Any] | None = None

@@ -288,9 +288,16 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     from arbitro.findings.compare import diff
     from arbitro.reports import report
 
-    if len(args.ids) < 2:
-        raise UsageError("arbitro rules diff: needs at least two rulebook ids")
-    books = [load_rulebook(i) for i in args.ids]
+    books = []
+    if args.spec is not None:
+        from arbitro.model.spec import use_spec_file
+
+        books.append(use_spec_file(Path(args.spec)))
+    books += [load_rulebook(i) for i in args.ids if not books or i != books[0].id]
+    if len(books) < 2:
+        raise UsageError(
+            "arbitro rules diff: needs at least two rulebook ids, or --spec FILE and one id"
+        )
     rows = diff(books)
     fmt = _fmt(args)
     witnesses = {}
@@ -371,6 +378,15 @@ def cmd_rules_comparison(args: argparse.Namespace) -> int:
     else:
         text = report.comparison_document(books, witnesses)
     if args.check:
+        from arbitro.findings.replay import wrong_witnesses
+
+        wrong = wrong_witnesses(
+            w for found in witnesses.values() for ws in found.values() for w in ws
+        )
+        if wrong:
+            for line in wrong:
+                sys.stderr.write(f"arbitro: a witness does not replay: {line}\n")
+            return 1
         path = Path(args.output or COMPARISON)
         try:
             current = path.read_text(encoding="utf-8") if path.is_file() else ""
@@ -667,7 +683,12 @@ def build_parser() -> argparse.ArgumentParser:
     r_show.set_defaults(func=cmd_rules_show)
 
     r_diff = rsub.add_parser("diff", help="rulebooks side by side, differing rows marked")
-    r_diff.add_argument("ids", nargs="+", metavar="ID", help="two or more rulebook ids")
+    r_diff.add_argument(
+        "ids", nargs="+", metavar="ID", help="two or more rulebook ids (one with --spec)"
+    )
+    r_diff.add_argument(
+        "--spec", metavar="FILE", help="your own spec file, compared with the rulebooks named"
+    )
     r_diff.add_argument(
         "--only-differences", action="store_true", help="show only rows that differ"
     )

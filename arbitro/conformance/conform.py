@@ -5,10 +5,12 @@ before it (so the opening minimums and the end of the game come into play). At e
 engine's legal moves are compared with arbitro's (too lax: listed but refused, with the refusing
 clause; too strict: legal but missing, with the clauses that allow it), one legal move is played
 in both, and the engine's report of its state is compared with arbitro's; when the hand ends the
-scores by category, the totals and the winner are compared. Each game stops at its first
-disagreement; each kind of disagreement is then minimised (replayed from scratch with deals whose
-disagreement comes sooner, then with the totals and the dealer made plain) and tried again under
-every other reading of its clauses, which gives the compliance profile (docs/conformance.md).
+scores by category, the totals and the winner are compared. A game goes on after a disagreement
+where the engine can be brought back in step (or stops there: `keep_going`). Each group of
+disagreements is minimised (replayed from scratch with deals whose disagreement comes sooner,
+then with the totals and the dealer made plain) and blamed by counterfactual: on the clause whose
+change makes arbitro agree with the engine, else left unattributed. The compliance profile counts
+the decisions compared per clause (docs/conformance.md).
 """
 
 from __future__ import annotations
@@ -85,6 +87,15 @@ CATEGORY_MORE = {
     "setenta": ("setenta_order", "setenta_missing_suit", "category_tie"),
     "cards": ("category_tie",),
     "oros": ("category_tie",),
+    "red-threes": (
+        "red_three_all",
+        "red_three_negative_all",
+        "red_three_negative_below_completed",
+        "red_three_positive_min_completed",
+    ),
+    "black-threes": ("black_threes_all_in_hand_penalty", "card_points"),
+    "canastas": ("bonus_dirty_canasta", "wild_canasta_bonus"),
+    "going-out": ("going_out_bonus_on_stock_out",),
 }
 """Further clauses that decide a category (tried under their other readings on a mismatch)."""
 
@@ -308,37 +319,81 @@ class Lockstep:
             theirs_raw = self.adapter.ask("legal")
             if not isinstance(theirs_raw, list):
                 raise AdapterFailure("garbage", "its answer to 'legal' is not an array of actions")
-            theirs: dict[str, Any] = {}
-            unreadable: list[dict[str, Any]] = []
-            for a in theirs_raw:
-                text = _canon(a)
-                if text in mine:  # already in canonical form: nothing to read
-                    theirs[text] = a
-                    continue
-                try:
-                    theirs[_canon(o.model.action_to_json(o.read_action(s, a)))] = a
-                except ArbitroError as e:
-                    unreadable.append({"action": a, "reason": str(e)})
-            extra = [k for k in theirs if k not in mine]
-            missing = [k for k in mine if k not in theirs]
-            if extra or missing or unreadable:
-                self._legal_part(part, s, state, step, mine, theirs, extra, missing, unreadable)
-                if not self.keep_going or not any(k in theirs for k in mine):
-                    return done()
+            if any(isinstance(a, list) for a in theirs_raw):
+                # compound moves: matched and played as units (docs/conformance.md)
+                moves, lax, strict = self.compound(state, theirs_raw)
+                if lax or strict:
+                    blamed = [c for x in lax for c in x.get("refusals", [])]
+                    blamed += [c for x in strict for c in x["clauses"]]
+                    detail: dict[str, Any] = {
+                        "to_move": o.game.to_move(dict(state)),
+                        "too_lax": lax,
+                        "too_strict": strict,
+                        "legal": len(mine),
+                    }
+                    part("legal", blamed, step, detail)
+                    if not self.keep_going or not moves:
+                        return done()
+                else:
+                    evidence.update(self.list_evidence(s, state, mine))
+                if not moves:
+                    break
+                pick = choose(step, list(moves), set(moves))
+                atoms, sent = moves[pick]
+                after, clauses, self.read = state, [], set()
+                for atom in atoms:
+                    here = o.read_state(after)
+                    nxt = o.apply(after, atom)
+                    read = self.read
+                    clauses += self.used(here, o.read_action(here, atom), nxt)
+                    self.read |= read
+                    after = nxt
+                clauses = list(dict.fromkeys(clauses))
+                action: Any = atoms
             else:
-                evidence.update(self.list_evidence(s, state, mine))
-            if not mine:
-                break  # both agree nobody can move: the hand stops here, unscored
-            options = [k for k in mine if k in theirs] if found and self.keep_going else list(mine)
-            pick = choose(step, options or list(mine), set(theirs))
-            action = mine[pick]
-            after = o.apply(state, action)
-            clauses = self.used(s, o.read_action(s, action), after)
+                theirs: dict[str, Any] = {}
+                unreadable: list[dict[str, Any]] = []
+                for a in theirs_raw:
+                    text = _canon(a)
+                    if text in mine:  # already in canonical form: nothing to read
+                        theirs[text] = a
+                        continue
+                    try:
+                        theirs[_canon(o.model.action_to_json(o.read_action(s, a)))] = a
+                    except ArbitroError as e:
+                        unreadable.append({"action": a, "reason": str(e)})
+                extra = [k for k in theirs if k not in mine]
+                missing = [k for k in mine if k not in theirs]
+                if extra or missing or unreadable:
+                    self._legal_part(part, s, state, step, mine, theirs, extra, missing, unreadable)
+                    if not self.keep_going:
+                        return done()
+                    if mine and not any(k in theirs for k in mine):
+                        # no move both list: arbitro plays one, the engine is given the position
+                        action = mine[choose(step, list(mine), set())]
+                        after = o.apply(state, action)
+                        actions.append(action)
+                        if not self.resync(after):
+                            return done()
+                        resynced = True
+                        state = after
+                        continue
+                else:
+                    evidence.update(self.list_evidence(s, state, mine))
+                if not mine:
+                    break  # both agree nobody can move: the hand stops here, unscored
+                options = (
+                    [k for k in mine if k in theirs] if found and self.keep_going else list(mine)
+                )
+                pick = choose(step, options or list(mine), set(theirs))
+                action = sent = mine[pick]
+                after = o.apply(state, action)
+                clauses = self.used(s, o.read_action(s, action), after)
             used.update(clauses)
             self.exercised.update(clauses)
             actions.append(action)
             try:
-                report = self.adapter.ask("apply", refusable=True, action=action)
+                report = self.adapter.ask("apply", refusable=True, action=sent)
             except EngineError as e:
                 detail = {"action": action, "engine": shorten(clean_text(str(e)), 300)}
                 part("refused", clauses, step, detail)
@@ -373,6 +428,66 @@ class Lockstep:
         # the hand is over in arbitro; the engine said so too (its report has `ended`)
         self._scores(part, state, step, agreed, evidence)
         return done()
+
+    def compound(
+        self, state: Mapping[str, Any], listed: Sequence[Any]
+    ) -> tuple[dict[str, tuple[list[Any], Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+        """An engine's legal moves, some of them compound (arrays of atomic actions played as
+        one), matched against arbitro's atomic ones as a tree: at each point a move passes
+        through, every next action the engine lists must be legal there (too lax otherwise),
+        and where no listed move ends, every legal action must begin some listed continuation
+        (too strict otherwise). Returns the moves that are legal throughout (their canonical
+        atoms as a key -> (the atoms, the move as the engine listed it)), and what is too lax
+        and too strict, each with the actions before it in the move (`after`)."""
+        o = self.oracle
+        moves: dict[str, tuple[list[Any], Any]] = {}
+        lax: list[dict[str, Any]] = []
+        strict: list[dict[str, Any]] = []
+
+        def walk(
+            st: Mapping[str, Any], prefix: list[Any], seqs: list[tuple[list[Any], Any]]
+        ) -> None:
+            mine = {_canon(a): a for a in o.legal_actions(st)} if st["phase"] == "play" else {}
+            here = o.read_state(st)
+            children: dict[str, list[tuple[list[Any], Any]]] = {}
+            ends = False
+            for rest, raw in seqs:
+                if not rest:
+                    ends = True
+                    continue
+                text = _canon(rest[0])
+                if text not in mine:
+                    try:
+                        text = _canon(o.model.action_to_json(o.read_action(here, rest[0])))
+                    except ArbitroError as e:
+                        lax.append({"action": rest[0], "after": prefix, "clause": None,
+                                    "reason": str(e), "refusals": []})  # fmt: skip
+                        continue
+                children.setdefault(text, []).append((rest[1:], raw))
+            if ends:
+                moves[_canon(prefix)] = (prefix, next(raw for rest, raw in seqs if not rest))
+            for text, group in children.items():
+                if text not in mine:
+                    why = o.explain(st, json.loads(text))
+                    refusals = [r["clause"] for r in why.get("refusals", []) if r.get("clause")]
+                    lax.append({"action": json.loads(text), "after": prefix,
+                                "clause": why.get("clause"), "reason": why.get("reason"),
+                                "refusals": refusals})  # fmt: skip
+                    continue
+                nxt = o.apply(st, mine[text])
+                if any(rest for rest, _ in group):
+                    walk(nxt, [*prefix, mine[text]], group)
+                else:
+                    moves[_canon([*prefix, mine[text]])] = ([*prefix, mine[text]], group[0][1])
+            if not ends:
+                for text, a in mine.items():
+                    if text not in children:
+                        after = o.apply(st, a)
+                        strict.append({"action": a, "after": prefix,
+                                       "clauses": self.used(here, o.read_action(here, a), after)})  # fmt: skip
+
+        walk(state, [], [(list(m) if isinstance(m, list) else [m], m) for m in listed])
+        return moves, lax, strict
 
     def list_evidence(
         self, s: Hashable, state: Mapping[str, Any], mine: Mapping[str, Any]
@@ -410,7 +525,7 @@ class Lockstep:
         if named is not None and self.game == "escoba":
             cards = [o.model.parse_card(c) for c in order]
             return sorted(named(o.rules, o.read_state(before), cards))
-        keys = ("layouts", "red_three_initial_replacement", "upcard_cover", "opening_minimums")
+        keys = ("layouts", "red_three_initial_replacement", "upcard_cover")
         return [c for c in map(self.cid, keys) if c]
 
     def glance(self, state: Mapping[str, Any]) -> dict[str, Any]:
@@ -792,12 +907,14 @@ def minimise(ls: Lockstep, d: Disagreement, budget: int) -> Disagreement:
 
 
 def alternatives(
-    oracle: Oracle, clause_ids: Sequence[str], derived: Sequence[int] = ()
+    oracle: Oracle, clause_ids: Sequence[str], hints: Hints | None = None
 ) -> list[dict[str, Any]]:
     """Every other way of reading these clauses, as options or overrides: the recorded
     readings, an optional rule turned the other way, a stated yes/no rule reversed, a list of
-    cases emptied (a guard dropped), and a number changed to one of `derived` (the engine's
-    values in the disagreement, or the arbitro value scaled to the engine's)."""
+    cases emptied (a guard dropped), and a number changed to one the disagreement suggests
+    (`hints`: the engine's own values; for a score, arbitro's number scaled to the engine's, or
+    one price among several moved by the difference shared among 1 to 4 cards)."""
+    hints = hints or Hints()
     by_id = {c.id: c for c in oracle.book.clauses}
     out: list[dict[str, Any]] = []
     for cid in clause_ids:
@@ -816,18 +933,15 @@ def alternatives(
             else:
                 out.append({"clause": cid, "overrides": {cid: not value}})
         elif isinstance(value, int):
-            for n in derived:
+            for n in [*hints.scaled(value), *hints.numbers, 0]:
                 if n != value and n >= 0:
                     out.append({"clause": cid, "overrides": {cid: n}})
         elif isinstance(value, list) and value:
             out.append({"clause": cid, "overrides": {cid: []}})
         elif isinstance(value, dict):
-            ints = {
-                k: v for k, v in value.items() if isinstance(v, int) and not isinstance(v, bool)
-            }
-            for k, v in ints.items():
-                for n in derived:
-                    if n != v and n >= 0:
+            for k, v in value.items():
+                if isinstance(v, int) and not isinstance(v, bool):
+                    for n in hints.shifted(v):
                         out.append({"clause": cid, "overrides": {cid: {**value, k: n}}})
     seen: set[str] = set()
     unique = []
@@ -839,10 +953,31 @@ def alternatives(
     return unique
 
 
-def derived_numbers(oracle: Oracle, d: Disagreement) -> list[int]:
-    """The numbers a disagreement suggests a clause might hold instead: the engine's own values
-    (a score, a total, a count in an action, the size of a hand it reports) and, for a score,
-    each clause number scaled by the engine's value over arbitro's."""
+@dataclass
+class Hints:
+    """What a disagreement suggests a number of the rules might be instead: `numbers` the
+    engine's own values (a count in an action, the size of what it reports, a total), `pairs`
+    (engine, arbitro) the values of each score category that differs."""
+
+    numbers: list[int] = field(default_factory=list)
+    pairs: list[tuple[int, int]] = field(default_factory=list)
+
+    def scaled(self, v: int) -> list[int]:
+        """`v` times the engine's value over arbitro's, where that is a whole number."""
+        return [v * e // a for e, a in self.pairs if a and (v * e) % a == 0]
+
+    def shifted(self, v: int) -> list[int]:
+        """`v` moved by a category's difference shared among 1 to 4 cards, either way."""
+        out = []
+        for e, a in self.pairs:
+            for k in range(1, 5):
+                if (e - a) % k == 0:
+                    out += [v - (e - a) // k, v + (e - a) // k]
+        return [n for n in dict.fromkeys(out) if n >= 0 and n != v]
+
+
+def hints_of(d: Disagreement) -> Hints:
+    """The numbers a disagreement suggests (see Hints)."""
     found: list[int] = []
 
     def walk(v: Any, depth: int = 0) -> None:
@@ -866,17 +1001,14 @@ def derived_numbers(oracle: Oracle, d: Disagreement) -> list[int]:
     for k in ("totals", "scores"):
         if isinstance(det.get(k), dict):
             walk(det[k].get("engine"))
+    pairs = []
     for w in det.get("categories", []):
         e, a = w.get("engine"), w.get("arbitro")
-        if isinstance(e, int) and not isinstance(e, bool):
+        if type(e) is int and type(a) is int:
             found.append(e)
-            if isinstance(a, int) and a:
-                for c in oracle.book.clauses:
-                    v = oracle.overrides.get(c.id, c.value)
-                    if isinstance(v, int) and not isinstance(v, bool) and (v * e) % a == 0:
-                        found.append(v * e // a)
-    out = [n for n in dict.fromkeys(found) if 0 <= n <= 100_000]
-    return out[:12]
+            pairs.append((e, a))
+    numbers = [n for n in dict.fromkeys(found) if 0 <= n <= 100_000]
+    return Hints(numbers[:12], pairs[:4])
 
 
 def _signature(found: Sequence[Disagreement]) -> set[tuple[str, int]]:
@@ -897,12 +1029,12 @@ def counterfactual(ls: Lockstep, d: Disagreement, budget: int) -> None:
         d.tried.append({"result": "does not show again when replayed: nothing to blame"})
         return
     rest = _signature(before) - {target}
-    derived = derived_numbers(base, d)
+    hints = hints_of(d)
     others = [c.id for c in base.book.clauses if c.id not in d.clauses]
     reach: dict[str, int] = {}
     spent = 0
     for cid in [*d.clauses, *others]:
-        for alt in alternatives(base, [cid], derived):
+        for alt in alternatives(base, [cid], hints):
             if spent >= budget:
                 break
             spent += 1
@@ -1161,6 +1293,8 @@ class Unsupported(OptionError):
 
 
 def _act(a: Any) -> str:
+    if isinstance(a, list) and a and all(isinstance(x, Mapping) for x in a):
+        return " then ".join(_act(x) for x in a)
     if not isinstance(a, Mapping) or "seat" not in a:
         return _short(a)
     if "card" in a and "capture" in a:
@@ -1206,9 +1340,11 @@ def describe(d: Mapping[str, Any]) -> list[str]:
         lines.append(f"after {_act(det['action'])}:")
     for x in det.get("too_lax", []):
         why = x.get("clause") or "unreadable"
-        lines.append(f"too lax: {_act(x.get('action'))} (refused by {why})")
+        after = f" after {_act(x['after'])}" if x.get("after") else ""
+        lines.append(f"too lax: {_act(x.get('action'))}{after} (refused by {why})")
     for x in det.get("too_strict", []):
-        lines.append(f"too strict: leaves out {_act(x.get('action'))}")
+        after = f" after {_act(x['after'])}" if x.get("after") else ""
+        lines.append(f"too strict: leaves out {_act(x.get('action'))}{after}")
     if isinstance(det.get("engine"), str):
         lines.append(f"the engine refused it: {det['engine']}")
     for f in det.get("fields", []):
@@ -1262,13 +1398,18 @@ def _heading(d: Mapping[str, Any]) -> str:
 def _blame_lines(d: Mapping[str, Any]) -> list[str]:
     if d["agrees_under"]:
         return ["agrees under: " + "; ".join(_alt(a) for a in d["agrees_under"])]
+    names = [c.split(":", 1)[-1] for c in d["candidates"][:5]]
+    cands = ", ".join(names) + (" …" if len(d["candidates"]) > 5 else "")
     if not d["tried"]:
-        return ["not tried: " + ", ".join(d["candidates"][:4])]
-    cands = ", ".join(d["candidates"][:4]) + (" …" if len(d["candidates"]) > 4 else "")
+        return [f"not tried; candidates, likeliest first: {cands}"]
     tried = [t for t in d["tried"] if "clause" in t]
+    if not tried:
+        notes = [str(t.get("result")) for t in d["tried"]]
+        return [f"not blamed: {shorten('; '.join(notes), 80)}", f"candidates: {cands}"]
     return [
-        f"no change tried makes arbitro agree ({len(tried)} tried); candidates: {cands}",
-        *[f"  tried {_alt(t)}: {t['result']}" for t in tried[:3]],
+        f"no change tried makes arbitro agree ({len(tried)} tried)",
+        f"candidates, likeliest first: {cands}",
+        *[f"  tried {_alt(t)}: {shorten(t['result'], 40)}" for t in tried[:3]],
     ]
 
 

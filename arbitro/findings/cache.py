@@ -68,6 +68,10 @@ SCHEMA: dict[str, tuple[type, dict[str, type] | None]] = {
         },
     ),
     "moot": (_DICT, {"how": _STR, "text": _STR}),
+    "properties": (
+        _LIST,
+        {"rulebook": _STR, "options": _DICT, "property": _STR, "verdict": _STR, "text": _STR},
+    ),
     "arises": (_DICT, {"how": _STR, "found": _BOOL, "text": _STR}),
 }
 """What `derive` writes: each section's type and the fields every entry must carry."""

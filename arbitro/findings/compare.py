@@ -43,8 +43,29 @@ def rule_value(key: str, value: Any) -> str:
     return canonical(value)
 
 
+VOCABULARY = {
+    "take_what_remains": "the player takes what is left of the stock",
+    "hand_ends": "the hand ends",
+    "forced_take_if_matches_meld": "the next player must take the pile when its top card fits a meld",
+    "take_pile_if_able": "play goes on while players can take the pile",
+    "going_out_only": "only when going out",
+    "side_opened": "once the side has opened",
+    "at_deal": "at the deal",
+    "on_turn": "on the player's first turn",
+    "one_natural_if_clean": "one more natural card, on a clean canasta only",
+    "higher_wins_else_play_on": "the higher total wins, level totals play on",
+    "play_on": "play goes on",
+    "no_setenta": "no setenta",
+}
+"""The model's names for values, in the words a rules editor reads."""
+
+
 def show_value(value: Any) -> str:
-    """A value written for a person: short, with the common table shapes spelt out."""
+    """A value written for a person: short, with the common table shapes spelt out, and the
+    model's names for values in words (`take_what_remains`: the player takes what is left of
+    the stock; `black_three`: black three)."""
+    if isinstance(value, str):
+        return VOCABULARY.get(value, value.replace("_", " "))
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):

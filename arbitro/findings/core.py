@@ -30,7 +30,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from arbitro.findings.compare import canonical, diff, rule_value
+from arbitro.findings.compare import VOCABULARY, canonical, diff, rule_value
 from arbitro.model.spec import Clause, Rulebook, spec_dir
 
 KINDS = (
@@ -113,6 +113,10 @@ class Finding:
     severity: str = "moves"
     places: tuple[Place, ...] = ()
     checked: bool = False  # the witness or core was produced and checked by a machine
+    evidence: str = ""
+    """`exhibits`: the witness, replayed by the engine, shows the defect between the books or
+    readings named; `supports`: weaker (a clause that decides a move, an unsat core, a case shown
+    with one rule swapped in); empty: no machine-checked evidence."""
 
     @property
     def id(self) -> str:
@@ -134,6 +138,7 @@ class Finding:
             "summary": self.summary,
             "where": [p.to_json() for p in self.places],
             "checked": self.checked,
+            "evidence": self.evidence or "none",
         }
         out.update(self.details)
         if self.witness is not None:
@@ -142,22 +147,6 @@ class Finding:
             out["core"] = list(self.core)
         return out
 
-
-VOCABULARY = {
-    "take_what_remains": "the player takes what is left of the stock",
-    "hand_ends": "the hand ends",
-    "forced_take_if_matches_meld": "the next player must take the pile when its top card fits a meld",
-    "take_pile_if_able": "play goes on while players can take the pile",
-    "going_out_only": "only when going out",
-    "side_opened": "once the side has opened",
-    "at_deal": "at the deal",
-    "on_turn": "on the player's first turn",
-    "one_natural_if_clean": "one more natural card, on a clean canasta only",
-    "higher_wins_else_play_on": "the higher total wins, level totals play on",
-    "play_on": "play goes on",
-    "no_setenta": "no setenta",
-}
-"""The model's names for values, in the words a rules editor reads."""
 
 _IDENT = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+(?:\.[a-z_]+)?\b")
 
@@ -198,7 +187,8 @@ def digest(books: Sequence[Rulebook]) -> str:
     for b in sorted(books, key=lambda b: b.id):
         p = d / f"{b.id}.toml"
         h.update(b.id.encode())
-        h.update(p.read_bytes() if p.is_file() else canonical(b.id).encode())
+        # a user's own spec (--spec) is not in the spec directory: its whole content is the key
+        h.update(p.read_bytes() if p.is_file() else repr(b).encode())
     for p in _source_files():
         h.update(p.name.encode())
         h.update(p.read_bytes())
@@ -245,6 +235,7 @@ def derive(
         "escalera_wild": {},
         "witnesses": {},
         "dead_ends": [],
+        "properties": [],
     }
     out["moot"] = {}
     for b in books:
@@ -263,6 +254,7 @@ def derive(
         core = escalera_wild_core(rules_for(b), timeout)  # type: ignore[arg-type]
         if core is not None:
             out["escalera_wild"][b.id] = list(core)
+        out["properties"] += refuted_properties(b, timeout)
         say(f"{b.id}: dead ends")
         for d in dead_ends(b, hands=dead_end_hands):
             out["dead_ends"].append(
@@ -318,6 +310,52 @@ def derive(
             got = arises(rules, c.key)
             if got is not None:
                 out["arises"][c.id] = got
+    return out
+
+
+PROPERTY_FIELDS = ("opening_minimums", "target_score", "target_rule", "target_tie")
+"""The rule fields prove's opening-table property reads (with the score step)."""
+
+
+def refuted_properties(book: Rulebook, timeout: float) -> list[dict[str, Any]]:
+    """prove's opening-table property under each reading of the book, once per distinct value of
+    the fields it reads; each refutation with its witness. The step of the running totals is the
+    gcd of every point value the rules give (every hand score is a multiple of it), so no total
+    a game can have is left out."""
+    from arbitro.model.schema import RummyRules, rules_for
+    from arbitro.proofs.differences import score_unit
+    from arbitro.proofs.rummy import opening
+    from arbitro.proofs.runner import readings
+    from arbitro.proofs.verdict import Verdict
+
+    out: list[dict[str, Any]] = []
+    seen: set[Any] = set()
+    for opts in readings(book):
+        rules = rules_for(book, opts)
+        if not isinstance(rules, RummyRules):
+            return out
+        unit = score_unit(rules)
+        key = (tuple(getattr(rules, k) for k in PROPERTY_FIELDS), unit)
+        if key in seen:
+            continue
+        seen.add(key)
+        res = opening.run(rules, timeout, step=unit)
+        if res.verdict is not Verdict.REFUTED:
+            continue
+        bad = res.failing()[0]
+        if bad.witness is None:
+            continue
+        out.append(
+            {
+                "rulebook": book.id,
+                "options": dict(opts),
+                "property": opening.NAME,
+                "statement": opening.STATEMENT,
+                "verdict": res.verdict.value,
+                "text": bad.witness.text,
+                "data": dict(bad.witness.data),
+            }
+        )
     return out
 
 
@@ -394,9 +432,14 @@ class WitnessJob:
             label = _label(self.key, one, two)
             got = done.get(label)
             if got is None:
+                from arbitro.findings.replay import rule_sets
+
                 a = replace(rules_for(one[0], one[1]), rulebook=_name(*one))
                 b = replace(rules_for(two[0], two[1]), rulebook=_name(*two))
-                got = done[label] = witness(a, b, self.key, timeout=timeout, hands=2, budget=2000)
+                got = witness(a, b, self.key, timeout=timeout, hands=2, budget=2000)
+                # the rule sets the witness names, so that anyone can replay it under each
+                got = replace(got, data={**got.data, "rule_sets": rule_sets(self.key, one, two)})
+                done[label] = got
             if got.found:
                 return got
             first = first or got
@@ -963,6 +1006,70 @@ def _derived(bd: _Builder) -> None:
         )
 
 
+def _properties(bd: _Builder) -> None:
+    """Properties of `arbitro prove` refuted for a book: the total a side can start a hand from
+    with no opening minimum is a gap in the book's table, with the position that shows it; one
+    finding per book and property, the first reading that shows it (the default when it does)
+    giving the witness, the others listed."""
+    firsts: dict[tuple[str, str], dict[str, Any]] = {}
+    also: dict[tuple[str, str], list[str]] = {}
+    for x in bd.derived.get("properties", []):
+        k = (x["rulebook"], x["property"])
+        if k in firsts:
+            reading = _reading_text(x["options"]).strip(" ()")
+            also.setdefault(k, []).append(f"{x['text']} ({reading})")
+        else:
+            firsts[k] = x
+    for k, x in firsts.items():
+        book = bd.books.get(x["rulebook"])
+        if book is None or x["property"] != "opening-table":
+            continue
+        options = x.get("options", {})
+        score = x["data"].get("side_score")
+        if not isinstance(score, int):
+            continue
+        keys = ("opening_minimums", "target_score", "target_rule", "target_tie")
+        clauses = tuple(book.clause(k).id for k in keys if book.has(k))
+        name = _name(book.id, options)
+        rows = x["data"].get("minimums") or []
+        effect = (
+            "no row of the opening table gives it a minimum"
+            if not rows
+            else f"two rows give it minimums {', '.join(map(str, rows))}"
+        )
+        summary = (
+            f"{name}: prove refutes that {x['statement']}: with both sides level on {score}"
+            f" the game goes on, and {effect}"
+        )
+        if also.get(k):
+            summary += ". Also: " + "; ".join(also[k])
+        bd.add(
+            Finding(
+                "gap",
+                book.game,
+                (book.id,),
+                "opening",
+                clauses,
+                summary,
+                witness={
+                    "how": "open-total",
+                    "found": True,
+                    "books": [name],
+                    "text": x["text"],
+                    "side_score": score,
+                    "totals": [score, score],
+                    "minimums": rows,
+                    "rule_sets": {name: {"book": book.id, "options": dict(options)}},
+                    "checked": "the solver (prove's opening-table), replayed by the model's"
+                    " game_over and the opening table",
+                },
+                severity="moves",
+                checked=True,
+                details={"options": options, "property": x["property"]},
+            )
+        )
+
+
 def _paraphrase(bd: _Builder, cid: str) -> str:
     hit = bd.clause(cid)
     return hit[1].paraphrase if hit else cid
@@ -1091,17 +1198,175 @@ def findings(
         _internal(bd, b)
         _notes(bd, b)
     _derived(bd)
+    _properties(bd)
     _cross(bd, books)
     out = bd.out
     if game is not None:
         out = [f for f in out if game in f.game.split(", ")]
+    out = [_weigh(f, {b.id: b for b in books}) for f in out]
+    out = _different_games(_consequences(out), books)
     order = {k: i for i, k in enumerate(KINDS)}
     return sorted(out, key=lambda f: (order[f.kind], f.rulebooks, f.clauses))
+
+
+_SEVERITY_ORDER = {s: i for i, s in enumerate(SEVERITIES)}
+_EVIDENCE_ORDER = {"exhibits": 0, "supports": 1, "": 2}
+
+
+def _consequences(found: list[Finding]) -> list[Finding]:
+    """One row per defect: a claim refuted, or a rule dead, only under another reading of a
+    clause the book says two things about is a consequence of that contradiction, and goes into
+    its row (with its evidence) instead of a row of its own."""
+    contradictions = {
+        c: i for i, f in enumerate(found) if f.kind == "internal-contradiction" for c in f.clauses
+    }
+    out = list(found)
+    gone: set[int] = set()
+    for i, f in enumerate(found):
+        options = f.details.get("options") or {}
+        if f.kind not in ("claim", "dead-rule") or not options:
+            continue
+        book = f.rulebooks[0]
+        keys = [f"{book}:{k.replace('_', '-')}" for k in options]
+        home = next((contradictions[c] for c in keys if c in contradictions), None)
+        if home is None:
+            continue
+        h = out[home]
+        then = list(h.details.get("consequences", []))
+        then.append(
+            {
+                "kind": f.kind,
+                "clauses": list(f.clauses),
+                "summary": f.summary,
+                "options": options,
+                **({"witness": f.witness} if f.witness else {}),
+                **({"core": list(f.core)} if f.core else {}),
+            }
+        )
+        out[home] = replace(
+            h,
+            summary=h.summary.rstrip(". ")
+            + f". Under {_reading_text(options).strip(' ()')}: {f.summary}",
+            # the row keeps its own clauses, so its id stays what it was; the consequence's
+            # clauses are listed with it
+            details={**h.details, "consequences": then},
+        )
+        gone.add(i)
+    return [f for i, f in enumerate(out) if i not in gone]
+
+
+def _different_games(found: list[Finding], books: Sequence[Rulebook]) -> list[Finding]:
+    """One row per topic for the rules on which Canasta differs from every Samba book while the
+    Samba books agree: that is Canasta being another game, said once per topic, not once a rule."""
+    by_game: dict[str, list[Rulebook]] = {}
+    for b in books:
+        by_game.setdefault(b.game, []).append(b)
+    if "canasta" not in by_game or len(by_game.get("samba", [])) < 2:
+        return found
+    canasta, samba = by_game["canasta"], by_game["samba"]
+
+    def values(b: Rulebook, key: str) -> set[str]:
+        c = b.clause(key)
+        return {rule_value(key, c.value)} | {
+            rule_value(key, r.value) for r in c.readings if c.status == "conflicting"
+        }
+
+    groups: dict[str, list[Finding]] = {}
+    out: list[Finding] = []
+    for f in found:
+        key = f.details.get("key")
+        if f.kind != "cross-rulebook-difference" or not isinstance(key, str):
+            out.append(f)
+            continue
+        if not all(b.has(key) for b in (*canasta, *samba)):
+            out.append(f)
+            continue
+        sambas = set().union(*(values(b, key) for b in samba))
+        canastas = set().union(*(values(b, key) for b in canasta))
+        if len(sambas) != 1 or sambas & canastas:
+            out.append(f)  # the Samba books differ among themselves, or Canasta agrees with one
+            continue
+        groups.setdefault(f.topic, []).append(f)
+    for topic, members in groups.items():
+        if len(members) == 1:
+            out.append(members[0])
+            continue
+        members.sort(key=lambda f: (_EVIDENCE_ORDER[f.evidence], f.details["key"]))
+        best = members[0]
+        rules = "; ".join(f.summary for f in members)
+        summary = (
+            f"Canasta and Samba are different games on {topic.replace('-', ' ')}: every Samba"
+            f" book agrees and canasta-es differs on {len(members)} rules. {rules}"
+        )
+        out.append(
+            Finding(
+                "cross-rulebook-difference",
+                best.game,
+                best.rulebooks,
+                topic,
+                tuple(dict.fromkeys(c for f in members for c in f.clauses)),
+                summary,
+                details={
+                    "different_game": True,
+                    "keys": [f.details["key"] for f in members],
+                    "values": {f.details["key"]: f.details.get("values") for f in members},
+                    "witnesses": [f.witness for f in members if f.witness],
+                },
+                witness=best.witness,
+                severity=min((f.severity for f in members), key=_SEVERITY_ORDER.__getitem__),
+                places=tuple(dict.fromkeys(p for f in members for p in f.places)),
+                checked=best.checked,
+                evidence=best.evidence,
+            )
+        )
+    order = {k: i for i, k in enumerate(KINDS)}
+    return sorted(out, key=lambda f: (order[f.kind], f.rulebooks, f.clauses))
+
+
+def _weigh(f: Finding, books: dict[str, Rulebook]) -> Finding:
+    """The finding with its evidence classed by replaying its witness: a witness the engine does
+    not reproduce is no evidence at all (and the finding is no longer counted checked)."""
+    from arbitro.findings.replay import SUPPORTS, replay
+
+    if not f.checked:
+        return f
+    w = f.witness or {}
+    if f.kind == "claim":
+        from arbitro.findings.replay import replay_claim
+
+        shown = replay_claim(f, books)
+        if shown is None:
+            return replace(f, evidence=SUPPORTS)
+        return (
+            replace(f, evidence=shown.evidence)
+            if shown.agrees
+            else replace(f, checked=False, evidence="")
+        )
+    if w.get("how") in (None, "solver") or f.kind in ("dead-rule", "clause-clash"):
+        # an unsat core or an optimum: a proof about the encoding, not a case to replay
+        return replace(f, evidence=SUPPORTS)
+    got = replay(w, books)
+    if not got.agrees:
+        return replace(f, checked=False, evidence="")
+    return replace(f, evidence=got.evidence or SUPPORTS)
 
 
 def evidence_share(found: Sequence[Finding]) -> tuple[int, int]:
     """How many findings carry a machine-checked witness or unsat core, of how many."""
     return sum(1 for f in found if f.checked), len(found)
+
+
+def evidence_counts(found: Sequence[Finding]) -> dict[str, int]:
+    """How many findings exhibit the defect in a replayed case, how many only support it, how
+    many carry no machine-checked evidence, of how many."""
+    exhibits = sum(1 for f in found if f.evidence == "exhibits")
+    supports = sum(1 for f in found if f.evidence == "supports")
+    return {
+        "exhibits": exhibits,
+        "supports": supports,
+        "none": len(found) - exhibits - supports,
+        "total": len(found),
+    }
 
 
 def checked_claims(derived: dict[str, Any], books: Sequence[Rulebook]) -> list[dict[str, Any]]:

@@ -130,7 +130,7 @@ class Server:
         if "view" in req:
             if not allow_view:
                 raise RequestError("malformed-request", f"op {req['op']!r} takes no view")
-            return oracle, oracle.read_state(oracle.from_view(req["view"])), None
+            return oracle, oracle.read_state(oracle.from_view(req["view"], mover=True)), None
         return oracle, oracle.read_state(req["state"]), None
 
     def _keep(self, pid: str, oracle: Oracle, state: Hashable) -> None:
@@ -318,6 +318,10 @@ def respond(server: Server, line: str) -> tuple[dict[str, Any], bool]:
         err: dict[str, Any] = {"type": "illegal-action", "message": str(e), **refusal_json(e)}
         refusals = e.refusals if isinstance(e, Refused) else (e,)
         err["refusals"] = [refusal_json(r) for r in refusals]
+        if isinstance(e, Refused) and e.move is not None:
+            err["move"] = e.move
+        if isinstance(e, Refused) and e.position_line is not None:
+            err["position_line"] = e.position_line
         return _error(req_id, err, e), False
     except RequestError as e:
         return _error(req_id, {"type": e.kind, "message": str(e)}, e), False

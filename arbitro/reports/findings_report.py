@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
-from arbitro.findings.core import KINDS, Finding, evidence_share
+from arbitro.findings.core import KINDS, Finding, evidence_counts, evidence_share
 
 WIDTH = 100
 
@@ -40,13 +40,21 @@ def _witness_line(f: Finding) -> str:
     return text
 
 
+def _label(f: Finding) -> str:
+    """What the witness line is: evidence that exhibits the defect, that supports it, or none."""
+    if not f.checked:
+        return "no machine-checked witness"
+    return f"witness ({f.evidence})" if f.evidence else "witness"
+
+
 def _totals(found: Sequence[Finding]) -> str:
-    checked, total = evidence_share(found)
-    share = f"{100 * checked / total:.0f}%" if total else "—"
+    e = evidence_counts(found)
     counts = ", ".join(f"{sum(f.kind == k for f in found)} {k}" for k in KINDS)
     return (
-        f"{total} findings: {counts}. {checked} of {total} ({share}) carry a machine-checked"
-        " witness or unsat core."
+        f"{e['total']} findings: {counts}. Evidence: {e['exhibits']} exhibit the defect in a case"
+        f" the engine replays under each book named; {e['supports']} support it (an unsat core,"
+        f" a clause that decides a move, a case shown with one rule swapped in); {e['none']}"
+        " carry no machine-checked evidence."
     )
 
 
@@ -68,9 +76,7 @@ def text(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str
             out += _wrap("clauses: " + ", ".join(f.clauses), "    ")
             w = _witness_line(f)
             if w:
-                out += _wrap(
-                    ("witness: " if f.checked else "no machine-checked witness: ") + w, "    "
-                )
+                out += _wrap(f"{_label(f)}: {w}", "    ")
             elif not f.checked:
                 out += _wrap("no machine-checked witness", "    ")
             out.append("")
@@ -108,7 +114,7 @@ def markdown(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source:
                 out.append(line)
             out.append(f"- clauses: {', '.join(f'`{c}`' for c in f.clauses)}")
             w = _witness_line(f)
-            label = "witness" if f.checked else "no machine-checked witness"
+            label = _label(f)
             out.append(f"- {label}{': ' + _md(w) if w else ''}")
             out.append("")
     if claims:
@@ -128,11 +134,11 @@ def as_json(
 ) -> str:
     """The findings as JSON: the same specs give the same bytes, so where the derived results
     came from and how long they took appear only when asked for (`timings`)."""
-    checked, total = evidence_share(found)
+    checked, _ = evidence_share(found)
     data: dict[str, Any] = {
         "findings": [f.to_json() for f in found],
         "claims": [{k: v for k, v in c.items() if k != "seconds"} for c in claims],
-        "evidence": {"checked": checked, "total": total},
+        "evidence": {**evidence_counts(found), "checked": checked},
     }
     if isinstance(timings, dict):
         data["timings"] = timings
@@ -165,7 +171,7 @@ def html(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str
                 + "</li>"
             )
             w = _witness_line(f)
-            label = "witness" if f.checked else "no machine-checked witness"
+            label = _label(f)
             parts.append(f"<li>{label}{': ' + escape(w) if w else ''}</li></ul>")
             if f.witness and len(f.witness) > 2:
                 body = json.dumps(f.witness, ensure_ascii=False, indent=1)[:4000]

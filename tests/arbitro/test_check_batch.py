@@ -3,7 +3,7 @@ the right verdicts with the right clauses; a game's end is judged like any rule;
 taken up part-way, dealt by its cards, judged under declared house rules, and carry the producer's
 own legal lists.
 
-The Escoba engine is written from the book alone (tests/arbitro/buggy_escoba.py); without bugs
+The Escoba engine is written from the book alone (tests/support/buggy_escoba.py); without bugs
 its games check valid, which ties it to arbitro independently. Each bug is expected to be caught
 by the clause the book states it against.
 """
@@ -22,8 +22,8 @@ import pytest
 from arbitro import Oracle
 from arbitro.oracle.check import check_lines
 from arbitro.oracle.transcript import PROTOCOL, canonical_line
-from tests.arbitro.buggy_escoba import Bugs, play_game
-from tests.arbitro.test_serve import validator
+from tests.support.buggy_escoba import Bugs, play_game
+from tests.support.serve import validator
 
 VERDICT = validator("verdict.schema.json")
 

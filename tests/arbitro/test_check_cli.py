@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from arbitro.oracle.transcript import canonical_line
-from tests.arbitro.buggy_escoba import Bugs, play_game
-from tests.arbitro.test_serve import validator
+from tests.support.buggy_escoba import Bugs, play_game
+from tests.support.serve import validator
 
 VERDICT = validator("verdict.schema.json")
 

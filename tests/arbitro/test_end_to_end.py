@@ -15,7 +15,7 @@ import pytest
 from arbitro.games import model_for
 from arbitro.model.spec import load_rulebook, rulebook_ids
 from arbitro.oracle.transcript import PROTOCOL, canonical_line
-from tests.arbitro.test_serve import Server
+from tests.support.serve import Server
 
 
 def _available() -> list[str]:

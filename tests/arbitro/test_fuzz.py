@@ -10,55 +10,27 @@ whole-state checks; a state the schema refuses must be refused.
 
 from __future__ import annotations
 
-import copy
 import io
 import json
-import random
 from functools import cache
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbitro import Oracle
 from arbitro.oracle.check import _verdicts_of
 from arbitro.oracle.jsonio import dumps_line
 from arbitro.oracle.server import OPS, Server, answer_bytes, respond
 from arbitro.oracle.transcript import canonical_line
-from tests.arbitro.buggy_escoba import Bugs, play_game
-from tests.arbitro.test_serve import validator
+from tests.support.buggy_escoba import Bugs, play_game
+from tests.support.fuzz import BOOKS, json_values, mutate_state, names, played
+from tests.support.serve import validator
 
 RESPONSE = validator("response.schema.json")
 VERDICT = validator("verdict.schema.json")
 STATE_SCHEMA = {g: validator(f"{g}-state.schema.json") for g in ("rummy", "escoba")}
 ERROR_TYPES = set(RESPONSE.schema["properties"]["error"]["properties"]["type"]["enum"])
-BOOKS = [("escoba-es", {"players": 2}), ("canasta-es", {"players": 2}), ("samba-en", {})]
 FUZZ = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-@cache
-def played(book: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """States (as JSON text) of a few hands of real play, and legal actions met on the way."""
-    rulebook, kw = BOOKS[book]
-    oracle = Oracle(rulebook, **kw)
-    deck = oracle.describe()["deck"]
-    rng = random.Random(book)
-    states: list[str] = []
-    actions: list[str] = []
-    state = oracle.new_game()
-    for _ in range(2):
-        if state["phase"] != "deal":
-            break
-        state = oracle.deal(state, rng.sample(deck, len(deck)))
-        while state["phase"] == "play" and len(states) < 60 * (1 + len(states) // 60):
-            legal = oracle.legal_actions(state)
-            action = legal[rng.randrange(len(legal))]
-            if rng.random() < 0.3:
-                states.append(json.dumps(state))
-                actions.append(json.dumps(action))
-            state = oracle.apply(state, action)
-        states.append(json.dumps(state))
-    return tuple(states), tuple(actions)
 
 
 def started(book: int) -> Server:
@@ -89,18 +61,6 @@ def check_answer(line: bytes | None) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- requests from the schema
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=12),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
-    ),
-    max_leaves=12,
-)
-names = st.sampled_from(["2C", "QH", "JK", "10S", "3D", "7o", "Rc", "1e", "Sb", "XX", ""])
 FIELDS: dict[str, Any] = {
     "id": st.one_of(st.integers(), st.text(max_size=20), st.none(), json_values),
     "oracle": st.sampled_from(["o1", "o2", "x", "", "a" * 70]),
@@ -181,45 +141,6 @@ def test_requests_drawn_from_the_schema_and_mutated(book: int, data: st.DataObje
 
 
 # ---------------------------------------------------------------- states mutated from real play
-
-
-def paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [here]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += paths(v, (*here, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out += paths(v, (*here, i))
-    return out
-
-
-def mutate_state(state: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
-    s = copy.deepcopy(state)
-    for _ in range(data.draw(st.integers(1, 3))):
-        places = paths(s)[1:]
-        if not places:
-            break
-        path = data.draw(st.sampled_from(places))
-        parent = s
-        for key in path[:-1]:
-            parent = parent[key]
-        key = path[-1]
-        old = parent[key]
-        how = data.draw(st.sampled_from(["value", "card", "drop", "copy", "int", "extra"]))
-        if how == "value":
-            parent[key] = data.draw(json_values)
-        elif how == "card":
-            parent[key] = data.draw(names)
-        elif how == "drop":
-            del parent[key]
-        elif how == "copy" and isinstance(old, list) and old:
-            parent[key] = [*old, old[0]]
-        elif how == "int":
-            parent[key] = data.draw(st.sampled_from([-1, 0, 1, 2, 7, 999, 2**62]))
-        elif how == "extra" and isinstance(parent, dict):
-            parent["surplus"] = 1
-    return s
 
 
 @FUZZ

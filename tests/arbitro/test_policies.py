@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +13,7 @@ from arbitro.model.rummy.actions import FinishOpening, LayMeld
 from arbitro.model.rummy.state import State
 from arbitro.model.schema import RummyRules, rules_for
 from arbitro.simulation.policies import POLICIES, builds_every_state, choose
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "model" / "rummy"))
-from rummy_helpers import C, R, make_state
+from tests.support.rummy_helpers import C, R, make_state
 
 
 def dealt(rules: RummyRules, seed: int) -> object:

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbitro.oracle.protocol import Invalid, _compiled, schema_names, validate
-from tests.arbitro.test_fuzz import json_values, mutate_state, played
-from tests.arbitro.test_serve import SCHEMAS, validator
+from tests.support.fuzz import json_values, mutate_state, played
+from tests.support.serve import SCHEMAS, validator
 
 
 def test_arbitro_schema_prints_the_published_files() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.arbitro.test_serve import validator
+from tests.support.serve import validator
 
 RESPONSE = validator("response.schema.json")
 

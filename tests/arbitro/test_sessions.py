@@ -12,7 +12,7 @@ from typing import Any
 
 from arbitro.oracle.jsonio import dumps_line
 from arbitro.oracle.server import Server, respond
-from tests.arbitro.test_serve import validator
+from tests.support.serve import validator
 
 RESPONSE = validator("response.schema.json")
 REQUEST = validator("request.schema.json")

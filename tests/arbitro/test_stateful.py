@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections import Counter
 from collections.abc import Callable, Hashable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,8 +27,7 @@ from arbitro.model.schema import rules_for
 from arbitro.model.spec import load_rulebook, rulebook_ids
 
 # The Escoba tests' independent referee, imported the way those tests import it.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model" / "escoba"))
-from escoba_referee import recount as escoba_recount
+from tests.support.escoba_referee import recount as escoba_recount
 
 CARD = re.compile(r"^(?:(?:10|[2-9JQKA])[CDHS]|JK|[1-7SCR][ocbe])$")
 

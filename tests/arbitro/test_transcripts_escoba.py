@@ -187,7 +187,7 @@ def test_incomplete_transcript_is_not_valid(game: list[dict[str, Any]]) -> None:
 
 
 def test_every_line_matches_the_published_schemas(game: list[dict[str, Any]]) -> None:
-    from tests.arbitro.test_serve import validator
+    from tests.support.serve import validator
 
     header = validator("transcript-header.schema.json")
     by_type = {
@@ -205,7 +205,7 @@ def test_every_line_matches_the_published_schemas(game: list[dict[str, Any]]) ->
 
 def test_states_match_the_published_schema() -> None:
     from arbitro import Oracle
-    from tests.arbitro.test_serve import validator
+    from tests.support.serve import validator
 
     schema = validator("escoba-state.schema.json")
     oracle = Oracle("escoba-es", players=4, teams=True)

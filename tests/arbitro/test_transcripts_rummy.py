@@ -219,7 +219,7 @@ def test_a_deck_order_with_a_card_too_many_is_malformed() -> None:
 
 @pytest.mark.parametrize("rulebook", RUMMY)
 def test_states_and_actions_match_the_published_schemas(rulebook: str) -> None:
-    from tests.arbitro.test_serve import validator
+    from tests.support.serve import validator
 
     states = validator("rummy-state.schema.json")
     actions = validator("rummy-action.schema.json")

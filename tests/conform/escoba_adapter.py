@@ -1,4 +1,4 @@
-"""An adapter for the small Escoba engine of tests/arbitro/buggy_escoba.py (written from the book
+"""An adapter for the small Escoba engine of tests/support/buggy_escoba.py (written from the book
 alone, two players), with its bugs switched on from the command line:
 
     python escoba_adapter.py [--bug NAME[=VALUE]]... [--crash-at N] [--hang-at N] [--garbage-at N]
@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from tests.arbitro.buggy_escoba import Bugs, Hand, deal, order_key, plays, right, score
+from tests.support.buggy_escoba import Bugs, Hand, deal, order_key, plays, right, score
 
 
 class Engine:

@@ -5,7 +5,7 @@ broken adapters getting one-line verdicts and being cleaned up.
 The expected clauses come from the books: escoba-es *Captura* (a card that can capture must:
 capture-forced), *Puntuación* (the best setenta by the rank order, setenta-points), samba-en
 *Going out* (the last cards are melded or discarded: go-out-discard). The buggy engines are
-tests/arbitro/buggy_escoba.py (written from the book alone) and arbitro's reference with the
+tests/support/buggy_escoba.py (written from the book alone) and arbitro's reference with the
 going-out discard dropped.
 """
 
@@ -71,8 +71,11 @@ def test_skipping_forced_capture_is_found_at_the_first_move_and_blamed_on_captur
     assert row["verdict"] == "disagree" and row["agrees_under"]
 
 
+@pytest.mark.slow
 def test_setenta_by_sum_is_a_score_disagreement_on_the_setenta() -> None:
-    run = conform("escoba-es", [*ESCOBA, "--bug", "setenta_by_sum"], games=6, seed=1)
+    run = conform(
+        "escoba-es", [*ESCOBA, "--bug", "setenta_by_sum"], games=6, seed=1, blame_budget=6
+    )
     [d] = run.disagreements
     assert (d.kind, d.clause) == ("score", "escoba-es:setenta-points")
     assert {w["category"] for w in d.detail["categories"]} == {"setenta"}
@@ -92,6 +95,7 @@ def test_setenta_by_sum_is_a_score_disagreement_on_the_setenta() -> None:
     assert again is not None and again.kind == "score" and again.step == d.step
 
 
+@pytest.mark.slow
 def test_a_card_lost_when_going_out_is_blamed_on_going_out() -> None:
     run = conform("samba-en", RUMMY_BUG, games=4, seed=2, budget=3, readings=False)
     [d] = run.disagreements
@@ -149,6 +153,10 @@ def test_json_and_text_outputs(capsys: pytest.CaptureFixture[str]) -> None:
         "--games",
         "2",
         "--json",
+        "--blame-budget",
+        "2",
+        "--shrink-budget",
+        "2",
         "--",
         *ESCOBA,
         "--bug",
@@ -167,6 +175,7 @@ def test_json_and_text_outputs(capsys: pytest.CaptureFixture[str]) -> None:
     assert max(len(line) for line in out.splitlines()) <= 100
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium is not installed")
 def test_the_html_profile_opens_in_chromium(tmp_path: Path) -> None:
     run = conform("escoba-es", [*ESCOBA, "--bug", "forced_capture"], games=2, seed=0)
@@ -199,6 +208,7 @@ def test_the_example_javascript_adapter_conforms() -> None:
         assert run.engine == "example escoba engine (node)"
 
 
+@pytest.mark.slow
 def test_minimising_brings_a_late_disagreement_to_the_first_move() -> None:
     """A game whose first forced capture comes late is replayed from deals where it comes
     sooner, down to the first move, and the smaller reproducer still shows it from scratch."""

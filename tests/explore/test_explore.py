@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-import escoba_brute as brute
 import pytest
 
 from arbitro.model.errors import MalformedInput
@@ -22,9 +19,8 @@ from arbitro.model.escoba import ESCOBA, EscobaModel, EscobaState, turn
 from arbitro.model.schema import EscobaRules, Sweep
 from arbitro.proofs.explore import Symmetry, deal_order, explore_deal, explore_deals, perft
 from arbitro.proofs.explore_config import Config, ConfigError, config_from_data, load_config
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "model" / "escoba"))
-from escoba_referee import recount
+from tests.support import escoba_brute as brute
+from tests.support.escoba_referee import recount
 
 
 def _finish(r: object, s: brute.Spot) -> tuple[tuple[frozenset[int], ...], tuple[int, ...]]:

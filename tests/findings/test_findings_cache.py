@@ -67,6 +67,7 @@ DERIVED: dict[str, Any] = {
         }
     },
     "dead_ends": [],
+    "properties": [],
     "moot": {},
     "arises": {},
 }

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from arbitro.cli.main import main
-from tests.cli.test_browser import DevTools, browser, pytestmark
+from tests.support.browser import NEEDS_CHROMIUM, DevTools
 
-__all__ = ["browser", "pytestmark"]
+pytestmark = NEEDS_CHROMIUM
 
 
 def test_the_findings_page_loads(browser: DevTools, tmp_path: Path) -> None:

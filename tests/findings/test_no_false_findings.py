@@ -12,8 +12,13 @@ shown to fail on a deliberately broken book or rule.
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from arbitro.cli.main import main
 from arbitro.findings.core import findings
 from arbitro.model.rummy.cards import parse_cards
 from arbitro.model.rummy.melds import classify
@@ -166,3 +171,99 @@ def test_an_unsat_core_names_the_clauses_of_the_book_that_asked() -> None:
     assert first.status == second.status == "unsat"
     assert set(first.core) == {"samba-es:low", "samba-es:high"}
     assert set(second.core) == {"samba-fr:low", "samba-fr:high"}
+
+
+# ---------------------------------------------------------------- a house-rules spec
+
+
+def _house(tmp: Path) -> Path:
+    """samba-en as a house-rules spec that draws two cards a turn (samba-es's ROBO rule)."""
+    from arbitro.model.spec import spec_dir
+
+    text = (spec_dir() / "samba-en.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "samba-en"', 'id = "samba-house"', 1)
+    head, _, tail = text.partition('key = "draw_count"')
+    tail = tail.replace("value = 1", "value = 2", 1)
+    path = tmp / "samba-house.toml"
+    path.write_text(head + 'key = "draw_count"' + tail, encoding="utf-8")
+    return path
+
+
+def test_rules_diff_compares_a_house_spec_with_a_book(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = _house(tmp_path)
+    code = main(["rules", "diff", "--spec", str(spec), "samba-en", "--only-differences", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["rulebooks"] == ["samba-house", "samba-en"]
+    assert [r["key"] for r in out["rows"]] == ["draw_count"]
+    # values in the book's words, not the model's names
+    code = main(["rules", "diff", "samba-es", "samba-en", "--only-differences", "--format", "md"])
+    text = capsys.readouterr().out
+    assert (
+        "take_pile_if_able" not in text and "play goes on while players can take the pile" in text
+    )
+
+
+def test_findings_of_a_house_spec_name_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = _house(tmp_path)
+    code = main(["findings", "--spec", str(spec), "--declared-only", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["findings"]
+    assert all("samba-house" in f["rulebooks"] for f in out["findings"])
+    drawn = [f for f in out["findings"] if f.get("key") == "draw_count"]
+    assert drawn and set(drawn[0]["rulebooks"]) >= {"samba-house", "samba-en"}
+
+
+# ---------------------------------------------------------------- one row per defect, stable ids
+
+
+def test_a_claim_refuted_only_under_another_reading_joins_that_contradiction() -> None:
+    # samba-fr Présentation: three packs, eighteen wild cards; La distribution: six packs. The
+    # claim of eighteen wild cards fails only under the six-pack reading: one defect, one row.
+    fr = load_rulebook("samba-fr")
+    claim = next(c for c in fr.claims if c.id == "samba-fr:claim:eighteen-wilds")
+    runs = [
+        {"claim": claim.id, "options": {}, "method": "computation", "verdict": "PROVED"},
+        {
+            "claim": claim.id,
+            "options": {"packs": "six-packs"},
+            "method": "computation",
+            "verdict": "REFUTED",
+            "witness": {"text": "the deck of 6 packs and 6 jokers holds 30 wild cards"},
+        },
+    ]
+    declared = findings([fr], sentences=False)
+    derived = findings([fr], derived={"claims": runs}, sentences=False)
+    assert not [f for f in derived if f.kind == "claim"]
+    packs = next(f for f in derived if "samba-fr:packs" in f.clauses)
+    assert packs.details["consequences"][0]["clauses"][0] == claim.id
+    # the ids an editor tracks do not move when derived results join a row
+    assert {f.id for f in declared} <= {f.id for f in derived}
+    # broken: refuted under the book's own default, the claim is a defect of its own
+    runs[0]["verdict"] = "REFUTED"
+    assert [
+        f for f in findings([fr], derived={"claims": runs}, sentences=False) if f.kind == "claim"
+    ]
+
+
+def test_canasta_being_another_game_is_one_row_per_topic() -> None:
+    from arbitro.model.spec import load_all
+
+    found = findings(load_all(), sentences=False)
+    cross = [f for f in found if f.kind == "cross-rulebook-difference"]
+    # canasta-es (COMBINACION) has no escaleras; every Samba book has them: the four escalera
+    # rules are one "different games" row on melds, not four rows
+    melds = [f for f in cross if f.details.get("different_game") and f.topic == "melds"]
+    assert len(melds) == 1
+    assert {"sequences", "sequence_min", "sequence_max", "sequence_ranks"} <= set(
+        melds[0].details["keys"]
+    )
+    assert not [f for f in cross if f.details.get("key") == "sequences"]
+    # the draw differs among the Samba books themselves (samba-es two, samba-en one): its own row
+    assert [f for f in cross if f.details.get("key") == "draw_count"]
+    # one row per topic at most
+    topics = [f.topic for f in cross if f.details.get("different_game")]
+    assert len(topics) == len(set(topics))

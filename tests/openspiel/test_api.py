@@ -15,7 +15,7 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 
 import arbitro.openspiel as aos  # noqa: E402
 from arbitro.model.errors import IllegalAction, MalformedInput, OptionError  # noqa: E402
-from tests.openspiel.cases import seat_params, seating_id, seatings  # noqa: E402
+from tests.support.openspiel_cases import seat_params, seating_id, seatings  # noqa: E402
 
 CASES = seatings()
 

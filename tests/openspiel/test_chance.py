@@ -14,7 +14,7 @@ import arbitro.openspiel as aos  # noqa: E402
 from arbitro.model.errors import MalformedInput  # noqa: E402
 from arbitro.oracle.transcript import ActionLine, HandLine, ResultLine  # noqa: E402
 from arbitro.simulation.play import play_transcript  # noqa: E402
-from tests.openspiel.cases import deal, shuffled  # noqa: E402
+from tests.support.openspiel_cases import deal, shuffled  # noqa: E402
 
 
 @pytest.mark.parametrize(

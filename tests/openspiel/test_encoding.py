@@ -13,7 +13,7 @@ pytest.importorskip("pyspiel", reason="OpenSpiel (the open_spiel package) is not
 from arbitro.model.errors import MalformedInput
 from arbitro.openspiel import EscobaCodec, RummyCodec, variant
 from arbitro.openspiel.encoding import ActionCodec
-from tests.openspiel.cases import seating_id, seatings, shuffled
+from tests.support.openspiel_cases import seating_id, seatings, shuffled
 
 
 def _variant(rb: str, players: int = 0, layout: str = "", options: str = "{}") -> Any:

@@ -12,7 +12,7 @@ pyspiel = pytest.importorskip(
 
 import arbitro.openspiel as aos  # noqa: E402
 from arbitro.model.rummy import RuleGap  # noqa: E402
-from tests.openspiel.cases import deal, shuffled  # noqa: E402
+from tests.support.openspiel_cases import deal, shuffled  # noqa: E402
 
 
 def test_max_hands_stops_after_that_many_hands() -> None:

@@ -12,7 +12,7 @@ pyspiel = pytest.importorskip(
 )
 
 import arbitro.openspiel as aos  # noqa: E402
-from tests.openspiel.cases import deal, shuffled, swap_hidden  # noqa: E402
+from tests.support.openspiel_cases import deal, shuffled, swap_hidden  # noqa: E402
 
 
 def _pair(rb: str, layout: str, seed: int) -> tuple[Any, Any, Any]:

@@ -11,7 +11,7 @@ pyspiel = pytest.importorskip(
 )
 
 import arbitro.openspiel as aos  # noqa: E402
-from tests.openspiel.cases import deal, shuffled  # noqa: E402
+from tests.support.openspiel_cases import deal, shuffled  # noqa: E402
 
 
 @pytest.mark.parametrize(

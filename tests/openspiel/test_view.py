@@ -11,7 +11,7 @@ from arbitro.games import model_for
 from arbitro.model.errors import MalformedInput
 from arbitro.model.schema import rules_for
 from arbitro.model.spec import load_rulebook
-from tests.openspiel.cases import seating_id, seatings, shuffled, swap_hidden
+from tests.support.openspiel_cases import seating_id, seatings, shuffled, swap_hidden
 
 CASES = seatings()
 

@@ -20,8 +20,7 @@ from arbitro.proofs.escoba import abstract, scoring, search
 from arbitro.proofs.escoba import cards as E
 from arbitro.proofs.facts import FactChecker
 from arbitro.proofs.terms import Evaluator
-
-from .helpers import escoba, hands, model
+from tests.support.proofs import escoba, hands, model
 
 VARIANTS = {
     "variant_cards_double": True,

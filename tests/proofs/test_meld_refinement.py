@@ -26,8 +26,7 @@ from arbitro.proofs.rummy.melds import MeldTerms, add_facts, lay_facts, merge_fa
 from arbitro.proofs.rummy.shapes import reachable_shapes, run_vector, set_vector
 from arbitro.proofs.runner import readings
 from arbitro.proofs.vectors import names_of, unknowns
-
-from .helpers import RUMMY_BOOKS, rummy
+from tests.support.proofs import RUMMY_BOOKS, rummy
 
 TO_MODEL = [RUMMY.parse_card(C.name(k)) for k in range(C.KINDS)]
 

@@ -3,8 +3,7 @@ and a planted bug is reported killed by the layer that notices it, never by one 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+import importlib
 from pathlib import Path
 from types import ModuleType
 
@@ -14,16 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def harness() -> ModuleType:
-    name = "arbitro_benchmarks_mutants"
-    got = sys.modules.get(name)
-    if got is not None:
-        return got
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "mutants.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while being defined
-    spec.loader.exec_module(module)
-    return module
+    # benchmarks/ is a folder of scripts beside tests/; the repository's root is on sys.path
+    return importlib.import_module("benchmarks.mutants")
 
 
 def test_every_mutant_still_applies_once() -> None:

@@ -18,8 +18,7 @@ from arbitro.proofs.facts import Facts
 from arbitro.proofs.rummy import cards as C
 from arbitro.proofs.rummy import conservation, meld_caps, moves, opening, scoring
 from arbitro.proofs.verdict import Verdict
-
-from .helpers import escoba, rummy
+from tests.support.proofs import escoba, rummy
 
 T = 30.0
 

@@ -21,8 +21,7 @@ from arbitro.proofs.facts import FactChecker
 from arbitro.proofs.rummy import abstract, score
 from arbitro.proofs.rummy.scoring import card_unit
 from arbitro.proofs.terms import Evaluator
-
-from .helpers import RUMMY_BOOKS, hands, model, rummy
+from tests.support.proofs import RUMMY_BOOKS, hands, model, rummy
 
 # readings that change how cards move or score, played besides each book's defaults
 READINGS = {

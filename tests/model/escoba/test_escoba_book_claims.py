@@ -6,10 +6,9 @@ ends with 70 points on the table, every play of it legal.
 
 from __future__ import annotations
 
-from escoba_helpers import DECK, TWO, cards, mask, rules, value
-from escoba_referee import Referee
-
 from arbitro.model.escoba import ESCOBA, Play
+from tests.support.escoba_helpers import DECK, TWO, cards, mask, rules, value
+from tests.support.escoba_referee import Referee
 
 R = rules()
 

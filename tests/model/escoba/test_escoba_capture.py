@@ -6,13 +6,22 @@ import dataclasses
 import itertools
 
 import pytest
-from escoba_helpers import DECK, TWO, cards, deal_order, mask, rules, start_of_deal_state, value
 from hypothesis import given
 from hypothesis import strategies as st
 
 from arbitro.model.errors import IllegalAction, MalformedInput
 from arbitro.model.escoba import ESCOBA, Play, capture_groups, cards_of
 from arbitro.model.escoba.state import EscobaState
+from tests.support.escoba_helpers import (
+    DECK,
+    TWO,
+    cards,
+    deal_order,
+    mask,
+    rules,
+    start_of_deal_state,
+    value,
+)
 
 R = rules()
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 
-from escoba_helpers import DECK, TEAMS, THREE, TWO, rules
-
 from arbitro.model.escoba import ESCOBA, EscobaState
 from arbitro.model.escoba.checks import listed_violations, sound
 from arbitro.model.schema import EscobaRules
+from tests.support.escoba_helpers import DECK, TEAMS, THREE, TWO, rules
 
 R = rules()
 R_DEALER = rules({"rest_without_capturer": "dealer", "variant_cards_double": True})

@@ -12,7 +12,13 @@ import random
 from collections.abc import Callable
 
 import pytest
-from escoba_helpers import (
+
+from arbitro.model.errors import IllegalAction
+from arbitro.model.escoba import ESCOBA, Play
+from arbitro.model.escoba.state import EscobaState
+from arbitro.model.game import Seating
+from arbitro.model.schema import EscobaRules
+from tests.support.escoba_helpers import (
     DECK,
     FOUR,
     TEAMS,
@@ -25,12 +31,6 @@ from escoba_helpers import (
     rules,
     start_of_deal_state,
 )
-
-from arbitro.model.errors import IllegalAction
-from arbitro.model.escoba import ESCOBA, Play
-from arbitro.model.escoba.state import EscobaState
-from arbitro.model.game import Seating
-from arbitro.model.schema import EscobaRules
 
 Change = Callable[[EscobaRules], EscobaRules]
 CHANGES: dict[str, Change] = {

@@ -8,10 +8,10 @@ import random
 from typing import Any
 
 import pytest
-from escoba_helpers import DECK, TEAMS, TWO, play_out, rules
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.escoba import ESCOBA, EscobaState, Play
+from tests.support.escoba_helpers import DECK, TEAMS, TWO, play_out, rules
 
 R = rules()
 

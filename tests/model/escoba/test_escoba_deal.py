@@ -6,7 +6,13 @@ import random
 import re
 
 import pytest
-from escoba_helpers import (
+
+from arbitro.model.errors import IllegalAction, MalformedInput, OptionError
+from arbitro.model.escoba import ESCOBA, cards_of, deals_in_hand
+from arbitro.model.escoba.cards import tables
+from arbitro.model.escoba.state import NOBODY
+from arbitro.model.game import Seating
+from tests.support.escoba_helpers import (
     BOOK_VALUES,
     DECK,
     FOUR,
@@ -20,12 +26,6 @@ from escoba_helpers import (
     rules,
     value,
 )
-
-from arbitro.model.errors import IllegalAction, MalformedInput, OptionError
-from arbitro.model.escoba import ESCOBA, cards_of, deals_in_hand
-from arbitro.model.escoba.cards import tables
-from arbitro.model.escoba.state import NOBODY
-from arbitro.model.game import Seating
 
 R = rules()
 

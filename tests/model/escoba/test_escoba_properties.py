@@ -6,14 +6,14 @@ import json
 import random
 
 import pytest
-from escoba_helpers import DECK, FOUR, TEAMS, THREE, TWO, play_out, rules, value
-from escoba_referee import Referee, recount
 from hypothesis import given
 from hypothesis import strategies as st
 
 from arbitro.model.escoba import ESCOBA, cards_of
 from arbitro.model.game import Seating
 from arbitro.model.schema import EscobaRules
+from tests.support.escoba_helpers import DECK, FOUR, TEAMS, THREE, TWO, play_out, rules, value
+from tests.support.escoba_referee import Referee, recount
 
 SEATINGS = [TWO, THREE, FOUR, TEAMS]
 OPTION_SETS: list[dict[str, str | bool]] = [

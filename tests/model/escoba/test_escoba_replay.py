@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from replay_goldens import GOLDEN, compute
+from tests.model.escoba.replay_goldens import GOLDEN, compute
 
 
 def test_every_recorded_game_replays_exactly() -> None:
@@ -28,7 +28,7 @@ def test_a_changed_rule_changes_the_digests() -> None:
     """The digests see a change of score: escobas worth 2 points replay differently."""
     import dataclasses
 
-    from replay_goldens import SEATINGS, play_game, rules_of
+    from tests.model.escoba.replay_goldens import SEATINGS, play_game, rules_of
 
     want = json.loads(GOLDEN.read_text(encoding="utf-8"))["games"]["2/book/0"]
     broken = dataclasses.replace(rules_of("book"), escoba_points=2)

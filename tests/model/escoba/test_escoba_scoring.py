@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from escoba_helpers import DECK, cards, mask, rules
 
 from arbitro.model.escoba import score_hand
 from arbitro.model.escoba.cards import tables
 from arbitro.model.escoba.scoring import cards_double
 from arbitro.model.escoba.setenta import setenta_leaders
 from arbitro.model.schema import EscobaRules
+from tests.support.escoba_helpers import DECK, cards, mask, rules
 
 R = rules()
 EVEN = mask(c for c in DECK if c % 2 == 0)

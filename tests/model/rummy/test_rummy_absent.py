@@ -4,12 +4,12 @@ going out in the turn a canasta is finished, red threes that never reach a meld.
 from __future__ import annotations
 
 import pytest
-from rummy_helpers import BOOKS, SAMBAS, R, legal, make_state
 
 from arbitro.model.rummy import RUMMY, AddToMeld, Discard, Draw, ReplaceWild, parse_card
 from arbitro.model.rummy.scoring import score_hand
 from arbitro.model.rummy.state import DRAW
 from arbitro.model.rummy.tables import tables
+from tests.support.rummy_helpers import BOOKS, SAMBAS, R, legal, make_state
 
 FIVE = (
     "KC KD KH KS KC KD KH",

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from rummy_helpers import BOOKS, R
 
 from arbitro.model.rummy.arrange import Need, greedy_reaches, places_all, reaches, search_reaches
 from arbitro.model.rummy.cards import distinct, is_red_three, remove
@@ -30,6 +29,7 @@ from arbitro.model.rummy.melds import (
 from arbitro.model.rummy.table import going_out_counts
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.schema import RummyRules
+from tests.support.rummy_helpers import BOOKS, R
 
 Node = tuple[tuple[int, ...], tuple[Meld, ...], int, int]
 
@@ -238,7 +238,7 @@ def test_places_all_wait_rule_counts_old_clean_canastas_only() -> None:
     """canasta-es:go-out-wait-after-clean: a clean canasta finished this turn does not count yet."""
     rules = R("canasta-es")
     t = tables(rules)
-    from rummy_helpers import C, meld
+    from tests.support.rummy_helpers import C, meld
 
     melds = (meld(rules, "KH KS KD KC KH KS 2C"), meld(rules, "QH QS QD QC QH QS"))
     hand = C("QD 5H 5S 5C")

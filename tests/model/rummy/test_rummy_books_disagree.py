@@ -3,13 +3,12 @@ decides. Each test builds one situation and asks every book."""
 
 from __future__ import annotations
 
-from rummy_helpers import C, R, legal, make_state
-
 from arbitro.model.errors import IllegalAction
 from arbitro.model.rummy import RUMMY, AddToMeld, AskPartner, Draw, LayMeld, TakePile, parse_card
 from arbitro.model.rummy.scoring import score_hand
 from arbitro.model.rummy.state import DRAW
 from arbitro.model.rummy.tables import tables
+from tests.support.rummy_helpers import C, R, legal, make_state
 
 FILLER = "4C 6D 8H 10S QC"
 

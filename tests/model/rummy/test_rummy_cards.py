@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from rummy_helpers import BOOKS, R, seating
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy import JOKER, RUMMY, card, card_name, parse_card
 from arbitro.model.rummy.cards import is_black_three, is_natural, is_red_three, is_wild, point_table
+from tests.support.rummy_helpers import BOOKS, R, seating
 
 
 def test_names_round_trip() -> None:

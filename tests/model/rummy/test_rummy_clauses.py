@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rummy_helpers import BOOKS
 
 from arbitro.model.schema import schema_keys
+from tests.support.rummy_helpers import BOOKS
 
 HERE = Path(__file__).parent
 TEXT = "\n".join(p.read_text(encoding="utf-8") for p in sorted(HERE.glob("test_rummy_*.py")))

@@ -8,7 +8,6 @@ import random
 from typing import Any
 
 import pytest
-from rummy_helpers import BOOKS, C, R, make_state
 
 from arbitro.model.errors import ArbitroError
 from arbitro.model.rummy import RUMMY, Discard, Draw, LayMeld, TakePile
@@ -17,6 +16,7 @@ from arbitro.model.rummy.actions import FinishOpening
 from arbitro.model.rummy.state import DRAW
 from arbitro.model.schema import RummyRules
 from arbitro.model.spec import load_rulebook
+from tests.support.rummy_helpers import BOOKS, C, R, make_state
 
 
 def used(rules: RummyRules, s: Any, a: Any) -> set[str]:

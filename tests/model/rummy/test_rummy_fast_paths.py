@@ -11,7 +11,6 @@ from collections.abc import Callable
 from types import ModuleType
 
 import pytest
-from rummy_helpers import BOOKS, R, make_state
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy import RUMMY, engine
@@ -26,6 +25,7 @@ from arbitro.model.rummy.state import State
 from arbitro.model.rummy.table import mover_side, opening_points
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.schema import RummyRules
+from tests.support.rummy_helpers import BOOKS, R, make_state
 
 
 def walk(rules: RummyRules, seed: int, steps: int) -> list[State]:

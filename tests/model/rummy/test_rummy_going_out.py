@@ -4,10 +4,10 @@ partner, black threes laid to go out."""
 from __future__ import annotations
 
 import pytest
-from rummy_helpers import SAMBAS, C, R, legal, make_state
 
 from arbitro.model.errors import IllegalAction
 from arbitro.model.rummy import RUMMY, AddToMeld, Answer, AskPartner, Discard, LayMeld, parse_card
+from tests.support.rummy_helpers import SAMBAS, C, R, legal, make_state
 
 SEVENS = "7C 7D 7H 7S 7C 7D 7H"  # a clean canasta (three packs)
 EIGHTS = "8C 8D 8H 8S 8C 2C JK"  # a dirty one

@@ -4,12 +4,12 @@ melds, cleaning a dirty set. Each situation is played through `apply` on a hand-
 from __future__ import annotations
 
 import pytest
-from rummy_helpers import BOOKS, SAMBAS, C, R, legal, make_state
 
 from arbitro.model.errors import IllegalAction, MalformedInput
 from arbitro.model.rummy import RUMMY, AddToMeld, LayMeld, Merge, ReplaceWild, parse_card
 from arbitro.model.rummy.melds import SEQ, SET, WILDS
 from arbitro.model.rummy.state import FREED
+from tests.support.rummy_helpers import BOOKS, SAMBAS, C, R, legal, make_state
 
 FILLER = "4C 6D 8H 10S QC"  # five unrelated cards so that the hand never runs low
 

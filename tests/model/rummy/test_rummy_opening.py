@@ -4,7 +4,6 @@ of the pile, laying the whole hand at once."""
 from __future__ import annotations
 
 import pytest
-from rummy_helpers import BOOKS, C, R, legal, make_state
 
 from arbitro.model.errors import IllegalAction
 from arbitro.model.rummy import (
@@ -17,6 +16,7 @@ from arbitro.model.rummy import (
     parse_card,
 )
 from arbitro.model.rummy.state import DRAW
+from tests.support.rummy_helpers import BOOKS, C, R, legal, make_state
 
 JUNK = "4C 6D 8H 10S 5C"
 

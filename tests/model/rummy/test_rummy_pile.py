@@ -4,12 +4,12 @@ blocked piles; the one-card rule; where the rest of the pile goes."""
 from __future__ import annotations
 
 import pytest
-from rummy_helpers import BOOKS, SAMBAS, C, R, legal, make_state
 
 from arbitro.model.errors import IllegalAction
 from arbitro.model.rummy import RUMMY, TakePile, parse_card
 from arbitro.model.rummy.melds import SET
 from arbitro.model.rummy.state import DRAW, PLAY
+from tests.support.rummy_helpers import BOOKS, SAMBAS, C, R, legal, make_state
 
 FILLER = "4C 6D 8H 10S QC"
 

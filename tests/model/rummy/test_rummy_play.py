@@ -6,7 +6,6 @@ import random
 import zlib
 
 import pytest
-from rummy_helpers import BOOKS, R, make_state
 
 from arbitro.model.errors import IllegalAction, MalformedInput
 from arbitro.model.game import Seating
@@ -14,6 +13,7 @@ from arbitro.model.rummy import RUMMY, AddToMeld, Discard, Draw, LayMeld, TakePi
 from arbitro.model.rummy.actions import action_key
 from arbitro.model.rummy.state import DRAW
 from arbitro.model.schema import RummyRules
+from tests.support.rummy_helpers import BOOKS, R, make_state
 
 CASES = [(b, s.layout) for b in BOOKS for s in RUMMY.seatings(R(b))]
 

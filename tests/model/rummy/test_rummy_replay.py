@@ -15,9 +15,9 @@ import json
 from typing import Any
 
 import pytest
-import rummy_replay_goldens as rg
 
 from arbitro.model.schema import RummyRules
+from tests.model.rummy import rummy_replay_goldens as rg
 
 GOLDEN = json.loads(rg.GOLDEN.read_text(encoding="utf-8"))
 GAMES: list[dict[str, Any]] = GOLDEN["games"]

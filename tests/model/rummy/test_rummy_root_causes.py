@@ -4,12 +4,12 @@ most specific first, and `apply` raises the first of them."""
 from __future__ import annotations
 
 import pytest
-from rummy_helpers import C, R, legal, make_state
 
 from arbitro.model.errors import IllegalAction
 from arbitro.model.rummy import RUMMY, AddToMeld, Discard, Draw, LayMeld, TakePile
 from arbitro.model.rummy.state import DRAW
 from arbitro.model.schema import RummyRules
+from tests.support.rummy_helpers import C, R, legal, make_state
 
 
 def clauses(rules: RummyRules, s: object, a: object) -> list[str]:

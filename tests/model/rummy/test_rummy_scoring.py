@@ -4,10 +4,10 @@ the book's tables in the test, never copied from the model."""
 from __future__ import annotations
 
 import pytest
-from rummy_helpers import R, make_state
 
 from arbitro.model.rummy.scoring import end_hand, score_hand
 from arbitro.model.rummy.tables import tables
+from tests.support.rummy_helpers import R, make_state
 
 SAMBA_HEARTS = "4H 5H 6H 7H 8H 9H 10H"  # 4 x 5 + 3 x 10 = 50 points of cards
 CLEAN_K = "KC KD KH KS KC KD KH"  # 70

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from rummy_helpers import BOOKS, C, R, legal, make_state
 
 from arbitro.model.errors import IllegalAction
 from arbitro.model.rummy import RUMMY, Discard, Draw, Stop, TakePile, parse_card
 from arbitro.model.rummy.state import DRAW, PLAY
+from tests.support.rummy_helpers import BOOKS, C, R, legal, make_state
 
 HAND = "4C 6D 8H 10S QC KD"
 

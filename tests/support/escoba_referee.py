@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from escoba_helpers import value
-
 from arbitro.model.escoba import EscobaState, Play, cards_of
 from arbitro.model.schema import EscobaRules
+from tests.support.escoba_helpers import value
 
 SETENTA = ["7", "6", "1", "5", "4", "3", "2", "figures"]  # Puntuación: best first
 
