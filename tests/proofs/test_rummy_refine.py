@@ -24,8 +24,7 @@ from arbitro.oracle.check import check_lines
 from arbitro.proofs import refine
 from arbitro.proofs.explore_config import load_config
 from arbitro.proofs.rummy.refine import Refiner
-
-from .helpers import RUMMY_BOOKS, rummy, step
+from tests.support.proofs import RUMMY_BOOKS, rummy, step
 
 
 def walk(
