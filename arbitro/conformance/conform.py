@@ -510,11 +510,16 @@ class Lockstep:
                         self.exercised.update(refused)
                         out |= refused
             return out
-        # Samba and Canasta: the clauses of each type of move the list holds (the engine's
-        # reads over-approximate, so a move's type says which of them it can turn on)
-        kinds = {str(a.get("type")) for a in mine.values() if isinstance(a, dict)}
-        for kind in kinds:
-            out.update(c for c in map(self.cid, RUMMY_CLAUSES.get(kind, ())[:1]) if c)
+        # Samba and Canasta: for each move listed, the clauses of its type that the engine read
+        # deciding it (its reads over-approximate: a discard reads the going-out clauses)
+        by_type: dict[str, set[str]] = {}
+        for a in mine.values():
+            kind = str(a.get("type")) if isinstance(a, dict) else ""
+            if kind not in by_type:
+                by_type[kind] = {c for c in map(self.cid, RUMMY_CLAUSES.get(kind, ())) if c}
+            if by_type[kind] - out:
+                read: frozenset[str] = o.model.clauses_used(o.rules, s, o.read_action(s, a))
+                out |= read & by_type[kind]
         return out
 
     def deal_clauses(self, before: Mapping[str, Any], order: Sequence[str]) -> list[str]:

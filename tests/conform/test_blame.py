@@ -65,9 +65,8 @@ PLANTED = [
 FAST = {"forced_capture", "escoba_points=2"}
 
 
-CANASTA_ALWAYS = {
+CANASTA_ALWAYS = {  # (not play-direction: with two players it decides nothing)
     "canasta-es:layouts",
-    "canasta-es:play-direction",
     "canasta-es:upcard-cover",
     "canasta-es:card-points",
     "canasta-es:draw-count",
