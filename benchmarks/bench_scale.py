@@ -35,13 +35,12 @@ from arbitro.proofs.partition import packer_for
 
 
 def run(argv: list[str]) -> dict[str, Any]:
-    out = subprocess.run(
-        [sys.executable, "-m", "arbitro.cli", *argv, "--json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    data: dict[str, Any] = json.loads(out)
+    done = subprocess.run(
+        [sys.executable, "-m", "arbitro.cli", *argv, "--json"], capture_output=True, text=True
+    )
+    if done.returncode:
+        raise SystemExit(f"arbitro {' '.join(argv)} failed: {done.stderr.strip()[-400:]}")
+    data: dict[str, Any] = json.loads(done.stdout)
     return data
 
 

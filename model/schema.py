@@ -168,6 +168,9 @@ class RummyRules:
     clean_by_replacing_wilds: bool  # a dirty meld may be cleaned by swapping its wilds for naturals
     # opening
     opening_minimums: tuple[Band, ...]
+    # the minimum of a side whose total no row of opening_minimums covers; -1: none is given
+    # (dealing then is a gap in the book, RuleGap)
+    opening_minimum_past_table: int
     opening_concealed_exempt: bool  # laying the whole hand at once needs no minimum
     opening_rule: Literal["meet", "exceed"]  # the opening's points must reach / go past the minimum
     # red threes
@@ -178,7 +181,9 @@ class RummyRules:
         int  # completed melds the side needs for red threes to count plus
     )
     red_three_negative_below_completed: int  # with fewer completed melds than this they count minus
-    red_three_negative_all: int  # total (negative number) for every red three when they count minus
+    # total (a negative number) for every red three of the deck when they count minus; 0: no
+    # such total, each costs red_three_each as it does when the side holds fewer
+    red_three_negative_all: int
     red_three_undeclared_penalty: (
         int  # per red three left in hand at the end (positive number deducted)
     )

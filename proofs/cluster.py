@@ -78,6 +78,10 @@ def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
                     n_workers=workers, threads_per_worker=1, processes=True,
                     dashboard_address=":0", silence_logs=logging.CRITICAL,
                 )  # fmt: skip
+            except (OSError, RuntimeError) as e:  # a worker that did not start in time
+                raise ClusterError(
+                    f"could not start {workers} local Dask workers: {str(e).splitlines()[0]}"
+                ) from None
             finally:
                 signal.signal(signal.SIGINT, handler)
             client = Client(cluster)  # type: ignore[no-untyped-call]

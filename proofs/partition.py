@@ -649,7 +649,8 @@ def explore_partitioned(
     ``progress`` is told (depth, states so far) after each level. The result's ``partitions``
     says what each partition held, and how much it sent to the others.
     """
-    carry = max_states is not None if paths is None else paths
+    # paths are carried only when needed: a walk that reaches its bound is made again with them
+    carry = bool(paths)
     started = time.perf_counter()
     parts = runner.parts
     orbits = 0
@@ -665,6 +666,13 @@ def explore_partitioned(
             keep: int | None = None
             last: bytes | None = None
             if max_states is not None and orbits + total > max_states:
+                if not carry:
+                    stopped = True
+                    runner.stop()
+                    return explore_partitioned(
+                        config, seed, runner, max_states=max_states, symmetry=symmetry,
+                        paths=True, progress=progress,
+                    )  # fmt: skip
                 truncated = True
                 room = max_states - orbits
                 if room <= 0:

@@ -62,9 +62,9 @@ def _opening_table(rules: Any, timeout: float, before: Mapping[str, Result]) -> 
 
 
 def _escoba_conservation(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
-    from arbitro.proofs.escoba import moves
+    from arbitro.proofs.escoba import invariants
 
-    return moves.conservation(cast(EscobaRules, rules), timeout)
+    return invariants.conservation(cast(EscobaRules, rules), timeout)
 
 
 def _table_rest(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
@@ -119,7 +119,8 @@ PROPERTIES: tuple[Property, ...] = (
     Property(
         "conservation",
         "escoba",
-        "every move and every deal keeps each card in exactly one place",
+        "every card in exactly one place after the deal and every step of the guarded relation "
+        "(an inductive invariant), the stock holding what the deals to come need",
         _escoba_conservation,
     ),
     Property(

@@ -5,10 +5,12 @@ before it (so the opening minimums and the end of the game come into play). At e
 engine's legal moves are compared with arbitro's (too lax: listed but refused, with the refusing
 clause; too strict: legal but missing, with the clauses that allow it), one legal move is played
 in both, and the engine's report of its state is compared with arbitro's; when the hand ends the
-scores by category, the totals and the winner are compared. Each game stops at its first
-disagreement; each kind of disagreement is then minimised (replayed from scratch with deals whose
-disagreement comes sooner, then with the totals and the dealer made plain) and tried again under
-every other reading of its clauses, which gives the compliance profile (docs/conformance.md).
+scores by category, the totals and the winner are compared. A game goes on after a disagreement
+where the engine can be brought back in step (or stops there: `keep_going`). Each group of
+disagreements is minimised (replayed from scratch with deals whose disagreement comes sooner,
+then with the totals and the dealer made plain) and blamed by counterfactual: on the clause whose
+change makes arbitro agree with the engine, else left unattributed. The compliance profile counts
+the decisions compared per clause (docs/conformance.md).
 """
 
 from __future__ import annotations
@@ -508,11 +510,16 @@ class Lockstep:
                         self.exercised.update(refused)
                         out |= refused
             return out
-        # Samba and Canasta: the clauses of each type of move the list holds (the engine's
-        # reads over-approximate, so a move's type says which of them it can turn on)
-        kinds = {str(a.get("type")) for a in mine.values() if isinstance(a, dict)}
-        for kind in kinds:
-            out.update(c for c in map(self.cid, RUMMY_CLAUSES.get(kind, ())[:1]) if c)
+        # Samba and Canasta: for each move listed, the clauses of its type that the engine read
+        # deciding it (its reads over-approximate: a discard reads the going-out clauses)
+        by_type: dict[str, set[str]] = {}
+        for a in mine.values():
+            kind = str(a.get("type")) if isinstance(a, dict) else ""
+            if kind not in by_type:
+                by_type[kind] = {c for c in map(self.cid, RUMMY_CLAUSES.get(kind, ())) if c}
+            if by_type[kind] - out:
+                read: frozenset[str] = o.model.clauses_used(o.rules, s, o.read_action(s, a))
+                out |= read & by_type[kind]
         return out
 
     def deal_clauses(self, before: Mapping[str, Any], order: Sequence[str]) -> list[str]:
@@ -1401,6 +1408,9 @@ def _blame_lines(d: Mapping[str, Any]) -> list[str]:
     if not d["tried"]:
         return [f"not tried; candidates, likeliest first: {cands}"]
     tried = [t for t in d["tried"] if "clause" in t]
+    if not tried:
+        notes = [str(t.get("result")) for t in d["tried"]]
+        return [f"not blamed: {shorten('; '.join(notes), 80)}", f"candidates: {cands}"]
     return [
         f"no change tried makes arbitro agree ({len(tried)} tried)",
         f"candidates, likeliest first: {cands}",

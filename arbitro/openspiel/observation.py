@@ -105,7 +105,8 @@ def escoba_layout(players: int, sides: int, deck_names: Sequence[str]) -> Layout
         t["escobas"][:] = v["escobas"]
         _one_hot(t["last_capturer"], v["last_capturer"])
         t["scores"][:] = v["scores"]
-        t["hand_number"][0] = v["hand_number"]
+        # hands dealt so far (the view numbers the hand being played from 0)
+        t["hand_number"][0] = v["hand_number"] + (1 if v["phase"] == "play" else 0)
         t["deal_number"][0] = v["deal_number"]
 
     return Layout(pieces, fill)
@@ -189,6 +190,6 @@ def rummy_layout(players: int, sides: int, kind_names: Sequence[str], meld_slots
         if v["freed"] is not None:
             _one_hot(t["freed"], index[v["freed"]])
         _one_hot(t["freed_meld"], v["freed_meld"] if v["freed_meld"] >= 0 else None)
-        t["hand_no"][0] = v["hand_no"]
+        t["hand_no"][0] = v["hand_number"]
 
     return Layout(pieces, fill)

@@ -31,6 +31,7 @@ from arbitro.model.schema import Options
 from arbitro.model.spec import load_rulebook, rulebook_ids
 from arbitro.oracle import states
 from arbitro.oracle.jsonio import shorten
+from arbitro.oracle.notation import move_text, position_line, read_move, read_position_line
 from arbitro.oracle.protocol import validate
 from arbitro.oracle.states import HIDDEN, InconsistentState
 from arbitro.oracle.variants import describe as describe_overrides
@@ -41,9 +42,23 @@ class Refused(IllegalAction):
     """An illegal action, with every clause that refuses it (`refusals`, the most specific first;
     the first is the one this error carries)."""
 
-    def __init__(self, first: IllegalAction, refusals: Sequence[IllegalAction]) -> None:
+    def __init__(
+        self,
+        first: IllegalAction,
+        refusals: Sequence[IllegalAction],
+        move: str | None = None,
+        position: str | None = None,
+    ) -> None:
         super().__init__(first.action, first.clause, first.reason, first.penalty)
         self.refusals = tuple(refusals) or (first,)
+        self.move = move
+        """The refused action in move notation (its seat first), and the position line of the
+        state it was tried in: a bug report is these two lines."""
+        self.position_line = position
+
+    def __str__(self) -> str:
+        base = super().__str__()
+        return f"{self.move} refused: {base}" if self.move else base
 
 
 def refusal_json(e: IllegalAction) -> dict[str, Any]:
@@ -157,8 +172,10 @@ class Oracle:
         return out
 
     def read_state(self, data: Any, checked: bool = True) -> Hashable:
-        """The model's state for a state's JSON, refused unless it is one play can reach (with
-        `checked`; without, only its form is checked)."""
+        """The model's state for a state's JSON or its position line, refused unless it is one
+        play can reach (with `checked`; without, only its form is checked)."""
+        if isinstance(data, str):
+            data = read_position_line(data)
         if not isinstance(data, Mapping):
             raise MalformedInput("state: expected a state object (see docs/protocol.md)")
         key = _key(data)
@@ -181,11 +198,31 @@ class Oracle:
         if checked:
             broken = self.model.violations(self.rules, state)
             if broken:
-                found = self.game.cards(self.model.state_to_json(state))
-                raise InconsistentState(broken, states.conservation(self, found))
+                raise InconsistentState(broken, self._inconsistency(broken, state))
             if key is not None:
                 self._remember(key, state)
         return state
+
+    def _inconsistency(self, broken: Sequence[str], state: Hashable) -> str:
+        """What a state breaking these clauses gets wrong, in words: the cards that differ from
+        the deck when the deck's clause is broken, the totals when the game's end is."""
+        parts = []
+        pack = states.pack_clause(self)
+        if pack in broken:
+            parts.append(
+                states.conservation(self, self.game.cards(self.model.state_to_json(state)))
+            )
+        ends = {
+            self.rules.cid(k) for k in ("target_score", "target_tie") if k in self.rules.clause_ids
+        }
+        if ends & set(broken):
+            totals = list(self.model.game_scores(state))
+            parts.append(
+                f"the totals {totals} against the target {self.rules.target_score} do not agree"
+                f" with phase {self.model.phase(state)!r} (a side that has won ends the game:"
+                " no hand follows)"
+            )
+        return "; ".join(p for p in parts if p)
 
     def _remember(self, key: str, state: Hashable) -> None:
         """Keep a checked state under its canonical text, so that reading it again (a client
@@ -197,7 +234,11 @@ class Oracle:
             _KNOWN.popitem(last=False)
 
     def read_action(self, state: Hashable, data: Any) -> Hashable:
-        """The model's action for an action's JSON (melds may be named by their cards)."""
+        """The model's action for an action's JSON or its move (melds may be named by their
+        cards)."""
+        if isinstance(data, str):
+            mover = self.model.to_move(state) if self.model.phase(state) == "play" else None
+            data = read_move(data, self.game.name, mover)
         if not isinstance(data, Mapping):
             raise MalformedInput("action: expected an action object (see docs/protocol.md)")
         validate(data, self.game.action_schema, "action")
@@ -210,6 +251,10 @@ class Oracle:
             )
         action: Hashable = _read("action", self.model.action_from_json, data)
         return action
+
+    def position_line(self, state: Hashable) -> str:
+        """A state read by this oracle as its position line (docs/protocol.md, notation)."""
+        return position_line(self.model.state_to_json(state))
 
     def write(self, state: Hashable) -> dict[str, Any]:
         """A state the models produced from checked states, as JSON (and remembered)."""
@@ -313,29 +358,38 @@ class Oracle:
         """A full state built from what an engine knows (docs/protocol.md, positions): hands,
         table or melds by their cards, piles, scores, whose turn, dealer, hand number; the
         bookkeeping filled in, the result in canonical form, refused if inconsistent."""
+        if isinstance(description, str):
+            return self.write(self.read_state(description))
         validate(description, f"{self.game.name}-position", "position")
         built = _read("position", self.game.build, self, description)
         return self.write(self.read_state(built))
 
-    def legal_actions(self, state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def legal_actions(self, state: Mapping[str, Any] | str) -> list[dict[str, Any]]:
         """Every legal action in canonical order."""
         s = self.read_state(state)
         return [self.model.action_to_json(a) for a in self.model.legal_actions(self.rules, s)]
 
-    def apply(self, state: Mapping[str, Any], action: Mapping[str, Any]) -> dict[str, Any]:
+    def apply(
+        self, state: Mapping[str, Any] | str, action: Mapping[str, Any] | str
+    ) -> dict[str, Any]:
         """The next state; Refused (an IllegalAction with every refusing clause) when the rules
         forbid the action."""
         s = self.read_state(state)
         return self.write(self.apply_to(s, action))
 
-    def apply_to(self, s: Hashable, action: Mapping[str, Any]) -> Hashable:
+    def apply_to(self, s: Hashable, action: Mapping[str, Any] | str) -> Hashable:
         """`apply` on a state already read."""
         a = self.read_action(s, action)
         self._playing(s)
         try:
             return self.model.apply(self.rules, s, a)
         except IllegalAction as e:
-            raise Refused(e, self._refusals(s, a, e)) from None
+            try:
+                move: str | None = move_text(self.model.action_to_json(a))
+            except (KeyError, TypeError, ValueError):
+                move = None
+            line = position_line(self.model.state_to_json(s))
+            raise Refused(e, self._refusals(s, a, e), move, line) from None
 
     def _playing(self, s: Hashable) -> None:
         phase = self.model.phase(s)
@@ -362,7 +416,9 @@ class Oracle:
             found = (first, *(r for r in found if r.clause != first.clause))
         return found
 
-    def explain(self, state: Mapping[str, Any], action: Mapping[str, Any]) -> dict[str, Any]:
+    def explain(
+        self, state: Mapping[str, Any] | str, action: Mapping[str, Any] | str
+    ) -> dict[str, Any]:
         """Whether an action is legal; if not, every clause that refuses it, the most specific
         first, with the book's price for the act where it names one."""
         s = self.read_state(state)
@@ -384,7 +440,7 @@ class Oracle:
             }
         return {"legal": True}
 
-    def score(self, state: Mapping[str, Any]) -> dict[str, Any]:
+    def score(self, state: Mapping[str, Any] | str) -> dict[str, Any]:
         """The last finished hand's scores by category, the running totals and the winner."""
         return self.score_of(self.read_state(state))
 
@@ -418,18 +474,41 @@ class Oracle:
         seen = self.model.view(self.rules, s, seat)
         return self.game.view(self, seen, list(self.write(s)))
 
-    def from_view(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def from_view(self, view: Mapping[str, Any], mover: bool = False) -> dict[str, Any]:
         """A state consistent with a view: the hidden cards ("??") are the cards nobody is shown,
         in card order. The legal actions of the seat the view is for are the same for every such
-        state (they depend on its own hand, the table and the sizes of the rest)."""
+        state (they depend on its own hand, the table and the sizes of the rest). With `mover`,
+        the view must be the seat to move's own (MalformedInput otherwise): only that seat's
+        actions follow from what it sees."""
         if not isinstance(view, Mapping):
             raise MalformedInput("view: expected a view object (see docs/protocol.md)")
+        if mover:
+            self.check_mover_view(view)
         probe = dict(view)
         names = [self.model.card_name(c) for c in sorted(set(self.deck_cards()))]
         form = _unhide(probe, names)
         validate(form, self.game.state_schema, "view")
         self.game.shape(self, form)
         return self.write(self.read_state(self.game.complete(self, probe)))
+
+    def check_mover_view(self, view: Mapping[str, Any]) -> None:
+        """MalformedInput unless `view` is the view of the seat to move: its hand (and, in Samba
+        and Canasta, the rest of a pile it took to open) shown. Another seat's view does not
+        hold the mover's cards, so what the mover may do cannot be answered from it."""
+        seat = self.game.to_move(dict(view))
+        hands = view.get("hands")
+        if seat is None or not isinstance(hands, list) or not 0 <= seat < len(hands):
+            return  # nobody to move: the form checks say what is wrong, if anything
+        hidden = isinstance(hands[seat], list) and HIDDEN in hands[seat]
+        held = view.get("held")
+        if self.game.name == "rummy" and view.get("seat") == seat and isinstance(held, list):
+            hidden = hidden or HIDDEN in held
+        if hidden:
+            raise MalformedInput(
+                f"view: seat {seat} is to move, but this view hides its hand: it is another"
+                f" seat's view; legal and explain answer only from the view of the seat to move"
+                f" (seat {seat}), or from the whole state"
+            )
 
 
 def _small_config(

@@ -197,6 +197,11 @@ def _rest_of_deck(ctx: Context, used: Counter[str], where: str) -> list[str]:
     return _sorted_names(ctx, list(left.elements()))
 
 
+def pack_clause(ctx: Context) -> str:
+    """The clause that fixes the deck (every card in one place)."""
+    return _packs_clause(ctx)
+
+
 def _packs_clause(ctx: Context) -> str:
     rules = ctx.rules
     key = "packs" if "packs" in rules.clause_ids else "suits"
@@ -312,10 +317,11 @@ def _rummy_shape(ctx: Context, d: dict[str, Any]) -> None:
             raise _fail("state.result", f"the finished hand's result while phase is {d['phase']!r}")
     result = d["result"]
     if result is not None:
-        if result["hand"] != d["hand_no"] - 1:
+        if result["hand"] != d["hand_number"] - 1:
             raise _fail(
                 "state.result.hand",
-                f"{d['hand_no'] - 1}, the hand before hand_no {d['hand_no']}; got {result['hand']}",
+                f"{d['hand_number'] - 1}, the hand before hand_number {d['hand_number']}; got"
+                f" {result['hand']}",
             )
         _length(result, "scores", sides, "side", "state.result")
         _length(result, "categories", sides, "side", "state.result")
@@ -427,7 +433,7 @@ _RUMMY_POSITION_FIELDS = (
 def _rummy_fresh(ctx: Context, scores: list[int], dealer: int, hand: int) -> dict[str, Any]:
     d = ctx.model.state_to_json(ctx.model.new_game(ctx.rules, ctx.seating, dealer))
     d["scores"] = scores
-    d["hand_no"] = hand
+    d["hand_number"] = hand
     return d
 
 
@@ -906,7 +912,7 @@ def _escoba_build(ctx: Context, desc: Mapping[str, Any]) -> dict[str, Any]:
             f"a stock of {len(d['stock'])} cards is not a whole number of deals of {per_deal}",
         )
     d["deal_number"] = deals - len(d["stock"]) // per_deal
-    d["hand_number"] = hand + 1
+    d["hand_number"] = hand
     d["phase"] = "play"
     ended = p.get("ended", False)
     if not isinstance(ended, bool):
@@ -1001,7 +1007,7 @@ RUMMY = Game(
     view=_rummy_view,
     complete=_rummy_complete,
     resolve_action=_rummy_resolve,
-    hand_index="hand_no",
+    hand_index="hand_number",
     to_move=_rummy_to_move,
 )
 ESCOBA = Game(

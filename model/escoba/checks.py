@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from arbitro.model.escoba.cards import Tables, tables
-from arbitro.model.escoba.dealing import deals_in_hand
+from arbitro.model.escoba.dealing import deals_in_hand, opening_sweep
 from arbitro.model.escoba.game_end import game_winner
 from arbitro.model.escoba.scoring import CATEGORY_CLAUSES, hand_points
 from arbitro.model.escoba.state import CATEGORIES, NOBODY, EscobaState
@@ -57,6 +57,53 @@ def expected_hands(
             rows.append((tuple(held), order[extra]))
         hit = t.expected[key] = tuple(rows)
     return hit
+
+
+def is_dealt(phase: str, hand_number: int, points: object) -> bool:
+    """Whether the deck is out (every card in some place): in a hand, or after one ended. A state
+    before a deal with no finished hand holds no cards: a new game, or a game taken up before
+    hand `hand_number` (counted from 0) with the totals it has then."""
+    return hand_number > 0 and (phase == "play" or points is not None)
+
+
+def play_problem(rules: EscobaRules, t: Tables, state: EscobaState, held: list[int]) -> str | None:
+    """The key of a clause a state in play breaks through what was captured, given the cards
+    each seat holds (None if nothing): before the first card is played the table is the opening
+    deal, swept exactly when it adds up to an opening sweep's total (escoba-es:opening-sweeps);
+    a side has no more escobas than its seats played cards, plus the opening sweep's
+    (escoba-es:escoba-points). Hand sizes agreeing with the deal number is checked before."""
+    deal_number, dealer, sides = state.deal_number, state.dealer, state.sides
+    per_seat = rules.hand_size + (deal_number - 1) * rules.redeal_size
+    escobas, piles = state.escobas, state.piles
+    dealer_side = dealer % sides if sides else 0
+    if deal_number == 1 and sum(held) == per_seat * len(held):
+        opened = state.table
+        for p in piles:
+            opened |= p
+        sweeps = opening_sweep(rules, t, opened)
+        want_piles = [0] * sides
+        want_escobas = [0] * sides
+        if sweeps:
+            want_piles[dealer_side] = opened
+            want_escobas[dealer_side] = sweeps
+        if (
+            opened.bit_count() != rules.table_initial
+            or state.table != (0 if sweeps else opened)
+            or list(piles) != want_piles
+            or list(escobas) != want_escobas
+            or state.last_capturer != (dealer_side if sweeps else NOBODY)
+        ):
+            return "opening_sweeps"
+        return None
+    if any(escobas):
+        played = [0] * sides
+        for seat, n in enumerate(held):
+            played[seat % sides] += per_seat - n
+        most = max((s.escobas for s in rules.opening_sweeps), default=0)
+        for side in range(sides):
+            if escobas[side] > played[side] + (most if side == dealer_side else 0):
+                return "escoba_points"
+    return None
 
 
 def violations(rules: EscobaRules, state: EscobaState) -> list[str]:
@@ -123,7 +170,7 @@ def sound(rules: EscobaRules, state: EscobaState) -> bool:
         if union & p:
             return False
         union |= p
-    dealt = hand_number > 0
+    dealt = is_dealt(phase, hand_number, points)
     if dealt:
         if union != t.full:
             return False
@@ -152,6 +199,10 @@ def sound(rules: EscobaRules, state: EscobaState) -> bool:
             for p in piles:
                 if p:
                     return False
+        elif not piles[last]:
+            return False
+        if play_problem(rules, t, state, held) is not None:
+            return False
     elif dealt:
         if stock or to_move != NOBODY:
             return False
@@ -202,7 +253,7 @@ def listed_violations(rules: EscobaRules, state: EscobaState) -> list[str]:
     for p in piles:
         union |= p
         total += p.bit_count()
-    dealt = hand_number > 0
+    dealt = is_dealt(phase, hand_number, points)
     if not distinct:
         fail("suits")
     if dealt:
@@ -229,6 +280,9 @@ def listed_violations(rules: EscobaRules, state: EscobaState) -> list[str]:
                 fail("hand_size")
             if to_move != seat:
                 fail("play_direction")
+            problem = play_problem(rules, t, state, list(held))
+            if problem is not None:
+                fail(problem)
     elif dealt:
         if any(hands) or stock:
             fail("deals_per_hand")
@@ -243,6 +297,9 @@ def listed_violations(rules: EscobaRules, state: EscobaState) -> list[str]:
         if escobas[side] * 2 > pile.bit_count():
             fail("escoba_points")
     if phase == "play" and last == NOBODY and any(piles):
+        fail("last_capturer_takes_rest")
+    if phase == "play" and last != NOBODY and not (0 <= last < len(piles) and piles[last]):
+        # the last side to capture holds what it captured until the hand is scored
         fail("last_capturer_takes_rest")
 
     if dealt and phase != "play":

@@ -49,6 +49,12 @@ SPANISH_PACK = (1 << 40) - 1
 """Every card a play may name; whether the rules' pack has it is for `apply` to say."""
 
 
+def hand_number_json(state: EscobaState) -> int:
+    """The protocol's hand number: the hand being played, or the next one to be dealt, counted
+    from 0 as transcripts count hands (the state counts the hands dealt)."""
+    return state.hand_number - (1 if state.phase == "play" else 0)
+
+
 def _opt(x: int) -> int | None:
     return None if x == NOBODY else x
 
@@ -71,7 +77,7 @@ def state_to_json(state: EscobaState) -> dict[str, Any]:
         "phase": state.phase,
         "dealer": state.dealer,
         "to_move": _opt(state.to_move),
-        "hand_number": state.hand_number,
+        "hand_number": hand_number_json(state),
         "deal_number": state.deal_number,
         "hands": [_names(cards_of(h)) for h in state.hands],
         "table": _names(cards_of(state.table)),
@@ -109,7 +115,7 @@ def view_to_json(state: EscobaState, seat: object) -> dict[str, Any]:
         "phase": state.phase,
         "dealer": state.dealer,
         "to_move": _opt(state.to_move),
-        "hand_number": state.hand_number,
+        "hand_number": hand_number_json(state),
         "deal_number": state.deal_number,
         "hand": _names(cards_of(state.hands[seat])),
         "hand_sizes": [h.bit_count() for h in state.hands],
@@ -260,7 +266,8 @@ def state_from_json(rules: EscobaRules, data: Mapping[str, Any]) -> EscobaState:
         phase=phase,
         dealer=_int(d, "dealer", 0, players, "state"),
         to_move=_opt_int(d, "to_move", players, "state"),
-        hand_number=_int(d, "hand_number", 0, 1 << 31, "state"),
+        # hands dealt: the one being played is counted
+        hand_number=_int(d, "hand_number", 0, 1 << 31, "state") + (1 if phase == "play" else 0),
         deal_number=_int(d, "deal_number", 0, 1 << 31, "state"),
         hands=_masks(d, "hands", players, deck, "state"),
         table=_mask(d["table"], deck, "state.table"),

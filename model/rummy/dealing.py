@@ -4,8 +4,8 @@ The player after the dealer plays first (seats and layouts: see `layouts`). Card
 time from the top of the order, starting with the first player. Then red threes in the dealt
 hands are laid out (replaced at once, or owed until the owner's first turn), then the upcard is
 turned, covered while it belongs to an `upcard_cover` class. The opening minimum of each side is
-fixed at the deal from its score (*:opening-minimums); a score no band covers is a gap in the book
-and raises `RuleGap`.
+fixed at the deal from its score (*:opening-minimums); a score no band covers takes
+*:opening-minimum-past-table, and where that gives none it is a gap in the book and raises `RuleGap`.
 
 Implements *:dealer-rotation, *:upcard-cover, *:red-three-initial-replacement,
 *:opening-minimums, *:opening-rule.
@@ -39,6 +39,8 @@ def opening_minimum(rules: RummyRules, score: int) -> int:
     for band in rules.opening_minimums:
         if (band.low is None or score >= band.low) and (band.high is None or score <= band.high):
             return band.minimum + (1 if rules.opening_rule == "exceed" else 0)
+    if rules.opening_minimum_past_table >= 0:
+        return rules.opening_minimum_past_table + (1 if rules.opening_rule == "exceed" else 0)
     raise RuleGap(
         rules.cid("opening_minimums"), f"no opening minimum is given for a side on {score} points"
     )

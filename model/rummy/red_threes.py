@@ -31,12 +31,15 @@ def red_three_score(rules: RummyRules, count: int, completed: int, total: int) -
 
     Plus with at least red_three_positive_min_completed finished melds, minus with fewer than
     red_three_negative_below_completed, nothing in between; holding all `total` of the deck
-    scores red_three_all (or red_three_negative_all when they count minus).
+    scores red_three_all (or red_three_negative_all when they count minus, unless that is 0: then
+    each costs red_three_each, however many there are).
     """
     if not count:
         return 0
     if completed >= rules.red_three_positive_min_completed:
         return rules.red_three_all if count == total else count * rules.red_three_each
     if completed < rules.red_three_negative_below_completed:
-        return rules.red_three_negative_all if count == total else -count * rules.red_three_each
+        if count == total and rules.red_three_negative_all:
+            return rules.red_three_negative_all
+        return -count * rules.red_three_each
     return 0

@@ -56,8 +56,9 @@ def read(state: EscobaState, npos: int) -> list[Value]:
     out += _vector(state.table)
     for p in state.piles:
         out += _vector(p)
-    stock = list(state.stock) + [-1] * (npos - len(state.stock))
-    out += stock
+    for c in state.stock:
+        out += _vector(1 << c)
+    out += [0] * (R.KINDS * (npos - len(state.stock)))
     out += list(state.escobas)
     out += [state.last_capturer, state.deal_number, 1 if state.phase == "play" else 0]
     out.append(state.to_move)

@@ -2,8 +2,8 @@
 
 A state of a hand in play is, for a seating of `players` seats in `sides` sides: every seat's
 hand, the table and every side's captures as 0/1 vectors over the 40 kinds of the Spanish pack
-(a kind the rules' pack leaves out is in no zone), the stock as the card kind at each of its
-positions (-1 once dealt), every side's escobas, the side that captured last (-1: none yet),
+(a kind the rules' pack leaves out is in no zone), the stock as a 0/1 vector for each of its
+positions (all 0 once dealt), every side's escobas, the side that captured last (-1: none yet),
 the deal number, the dealer and the seat to move. One play of the engine's `apply` is one step
 of the relation: the play itself, then what follows it by itself. A step is
 
@@ -135,7 +135,7 @@ class State:
 
     hands: list[Vec]
     table: Vec
-    stock: list[IntTerm]
+    stock: list[Vec]  # per position, 0/1 by kind: at most one kind (none once dealt)
     piles: list[Vec]
     escobas: list[IntTerm]
     last: IntTerm
@@ -148,7 +148,7 @@ def state_unknowns(prefix: str, g: Seating, positions: int) -> State:
     return State(
         [unknowns(f"{prefix}hand{s}", KINDS) for s in range(g.players)],
         unknowns(f"{prefix}table", KINDS),
-        [Int(f"{prefix}stock{j}") for j in range(positions)],
+        [unknowns(f"{prefix}stock{j}", KINDS) for j in range(positions)],
         [unknowns(f"{prefix}pile{i}", KINDS) for i in range(g.sides)],
         [Int(f"{prefix}escobas{i}") for i in range(g.sides)],
         Int(f"{prefix}last"),
@@ -161,9 +161,9 @@ def state_unknowns(prefix: str, g: Seating, positions: int) -> State:
 def names(st: State) -> list[str]:
     """The unknowns' names of a state, in a fixed order."""
     out: list[str] = []
-    for v in (*st.hands, st.table, *st.piles):
+    for v in (*st.hands, st.table, *st.piles, *st.stock):
         out += [x.name for x in v.items]  # type: ignore[attr-defined]
-    for x in (*st.stock, *st.escobas, st.last, st.deal, st.play, st.to_move):
+    for x in (*st.escobas, st.last, st.deal, st.play, st.to_move):
         out.append(x.name)  # type: ignore[attr-defined]
     return out
 
@@ -211,8 +211,9 @@ def positions(rules: EscobaRules, players: int) -> int:
 def _domain(f: Facts, st: State, have: Sequence[int], g: Seating) -> None:
     for v in (*st.hands, st.table, *st.piles):
         f.given(all_of((x >= 0) & (x <= h) for x, h in zip(v.items, have, strict=True)), "0/1")
-    for x in st.stock:
-        f.given((x >= -1) & (x < KINDS), "a kind or -1")
+    for row in st.stock:
+        f.given(all_of((x >= 0) & (x <= h) for x, h in zip(row.items, have, strict=True)), "0/1")
+        f.given(row.size() <= 1, "one card at most")
     f.given((st.last >= -1) & (st.last < g.sides), "a side or -1")
     f.given((st.to_move >= -1) & (st.to_move < g.players), "a seat or -1")
 
@@ -221,9 +222,9 @@ def free_names(rel: Relation) -> list[str]:
     return rel.variables()
 
 
-def _at(stock: Sequence[IntTerm], j: int) -> IntTerm:
-    """The kind at stock position `j` (-1 past the stock's end)."""
-    return stock[j] if j < len(stock) else const(-1)
+def _at(stock: Sequence[Vec], j: int, k: int) -> IntTerm:
+    """Whether the card at stock position `j` is of kind `k` (0 past the stock's end)."""
+    return stock[j][k] if j < len(stock) else const(0)
 
 
 def step(
@@ -304,7 +305,7 @@ def step(
         gd.add(r.cid("deals_per_hand"), pre.deal < deals, f"fewer than {deals} deals made")
         used = r.redeal_size * g.players
         need = used + r.redeal_table
-        whole = pre.stock[need - 1] >= 0 if 0 < need <= npos else const(need) <= 0
+        whole = pre.stock[need - 1].size() >= 1 if 0 < need <= npos else const(need) <= 0
         gd.add(cl, whole, "the stock holds a whole deal")
         for s in range(g.players):
             mine = [i + g.players * m for i in range(g.players) if order[i] == s
@@ -312,7 +313,7 @@ def step(
             ef.add(
                 cl,
                 all_of(
-                    post.hands[s][k].eq(total(ite(_at(pre.stock, j).eq(k), 1, 0) for j in mine))
+                    post.hands[s][k].eq(total(_at(pre.stock, j, k) for j in mine))
                     for k in range(KINDS)
                     if have[k]
                 ),
@@ -322,9 +323,7 @@ def step(
         ef.add(
             r.cid("redeal_table"),
             all_of(
-                post.table[k].eq(
-                    table_mid[k] + total(ite(_at(pre.stock, j).eq(k), 1, 0) for j in up)
-                )
+                post.table[k].eq(table_mid[k] + total(_at(pre.stock, j, k) for j in up))
                 for k in range(KINDS)
                 if have[k]
             ),
@@ -334,8 +333,10 @@ def step(
         ef.add(
             cl,
             all_of(
-                post.stock[j].eq(pre.stock[j + shift] if j + shift < npos else const(-1))
+                post.stock[j][k].eq(_at(pre.stock, j + shift, k))
                 for j in range(npos)
+                for k in range(KINDS)
+                if have[k]
             ),
             "the stock keeps the rest, in order",
         )
@@ -372,7 +373,7 @@ def step(
         bonus = 1 if r.rest_is_escoba else 0
         final_escobas = [e + ite(taker.eq(i), bonus, 0) for i, e in enumerate(escobas_mid)]
         final_last = last_mid
-        ef.given(all_of(x.eq(-1) for x in post.stock), "the stock is used up")
+        ef.given(all_of(x.zero() for x in post.stock), "the stock is used up")
         ef.add(r.cid("deals_per_hand"), post.play.eq(0), "the hand is over")
         ef.given(post.deal.eq(pre.deal), "the deal number stays")
         ef.given(post.to_move.eq(-1), "nobody is to move")

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from arbitro.model.schema import RummyRules
 from arbitro.proofs.facts import Facts
-from arbitro.proofs.terms import BoolTerm, Int, Value, all_of, any_of, count, implies
+from arbitro.proofs.terms import BoolTerm, Int, Value, all_of, any_of, blift, count, implies
 from arbitro.proofs.verdict import Result, Witness, prove
 
 NAME = "opening-table"
@@ -42,7 +42,8 @@ def run(rules: RummyRules, timeout: float, step: int = 1) -> Result:
         if b.high is not None:
             conds.append(s <= b.high)
         inside.append(all_of(conds))
-    covered = count(inside) >= 1
+    # a total past the table takes opening_minimum_past_table, when the spec gives one
+    covered = count(inside) >= 1 if r.opening_minimum_past_table < 0 else blift(True)
     clash = any_of(
         all_of((inside[i], inside[j]))
         for i in range(len(inside))

@@ -324,7 +324,9 @@ def config(rules: RummyRules, chosen: list[Seating] | None = None) -> Config:
         )
     cats["canaston"] = canaston
     plus = ite(cfg.reds.eq(reds_n), r.red_three_all, r.red_three_each * cfg.reds)
-    minus = ite(cfg.reds.eq(reds_n), r.red_three_negative_all, -r.red_three_each * cfg.reds)
+    minus: IntTerm = -r.red_three_each * cfg.reds
+    if r.red_three_negative_all:  # 0: no total for all of them, each costs its own
+        minus = ite(cfg.reds.eq(reds_n), r.red_three_negative_all, minus)
     cats["red-threes"] = ite(
         cfg.reds.eq(0),
         0,

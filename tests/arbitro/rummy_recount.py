@@ -81,7 +81,8 @@ def recount(rules: RummyRules, state: dict[str, Any]) -> list[dict[str, int]]:
         elif n_done >= rules.red_three_positive_min_completed:
             red = rules.red_three_all if reds == all_reds else reds * rules.red_three_each
         elif n_done < rules.red_three_negative_below_completed:
-            red = rules.red_three_negative_all if reds == all_reds else -reds * rules.red_three_each
+            every = reds == all_reds and rules.red_three_negative_all
+            red = rules.red_three_negative_all if every else -reds * rules.red_three_each
         else:
             red = 0
         blacks_held = sum(c in BLACK_THREES for c in held)

@@ -135,7 +135,7 @@ def test_a_game_set_over_mid_hand_is_refused() -> None:
         ],
         "finding": [],
     }
-    s["hand_no"] = 1
+    s["hand_number"] = 1
     # over, yet no side has the 5,000 the book asks for
     assert oracle.check_state(s) == ["canasta-es:target-score"]
     _refused_everywhere(oracle, s, InconsistentState, "canasta-es:target-score")

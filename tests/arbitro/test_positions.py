@@ -172,7 +172,7 @@ def test_a_game_taken_up_part_way_opens_with_the_minimum_of_its_totals(
     before = oracle.new_game(dealer=2, scores=[score, 0], hand=7)
     dealt = oracle.deal(before, oracle.describe()["deck"])
     assert dealt["minimums"] == [minimum, 50]
-    assert dealt["seat"] == 3 and dealt["hand_no"] == 7  # the player on the dealer's left
+    assert dealt["seat"] == 3 and dealt["hand_number"] == 7  # the player on the dealer's left
 
 
 def _per_seat_red_threes(oracle: Oracle, state: dict[str, Any]) -> list[list[str]]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from arbitro.conformance.conform import conform, text
 
 HERE = Path(__file__).parent
@@ -26,6 +28,7 @@ def test_the_coarse_example_is_short_and_conforms() -> None:
     assert 50 < run.steps <= 78
 
 
+@pytest.mark.slow
 def test_a_turn_left_out_is_too_strict_after_the_draw() -> None:
     run = conform(
         "canasta-es", [*WRONG, "strict"], games=1, seed=1, overrides=NO_MELDS, budget=1,
@@ -39,6 +42,7 @@ def test_a_turn_left_out_is_too_strict_after_the_draw() -> None:
     assert "after seat" in text(run)
 
 
+@pytest.mark.slow
 def test_a_turn_too_many_is_too_lax_after_the_draw() -> None:
     run = conform(
         "canasta-es", [*WRONG, "lax"], games=1, seed=1, overrides=NO_MELDS, budget=1,

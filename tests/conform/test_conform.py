@@ -71,6 +71,7 @@ def test_skipping_forced_capture_is_found_at_the_first_move_and_blamed_on_captur
     assert row["verdict"] == "disagree" and row["agrees_under"]
 
 
+@pytest.mark.slow
 def test_setenta_by_sum_is_a_score_disagreement_on_the_setenta() -> None:
     run = conform(
         "escoba-es", [*ESCOBA, "--bug", "setenta_by_sum"], games=6, seed=1, blame_budget=6
@@ -94,6 +95,7 @@ def test_setenta_by_sum_is_a_score_disagreement_on_the_setenta() -> None:
     assert again is not None and again.kind == "score" and again.step == d.step
 
 
+@pytest.mark.slow
 def test_a_card_lost_when_going_out_is_blamed_on_going_out() -> None:
     run = conform("samba-en", RUMMY_BUG, games=4, seed=2, budget=3, readings=False)
     [d] = run.disagreements
@@ -173,6 +175,7 @@ def test_json_and_text_outputs(capsys: pytest.CaptureFixture[str]) -> None:
     assert max(len(line) for line in out.splitlines()) <= 100
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium is not installed")
 def test_the_html_profile_opens_in_chromium(tmp_path: Path) -> None:
     run = conform("escoba-es", [*ESCOBA, "--bug", "forced_capture"], games=2, seed=0)
@@ -205,6 +208,7 @@ def test_the_example_javascript_adapter_conforms() -> None:
         assert run.engine == "example escoba engine (node)"
 
 
+@pytest.mark.slow
 def test_minimising_brings_a_late_disagreement_to_the_first_move() -> None:
     """A game whose first forced capture comes late is replayed from deals where it comes
     sooner, down to the first move, and the smaller reproducer still shows it from scratch."""

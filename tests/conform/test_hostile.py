@@ -166,7 +166,11 @@ def test_ctrl_c_gives_the_results_so_far_and_ends_the_adapter(tmp_path: Path) ->
 PROXY = [sys.executable, str(Path(__file__).parent / "proxy_adapter.py")]
 
 
-@pytest.mark.parametrize("kind", ["game-end", "hand-end", "refused", "state", "score", "legal"])
+@pytest.mark.parametrize(
+    "kind",
+    ["game-end", "hand-end"]
+    + [pytest.param(k, marks=pytest.mark.slow) for k in ("refused", "state", "score", "legal")],
+)
 def test_every_kind_of_disagreement_is_shown_in_text_json_and_html(
     kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -11,9 +11,11 @@ import pytest
 
 from arbitro.cli.main import main
 from arbitro.cli.prove import main as prove_main
-from arbitro.model.spec import load_rulebook
+from arbitro.model.spec import load_rulebook, use_spec_file
 from arbitro.proofs.runner import Job, prove, readings, run_job
 from arbitro.proofs.verdict import Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -30,9 +32,25 @@ def test_a_proved_property_exits_0_in_100_columns(capsys: pytest.CaptureFixture[
     assert "1 results: 1 PROVED, 0 REFUTED, 0 UNKNOWN" in out
 
 
-def test_a_refuted_property_exits_1_with_its_witness(capsys: pytest.CaptureFixture[str]) -> None:
-    """samba-en's opening table stops at 9,999 while level sides at the top play on."""
-    code, out, _ = run(capsys, "samba-en", "--property", "opening-table", "--jobs", "1")
+def test_a_refuted_property_exits_1_with_its_witness(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """samba-en's opening table stops at 9,999 while level sides at the top play on: without
+    the reading that fills the rest (opening-minimum-past-table given as none, -1), a side past
+    the table has no opening minimum."""
+    text = (ROOT / "spec" / "samba-en.toml").read_text(encoding="utf-8")
+    start = text.index('key = "opening_minimum_past_table"')
+    end = text.index("[[clause]]", start)
+    clause = (
+        'key = "opening_minimum_past_table"\ntopic = "opening"\nsection = "The initial meld"\n'
+        'status = "inferred"\nbasis = "a spec with the gap left open"\n'
+        'paraphrase = "none is given"\nvalue = -1\n\n'
+    )
+    text = text[:start] + clause + text[end:]
+    spec = tmp_path / "samba-en-gap.toml"
+    spec.write_text(text.replace('id = "samba-en"', 'id = "samba-en-gap"', 1), encoding="utf-8")
+    use_spec_file(spec)
+    code, out, _ = run(capsys, "samba-en-gap", "--property", "opening-table", "--jobs", "1")
     assert code == 1
     assert "REFUTED" in out
     assert "has no opening minimum" in out
@@ -87,11 +105,12 @@ def test_readings_are_every_alternative_one_at_a_time() -> None:
 
 def test_a_reused_result_is_what_proving_again_gives() -> None:
     """Every reading of samba-en for the opening table: the readings that change what the table
-    reads are proved again (the tie rule changes the verdict), the others reused — and a reused
-    result is the one a fresh proof gives."""
+    reads are proved again (the tie rule is read by it), the others reused — and a reused result
+    is the one a fresh proof gives. Past 9,999 samba-en:opening-minimum-past-table gives a
+    minimum, so every reading is PROVED (without it, see the refuted test above)."""
     report = prove(["samba-en"], all_readings=True, properties=["opening-table"], workers=1)
     by = {tuple(sorted(r.options.items())): r for r in report.results}
-    assert by[()].verdict is Verdict.REFUTED
+    assert by[()].verdict is Verdict.PROVED
     shared = by[(("target_tie", "shared"),)]
     assert shared.verdict is Verdict.PROVED and not shared.cached
     reused = [r for r in report.results if r.cached]

@@ -25,7 +25,9 @@ R = rules()
 def test_last_capturer_takes_the_rest_and_it_is_no_escoba() -> None:
     """escoba-es:last-capturer-takes-rest, escoba-es:rest-is-escoba — leftovers to the last capturer."""
     # the dealer's 2 needs 13 from 10 + 10: it cannot capture and is laid
-    s = last_play_state(TWO, dealer=0, last_card="2o", table="Rc Re", last_capturer=1, deals=6)
+    s = last_play_state(
+        TWO, dealer=0, last_card="2o", table="Rc Re", last_capturer=1, rest_to=1, deals=6
+    )
     assert ESCOBA.violations(R, s) == []
     assert ESCOBA.legal_actions(R, s) == (Play(0, cards("2o")[0], 0),)
     end = ESCOBA.apply(R, s, Play(0, cards("2o")[0], 0))
@@ -49,11 +51,18 @@ def test_sweeping_with_the_last_card_is_an_escoba() -> None:
 def test_rest_goes_to_the_last_capturing_team() -> None:
     """escoba-es:last-capturer-takes-rest — a partnership: the rest goes to the side, not the seat."""
     s = last_play_state(
-        TEAMS, dealer=1, last_card="2o", table="Rc Re", last_capturer=0, rest_to=1, deals=3
+        TEAMS,
+        dealer=1,
+        last_card="2o",
+        table="Rc Re",
+        piles={0: "5c Sc"},  # what side 0 captured last
+        last_capturer=0,
+        rest_to=1,
+        deals=3,
     )
     assert ESCOBA.violations(R, s) == []
     end = ESCOBA.apply(R, s, Play(1, cards("2o")[0], 0))
-    assert end.piles[0] == mask("Rc Re 2o")
+    assert end.piles[0] == mask("Rc Re 2o 5c Sc")
     assert len(end.scores) == 2
 
 

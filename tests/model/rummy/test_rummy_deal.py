@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from arbitro.model.errors import MalformedInput
@@ -194,10 +196,24 @@ def test_samba_fr_readings_of_the_3000_band() -> None:
     assert opening_minimum(R("samba-fr", opening_minimums="3000-90-gap-120"), 3000) == 90
 
 
-def test_samba_en_gap_above_9999_is_a_finding() -> None:
+@pytest.mark.parametrize(("reading", "minimum"), [(None, 160), ("no-minimum", 0)])
+def test_samba_en_past_9999_takes_the_flagged_reading(reading: str | None, minimum: int) -> None:
     """samba-en:opening-minimums stops at 9,999; with target-rule 'exceed' a side on exactly 10,000
-    plays another hand, and the book gives no minimum for it: RuleGap names the clause."""
-    rules = R("samba-en", target_rule="exceed")
+    plays another hand. The book is silent on its minimum: samba-en:opening-minimum-past-table
+    (unspecified) deals it with the top row's 160 by default, or none under 'no-minimum'."""
+    options = {"target_rule": "exceed"}
+    if reading is not None:
+        options["opening_minimum_past_table"] = reading
+    rules = R("samba-en", **options)
+    st = seating(rules)
+    g = RUMMY.new_game(rules, st)._replace(scores=(10000, 0))
+    s = RUMMY.deal(rules, g, order_with(rules, st, []))
+    assert s.minimums == (minimum, 50)  # 0 points: the 0-1,499 row's 50
+
+
+def test_a_total_no_row_covers_is_still_a_gap_where_the_spec_gives_none() -> None:
+    """*:opening-minimum-past-table -1 (none given): dealing to an uncovered total is RuleGap."""
+    rules = dataclasses.replace(R("samba-en", target_rule="exceed"), opening_minimum_past_table=-1)
     st = seating(rules)
     g = RUMMY.new_game(rules, st)._replace(scores=(10000, 0))
     with pytest.raises(RuleGap) as e:

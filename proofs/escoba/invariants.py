@@ -1,0 +1,342 @@
+"""Inductive invariants of Escoba's guarded relation (`relation.py`), and the properties they prove.
+
+Each invariant is a statement about one state of a hand in play. It is proved inductive: it holds
+after the opening deal (`deal`, from any deck order of the rules' pack), and every step of the
+relation that starts from a state where it holds ends in a state where it holds (one solver query
+per step: mover, play, what follows, dealer). A counterexample is a step and the state before it.
+
+- `CARDS` (conservation): every card of the pack is in exactly one place — one hand, the table,
+  one side's captures or one position of the stock — and the stock holds exactly the cards the
+  deals still to come will give (*:deals-per-hand, *:redeal-size, *:redeal-table), so it is never
+  short of a deal and empty after the last.
+
+At the step that ends a hand, CARDS says every card is in some side's captures or on the table,
+none left in a hand or the stock: property `conservation`. It restates `deal-arithmetic` too: a
+deal count that does not use the pack exactly leaves cards in the stock at the end (or a deal
+short of cards), and that step is refuted.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
+from arbitro.model.schema import EscobaRules
+from arbitro.proofs.escoba import relation as R
+from arbitro.proofs.facts import Facts
+from arbitro.proofs.terms import BoolTerm, IntTerm, Value, all_of, any_of, const, ite, total
+from arbitro.proofs.vectors import Vec, unknowns
+from arbitro.proofs.verdict import Check, Result, Verdict, Witness, prove
+
+Invariant = Callable[[EscobaRules, R.Seating, R.State], BoolTerm]
+
+
+def _in_stock(st: R.State, k: int) -> IntTerm:
+    return total(row[k] for row in st.stock)
+
+
+def cards(rules: EscobaRules, g: R.Seating, st: R.State) -> BoolTerm:
+    """CARDS: each card of the pack in exactly one place; the stock as long as the deals to come
+    need, its cards at its first positions."""
+    have = R.present(rules)
+    one = all_of(
+        (
+            total(h[k] for h in st.hands)
+            + st.table[k]
+            + total(p[k] for p in st.piles)
+            + _in_stock(st, k)
+        ).eq(have[k])
+        for k in range(R.KINDS)
+    )
+    npos = len(st.stock)
+    per = g.players * rules.redeal_size + rules.redeal_table
+    deals = R.deals_for(rules, g.players)
+    held = total(row.size() for row in st.stock)
+    length = any_of(st.deal.eq(d) & held.eq(npos - (d - 1) * per) for d in range(1, deals + 1))
+    prefix = all_of(st.stock[j].size() >= st.stock[j + 1].size() for j in range(npos - 1))
+    return one & length & prefix
+
+
+def well_formed(rules: EscobaRules, g: R.Seating, st: R.State) -> BoolTerm:
+    """What every state of the relation is: counts 0 or 1 for the pack's cards, at most one card
+    at a stock position, a side or -1 captured last, a seat to move, escobas not negative."""
+    have = R.present(rules)
+    parts: list[BoolTerm] = []
+    for v in (*st.hands, st.table, *st.piles, *st.stock):
+        parts += [(x >= 0) & (x <= h) for x, h in zip(v.items, have, strict=True)]
+    parts += [row.size() <= 1 for row in st.stock]
+    parts += [(e >= 0) for e in st.escobas]
+    parts += [(st.last >= -1) & (st.last < g.sides), st.play.eq(1)]
+    parts += [(st.to_move >= 0) & (st.to_move < g.players)]
+    return all_of(parts)
+
+
+INVARIANTS: dict[str, tuple[Invariant, ...]] = {"cards": (cards,)}
+"""Each invariant's statement."""
+PREMISES: dict[str, tuple[Invariant, ...]] = {"cards": (cards,)}
+"""What a step's check assumes before it: the invariant itself."""
+
+
+@dataclass(frozen=True)
+class Instance:
+    seating: R.Seating
+    dealer: int
+    mover: int
+    play: str
+    follow: str
+
+
+def instances(rules: EscobaRules, every_dealer: bool = False) -> Iterator[Instance]:
+    """The steps to check: each seating, mover, play and what follows, with dealer 0 (with
+    `every_dealer`, the steps whose facts name the dealer — a later deal, the end — with every
+    dealer too; passing the turn does not name the dealer)."""
+    for g in seatings(rules):
+        for mover in range(g.players):
+            for play in R.PLAYS:
+                for follow in R.FOLLOWS:
+                    dealers = range(g.players) if every_dealer and follow != "pass" else range(1)
+                    for d in dealers:
+                        yield Instance(g, d, mover, play, follow)
+
+
+def seatings(rules: EscobaRules) -> list[R.Seating]:
+    out = [R.Seating(n, n) for n in rules.player_counts]
+    out += [R.Seating(n, 2) for n in rules.team_player_counts]
+    return out
+
+
+def _decode(rel: R.Relation) -> Callable[[Mapping[str, Value]], Witness]:
+    def decode(v: Mapping[str, Value]) -> Witness:
+        def names(prefix: str) -> list[str]:
+            return [R_name(k) for k in range(R.KINDS) if int(v.get(f"{prefix}[{k}]", 0))]
+
+        card = names("card")
+        taken = names("taken")
+        table = names("table")
+        data: dict[str, object] = {
+            "step": rel.name,
+            "card": card,
+            "taken": taken,
+            "table": table,
+            "hands": [names(f"hand{s}") for s in range(len(rel.pre.hands))],
+            "piles": [names(f"pile{i}") for i in range(len(rel.pre.piles))],
+            "stock": [c for j in range(len(rel.pre.stock)) for c in names(f"stock{j}")],
+            "escobas": [int(v.get(f"escobas{i}", 0)) for i in range(len(rel.pre.piles))],
+        }
+        move = f"{' '.join(card)} takes {' '.join(taken)}" if taken else f"{' '.join(card)} laid"
+        on = " ".join(table) or "nothing"
+        return Witness(f"{rel.name}: {move} on a table of {on}", data)
+
+    return decode
+
+
+def R_name(k: int) -> str:
+    return "1234567SCR"[k % 10] + "ocbe"[k // 10]
+
+
+def step_check(
+    rules: EscobaRules, inst: Instance, name: str, timeout: float, tamper: Tamper | None = None
+) -> Check:
+    """The invariant `name` is kept by one step."""
+    rel = R.step(rules, inst.seating, inst.dealer, inst.mover, inst.play, inst.follow)
+    if tamper is not None:
+        rel = tamper(rel)
+    f = Facts([*rel.guards, *rel.follow_guards, *rel.effects])
+    parts = INVARIANTS[name]
+    g = inst.seating
+    f.given(well_formed(rules, g, rel.pre), "a state of the relation")
+    for inv in PREMISES[name]:
+        f.given(inv(rules, g, rel.pre), f"{inv.__name__} holds before the step")
+    f.given(rel.card.nonneg() & rel.taken.nonneg(), "counts")
+    after = [inv(rules, g, rel.post) for inv in parts[-1:]]
+    if inst.follow == "end":
+        # the hand is over: what the invariant says then
+        after = [cards_at_end(rules, g, rel)]
+    # whether the step can happen at all (else it holds vacuously): its effects define the state
+    # after from the state before, so its guards and the invariant before decide that
+    can = Facts([*rel.guards, *rel.follow_guards])
+    can.given(well_formed(rules, g, rel.pre), "a state of the relation")
+    for inv in PREMISES[name]:
+        can.given(inv(rules, g, rel.pre), f"{inv.__name__} holds before the step")
+    return prove(
+        f"{name}/{g.players}p{g.sides}s/{rel.name}/dealer{inst.dealer}",
+        f"{rel.name} keeps {name}",
+        f.items,
+        all_of(after),
+        _decode(rel),
+        timeout,
+        premises=can.items,
+    )
+
+
+Tamper = Callable[[R.Relation], R.Relation]
+
+
+def cards_at_end(rules: EscobaRules, g: R.Seating, rel: R.Relation) -> BoolTerm:
+    """After the step that ends the hand, every card of the pack is in one side's captures or on
+    the table, none in a hand or the stock."""
+    have = R.present(rules)
+    post = rel.post
+    return all_of(
+        (total(p[k] for p in post.piles) + post.table[k]).eq(have[k])
+        & total(h[k] for h in post.hands).eq(0)
+        for k in range(R.KINDS)
+    ) & all_of(x.zero() for x in post.stock)
+
+
+# ---------------------------------------------------------------- the opening deal
+
+
+def deal_state(rules: EscobaRules, g: R.Seating, dealer: int) -> tuple[Facts, R.State, list[Vec]]:
+    """The state after the opening deal from a deck order (the order's kinds as unknowns)."""
+    have = R.present(rules)
+    vals = R.values(rules)
+    n = sum(have)
+    order = [unknowns(f"deck{i}", R.KINDS) for i in range(n)]
+    f = Facts()
+    f.add(
+        rules.cid("suits"),
+        all_of(total(row[k] for row in order).eq(have[k]) for k in range(R.KINDS)),
+        "the deck order lists each card of the pack once",
+    )
+    f.given(
+        all_of(
+            row.size().eq(1) & all_of((x >= 0) & (x <= h) for x, h in zip(row, have, strict=True))
+            for row in order
+        ),
+        "one card at each place of the order",
+    )
+    npos = R.positions(rules, g.players)
+    st = R.state_unknowns("", g, npos)
+    seats = R.turn_order(rules, g.players, dealer)
+    h = rules.hand_size
+    for s in range(g.players):
+        mine = [i + g.players * m for i in range(g.players) if seats[i] == s for m in range(h)]
+        f.add(
+            rules.cid("hand_size"),
+            all_of(st.hands[s][k].eq(total(order[j][k] for j in mine)) for k in range(R.KINDS)),
+            f"seat {s}'s cards",
+        )
+    up = list(range(g.players * h, g.players * h + rules.table_initial))
+    dealt = Vec(total(order[j][k] for j in up) for k in range(R.KINDS))
+    worth = dealt.points(vals)
+    sweeps = rules.opening_sweeps
+    swept = any_of(worth.eq(sw.total) for sw in sweeps)
+    side = dealer % g.sides
+    cl = rules.cid("opening_sweeps")
+    f.add(cl, st.table.eq(Vec(ite(swept, 0, dealt[k]) for k in range(R.KINDS))), "the table")
+    for i in range(g.sides):
+        taken = Vec(ite(swept, dealt[k], 0) if i == side else const(0) for k in range(R.KINDS))
+        f.add(cl, st.piles[i].eq(taken), f"side {i}'s captures")
+        esc: IntTerm = const(0)
+        if i == side:
+            for sw in sweeps:
+                esc = ite(worth.eq(sw.total), sw.escobas, esc)
+        f.add(cl, st.escobas[i].eq(esc), f"side {i}'s escobas")
+    f.add(cl, st.last.eq(ite(swept, side, -1)), "the dealer's side captured last if it swept")
+    f.add(
+        rules.cid("table_initial"),
+        all_of(st.stock[j].eq(order[g.players * h + rules.table_initial + j]) for j in range(npos)),
+        "the stock: the rest, in order",
+    )
+    f.given(st.deal.eq(1) & st.play.eq(1) & st.to_move.eq(seats[0]), "the first deal")
+    return f, st, order
+
+
+def deal_check(rules: EscobaRules, g: R.Seating, dealer: int, name: str, timeout: float) -> Check:
+    f, st, order = deal_state(rules, g, dealer)
+    claim = all_of(inv(rules, g, st) for inv in INVARIANTS[name])
+
+    def decode(v: Mapping[str, Value]) -> Witness:
+        deck = [
+            R_name(k) for i in range(len(order)) for k in range(R.KINDS)
+            if int(v.get(f"deck{i}[{k}]", 0))
+        ]  # fmt: skip
+        return Witness(f"the deal from {' '.join(deck)} breaks {name}", {"deck": deck})
+
+    return prove(
+        f"{name}/{g.players}p{g.sides}s/deal/dealer{dealer}",
+        f"the opening deal establishes {name}",
+        f.items,
+        claim,
+        decode,
+        timeout,
+    )
+
+
+def induction(
+    rules: EscobaRules,
+    name: str,
+    timeout: float,
+    tamper: Tamper | None = None,
+    every_dealer: bool = False,
+) -> list[Check]:
+    """The base case (every seating, dealer 0, or every dealer) and the steps of `instances`."""
+    out: list[Check] = []
+    for g in seatings(rules):
+        for d in range(g.players if every_dealer else 1):
+            out.append(deal_check(rules, g, d, name, timeout))
+    for inst in instances(rules, every_dealer):
+        out.append(step_check(rules, inst, name, timeout, tamper))
+    return out
+
+
+NAME = "conservation"
+STATEMENT = (
+    "every card of the pack is in exactly one place — a hand, the table, a side's captures or "
+    "the stock, which holds what the deals to come need — after the deal and every step of the "
+    "guarded relation (inductive), and in a side's captures or on the table when the hand ends"
+)
+
+
+def conservation(
+    rules: EscobaRules, timeout: float, tamper: Tamper | None = None, every_dealer: bool = False
+) -> Result:
+    """Property `conservation`: CARDS proved inductive over the guarded relation."""
+    started = time.perf_counter()
+    checks = induction(rules, "cards", timeout, tamper, every_dealer)
+    verdict, _ = summary(checks)
+    if verdict is Verdict.PROVED:
+        text = (
+            f"inductive over the guarded relation: the deal and {len(checks) - len(seatings(rules))}"
+            " steps keep every card in one place"
+        )
+    else:
+        bad = next(c for c in checks if c.verdict is verdict)
+        why = bad.witness.text if bad.witness is not None else bad.reason
+        text = f"{bad.name}: {why}"
+    return Result(NAME, rules.rulebook, {}, STATEMENT, tuple(checks), text,
+                  time.perf_counter() - started)  # fmt: skip
+
+
+def summary(checks: list[Check]) -> tuple[Verdict, str]:
+    bad = [c for c in checks if c.verdict is not Verdict.PROVED]
+    if not bad:
+        return Verdict.PROVED, f"inductive: the deal and {len(checks)} checks of steps"
+    worst = next((c for c in bad if c.verdict is Verdict.REFUTED), bad[0])
+    return worst.verdict, worst.name
+
+
+def timed(fn: Callable[[], list[Check]]) -> tuple[list[Check], float]:
+    started = time.perf_counter()
+    got = fn()
+    return got, time.perf_counter() - started
+
+
+__all__ = [
+    "INVARIANTS",
+    "NAME",
+    "STATEMENT",
+    "Instance",
+    "cards",
+    "cards_at_end",
+    "conservation",
+    "deal_check",
+    "deal_state",
+    "induction",
+    "instances",
+    "seatings",
+    "step_check",
+    "well_formed",
+]
