@@ -55,13 +55,19 @@ FAMILY_BOOKS = {
     "escoba": ("escoba-es",),
     "rummy": ("samba-en", "samba-es", "samba-fr", "canasta-es"),
 }
-REFINE_ARGS = {
-    "escoba": ("--samples", "3000"),
-    "rummy": ("--samples", "1000", "--deals", "1"),
-}
-"""What `prove --refine` is given per family besides its rulebooks: its configurations (the rummy
-ones walked from their first deal up to the state budget) and a short sample of full-size play,
-so that a mutant costs minutes, not the hour of the full run."""
+REFINE_SIZE = {"escoba": (20_000, 5_000), "rummy": (3_000, 1_000)}
+"""Per family, the state budget of each configuration and the states sampled from full-size play
+that `prove --refine` is run with in a mutant's copy: the command's walk (`proofs.refine.run`)
+with smaller budgets than its defaults, so that a mutant costs a minute, not the full run's hour."""
+REFINE = """
+import sys
+from arbitro.proofs import refine
+reports = refine.run({books!r}, (), deals=None, samples={samples}, budget={budget})
+for r in reports:
+    said = "agree" if r.ok else r.unavailable or f"{{r.first.kind}}: {{r.first.detail}}"
+    print(f"{{r.target}}: {{r.states}} states: {{said}}")
+sys.exit(0 if all(r.ok for r in reports) else 1)
+"""
 SUITE = ("tests/model", "tests/proofs")
 LAYERS = ("refine", "suite")
 
@@ -604,8 +610,14 @@ def _run(copy: Path, args: Sequence[str], timeout: float) -> Outcome:
 
 
 def run_refine(copy: Path, family: str, extra: Sequence[str], timeout: float) -> Outcome:
-    args = ["-c", cli(copy), "prove", "--refine", *FAMILY_BOOKS[family], *REFINE_ARGS[family]]
-    args += extra
+    """`prove --refine` of the family's rulebooks, as the command walks them (see REFINE_SIZE);
+    `extra` arguments, if any, run the command itself with them instead."""
+    if extra:
+        args = ["-c", cli(copy), "prove", "--refine", *FAMILY_BOOKS[family], *extra]
+    else:
+        budget, samples = REFINE_SIZE[family]
+        code = REFINE.format(books=list(FAMILY_BOOKS[family]), samples=samples, budget=budget)
+        args = ["-c", code]
     return _run(copy, args, timeout)
 
 

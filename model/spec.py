@@ -205,6 +205,11 @@ def load_rulebook(name: str, directory: Path | None = None) -> Rulebook:
     return _load_checked(str(d / f"{name}.toml"))
 
 
+def own_spec_ids() -> list[str]:
+    """The ids of the spec files given in this process (`use_spec_file`), sorted."""
+    return sorted(_OWN_SPECS)
+
+
 def use_spec_file(given: str | os.PathLike[str]) -> Rulebook:
     """Load a user's own spec file and make its id known to `load_rulebook` in this process.
 

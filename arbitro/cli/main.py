@@ -819,10 +819,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     # the oracle's commands live in their own modules
     from arbitro.conformance import conform
-    from arbitro.oracle import check, protocol, server
+    from arbitro.oracle import check, protocol, server, show
 
     check.register(sub)
     server.register(sub)
+    show.register(sub)
     protocol.register(sub)
     conform.register(sub)
 

@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from arbitro.model.errors import MalformedInput
+from arbitro.model.family import family_named
 from arbitro.model.game import GameModel, Seating
+from arbitro.model.rummy.scoring import CATEGORIES as rummy_categories
 from arbitro.oracle.jsonio import shorten
 
 HIDDEN = "??"
@@ -220,16 +222,7 @@ _RUMMY_TURN_START: dict[str, Any] = {
     "freed": None,
     "freed_meld": -1,
 }
-_RUMMY_CATEGORIES = (
-    "melds",
-    "hand",
-    "canastas",
-    "canaston",
-    "red-threes",
-    "black-threes",
-    "going-out",
-    "penalties",
-)
+_RUMMY_CATEGORIES = rummy_categories
 
 
 def _rummy_cards(d: dict[str, Any]) -> Counter[str]:
@@ -558,8 +551,6 @@ def _clean_canastas(ctx: Context, melds: list[dict[str, Any]]) -> int:
 
 def _rummy_end(ctx: Context, d: dict[str, Any], ended: Any, where: str) -> dict[str, Any]:
     """The finished hand: the position as it ended, scored by the model."""
-    from arbitro import engines
-
     if not isinstance(ended, Mapping) or set(ended) - {"reason", "seat"}:
         raise _fail(where, 'an object {"reason": "went-out" | "stock-out" | "dead-end", "seat": S}')
     reason = ended.get("reason")
@@ -573,7 +564,9 @@ def _rummy_end(ctx: Context, d: dict[str, Any], ended: Any, where: str) -> dict[
     d["seat"] = out_seat
     state = ctx.model.state_from_json(ctx.rules, d)
     return ctx.model.state_to_json(
-        engines.rummy_end_hand(ctx.rules, state, reason, out_seat if reason == "went-out" else -1)
+        family_named(ctx.model.game).end_hand(
+            ctx.rules, state, reason, out_seat if reason == "went-out" else -1
+        )
     )
 
 
@@ -932,11 +925,11 @@ def _escoba_build(ctx: Context, desc: Mapping[str, Any]) -> dict[str, Any]:
             raise _fail(f"{w}.ended", "true only once every card is played (hands and stock empty)")
         if "to_move" in p:
             raise _fail(f"{w}.to_move", "nobody is to move once the hand has ended")
-        from arbitro import engines
-
         d["to_move"] = 0
         state = ctx.model.state_from_json(ctx.rules, d)
-        return ctx.model.state_to_json(engines.escoba_end_hand(ctx.rules, state))
+        return ctx.model.state_to_json(
+            family_named(ctx.model.game).end_hand(ctx.rules, state, "cards-played", -1)
+        )
     if "to_move" not in p:
         raise _fail(f"{w}.to_move", "the seat to play")
     d["to_move"] = _int(p, "to_move", w, 0, n - 1)

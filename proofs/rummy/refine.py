@@ -43,6 +43,8 @@ from typing import Any
 
 from arbitro.model.game import Seating
 from arbitro.model.rummy.model import RUMMY
+from arbitro.model.rummy.scoring import score_hand
+from arbitro.model.rummy.tables import tables
 from arbitro.model.schema import RummyRules
 from arbitro.proofs.facts import Fact, FactChecker, Facts
 from arbitro.proofs.refine import Disagreement
@@ -342,6 +344,16 @@ class Refiner:
                 return f"side {side} scores differently (relation, engine): {diff}"
         return None
 
+    def position_difference(self, state: Any, pre: Mapping[str, Any]) -> str | None:
+        """The position as the hand's score would count it if play stopped now (no one out):
+        the engine's scoring (`model.rummy.scoring.score_hand`) against the score encoding, so
+        that every category but going out is compared on every state, not only at the rare ends
+        of random play."""
+        if pre["phase"] != "play":
+            return None
+        res = score_hand(tables(self.rules), state, "stock-out", -1)
+        return self.score_difference({**pre, "result": {"reason": "stock-out"}}, res)
+
     # ------------------------------------------------------------ the check
 
     def __call__(
@@ -351,6 +363,9 @@ class Refiner:
         bad = self.invariant(pre)
         if bad is not None:
             return Disagreement("invariant", f"the deck invariant breaks in the state: {bad}")
+        bad = self.position_difference(state, pre)
+        if bad is not None:
+            return Disagreement("invariant", f"the position scored now: {bad}")
         legal = [RUMMY.action_to_json(a) for a in actions]
         d = self.enabled_difference(pre, legal)
         if d is not None:

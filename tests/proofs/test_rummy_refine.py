@@ -24,8 +24,7 @@ from arbitro.oracle.check import check_lines
 from arbitro.proofs import refine
 from arbitro.proofs.explore_config import load_config
 from arbitro.proofs.rummy.refine import Refiner
-
-from .helpers import RUMMY_BOOKS, rummy, step
+from tests.support.proofs import RUMMY_BOOKS, rummy, step
 
 
 def walk(
@@ -176,3 +175,40 @@ def test_a_relation_from_a_broken_rule_disagrees_and_check_replays_it() -> None:
     verdict = check_lines([json.dumps(t) for t in rep.transcript])
     assert verdict.status == "legal-mismatch", verdict
     assert verdict.step == len(rep.transcript) - 1
+
+
+def test_a_position_scored_wrong_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's scoring with a dirty canasta priced as a clean one: the position check of a
+    state with a dirty canasta reports it, the same state with the real scoring agrees."""
+    from arbitro.proofs.rummy import refine as rr
+
+    r = rummy("canasta-es")
+    seat = next(iter(RUMMY.seatings(r)))
+    ref = Refiner(r, seat)
+    real = rr.score_hand
+    for s, _, _ in walk(r, seat, 4000, 5, eager=True):
+        pre = RUMMY.state_to_json(s)
+        dirty = [
+            m
+            for side in pre["table"]
+            for m in side["melds"]
+            if len(m["cards"]) >= r.completed_size
+            and any(c == "JK" or c[0] == "2" for c in m["cards"])
+        ]
+        if not dirty:
+            continue
+        assert ref.position_difference(s, pre) is None
+
+        def broken(t: Any, state: Any, reason: str, out: int) -> Any:
+            res = real(t, state, reason, out)
+            cats = tuple(
+                tuple((c, p + r.bonus_clean_canasta - r.bonus_dirty_canasta if c == "canastas" and p else p) for c, p in side)
+                for side in res.categories
+            )  # fmt: skip
+            return res._replace(categories=cats)
+
+        monkeypatch.setattr(rr, "score_hand", broken)
+        bad = ref.position_difference(s, pre)
+        assert bad is not None and "canastas" in bad
+        return
+    pytest.fail("no dirty canasta was made")
