@@ -81,9 +81,18 @@ def board_text(state: dict[str, Any]) -> str:
 def _state_of(oracle_for: Any, text: str) -> dict[str, Any]:
     if is_position_line(text.strip()):
         return read_position_line(text.strip())
-    data = json.loads(text)
-    if not isinstance(data, dict) or "game" not in data:
-        raise MalformedInput("show: a position line, a state's JSON, or a transcript")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        shown = text.strip().splitlines()[0][:60] if text.strip() else ""
+        raise MalformedInput(
+            f"show: {shown!r} is not a position line, a file, a state's JSON or a transcript"
+        ) from None
+    missing = [
+        k for k in ("game", "players", "layout") if not isinstance(data, dict) or k not in data
+    ]
+    if missing:
+        raise MalformedInput(f"show: the state's JSON lacks {', '.join(missing)}")
     return data
 
 
@@ -96,6 +105,15 @@ def register(sub: Any) -> None:
 
 
 def _cmd_show(args: Any) -> int:
+    if args.step is not None and args.step < 0:
+        raise MalformedInput(f"show: --step must be 0 or more, not {args.step}")
+    try:
+        return _show(args)
+    except KeyError as exc:
+        raise MalformedInput(f"show: the input lacks the field {exc.args[0]!r}") from None
+
+
+def _show(args: Any) -> int:
     text = args.what
     path = Path(text)
     if not is_position_line(text) and path.is_file():
@@ -119,7 +137,7 @@ def _cmd_show(args: Any) -> int:
 
 def _replay(lines: list[str], step: int | None) -> dict[str, Any]:
     """The state of a transcript after action `step` (default: its last)."""
-    header = json.loads(lines[0])
+    header = _json_line(lines[0], 1)
     oracle = Oracle(
         header["rulebook"],
         header.get("options") or None,
@@ -131,8 +149,10 @@ def _replay(lines: list[str], step: int | None) -> dict[str, Any]:
     state = oracle.new_game(header.get("dealer", 0), header.get("scores"), header.get("hand", 0))
     deals = list(header["deals"])
     done = 0
-    for raw in lines[1:]:
-        item = json.loads(raw)
+    for number, raw in enumerate(lines[1:], start=2):
+        item = _json_line(raw, number)
+        if not isinstance(item, dict):
+            raise MalformedInput("show: a transcript line is not a JSON object")
         if item.get("type") != "action" or (step is not None and done >= step):
             continue
         if state["phase"] == "deal" and deals:
@@ -143,3 +163,10 @@ def _replay(lines: list[str], step: int | None) -> dict[str, Any]:
         state = oracle.apply(state, item["action"])
         done += 1
     return state
+
+
+def _json_line(raw: str, number: int) -> Any:
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise MalformedInput(f"show: transcript line {number} is not JSON ({exc.msg})") from None
