@@ -88,12 +88,13 @@ def _state_of(oracle_for: Any, text: str) -> dict[str, Any]:
         raise MalformedInput(
             f"show: {shown!r} is not a position line, a file, a state's JSON or a transcript"
         ) from None
-    missing = [
-        k for k in ("game", "players", "layout") if not isinstance(data, dict) or k not in data
-    ]
+    if not isinstance(data, dict):
+        raise MalformedInput("show: a state's JSON is an object, not " + type(data).__name__)
+    missing = [k for k in ("game", "players", "layout") if k not in data]
     if missing:
         raise MalformedInput(f"show: the state's JSON lacks {', '.join(missing)}")
-    return data
+    state: dict[str, Any] = data
+    return state
 
 
 def register(sub: Any) -> None:
