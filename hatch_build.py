@@ -1,10 +1,10 @@
 """Builds the compiled engine: the model's modules compiled with mypyc, beside their source.
 
-The repository carries the build for its reference platform (CPython 3.11 on x86_64 Linux) in
-``arbitro/_compiled/``, so a fresh clone there installs in seconds with no compiler. When that
-build does not match this interpreter, or the sources changed since it was made, installing
-compiles anew (about 95 seconds of one core); after an edit under model/, commit the rebuilt folder
-with the edit (tests/test_native.py fails on a stale committed build).
+Installing (``uv sync``, and so the first ``uv run`` of a fresh clone) compiles the engine into
+``arbitro/_compiled/``, which git ignores: build output is never committed. An edit under model/
+does not rebuild by itself (``[tool.uv] cache-keys`` leaves model/ out): the hash check below makes
+the checkout run its edited source, and ``uv sync --reinstall-package arbitro`` compiles again.
+A wheel is tagged for its platform only when it holds compiled modules; the sdist holds none.
 
 The wheel (and the editable install `uv sync` makes) carries, in ``arbitro/_compiled/``, one
 extension module per compiled source file and a manifest naming each module, its source file and
@@ -48,6 +48,8 @@ KEPT_INTERPRETED = {
     "rummy/__init__.py": "the same",
     "escoba/model.py": "the GameModel object: tests subclass it to break a rule on purpose",
     "rummy/model.py": "the same",
+    "escoba/family.py": "the family's entry in the registry, read once",
+    "rummy/family.py": "the same",
     "rummy/actions.py": "the actions are tuple subclasses, which mypyc cannot compile",
     "rummy/codec.py": "a starred argument list mypyc fails on (an internal error)",
     "rummy/tables.py": "the clause tracer subclasses Tables and watches its attributes being read",

@@ -13,9 +13,10 @@ from arbitro import native
 native.install()  # before any engine module is imported: the compiled engine where it is usable
 
 if TYPE_CHECKING:
+    from arbitro.oracle.board import Board
     from arbitro.oracle.core import Oracle
 
-__all__ = ["Oracle"]
+__all__ = ["Board", "Oracle"]
 
 
 def __getattr__(name: str) -> Any:
@@ -24,4 +25,8 @@ def __getattr__(name: str) -> Any:
         from arbitro.oracle.core import Oracle
 
         return Oracle
+    if name == "Board":
+        from arbitro.oracle.board import Board
+
+        return Board
     raise AttributeError(f"module 'arbitro' has no attribute {name!r}")

@@ -66,10 +66,12 @@ def sentence(book: Rulebook, section: str | None, anchor: str | None) -> str | N
         return None
     start = m.start()
     # back to the end of the previous sentence, a blank line or a list item
+    # (a separator not found is no boundary: rfind's -1 plus its length would cut mid-word)
     back = max(
         (
-            part.rfind(sep, 0, start) + len(sep)
+            at + len(sep)
             for sep in (". ", "! ", "? ", "\n\n", "\n- ", "\n• ")
+            if (at := part.rfind(sep, 0, start)) >= 0
         ),
         default=0,
     )
@@ -82,5 +84,10 @@ def sentence(book: Rulebook, section: str | None, anchor: str | None) -> str | N
         # keep the anchor in view
         at = found.find(" ".join(words))
         lo = max(0, at - MAX_CHARS // 2)
-        found = ("…" if lo else "") + found[lo : lo + MAX_CHARS] + "…"
+        if lo:  # cut between words, never inside one
+            lo = found.find(" ", lo) + 1 or lo
+        piece = found[lo : lo + MAX_CHARS]
+        if lo + MAX_CHARS < len(found) and " " in piece:
+            piece = piece[: piece.rfind(" ")]
+        found = ("…" if lo else "") + piece + "…"
     return found

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-import importlib
-from typing import Any, cast
+from typing import Any
 
 from arbitro.model.errors import OptionError
+from arbitro.model.family import family_of_game
 from arbitro.model.game import GameModel, Seating
-
-_MODELS = {
-    "escoba": ("arbitro.model.escoba", "ESCOBA"),
-    "samba": ("arbitro.model.rummy", "RUMMY"),
-    "canasta": ("arbitro.model.rummy", "RUMMY"),
-}
 
 
 def model_for(game: str) -> GameModel:
-    """The game model for a game name."""
-    module, name = _MODELS[game]
-    return cast(GameModel, getattr(importlib.import_module(module), name))
+    """The engine of the family that plays a spec's game (`samba` -> the rummy engine)."""
+    return family_of_game(game).engine
 
 
 def describe_seating(s: Seating) -> str:

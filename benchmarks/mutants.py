@@ -622,7 +622,19 @@ def run_refine(copy: Path, family: str, extra: Sequence[str], timeout: float) ->
 
 
 def run_suite(copy: Path, tests: Sequence[str], timeout: float) -> Outcome:
-    args = ["-m", "pytest", *tests, "-x", "-q", "-p", "no:cacheprovider", "-m", "not slow"]
+    args = [
+        "-m",
+        "pytest",
+        *tests,
+        "-x",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-n",
+        "0",
+        "-m",
+        "not slow",
+    ]
     return _run(copy, args, timeout)
 
 

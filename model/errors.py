@@ -16,7 +16,9 @@ class SpecError(ArbitroError, ValueError):
         self.file = file
         self.key = key
         self.problem = problem
-        super().__init__(f"{file}: {key}: {problem}")
+        # a problem of the whole file has no key to name: the path says where
+        where = f"{file}: " if key == "<file>" else f"{file}: {key}: "
+        super().__init__(f"{where}{problem}")
 
 
 class UnknownRulebook(ArbitroError, KeyError):

@@ -150,6 +150,11 @@ def spec_dir() -> Path:
     """Where the spec files are: $ARBITRO_SPEC_DIR, the copy inside the wheel, or the checkout's spec/."""
     env = os.environ.get("ARBITRO_SPEC_DIR")
     if env:
+        if not Path(env).is_dir():
+            from arbitro.model.errors import OptionError
+            from arbitro.model.inputs import shown
+
+            raise OptionError(f"ARBITRO_SPEC_DIR={shown(env)} is not a directory of spec files")
         return Path(env)
     here = Path(__file__).resolve().parent
     packaged = here / "_spec"
@@ -198,6 +203,11 @@ def load_rulebook(name: str, directory: Path | None = None) -> Rulebook:
     if not isinstance(name, str) or name not in known:
         raise UnknownRulebook(name if isinstance(name, str) else repr(name), known)
     return _load_checked(str(d / f"{name}.toml"))
+
+
+def own_spec_ids() -> list[str]:
+    """The ids of the spec files given in this process (`use_spec_file`), sorted."""
+    return sorted(_OWN_SPECS)
 
 
 def use_spec_file(given: str | os.PathLike[str]) -> Rulebook:

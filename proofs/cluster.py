@@ -66,13 +66,13 @@ def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
                     " (start one with `dask scheduler`, see docs/scaling.md)"
                 ) from None
         else:
-            # the workers are started ignoring Ctrl-C (a child keeps an ignored signal ignored):
-            # it reaches every process of the terminal, and only this one acts on it, by
-            # closing the cluster
+            # the workers are started with Ctrl-C blocked (a child keeps the signal mask): it
+            # reaches every process of the terminal, and only this one acts on it, by closing
+            # the cluster
             import logging
             import signal
 
-            handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             try:
                 cluster = LocalCluster(  # type: ignore[no-untyped-call]
                     n_workers=workers, threads_per_worker=1, processes=True,
@@ -83,7 +83,8 @@ def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
                     f"could not start {workers} local Dask workers: {str(e).splitlines()[0]}"
                 ) from None
             finally:
-                signal.signal(signal.SIGINT, handler)
+                # a Ctrl-C while the workers started was held back: it is raised here
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
             client = Client(cluster)  # type: ignore[no-untyped-call]
         yield client
     finally:

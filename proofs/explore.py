@@ -344,84 +344,94 @@ def _explore_deal(
     edges = 0
     base = 0  # a layer's states have consecutive indices from here, in frontier order
     covered: Any = None  # a refusal_clauses answer already all among the clauses found
-    while frontier:
-        if len(res.per_depth) <= depth:
-            res.per_depth.append(0)
-        nxt: list[Any] = []
-        next_base = len(via)
-        if layered:
-            index = {}
-        for i, state in enumerate(frontier, base):
-            w = weights[i]
-            res.per_depth[depth] += w
-            if progress is not None and progress(state) != progress_root + depth:
-                raise ExploreError(
-                    f"the model's progress of a state at depth {depth} is {progress(state)}, not"
-                    f" {progress_root + depth}: it must grow by one with every transition"
-                )
-            broken = violations(rules, state)
-            if broken:
-                res.violations.update(broken)
-                if len(res.violation_examples) < 5:
-                    res.violation_examples.append(
-                        {"clauses": broken, "state": model.state_to_json(state)}
+    # Ctrl-C stops the walk where it is: the states reached so far are counted, marked
+    # interrupted (the arrays cut to the states whose every entry was written)
+    try:
+        while frontier:
+            if len(res.per_depth) <= depth:
+                res.per_depth.append(0)
+            nxt: list[Any] = []
+            next_base = len(via)
+            if layered:
+                index = {}
+            for i, state in enumerate(frontier, base):
+                w = weights[i]
+                res.per_depth[depth] += w
+                if progress is not None and progress(state) != progress_root + depth:
+                    raise ExploreError(
+                        f"the model's progress of a state at depth {depth} is {progress(state)}, not"
+                        f" {progress_root + depth}: it must grow by one with every transition"
                     )
-            if phase(state) != "play":
-                res.terminal += w
-                result = model.last_hand(state)
-                if result is not None:
-                    res.scores[tuple(result.scores)] += w
-                    res.outcomes[_outcome(tuple(result.scores))] += w
-                continue
-            actions = legal_actions(rules, state)
-            if not actions:
-                res.deadlock_count += w
-                res.deadlocks.append({"index": i})
-                continue
-            named = refusable(rules, state) if refusable is not None else None
-            if named is None or (named is not covered and not named <= res.clauses):
-                for probe in _probes(model, rules, state, actions):
-                    with contextlib.suppress(ArbitroError):
-                        res.clauses.update(e.clause for e in model.refusals(rules, state, probe))
-            elif named is not covered:
-                covered = named  # the clauses found only grow: it stays covered
-            edges += w * len(actions)
-            for k, a in enumerate(actions):
-                child = apply(rules, state, a)
-                if keyed is not None:
-                    key = keyed(rules, state, a, child)
-                    if key not in keys_seen:
-                        keys_seen.add(key)
-                        res.clauses |= used(rules, state, a)  # type: ignore[misc]
-                elif used is not None:
-                    res.clauses |= used(rules, state, a)
-                if reduced:
-                    rep, size = canon(child)
-                else:
-                    rep = child
-                    size = 1
-                n = len(via)
-                if max_states is None or n < max_states:
-                    # one hash of the state whether it is new or not
-                    j = index.setdefault(rep, n)
-                else:
-                    j = index.get(rep, n)
+                broken = violations(rules, state)
+                if broken:
+                    res.violations.update(broken)
+                    if len(res.violation_examples) < 5:
+                        res.violation_examples.append(
+                            {"clauses": broken, "state": model.state_to_json(state)}
+                        )
+                if phase(state) != "play":
+                    res.terminal += w
+                    result = model.last_hand(state)
+                    if result is not None:
+                        res.scores[tuple(result.scores)] += w
+                        res.outcomes[_outcome(tuple(result.scores))] += w
+                    continue
+                actions = legal_actions(rules, state)
+                if not actions:
+                    res.deadlock_count += w
+                    res.deadlocks.append({"index": i})
+                    continue
+                named = refusable(rules, state) if refusable is not None else None
+                if named is None or (named is not covered and not named <= res.clauses):
+                    for probe in _probes(model, rules, state, actions):
+                        with contextlib.suppress(ArbitroError):
+                            res.clauses.update(
+                                e.clause for e in model.refusals(rules, state, probe)
+                            )
+                elif named is not covered:
+                    covered = named  # the clauses found only grow: it stays covered
+                edges += w * len(actions)
+                for k, a in enumerate(actions):
+                    child = apply(rules, state, a)
+                    if keyed is not None:
+                        key = keyed(rules, state, a, child)
+                        if key not in keys_seen:
+                            keys_seen.add(key)
+                            res.clauses |= used(rules, state, a)  # type: ignore[misc]
+                    elif used is not None:
+                        res.clauses |= used(rules, state, a)
+                    if reduced:
+                        rep, size = canon(child)
+                    else:
+                        rep = child
+                        size = 1
+                    n = len(via)
+                    if max_states is None or n < max_states:
+                        # one hash of the state whether it is new or not
+                        j = index.setdefault(rep, n)
+                    else:
+                        j = index.get(rep, n)
+                        if j == n:
+                            res.truncated = True
+                            continue
                     if j == n:
-                        res.truncated = True
-                        continue
-                if j == n:
-                    parents.append(i)
-                    via.append(k)
-                    weights.append(size)
-                    depth_of.append(depth + 1)
-                    nxt.append(rep)
+                        parents.append(i)
+                        via.append(k)
+                        weights.append(size)
+                        depth_of.append(depth + 1)
+                        nxt.append(rep)
+                        if graph is not None:
+                            nodes.append(rep)
                     if graph is not None:
-                        nodes.append(rep)
-                if graph is not None:
-                    graph.setdefault("edges", []).append((i, j, model.action_to_json(a)))
-        frontier = nxt
-        base = next_base
-        depth += 1
+                        graph.setdefault("edges", []).append((i, j, model.action_to_json(a)))
+            frontier = nxt
+            base = next_base
+            depth += 1
+    except KeyboardInterrupt:
+        res.interrupted = True
+        whole = min(len(parents), len(via), len(weights), len(depth_of))
+        for arr in (parents, via, weights, depth_of):
+            del arr[whole:]
     res.edges = edges
     res.orbits = len(via)
     res.states = sum(weights)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from arbitro.model.family import family_of_rules
 from arbitro.model.schema import EscobaRules, RummyRules
 from arbitro.proofs.verdict import Result, Verdict
 
@@ -145,8 +146,8 @@ PROPERTIES: tuple[Property, ...] = (
 
 
 def family(rules: object) -> str:
-    """Which family of properties applies to a rules object."""
-    return "escoba" if isinstance(rules, EscobaRules) else "rummy"
+    """Which family of properties applies to a rules object (the registry's name for it)."""
+    return family_of_rules(rules).name
 
 
 def for_family(name: str) -> list[Property]:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from arbitro.model.errors import ArbitroError
+from arbitro.model.family import family_of_rules
 from arbitro.model.game import GameModel, Seating
 
 
@@ -64,9 +65,8 @@ REFINERS: dict[str, str] = {
 
 
 def family(rules: Any) -> str:
-    from arbitro.proofs.properties import family as of
-
-    return of(rules)
+    """The name of the game family these rules belong to (the registry's)."""
+    return family_of_rules(rules).name
 
 
 def refiner_for(rules: Any, seating: Seating) -> StateCheck:

@@ -15,12 +15,13 @@ machine's load); `timeout` is only a wall-clock safety net per solver call.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing
 import os
 import time
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -163,24 +164,86 @@ def _split(job: Job) -> list[Job]:
     ]
 
 
-def _run_all(jobs: list[Job], workers: int) -> list[list[tuple[Result, dict[str, Any]]]]:
-    """Each job's results, in order; split into single properties and run heaviest first."""
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: `report` holds the results finished before it (every worker ended)."""
+
+    def __init__(self, report: Report | None = None) -> None:
+        super().__init__()
+        self.report = report
+
+
+class _Partial(KeyboardInterrupt):
+    def __init__(self, got: list[list[tuple[Result, dict[str, Any]]]]) -> None:
+        super().__init__()
+        self.got = got
+
+
+def _ignore_sigint() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it ends the workers), so that a worker
+    never dies half-way through a query and leaves the pool waiting."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Every worker process of the pool ended now, not when its query ends."""
+    procs = list(getattr(pool, "_processes", {}).values())
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.join(5)
+            if p.is_alive():
+                p.kill()
+                p.join(5)
+
+
+def _run_all(
+    jobs: list[Job], workers: int, progress: Callable[[int, int], None] | None = None
+) -> list[list[tuple[Result, dict[str, Any]]]]:
+    """Each job's results, in order; split into single properties and run heaviest first.
+    Ctrl-C raises _Partial with the results of the parts finished before it."""
     parts = [(i, part) for i, job in enumerate(jobs) for part in _split(job)]
     parts.sort(
         key=lambda ip: min(
             (HEAVY.index(n) for n in ip[1].properties if n in HEAVY), default=len(HEAVY)
         )
     )
-    if workers <= 1 or len(parts) <= 1:
-        done = [run_job(part) for _, part in parts]
-    else:
-        ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            done = list(pool.map(run_job, [part for _, part in parts]))
-    out: list[list[tuple[Result, dict[str, Any]]]] = [[] for _ in jobs]
-    for (i, _), got in zip(parts, done, strict=True):
-        out[i] += got
-    return out
+    done: dict[int, list[tuple[Result, dict[str, Any]]]] = {}
+
+    def collected() -> list[list[tuple[Result, dict[str, Any]]]]:
+        out: list[list[tuple[Result, dict[str, Any]]]] = [[] for _ in jobs]
+        for k, (i, _) in enumerate(parts):
+            out[i] += done.get(k, [])
+        return out
+
+    try:
+        if workers <= 1 or len(parts) <= 1:
+            for k, (_, part) in enumerate(parts):
+                done[k] = run_job(part)
+                if progress is not None:
+                    progress(len(done), len(parts))
+        else:
+            ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+            pool = ProcessPoolExecutor(
+                max_workers=workers, mp_context=ctx, initializer=_ignore_sigint
+            )
+            try:
+                futures = {pool.submit(run_job, part): k for k, (_, part) in enumerate(parts)}
+                for f in as_completed(futures):
+                    done[futures[f]] = f.result()
+                    if progress is not None:
+                        progress(len(done), len(parts))
+            except BaseException:
+                _end_workers(pool)
+                raise
+            pool.shutdown(wait=True)
+    except KeyboardInterrupt:
+        raise _Partial(collected()) from None
+    return collected()
 
 
 def check_properties(wanted: Sequence[str] | None) -> list[str]:
@@ -203,10 +266,12 @@ def prove(
     workers: int = 2,
     rlimit: int = smt.DEFAULT_RLIMIT,
     spec: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Report:
     """Check the properties of each rulebook (every reading with `all_readings`): each solver call
     gets `rlimit` resource units, and `timeout` seconds of wall clock as a safety net. `spec` is
-    a user's own spec file (its rulebook is then one of `rulebooks`)."""
+    a user's own spec file (its rulebook is then one of `rulebooks`). Ctrl-C raises Interrupted,
+    whose report holds the results finished before it."""
     started = time.perf_counter()
     if timeout <= 0:
         raise OptionError(f"--timeout must be a positive number of seconds, got {timeout:g}")
@@ -227,11 +292,25 @@ def prove(
     from arbitro.model.spec import rulebook_ids
 
     registered = set(rulebook_ids())
-    first = _run_all([job(b.id, base, props, {}) for b in books], workers)
     done: dict[tuple[str, str], list[tuple[Result, dict[str, Any]]]] = {}
+    order: list[tuple[str, Reading]] = [(b.id, base) for b in books]
+
+    def report() -> Report:
+        results: list[Result] = []
+        for book_id, reading in order:
+            by_name = {r.name: r for r, _ in done.get((book_id, _key(reading)), [])}
+            results += [by_name[p] for p in props if p in by_name]
+        return Report(results, time.perf_counter() - started, timeout, all_readings, rlimit)
+
+    try:
+        first = _run_all([job(b.id, base, props, {}) for b in books], workers, progress)
+    except _Partial as e:
+        first = e.got
+        for b, got in zip(books, first, strict=True):
+            done[(b.id, _key(base))] = got
+        raise Interrupted(report()) from None
     for b, got in zip(books, first, strict=True):
         done[(b.id, _key(base))] = got
-    order: list[tuple[str, Reading]] = [(b.id, base) for b in books]
     if all_readings:
         jobs: list[Job] = []
         reused: dict[tuple[str, str], list[tuple[Result, dict[str, Any]]]] = {}
@@ -253,18 +332,30 @@ def prove(
                 if again:
                     known = {r.name: r for r, _ in same}
                     jobs.append(job(b.id, reading, again, known))
-        for again_job, got in zip(jobs, _run_all(jobs, workers), strict=True):
+        try:
+            again_got = _run_all(jobs, workers, progress)
+        except _Partial as e:
+            for again_job, got in zip(jobs, e.got, strict=True):
+                reused[(again_job.rulebook, _key(again_job.options))] += got
+            done.update(reused)
+            raise Interrupted(report()) from None
+        for again_job, got in zip(jobs, again_got, strict=True):
             reused[(again_job.rulebook, _key(again_job.options))] += got
         done.update(reused)
-    results: list[Result] = []
-    for book_id, reading in order:
-        by_name = {r.name: r for r, _ in done[(book_id, _key(reading))]}
-        results += [by_name[p] for p in props if p in by_name]
-    return Report(results, time.perf_counter() - started, timeout, all_readings, rlimit)
+    return report()
 
 
 def _key(options: Mapping[str, str | bool]) -> str:
     return repr(sorted(options.items()))
 
 
-__all__ = ["SAFETY_NET", "Job", "Report", "check_properties", "prove", "readings", "run_job"]
+__all__ = [
+    "SAFETY_NET",
+    "Interrupted",
+    "Job",
+    "Report",
+    "check_properties",
+    "prove",
+    "readings",
+    "run_job",
+]

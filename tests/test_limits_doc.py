@@ -31,3 +31,21 @@ def test_every_bound_in_the_table_is_the_value_of_its_constant() -> None:
         assert float(value) in numbers, (name, value, bound)
         checked += 1
     assert checked >= 20
+
+
+def test_the_docs_promise_no_install_from_an_index() -> None:
+    """arbitro is installed from a checkout: no doc says `pip install arbitro` or names an extra
+    that does not exist."""
+    import tomllib
+
+    root = DOC.parents[1]
+    extras = set(
+        tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+            "optional-dependencies"
+        ]
+    )
+    for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"pip install '?arbitro\b", text), path.name
+        for extra in re.findall(r"\[(\w+)\]'", text):
+            assert extra in extras, (path.name, extra)

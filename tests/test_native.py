@@ -236,30 +236,6 @@ def test_a_failed_build_says_why(tmp_path: Path) -> None:
     assert status.reason == "model/thing.py changed since the build"
 
 
-def test_the_committed_build_is_current() -> None:
-    """The build this repository carries for its reference platform is of today's sources: an
-    edit under model/ is committed with the rebuilt folder (`uv sync` rebuilds it in place)."""
-    folder = ROOT / "arbitro" / native.FOLDER
-    tracked = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "--", "arbitro/_compiled"],
-        capture_output=True,
-        text=True,
-    )
-    if tracked.returncode != 0 or not tracked.stdout.strip():
-        pytest.skip("not a git checkout carrying a build")
-    manifest = json.loads((folder / "manifest.json").read_text())
-    if manifest["ext_suffix"] != SUFFIX:
-        pytest.skip(f"the carried build is for {manifest['ext_suffix']}, not this interpreter")
-    assert hatch_build.up_to_date(ROOT, folder), "arbitro/_compiled is not a build of these sources"
-    changed = subprocess.run(
-        ["git", "-C", str(ROOT), "status", "--porcelain", "--", "arbitro/_compiled"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    assert changed == "", f"the build differs from the committed one; commit it:\n{changed}"
-
-
 def test_the_checkout_build_is_current_only_for_its_own_sources(tmp_path: Path) -> None:
     """`up_to_date` (which lets the wheel reuse the checkout's build) fails on any change."""
     built = ROOT / "arbitro" / native.FOLDER

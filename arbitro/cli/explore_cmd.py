@@ -187,7 +187,9 @@ def explore_text(d: dict[str, Any]) -> str:
     lines = textwrap.wrap(d["configuration"], 100, subsequent_indent="  ")
     deals = d["deals"]
     lines.append(
-        f"deals: {deals[0]}"
+        "deals: none finished"
+        if not deals
+        else f"deals: {deals[0]}"
         if len(deals) == 1
         else f"deals: {len(deals)} (seeds {deals[0]}..{deals[-1]})"
     )

@@ -255,6 +255,13 @@ def _pick_clauses(book: Rulebook, names: Sequence[str]) -> list[Any] | None:
 def cmd_rules_show(args: argparse.Namespace) -> int:
     from arbitro.reports import report
 
+    if getattr(args, "spec", None) is not None and args.id is not None:
+        # with --spec the rulebook is the file's: a word given is the first clause, not an id
+        from arbitro.model.spec import use_spec_file
+
+        if args.id != use_spec_file(args.spec).id:
+            args.clauses = [args.id, *args.clauses]
+            args.id = None
     book = _book(args, "id")
     picked = _pick_clauses(book, args.clauses)
     fmt = _fmt(args)
@@ -353,20 +360,26 @@ def cmd_rules_comparison(args: argparse.Namespace) -> int:
     if fmt == "json":
         from arbitro.findings.compare import diff
 
-        _emit_json(
-            {
-                "rulebooks": [b.id for b in books],
-                "rows": [
-                    {
-                        "topic": r.topic,
-                        "key": r.key,
-                        "differs": r.differs,
-                        "cells": {b.id: c.to_json() for b, c in zip(books, r.cells, strict=True)},
-                    }
-                    for r in diff(books)
-                ],
-            }
-        )
+        data = {
+            "rulebooks": [b.id for b in books],
+            "rows": [
+                {
+                    "topic": r.topic,
+                    "key": r.key,
+                    "differs": r.differs,
+                    "cells": {b.id: c.to_json() for b, c in zip(books, r.cells, strict=True)},
+                }
+                for r in diff(books)
+            ],
+        }
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        if args.check:
+            raise OptionError("--check compares the Markdown or HTML document; drop --format json")
+        if args.output and args.output != "-":
+            write_text(args.output, text, args.force)
+            sys.stderr.write(f"wrote {args.output}\n")
+        else:
+            _out(text)
         return 0
     if args.output and args.output != "-" and not args.check:
         check_target(args.output, args.force)  # before the witnesses, which may take minutes
@@ -806,10 +819,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     # the oracle's commands live in their own modules
     from arbitro.conformance import conform
-    from arbitro.oracle import check, protocol, server
+    from arbitro.oracle import check, protocol, server, show
 
     check.register(sub)
     server.register(sub)
+    show.register(sub)
     protocol.register(sub)
     conform.register(sub)
 

@@ -183,29 +183,41 @@ def cmd_prove(args: argparse.Namespace) -> int:
         raise OptionError(f"--rlimit must be 0 (no limit) or a positive number, got {args.rlimit}")
     books = list(args.rulebooks)
     if args.spec is not None:
-        from pathlib import Path
-
         from arbitro.model.spec import use_spec_file
 
-        own = use_spec_file(Path(args.spec)).id
+        own = use_spec_file(args.spec).id
         if own not in books:
             books.append(own)
     if args.refine:
         return cmd_refine(args, books)
     books = books or rulebook_ids()
     smt.set_rlimit(args.rlimit)  # the claims below are checked in this process
-    report = prove(
-        books,
-        parse_options(args.option),
-        all_readings=args.all_readings,
-        timeout=args.timeout,
-        properties=args.property or None,
-        workers=jobs,
-        rlimit=args.rlimit,
-        spec=args.spec,
-    )
+    from arbitro.proofs.runner import Interrupted
+    from arbitro.reports.terminal import ProgressBar
+
+    progress = ProgressBar("proofs")
+    interrupted = False
+    try:
+        report = prove(
+            books,
+            parse_options(args.option),
+            all_readings=args.all_readings,
+            timeout=args.timeout,
+            properties=args.property or None,
+            workers=jobs,
+            rlimit=args.rlimit,
+            spec=args.spec,
+            progress=progress,
+        )
+    except Interrupted as e:
+        progress.close()
+        if e.report is None:
+            raise
+        report = e.report
+        interrupted = True
+    progress.close()
     claims: list[Any] = []
-    if args.claims:
+    if args.claims and not interrupted:
         from arbitro.proofs.claims import check_book
 
         for book in books:
@@ -221,6 +233,7 @@ def cmd_prove(args: argparse.Namespace) -> int:
                     "timeout": args.timeout,
                     "all_readings": args.all_readings,
                     "seconds": round(report.seconds, 2),
+                    **({"interrupted": True} if interrupted else {}),
                     "counts": report.counts(),
                     "results": [r.to_json() for r in report.results],
                     **({"claims": [c.to_json() for c in claims]} if args.claims else {}),
@@ -234,6 +247,11 @@ def cmd_prove(args: argparse.Namespace) -> int:
         sys.stdout.write(render(report, smt.version()))
         if args.claims:
             sys.stdout.write(render_claims(claims))
+    if interrupted:
+        sys.stderr.write(
+            f"arbitro: interrupted: {len(report.results)} results finished before Ctrl-C\n"
+        )
+        return 130
     refuted = any(c.verdict.value != "PROVED" for c in claims)
     return 0 if report.ok and not refuted else 1
 

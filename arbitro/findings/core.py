@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from arbitro.findings.compare import VOCABULARY, canonical, diff, rule_value
+from arbitro.model.family import family_of_game
 from arbitro.model.spec import Clause, Rulebook, spec_dir
 
 KINDS = (
@@ -1091,7 +1092,7 @@ def _cross(bd: _Builder, books: Sequence[Rulebook]) -> None:
     """One finding per rule on which books of one game, or Samba and Canasta, differ."""
     families: dict[str, list[Rulebook]] = {}
     for b in books:
-        families.setdefault("rummy" if b.game != "escoba" else b.game, []).append(b)
+        families.setdefault(family_of_game(b.game).name, []).append(b)
     for group in families.values():
         if len(group) < 2:
             continue

@@ -784,9 +784,11 @@ def _text(v: dict[str, Any], many: bool) -> str:
     if status == "malformed":
         at = f"line {v['line']}: " if v["line"] else ""
         what = v["field"]
-        if what == "<file>" and not v["line"]:
+        if what == "<file>":
             from arbitro.model.inputs import shown
 
+            if v["line"]:  # a problem of the whole transcript at a line: no field to name
+                return f"{where}malformed transcript: {at}{v['expected']}\n"
             what = shown(v["file"]) if v.get("file") else "the input"
             where = ""
         return f"{where}malformed transcript: {at}{what}: {v['expected']}\n"

@@ -252,6 +252,10 @@ class Oracle:
         action: Hashable = _read("action", self.model.action_from_json, data)
         return action
 
+    def position_line(self, state: Hashable) -> str:
+        """A state read by this oracle as its position line (docs/protocol.md, notation)."""
+        return position_line(self.model.state_to_json(state))
+
     def write(self, state: Hashable) -> dict[str, Any]:
         """A state the models produced from checked states, as JSON (and remembered)."""
         out = self.model.state_to_json(state)
@@ -360,18 +364,20 @@ class Oracle:
         built = _read("position", self.game.build, self, description)
         return self.write(self.read_state(built))
 
-    def legal_actions(self, state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def legal_actions(self, state: Mapping[str, Any] | str) -> list[dict[str, Any]]:
         """Every legal action in canonical order."""
         s = self.read_state(state)
         return [self.model.action_to_json(a) for a in self.model.legal_actions(self.rules, s)]
 
-    def apply(self, state: Mapping[str, Any], action: Mapping[str, Any]) -> dict[str, Any]:
+    def apply(
+        self, state: Mapping[str, Any] | str, action: Mapping[str, Any] | str
+    ) -> dict[str, Any]:
         """The next state; Refused (an IllegalAction with every refusing clause) when the rules
         forbid the action."""
         s = self.read_state(state)
         return self.write(self.apply_to(s, action))
 
-    def apply_to(self, s: Hashable, action: Mapping[str, Any]) -> Hashable:
+    def apply_to(self, s: Hashable, action: Mapping[str, Any] | str) -> Hashable:
         """`apply` on a state already read."""
         a = self.read_action(s, action)
         self._playing(s)
@@ -410,7 +416,9 @@ class Oracle:
             found = (first, *(r for r in found if r.clause != first.clause))
         return found
 
-    def explain(self, state: Mapping[str, Any], action: Mapping[str, Any]) -> dict[str, Any]:
+    def explain(
+        self, state: Mapping[str, Any] | str, action: Mapping[str, Any] | str
+    ) -> dict[str, Any]:
         """Whether an action is legal; if not, every clause that refuses it, the most specific
         first, with the book's price for the act where it names one."""
         s = self.read_state(state)
@@ -432,7 +440,7 @@ class Oracle:
             }
         return {"legal": True}
 
-    def score(self, state: Mapping[str, Any]) -> dict[str, Any]:
+    def score(self, state: Mapping[str, Any] | str) -> dict[str, Any]:
         """The last finished hand's scores by category, the running totals and the winner."""
         return self.score_of(self.read_state(state))
 

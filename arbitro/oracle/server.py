@@ -27,7 +27,7 @@ from arbitro.model.errors import (
     SpecError,
     UnknownRulebook,
 )
-from arbitro.model.spec import rulebook_ids
+from arbitro.model.spec import own_spec_ids, rulebook_ids
 from arbitro.oracle.core import Oracle, Refused, refusal_json
 from arbitro.oracle.jsonio import dumps_line, loads, shorten
 from arbitro.oracle.protocol import Invalid, validate
@@ -45,6 +45,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "explain": ("state", "position", "view", "action"),
     "score": ("state", "position"),
     "check": ("state", "position"),
+    "check_transcript": ("lines",),
     "view": ("state", "position", "seat"),
     "forget": ("position",),
     "quit": (),
@@ -155,7 +156,7 @@ class Server:
             return {
                 "protocol": PROTOCOL,
                 "ops": list(OPS),
-                "rulebooks": rulebook_ids(),
+                "rulebooks": sorted({*rulebook_ids(), *own_spec_ids()}),
                 "limits": {"line_bytes": MAX_LINE, "positions": self.max_positions},
             }
         if op == "start":
@@ -208,6 +209,8 @@ class Server:
             return oracle.score_of(s)
         if op == "check":
             return self._check(req)
+        if op == "check_transcript":
+            return _check_transcript(req)
         if op == "view":
             oracle, s, _ = self._source(req)
             if "seat" not in req:
@@ -259,6 +262,17 @@ class Server:
             return {"violations": oracle.check_state(req["state"])}
         oracle, s, _ = self._source(req)
         return {"violations": oracle.model.violations(oracle.rules, s)}
+
+
+def _check_transcript(req: dict[str, Any]) -> Any:
+    """The verdict of a whole transcript given as its lines, as `arbitro check --json` prints it
+    (verdict.schema.json): `check` checks a state, this a game log."""
+    from arbitro.oracle.check import check_stream
+
+    lines = req.get("lines")
+    if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+        raise RequestError("malformed-request", "check_transcript: lines, the transcript's lines")
+    return check_stream(lines)
 
 
 # ---------------------------------------------------------------- one request, one answer

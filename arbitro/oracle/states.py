@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from arbitro.model.errors import MalformedInput
+from arbitro.model.family import family_named
 from arbitro.model.game import GameModel, Seating
+from arbitro.model.rummy.scoring import CATEGORIES as rummy_categories
 from arbitro.oracle.jsonio import shorten
 
 HIDDEN = "??"
@@ -220,16 +222,7 @@ _RUMMY_TURN_START: dict[str, Any] = {
     "freed": None,
     "freed_meld": -1,
 }
-_RUMMY_CATEGORIES = (
-    "melds",
-    "hand",
-    "canastas",
-    "canaston",
-    "red-threes",
-    "black-threes",
-    "going-out",
-    "penalties",
-)
+_RUMMY_CATEGORIES = rummy_categories
 
 
 def _rummy_cards(d: dict[str, Any]) -> Counter[str]:
@@ -558,8 +551,6 @@ def _clean_canastas(ctx: Context, melds: list[dict[str, Any]]) -> int:
 
 def _rummy_end(ctx: Context, d: dict[str, Any], ended: Any, where: str) -> dict[str, Any]:
     """The finished hand: the position as it ended, scored by the model."""
-    from arbitro import engines
-
     if not isinstance(ended, Mapping) or set(ended) - {"reason", "seat"}:
         raise _fail(where, 'an object {"reason": "went-out" | "stock-out" | "dead-end", "seat": S}')
     reason = ended.get("reason")
@@ -573,7 +564,9 @@ def _rummy_end(ctx: Context, d: dict[str, Any], ended: Any, where: str) -> dict[
     d["seat"] = out_seat
     state = ctx.model.state_from_json(ctx.rules, d)
     return ctx.model.state_to_json(
-        engines.rummy_end_hand(ctx.rules, state, reason, out_seat if reason == "went-out" else -1)
+        family_named(ctx.model.game).end_hand(
+            ctx.rules, state, reason, out_seat if reason == "went-out" else -1
+        )
     )
 
 
@@ -728,14 +721,16 @@ def _complete(
     d: dict[str, Any],
     lists: list[list[str]],
     cards: Counter[str],
-    first: frozenset[str] = frozenset(),
+    first: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """Fill the hidden cards of a view (in `lists`, in that order) with the cards it does not
-    show, in card order but the cards of `first` before the others; `cards` counts every card
-    name the view holds."""
+    show, in card order but the cards of `first` before the others (those of rank 0 first, then
+    rank 1...); `cards` counts every card name the view holds."""
+    first = first or {}
     hidden = cards.pop(HIDDEN, 0)
     pool = sorted(
-        (deck_names(ctx) - cards).elements(), key=lambda c: (c not in first, ctx.card_key(c))
+        (deck_names(ctx) - cards).elements(),
+        key=lambda c: (first.get(c, len(first) + 1), ctx.card_key(c)),
     )
     if len(pool) != hidden:
         raise InconsistentState(
@@ -753,9 +748,10 @@ def _complete(
 
 def _rummy_complete(ctx: Context, view: dict[str, Any]) -> dict[str, Any]:
     d = copy.deepcopy(view)
-    # red threes are never held, and a covered card that froze the pile would stick out: the
-    # unseen ones go to the stock and the hands, filled first, never under the pile's top
-    first = RED_THREES | _freezing(ctx)
+    # red threes are never held (a drawn one is laid at once), and a covered card that froze the
+    # pile would stick out: the unseen red threes go to the stock, filled first, and the unseen
+    # freezing cards after them to the stock and the hands, never under the pile's top
+    first = {c: 1 for c in _freezing(ctx)} | {c: 0 for c in RED_THREES}
     lists = [d["stock"], *d["hands"], d["held"], d["pile"]]
     _complete(ctx, d, lists, _rummy_cards(d), first)
     d["hands"] = [_sorted_names(ctx, h) for h in d["hands"]]
@@ -929,11 +925,11 @@ def _escoba_build(ctx: Context, desc: Mapping[str, Any]) -> dict[str, Any]:
             raise _fail(f"{w}.ended", "true only once every card is played (hands and stock empty)")
         if "to_move" in p:
             raise _fail(f"{w}.to_move", "nobody is to move once the hand has ended")
-        from arbitro import engines
-
         d["to_move"] = 0
         state = ctx.model.state_from_json(ctx.rules, d)
-        return ctx.model.state_to_json(engines.escoba_end_hand(ctx.rules, state))
+        return ctx.model.state_to_json(
+            family_named(ctx.model.game).end_hand(ctx.rules, state, "cards-played", -1)
+        )
     if "to_move" not in p:
         raise _fail(f"{w}.to_move", "the seat to play")
     d["to_move"] = _int(p, "to_move", w, 0, n - 1)

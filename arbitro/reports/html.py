@@ -10,11 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from arbitro.booktext import book_text, rulebooks_dir, sentence
+from arbitro.booktext import book_text, sentence
 from arbitro.findings.compare import Row, deck_size, diff, player_counts, show_value
 from arbitro.findings.witnesses import witness_details, witness_text
 from arbitro.model.spec import Clause, Rulebook
-from arbitro.reports.report import MARK, Witnesses, comparison_groups, witness_anchor
+from arbitro.reports.report import (
+    MARK,
+    Witnesses,
+    cell_text,
+    comparison_groups,
+    witness_anchor,
+)
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 80em; padding: 0 1em;
@@ -170,11 +176,10 @@ def comparison_html(
     def links(section: str) -> dict[str, str]:
         return {k: witness_anchor(section, k) for k in witnesses.get(section, {})}
 
-    texts = rulebooks_dir()
     have = [b.id for b in books if book_text(b) is not None]
     if have:
         note = (
-            f"The book's sentences around each anchor are read from {escape(str(texts))} "
+            f"The book's sentences around each anchor are read from the book texts at hand "
             f"({', '.join(have)}); they are quoted from the books, not part of arbitro."
         )
     else:
@@ -196,8 +201,18 @@ def comparison_html(
         + "</tr>",
         "<tr><td>players</td>"
         + "".join(f"<td>{escape(player_counts(b))}</td>" for b in books)
-        + "</tr></table>",
+        + "</tr>",
     ]
+    # the rows the Markdown document has too (docs/rules-comparison.md)
+    everyone = diff(books)
+    for key in ("play_direction", "dealer_rotation", "target_score"):
+        for row in (r for r in everyone if r.key == key):
+            body.append(
+                f"<tr><td>{escape(key.replace('_', ' '))}</td>"
+                + "".join(f"<td>{escape(cell_text(row, i))}</td>" for i in range(len(books)))
+                + "</tr>"
+            )
+    body.append("</table>")
     if samba:
         rows = diff(samba)
         body += [

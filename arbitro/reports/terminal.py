@@ -113,8 +113,9 @@ class ProgressBar:
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[rate]}"),
                 TimeElapsedColumn(),
+                TextColumn("elapsed,"),
+                TimeRemainingColumn(compact=True, elapsed_when_finished=False),
                 TextColumn("left"),
-                TimeRemainingColumn(),
                 console=Console(file=self.stream),
                 transient=True,
             )

@@ -102,7 +102,7 @@ class Summary:
             "games_asked": self.games_asked,
             "games": self.games,
             "interrupted": self.interrupted,
-            "rounds": self.rounds,
+            "hands": self.rounds,
             "actions": self.actions,
             "violations": self.violations,
             "violation_examples": self.violation_examples,

@@ -292,15 +292,34 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
 
 
 def take_to_open(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
-    """`take`, refused when the pending opening it starts can no longer reach the minimum."""
+    """`take`, refused when the pending opening it starts can no longer reach the minimum.
+
+    The minimum is judged on what the taker sees before taking: its hand, the top card and the
+    cards of the pile that stick out (*:frozen-by); the covered cards, which go to its hand, are
+    not counted, since nobody may look at them before the take (so whether a take is legal
+    never depends on a card the player cannot see). More cards never make the minimum harder to
+    reach, so a take judged so still leaves the opening reachable."""
     s2 = take(t, state, a, j)
-    if pending(s2) and not reach_ok(t, s2):
+    if pending(s2) and not reach_ok(t, _as_seen(t, state, s2)):
         j.refuse(
             "opening_minimums",
             "the opening minimum cannot be reached with this pile take",
             "take_upcard_unable_to_open",
         )
     return s2
+
+
+def _as_seen(t: Tables, before: State, after: State) -> State:
+    """`after` (a take) without the covered cards of the pile's rest in the taker's hand: the
+    state the taker could judge before taking."""
+    seat = before.seat
+    frozen_by = t.frozen_by
+    covered = [c for c in before.pile[:-1] if not frozen_by[c] and not is_red_three(c)]
+    hand = after.hands[seat]
+    if not covered or after.held or not _holds(hand, tuple(covered)):
+        return after  # the rest was set aside (*:pile-rest-after-opening), or nothing was covered
+    hands = (*after.hands[:seat], remove(hand, covered), *after.hands[seat + 1 :])
+    return replaced(after, hands=hands)
 
 
 def take_pile(t: Tables, s: State, a: TakePile, j: Judge = STRICT) -> State:

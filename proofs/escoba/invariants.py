@@ -153,6 +153,12 @@ def step_check(
     if inst.follow == "end":
         # the hand is over: what the invariant says then
         after = [cards_at_end(rules, g, rel)]
+    # whether the step can happen at all (else it holds vacuously): its effects define the state
+    # after from the state before, so its guards and the invariant before decide that
+    can = Facts([*rel.guards, *rel.follow_guards])
+    can.given(well_formed(rules, g, rel.pre), "a state of the relation")
+    for inv in PREMISES[name]:
+        can.given(inv(rules, g, rel.pre), f"{inv.__name__} holds before the step")
     return prove(
         f"{name}/{g.players}p{g.sides}s/{rel.name}/dealer{inst.dealer}",
         f"{rel.name} keeps {name}",
@@ -160,6 +166,7 @@ def step_check(
         all_of(after),
         _decode(rel),
         timeout,
+        premises=can.items,
     )
 
 

@@ -258,7 +258,12 @@ def run(rules: EscobaRules, timeout: float) -> Result:
         "hands": {str(k): v for k, v in sorted(seen.items())},
         "replay_problems": problems,
     }
-    if open_:
+    if top is None:
+        summary = (
+            f"left ≡ {first} (mod {cs}); the most that can be left is not proved; hands leave "
+            f"{', '.join(map(str, sorted(seen))) or 'no amount yet'}"
+        )
+    elif open_:
         summary = (
             f"left ≡ {first} (mod {cs}), ≤ {top}; hands leave {', '.join(map(str, shown))}; "
             f"{', '.join(map(str, open_))} unknown"

@@ -191,3 +191,30 @@ def test_samba_en_tied_past_the_target_deals_the_next_hand() -> None:
     no_min = Oracle("samba-en", options={"opening_minimum_past_table": "no-minimum"})
     state = no_min.deal(no_min.new_game(scores=[10000, 10000], hand=5), deck)
     assert state["minimums"] == [0, 0]
+
+
+# ---------------------------------------------------------------- the server speaks notation
+
+
+def test_the_server_takes_position_lines_and_moves_and_checks_transcripts() -> None:
+    """A state may be sent as its position line and an action as its move; a refusal names the
+    move and the position; check_transcript gives a transcript's verdict (check, a state's)."""
+    from arbitro.oracle.notation import position_line
+
+    server = Server()
+    assert _ask(server, {"id": 1, "op": "start", "rulebook": "escoba-es"})["ok"]
+    hello = _ask(server, {"id": 0, "op": "hello"})["result"]
+    assert "check_transcript" in hello["ops"]
+    oracle = server.oracles["default"]
+    deck = oracle.describe()["deck"]
+    state = oracle.deal(oracle.new_game(), random.Random(2).sample(deck, len(deck)))
+    line = position_line(state)
+    legal = _ask(server, {"id": 2, "op": "legal", "state": line})
+    assert legal["ok"] and legal["result"] == oracle.legal_actions(state)
+    took = next(a for a in legal["result"] if a["capture"])
+    laid = f"{took['seat']}@{took['card']}"  # laying a card that can capture
+    refused = _ask(server, {"id": 3, "op": "apply", "state": line, "action": laid})
+    assert refused["error"]["clause"] == "escoba-es:capture-forced"
+    assert (refused["error"]["move"], refused["error"]["position_line"]) == (laid, line)
+    verdict = _ask(server, {"id": 4, "op": "check_transcript", "lines": ["{}"]})["result"]
+    assert verdict["status"] == "malformed"

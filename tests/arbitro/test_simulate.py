@@ -29,10 +29,10 @@ def test_escoba_summary_adds_up(
     code, data, _ = run(capsys, *argv, *(["--teams"] if teams else []))
     assert code == 0 and isinstance(data, dict)
     assert data["games"] == 20 and data["violations"] == 0 and data["unfinished_games"] == 0
-    assert data["actions"] == 36 * data["rounds"]  # 40 cards, 4 to the table at the start of a hand
+    assert data["actions"] == 36 * data["hands"]  # 40 cards, 4 to the table at the start of a hand
     assert sum(data["wins_by_side"].values()) == 20  # type: ignore[union-attr]
     assert data["sides"] == (2 if teams else int(players))
-    assert {"games", "rounds", "actions", "violations", "seconds"} <= data.keys()
+    assert {"games", "hands", "actions", "violations", "seconds"} <= data.keys()
 
 
 def test_the_same_seed_gives_the_same_games(capsys: pytest.CaptureFixture[str]) -> None:
@@ -49,7 +49,7 @@ def test_rummy_games_run_clean(capsys: pytest.CaptureFixture[str], rulebook: str
     code, data, _ = run(capsys, "simulate", rulebook, "--games", "1", "--seed", "2", "--json")
     assert code == 0 and isinstance(data, dict)
     assert data["violations"] == 0
-    assert sum(data["hand_endings"].values()) == data["rounds"] >= 1  # type: ignore[union-attr]
+    assert sum(data["hand_endings"].values()) == data["hands"] >= 1  # type: ignore[union-attr]
     assert set(data["hand_endings"]) <= {"went-out", "stock-out", "dead-end"}  # type: ignore[arg-type]
 
 
@@ -113,5 +113,5 @@ def test_a_game_past_max_hands_is_counted_unfinished(capsys: pytest.CaptureFixtu
         "--json",
     )
     assert code == 0 and isinstance(data, dict)
-    assert (data["unfinished_games"], data["rounds"]) == (1, 2)
+    assert (data["unfinished_games"], data["hands"]) == (1, 2)
     assert data["final_scores"] == {"min": [], "mean": [], "max": []}

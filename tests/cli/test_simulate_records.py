@@ -34,7 +34,7 @@ def test_escoba_records_add_up(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(argv) == 0
     summary = json.loads(capsys.readouterr().out)
     rows = _jsonl(rec)
-    assert len(rows) == summary["rounds"]
+    assert len(rows) == summary["hands"]
     for r in rows:
         deal = r["deal"]
         assert isinstance(deal, list) and len(deal) == len(set(deal)) == ESCOBA_DECK
@@ -165,6 +165,6 @@ def test_ctrl_c_keeps_the_results_so_far(tmp_path: Path) -> None:
     summary = json.loads(out)
     assert summary["interrupted"] and 0 < summary["games"] < 100000
     rows = _jsonl(rec)
-    assert len(rows) >= summary["rounds"] >= 1
+    assert len(rows) >= summary["hands"] >= 1
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))
     assert "Traceback" not in err and os.path.getsize(rec) > 0

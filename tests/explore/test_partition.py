@@ -9,7 +9,14 @@ when it should.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -181,3 +188,37 @@ def test_more_workers_than_cores_is_refused(capsys: pytest.CaptureFixture[str]) 
     err = capsys.readouterr().err
     assert f"--workers {n} is more than the {n - 1} cores" in err
     assert "--scheduler" in err
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_two_workers_keeps_the_levels_done_and_ends_every_process(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C reaches every process of the terminal (the process group): the run prints what
+    the finished levels reached, exits 130 without a traceback, and no worker is left."""
+    pytest.importorskip("dask.distributed")
+    argv = [sys.executable, "-m", "arbitro.cli", "explore", "escoba-es", "--config"]
+    argv += ["escoba-28h4", "--deal", "0", "--workers", "2", "--max-states", "100000000"]
+    out, err = tmp_path / "out", tmp_path / "err"
+    with out.open("w") as o, err.open("w") as e:
+        run = subprocess.Popen(argv, stdout=o, stderr=e, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 240
+            while len(_group(run.pid)) < 4 and time.monotonic() < deadline:  # both workers up
+                time.sleep(1)
+            time.sleep(15)  # some levels walked
+            os.killpg(run.pid, signal.SIGINT)
+            assert run.wait(120) == 130
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(run.pid, signal.SIGKILL)
+    assert "INTERRUPTED" in out.read_text()
+    assert "Traceback" not in err.read_text()
+    time.sleep(2)
+    assert _group(run.pid) == []
+
+
+def _group(pgid: int) -> list[str]:
+    """The processes of a process group still running."""
+    ps = subprocess.run(["ps", "-o", "pid=", "-g", str(pgid)], capture_output=True, text=True)
+    return ps.stdout.split()

@@ -118,3 +118,15 @@ def test_bad_limits_and_specs_get_one_line(
     err = capsys.readouterr().err
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and words in err
+
+
+def test_table_rest_without_a_proved_bound_claims_no_exact_set() -> None:
+    """With a budget too small for the optimum, the amounts are not called exact."""
+    from arbitro.proofs.escoba import table_rest
+
+    rules = rules_for("escoba-es")
+    assert isinstance(rules, EscobaRules)
+    with smt.use_rlimit(2_000):
+        res = table_rest.run(rules, 600.0)
+    assert res.verdict is Verdict.UNKNOWN
+    assert "exactly" not in res.summary and "None" not in res.summary, res.summary
