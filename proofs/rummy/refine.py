@@ -148,6 +148,7 @@ class Refiner:
         self.shared = shared
         layout = next(x for x in rules.layouts if x.name == seating.layout)
         self.deck = list(C.deck(rules, layout).counts())
+        self.players = layout.players
         self._score: tuple[Any, FactChecker, Evaluator, list[str], int] | None = None
         self.set_size = max(rules.set_min, rules.set_start_min_naturals)
         self.run_size = rules.sequence_min if rules.sequences else 0
@@ -207,6 +208,9 @@ class Refiner:
         effects on the zones `zp` of the state before (seen from the mover, whose side's melds
         are `melds`)."""
         kind = action["type"]
+        seat = int(action["seat"])
+        nxt = (seat + 1) % self.players if kind == "discard" else seat
+        turn = abstract.turn_scalars({"players": self.players}, seat, nxt, kind == "discard")
         post = dict(zp)
         touched: dict[str, list[int]] = {}
         params: dict[str, list[int]] = {}
@@ -224,7 +228,7 @@ class Refiner:
                 touched = {"a": m, "a2": _plus(m, card)}
                 if not self.split["add"].local_ok(m, touched["a2"], card):
                     return True
-                return bool(self.rest.check("add", pre_z, post, touched, params, {}))
+                return bool(self.rest.check("add", pre_z, post, touched, params, turn))
         elif kind == "lay":
             laid = abstract.counts(action["cards"])
             params["laid"] = laid
@@ -241,12 +245,12 @@ class Refiner:
             touched = {"a": a, "b": b, "new": _plus(a, b)}
             if not self.split["merge"].local_ok(a, b, touched["new"]):
                 return True
-            return bool(self.rest.check("merge", pre_z, post, touched, params, {}))
+            return bool(self.rest.check("merge", pre_z, post, touched, params, turn))
         if min(post["hand"]) < 0:
             return True
         if move == "lay":
-            return bool(self.rest.check(move, zp, post, touched, params, self.sets))
-        return bool(self.ck.check(move, zp, post, touched, params, {}))
+            return bool(self.rest.check(move, zp, post, touched, params, {**self.sets, **turn}))
+        return bool(self.ck.check(move, zp, post, touched, params, turn))
 
     def lays(self, hand: Sequence[str]) -> list[list[str]]:
         """Every new meld at its laying size that leaves two cards in the hand, of the shapes
