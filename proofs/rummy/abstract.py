@@ -168,6 +168,16 @@ def set_counts(state: Mapping[str, Any], side: int) -> dict[str, int]:
     return {set_count(r): got[C.RANKS[r]] for r in C.NATURAL_RANKS}
 
 
+def opening_scalars(pre: Mapping[str, Any], side: int) -> dict[str, int]:
+    """The finish-opening relation's scalars: whether the side has opened, the points of a
+    pile's top card taken this turn, and the side's opening minimum."""
+    return {
+        "opened": int(bool(pre["table"][side]["opened"])),
+        "top points": int(pre["top_points"]),
+        "minimum": int(pre["minimums"][side]),
+    }
+
+
 def turn_scalars(pre: Mapping[str, Any], mover: int, after: int, passes: bool) -> dict[str, int]:
     """The relations' turn-order scalars (`moves.TURN`) of a step from `pre` by `mover`."""
     return {"seat": mover, "seat after": after, "players": int(pre["players"]), "passes": passes}
@@ -198,6 +208,7 @@ def step_checks(
     scalars.update(turn_scalars(pre, mover, int(post["seat"]), not went_out))
     if kind in ("ask-partner", "answer", "stop", "finish-opening"):
         move = "finish-opening" if kind == "finish-opening" else "no-cards"
+        scalars.update(opening_scalars(pre, side))
     elif kind == "draw":
         n = sum(zp["stock"])
         short = ck.rules.draw_short_stock == "hand_ends" and n < ck.rules.draw_count
@@ -395,6 +406,7 @@ __all__ = [
     "deal_consistent",
     "deal_zones",
     "melds_of",
+    "opening_scalars",
     "step_checks",
     "turn_scalars",
     "zones",

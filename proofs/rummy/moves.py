@@ -514,9 +514,21 @@ def replace_wild(rules: RummyRules) -> list[Relation]:
 
 
 def finish_opening(rules: RummyRules) -> list[Relation]:
-    """The opening is laid: the rest of the pile held aside joins the hand."""
+    """The opening is laid: the side's melds (all laid this turn, as it had not opened) reach its
+    minimum, fixed at the deal — card points only, less the top card of a pile taken to open
+    unless *:pile-top-counts-for-opening — and the rest of the pile held aside joins the hand.
+    *:opening-minimums, *:opening-rule (folded into the minimum at the deal)."""
     r = rules
     rel = _base("finish-opening")
+    opened, top, least = Int("opened"), Int("top points"), Int("minimum")
+    rel.scalars.update({"opened": opened, "top points": top, "minimum": least})
+    rel.guards.add(r.cid("opening_minimums"), opened.eq(0), "the side has not opened yet")
+    got = rel.pre["melds"].points(C.points(r))
+    if not r.pile_top_counts_for_opening:
+        got = got - top
+    rel.guards.add(
+        r.cid("opening_minimums"), got >= least, "the opening's card points reach the minimum"
+    )
     rel.effects.add(
         r.cid("pile_rest_after_opening"),
         rel.post["hand"].eq(rel.pre["hand"] + rel.pre["held"]),

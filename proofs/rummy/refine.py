@@ -335,6 +335,51 @@ class Refiner:
             "enabled", "; ".join(words) + f" (first: {json.dumps(first)})", missing, extra
         )
 
+    def decided_opening(self, pre: Mapping[str, Any]) -> bool:
+        """Whether `opening_difference` compares the enabled set here."""
+        seat = int(pre["seat"])
+        mine = pre["table"][seat % int(pre["sides"])]
+        left = len(pre["hands"][seat]) + len(pre["held"])
+        return bool(
+            pre["phase"] == "play"
+            and pre["step"] == "play"
+            and not mine["opened"]
+            and mine["melds"]
+            and not pre.get("freed")
+            and not pre["answer"]
+            and not pre["asked"]
+            and not pre["no_discard"]
+            and left >= 2
+        )
+
+    def opening_difference(
+        self, pre: Mapping[str, Any], legal: Sequence[dict[str, Any]]
+    ) -> Disagreement | None:
+        """Where an opening is under way (the mover's side has melds and has not opened), the
+        play step with no freed wild, no question asked or answered and at least two cards to
+        keep: finishing the opening is legal exactly when the relation's guards allow it (the
+        melds' card points reach the side's minimum)."""
+        if not self.decided_opening(pre):
+            return None
+        seat = int(pre["seat"])
+        side = seat % int(pre["sides"])
+        zp = abstract.zones(pre, seat)
+        post = dict(zp, hand=_plus(zp["hand"], zp["held"]), held=[0] * C.KINDS)
+        scalars = {
+            **abstract.opening_scalars(pre, side),
+            **abstract.turn_scalars(pre, seat, seat, False),
+        }
+        ours = not self.ck.check("finish-opening", zp, post, {}, {}, scalars)
+        listed = any(a["type"] == "finish-opening" for a in legal)
+        if ours == listed:
+            return None
+        act = {"type": "finish-opening", "seat": seat}
+        if ours:
+            text = "the relation allows finishing the opening, the engine does not list it"
+            return Disagreement("enabled", f"{text} ({json.dumps(act)})", (act,), ())
+        text = "the engine lists finishing the opening, the relation does not allow it"
+        return Disagreement("enabled", f"{text} ({json.dumps(act)})", (), (act,))
+
     # ------------------------------------------------------------ the hand's score
 
     def score_difference(self, end: Mapping[str, Any], result: Any) -> str | None:
@@ -392,7 +437,7 @@ class Refiner:
         if bad is not None:
             return Disagreement("invariant", f"the position scored now: {bad}")
         legal = [RUMMY.action_to_json(a) for a in actions]
-        d = self.enabled_difference(pre, legal)
+        d = self.enabled_difference(pre, legal) or self.opening_difference(pre, legal)
         if d is not None:
             return d
         for k, (act, nxt) in enumerate(zip(legal, successors, strict=True)):
