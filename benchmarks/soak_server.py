@@ -1,7 +1,7 @@
 """Soak `arbitro serve` with fuzzed requests and report crashes, non-JSON answers, internal errors
 and the server's memory. A script, not a test: it reports, it does not assert.
 
-    uv run python benchmarks/soak_server.py [--requests 100000] [--seed 0]
+    uv run python benchmarks/soak_server.py [--requests 300000] [--seed 0]
 
 The requests are drawn from a seeded generator: real game flows (start, new_game, deal, legal,
 apply, explain, score, check, view, position, kept positions) for every rulebook, mixed with their
@@ -11,7 +11,7 @@ of a megabyte. They are written down the pipe by one thread while the answers ar
 another. Memory is the server process's resident set (VmRSS), sampled every 1,000 answers.
 
 Targets (issue: reliability under hostile input): 0 crashes, 0 non-JSON answers, 0 internal
-errors over at least 100,000 requests; memory flat after warm-up (the last sample within 10% of
+errors over at least 300,000 requests; memory flat after warm-up (the last sample within 10% of
 the one at the end of warm-up).
 """
 
@@ -191,7 +191,7 @@ def rss_kb(pid: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--requests", type=int, default=100_000)
+    parser.add_argument("--requests", type=int, default=300_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--warm-up", type=int, default=10_000, help="requests before memory counts")
     parser.add_argument(
