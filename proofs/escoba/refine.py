@@ -22,7 +22,8 @@ from arbitro.model.schema import EscobaRules
 from arbitro.proofs.escoba import relation as R
 from arbitro.proofs.facts import FactChecker
 from arbitro.proofs.refine import Disagreement
-from arbitro.proofs.terms import Value
+from arbitro.proofs.terms import Evaluator, Value
+from arbitro.proofs.verdict import NotEncoded, known
 
 NAMES = "1234567SCR"
 SUITS = "ocbe"
@@ -95,6 +96,10 @@ class EscobaRefiner:
         self.npos = R.positions(rules, seating.players)
         self.values = R.values(rules)
         self.by_mover: dict[int, list[_Step]] = {}
+        try:
+            self.scores: _Scores | None = _Scores(rules, seating)
+        except NotEncoded:
+            self.scores = None
 
     def _steps(self, mover: int) -> list[_Step]:
         hit = self.by_mover.get(mover)
@@ -189,7 +194,66 @@ class EscobaRefiner:
             if bad:
                 why = "; ".join(f"{f.note or 'a fact'} ({f.clause})" for f in bad[:4])
                 return Disagreement("successor", f"{_text((c, m))} ({s.rel.name}): {why}", action=i)
+            after = successors[i]
+            if after.phase != "play" and self.scores is not None:
+                why_not = self.scores.check(state, after)
+                if why_not:
+                    return Disagreement("successor", f"{_text((c, m))}: {why_not}", action=i)
         return None
+
+
+class _Scores:
+    """The hand's score row: when a play ends the hand, the engine's points per side and
+    category must be the score encoding's (`proofs/escoba/scoring.config`, side by side: each
+    side in turn read as side 0) on the captured cards and escobas the successor holds, its
+    running totals the ones before plus those points, and the game over exactly when
+    *:target-score and *:target-tie say so."""
+
+    def __init__(self, rules: EscobaRules, seating: Seating) -> None:
+        from arbitro.proofs.escoba import scoring
+
+        self.rules = rules
+        self.cfg = scoring.config(rules)
+        self.names = self.cfg.unknowns()
+        self.ev = Evaluator(list(self.cfg.categories.values()), self.names)
+        self.which = next(
+            i
+            for i, g in enumerate(self.cfg.seatings)
+            if (g.players, g.sides) == (seating.players, seating.sides)
+        )
+        self.cats = tuple(self.cfg.categories)
+        known("target_tie", rules.target_tie, ("higher_wins_else_play_on",))
+
+    def points(self, piles: Sequence[int], escobas: Sequence[int]) -> list[tuple[int, ...]]:
+        n = len(piles)
+        out = []
+        for i in range(n):
+            v: dict[str, Value] = {"seating": self.which, "side 0 escobas": escobas[i]}
+            for j in range(n):
+                for k in _bits(piles[(i + j) % n]):
+                    v[f"side {j} has {card_name(k)}"] = 1
+            out.append(tuple(int(x) for x in self.ev([v.get(x, 0) for x in self.names])))
+        return out
+
+    def check(self, before: EscobaState, after: EscobaState) -> str:
+        want = self.points(after.piles, after.escobas)
+        got = after.last_points
+        if got is None or [tuple(x) for x in got] != want:
+            return (
+                f"the hand scores {got} ({', '.join(self.cats)} per side); the score encoding "
+                f"gives {want}"
+            )
+        totals = tuple(b + sum(p) for b, p in zip(before.scores, want, strict=True))
+        if after.scores != totals:
+            return f"the running totals are {after.scores}, not {totals}"
+        top = max(totals)
+        over = top >= self.rules.target_score and totals.count(top) == 1
+        if (after.phase == "over") != over:
+            return (
+                f"the game is {'over' if after.phase == 'over' else 'not over'} at {totals}, "
+                f"target {self.rules.target_score} ({self.rules.cid('target_score')})"
+            )
+        return ""
 
 
 def _groups(cards: list[int], vals: Sequence[int], need: int) -> list[int]:
