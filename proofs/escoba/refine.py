@@ -12,6 +12,8 @@ enabled for it (its effects define the state after, so this is equality).
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,7 +22,7 @@ from arbitro.model.escoba.state import EscobaState, Play
 from arbitro.model.game import Seating
 from arbitro.model.schema import EscobaRules
 from arbitro.proofs.escoba import relation as R
-from arbitro.proofs.facts import FactChecker
+from arbitro.proofs.facts import Fact, FactChecker
 from arbitro.proofs.refine import Disagreement
 from arbitro.proofs.terms import Evaluator, Value
 from arbitro.proofs.verdict import NotEncoded, known
@@ -96,6 +98,8 @@ class EscobaRefiner:
         self.npos = R.positions(rules, seating.players)
         self.values = R.values(rules)
         self.by_mover: dict[int, list[_Step]] = {}
+        self.cards: FactChecker | None = None
+        self.deals: dict[int, FactChecker] = {}
         try:
             self.scores: _Scores | None = _Scores(rules, seating)
         except NotEncoded:
@@ -118,6 +122,48 @@ class EscobaRefiner:
                     hit.append(_Step(self.rules, self.seating, rel, guard, then))
             self.by_mover[mover] = hit
         return hit
+
+    def whole_state(self, state: EscobaState) -> str:
+        """The invariant CARDS (`invariants.cards`: every card of the pack in one place, the
+        stock as long as the deals to come need) on the state; and, on a state just dealt,
+        the deal relation (`invariants.deal_state`: each seat's cards, the table or the
+        dealer's opening sweep and its escobas, the stock) on the deck order that deals it."""
+        from arbitro.proofs.escoba import invariants
+
+        values = read(state, self.npos)
+        if self.cards is None:
+            st = R.state_unknowns("", self.seating, self.npos)
+            self.cards = FactChecker(
+                [Fact(self.rules.cid("suits"), invariants.cards(self.rules, self.seating, st),
+                      "every card in one place, the stock as long as the deals to come need")],
+                R.names(st),
+            )  # fmt: skip
+        bad = self.cards.failing(values)
+        if bad:
+            return f"the state breaks {bad[0].note} ({bad[0].clause})"
+        h = self.rules.hand_size
+        if state.deal_number != 1 or any(x.bit_count() != h for x in state.hands):
+            return ""
+        deal = self.deals.get(state.dealer)
+        if deal is None:
+            f, st, order = invariants.deal_state(self.rules, self.seating, state.dealer)
+            names = [x.name for row in order for x in row.items] + R.names(st)  # type: ignore[attr-defined]
+            deal = self.deals[state.dealer] = FactChecker(f.items, names)
+        seats = R.turn_order(self.rules, self.seating.players, state.dealer)
+        n = self.seating.players
+        deck = [0] * (n * h)
+        for i, seat in enumerate(seats):
+            for m, c in enumerate(_bits(state.hands[seat])):
+                deck[i + n * m] = c
+        up = _bits(state.table) or _bits(functools.reduce(operator.or_, state.piles, 0))
+        deck += up + list(state.stock)
+        if len(deck) != sum(R.present(self.rules)):
+            return f"the deal leaves {len(deck)} cards in the hands, on the table and in the stock"
+        bad = deal.failing([x for c in deck for x in _vector(1 << c)] + values)
+        if bad:
+            why = "; ".join(f"{f.note or 'a fact'} ({f.clause})" for f in bad[:4])
+            return f"the deal is not the deal relation's: {why}"
+        return ""
 
     def candidates(self, state: EscobaState) -> list[tuple[int, int]]:
         """Every (card, group mask) to try: each card held laid (0), and with each group of table
@@ -169,6 +215,9 @@ class EscobaRefiner:
     def __call__(
         self, state: EscobaState, actions: Sequence[Play], successors: Sequence[EscobaState]
     ) -> Disagreement | None:
+        why = self.whole_state(state)
+        if why:
+            return Disagreement("invariant", why)
         rel_on, doubled = self.enabled(state)
         if doubled:
             return Disagreement("enabled", f"more than one step enables: {'; '.join(doubled)}")

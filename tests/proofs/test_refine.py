@@ -162,8 +162,8 @@ def _tie_to_the_first_side(rules: Any, state: EscobaState, action: Play) -> Esco
         return after
     if any(p[0] for p in after.last_points):
         return after
-    points = (after.last_points[0][:0] + (rules.cards_points,) + after.last_points[0][1:],
-              *after.last_points[1:])  # fmt: skip
+    first = (rules.cards_points, *after.last_points[0][1:])
+    points = (first, *after.last_points[1:])
     scores = (after.scores[0] + rules.cards_points, *after.scores[1:])
     return after._replace(last_points=points, scores=scores)
 
@@ -194,6 +194,58 @@ def test_a_broken_engine_is_caught(broken: Broken, config: str, kind: str) -> No
     rep = _walk(cfg, broken, 30)
     assert rep.first is not None, "the planted bug went unnoticed"
     assert rep.first.kind == kind, rep.first
+
+
+class BrokenDeal:
+    """The Escoba engine with its opening deal changed after the fact (a bug planted)."""
+
+    def __init__(self, change: Callable[[EscobaState], EscobaState]) -> None:
+        self._change = change
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(ESCOBA, name)
+
+    def deal(self, rules: Any, state: EscobaState, order: Any) -> EscobaState:
+        return self._change(ESCOBA.deal(rules, state, order))
+
+
+def _sweep_to_the_other_side(s: EscobaState) -> EscobaState:
+    side = s.dealer % s.sides
+    if not s.escobas[side]:
+        return s
+    other = (side + 1) % s.sides
+    piles, escobas = list(s.piles), list(s.escobas)
+    piles[other], piles[side] = piles[side], 0
+    escobas[other], escobas[side] = escobas[side], 0
+    return s._replace(piles=tuple(piles), escobas=tuple(escobas), last_capturer=other)
+
+
+def _double_sweep_scores_one(s: EscobaState) -> EscobaState:
+    return s._replace(escobas=tuple(min(e, 1) for e in s.escobas))
+
+
+def _stock_starts_early(s: EscobaState) -> EscobaState:
+    if not s.table or not s.stock:
+        return s
+    low = (s.table & -s.table).bit_length() - 1
+    return s._replace(stock=(low, *s.stock[:-1]))
+
+
+@pytest.mark.parametrize(
+    ("change", "config"),
+    [
+        (_sweep_to_the_other_side, "escoba-tiny"),
+        (_double_sweep_scores_one, "escoba-tiny"),
+        (_stock_starts_early, "escoba-12"),
+    ],
+    ids=["sweep-to-the-wrong-side", "double-sweep-scores-one", "stock-overlaps-the-table"],
+)
+def test_a_broken_deal_is_caught(change: Callable[[EscobaState], EscobaState], config: str) -> None:
+    """escoba-tiny's tables of 5, 5, rey, rey are worth 30: two escobas to the dealer's side."""
+    cfg = load_config(config)
+    rep = _walk(cfg, BrokenDeal(change), 30)
+    assert rep.first is not None, "the planted bug went unnoticed"
+    assert rep.first.kind == "invariant", rep.first
 
 
 def test_a_game_that_does_not_end_on_the_target_is_caught() -> None:
