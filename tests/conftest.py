@@ -32,16 +32,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 
 KNOWN_FAILURES = {
-    "tests/proofs/test_play_refinement.py::test_every_hand_score_every_layout[samba-fr-options6]": (
-        "the samba-fr score encoding of this layout overflows Python's recursion limit when "
-        "compiled to an evaluator (open: proofs #22)"
-    ),
     "tests/proofs/test_play_refinement.py::test_hand_scores_lie_within_the_proved_bounds[samba-fr]": (
         "samba-fr's score bounds are UNKNOWN under the default resource limit (open: proofs #22)"
-    ),
-    "tests/explore/test_partition.py::"
-    "test_ctrl_c_during_two_workers_keeps_the_levels_done_and_ends_every_process": (
-        "a Dask worker still starting can print a KeyboardInterrupt traceback (open: #27/#28)"
     ),
     "tests/findings/test_witness_replay.py::"
     "test_the_samba_en_tie_past_the_target_is_a_finding_that_replays": (

@@ -877,6 +877,12 @@ def _path_error(e: OSError) -> str | None:
     return f"{shown(name)}: {(e.strerror or os.strerror(e.errno or 0)).lower()}"
 
 
+def _quiet_teardown() -> None:
+    """After Ctrl-C, objects the interrupt left half-built (a solver context whose constructor
+    it cut short) fail in their destructors at exit: that says nothing to the user."""
+    sys.unraisablehook = lambda _: None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _escape_unencodable()
     try:
@@ -884,6 +890,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         result: int = args.func(args)
         sys.stdout.flush()
+        if result == 130 and argv is None:
+            _quiet_teardown()
         return result
     except ArbitroError as e:
         sys.stderr.write(
@@ -894,6 +902,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _stdout_failed(e)
     except KeyboardInterrupt:
         sys.stderr.write("arbitro: interrupted\n")
+        if argv is None:  # the process ends next (a test calling main goes on)
+            _quiet_teardown()
         return 130
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EIO, errno.EPIPE, errno.EFBIG, errno.EDQUOT):
