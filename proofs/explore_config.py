@@ -11,12 +11,11 @@ one-line error naming the field, and it is marked as not the book's in everythin
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from arbitro.model.errors import ArbitroError
 from arbitro.model.game import GameModel, Seating
@@ -61,14 +60,16 @@ def _show(v: Any) -> str:
     return ",".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
 
 
-_MODELS = {"escoba": "arbitro.model.escoba:ESCOBA", "samba": "arbitro.model.rummy:RUMMY"}
-_MODELS["canasta"] = _MODELS["samba"]
+def model_for_rulebook(rulebook: str) -> GameModel:
+    """The game model (its family's engine, from the registry) that plays a rulebook."""
+    from arbitro.model.family import family_of_game
+
+    return family_of_game(load_rulebook(rulebook).game).engine
 
 
 def model_of(config: Config) -> GameModel:
     """The game model that plays the configuration's rulebook."""
-    module, name = _MODELS[load_rulebook(config.rulebook).game].split(":")
-    return cast(GameModel, getattr(importlib.import_module(module), name))
+    return model_for_rulebook(config.rulebook)
 
 
 def configs_dir() -> Path:
