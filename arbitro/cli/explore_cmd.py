@@ -152,20 +152,36 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
         raise OptionError(f"--picture must end in .svg or .png, got {targets['picture'].name}")
     seeds = list(range(args.deals)) if args.deals is not None else [args.deal or 0]
     graph: dict[str, Any] | None = None
+    from arbitro.reports.terminal import ProgressBar, Ticker
+
     if len(seeds) == 1 and not args.workers and not args.scheduler:
         graph = {} if targets else None
-        result = explore_deal(
-            config, seeds[0], max_states=args.max_states, symmetry=args.symmetry, graph=graph
-        )
+        ticker = Ticker("states")
+        try:
+            result = explore_deal(
+                config,
+                seeds[0],
+                max_states=args.max_states,
+                symmetry=args.symmetry,
+                graph=graph,
+                levels=lambda depth, states: ticker(states, f"depth {depth}"),
+            )
+        finally:
+            ticker.close()
     else:
-        result = explore_deals(
-            config,
-            seeds,
-            max_states=args.max_states,
-            symmetry=args.symmetry,
-            scheduler=args.scheduler,
-            workers=args.workers,
-        )
+        bar = ProgressBar("deals")
+        try:
+            result = explore_deals(
+                config,
+                seeds,
+                max_states=args.max_states,
+                symmetry=args.symmetry,
+                scheduler=args.scheduler,
+                workers=args.workers,
+                progress=bar if len(seeds) > 1 else None,
+            )
+        finally:
+            bar.close()
     book = [c.id for c in load_rulebook(config.rulebook).clauses]
     data = result.to_json(book)
     data["configuration"] = config.describe()
