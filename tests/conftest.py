@@ -32,9 +32,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 
 KNOWN_FAILURES = {
-    "tests/proofs/test_play_refinement.py::test_hand_scores_lie_within_the_proved_bounds[samba-fr]": (
-        "samba-fr's score bounds are UNKNOWN under the default resource limit (open: proofs #22)"
-    ),
     "tests/findings/test_witness_replay.py::"
     "test_the_samba_en_tie_past_the_target_is_a_finding_that_replays": (
         "samba-en's new flagged reading for ties past 10,000 makes the opening table PROVED under "
