@@ -32,9 +32,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 
 KNOWN_FAILURES = {
-    "tests/proofs/test_play_refinement.py::test_hand_scores_lie_within_the_proved_bounds[samba-fr]": (
-        "samba-fr's score bounds are UNKNOWN under the default resource limit (open: proofs #22)"
-    ),
     "tests/arbitro/test_mover_views.py::test_every_seating_of_every_book_long[escoba-es-4]": (
         "a completed Escoba view of four players can fail the new reachability check on opening "
         "sweeps (open: oracle #25 and views #29)"
