@@ -283,7 +283,7 @@ def _rehash(raw: bytes) -> bytes:
         data = json.loads(raw)
         data["content"] = findings_cache.content_hash(data["derived"])
         return json.dumps(data).encode("utf-8", "surrogatepass")
-    except (ValueError, TypeError, KeyError, IndexError):
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):
         return raw
 
 
