@@ -59,11 +59,6 @@ KNOWN_FAILURES = {
     "test_ctrl_c_during_two_workers_keeps_the_levels_done_and_ends_every_process": (
         "a Dask worker still starting can print a KeyboardInterrupt traceback (open: #27/#28)"
     ),
-    "tests/findings/test_witness_replay.py::"
-    "test_the_samba_en_tie_past_the_target_is_a_finding_that_replays": (
-        "samba-en's new flagged reading for ties past 10,000 makes the opening table PROVED under "
-        "the default; the finding now lives under the no-minimum reading (open: #24)"
-    ),
     "tests/findings/test_findings_report.py::"
     "test_recall_of_the_readers_inventory_is_at_least_90_percent": (
         "merging duplicate rows left recall at 89.8% of the reader's inventory (open: #24)"

@@ -314,15 +314,38 @@ def derive(
     return out
 
 
-PROPERTY_FIELDS = ("opening_minimums", "target_score", "target_rule", "target_tie")
+PROPERTY_FIELDS = (
+    "opening_minimums",
+    "opening_minimum_past_table",
+    "target_score",
+    "target_rule",
+    "target_tie",
+)
 """The rule fields prove's opening-table property reads (with the score step)."""
+
+BOOK_SILENT: dict[str, Any] = {"opening_minimum_past_table": -1}
+"""What a rule field holds when the book gives it no value (the schema's 'none given'). A
+property of the book's own table is asked with these: a clause the book is silent on holds our
+default, which fills the hole the property is about, not the book."""
+
+
+def book_text(book: Rulebook, rules: Any, options: dict[str, str]) -> tuple[Any, list[str]]:
+    """`rules` with every field of `BOOK_SILENT` whose clause the book is silent on (status
+    unspecified, and not chosen by `options`) set to the book's silence; and those fields."""
+    unset = [
+        k
+        for k in BOOK_SILENT
+        if book.has(k) and book.clause(k).status == "unspecified" and k not in options
+    ]
+    return replace(rules, **{k: BOOK_SILENT[k] for k in unset}), unset
 
 
 def refuted_properties(book: Rulebook, timeout: float) -> list[dict[str, Any]]:
     """prove's opening-table property under each reading of the book, once per distinct value of
-    the fields it reads; each refutation with its witness. The step of the running totals is the
-    gcd of every point value the rules give (every hand score is a multiple of it), so no total
-    a game can have is left out."""
+    the fields it reads; each refutation with its witness. It is asked of the book's own table
+    (`book_text`): a default we chose where the book is silent does not close a hole in the
+    book. The step of the running totals is the gcd of every point value the rules give (every
+    hand score is a multiple of it), so no total a game can have is left out."""
     from arbitro.model.schema import RummyRules, rules_for
     from arbitro.proofs.differences import score_unit
     from arbitro.proofs.rummy import opening
@@ -335,6 +358,7 @@ def refuted_properties(book: Rulebook, timeout: float) -> list[dict[str, Any]]:
         rules = rules_for(book, opts)
         if not isinstance(rules, RummyRules):
             return out
+        rules, unset = book_text(book, rules, dict(opts))
         unit = score_unit(rules)
         key = (tuple(getattr(rules, k) for k in PROPERTY_FIELDS), unit)
         if key in seen:
@@ -350,6 +374,7 @@ def refuted_properties(book: Rulebook, timeout: float) -> list[dict[str, Any]]:
             {
                 "rulebook": book.id,
                 "options": dict(opts),
+                "unset": unset,
                 "property": opening.NAME,
                 "statement": opening.STATEMENT,
                 "verdict": res.verdict.value,
@@ -1011,14 +1036,16 @@ def _properties(bd: _Builder) -> None:
     """Properties of `arbitro prove` refuted for a book: the total a side can start a hand from
     with no opening minimum is a gap in the book's table, with the position that shows it; one
     finding per book and property, the first reading that shows it (the default when it does)
-    giving the witness, the others listed."""
+    giving the witness, the others listed. Where the hole is one our default for a clause the
+    book is silent on fills (`book_text`), the finding is that clause's gap row: one row for the
+    one defect, now with the case that shows it."""
     firsts: dict[tuple[str, str], dict[str, Any]] = {}
     also: dict[tuple[str, str], list[str]] = {}
     for x in bd.derived.get("properties", []):
         k = (x["rulebook"], x["property"])
         if k in firsts:
             reading = _reading_text(x["options"]).strip(" ()")
-            also.setdefault(k, []).append(f"{x['text']} ({reading})")
+            also.setdefault(k, []).append(f"{x['text']} ({reading or 'the default reading'})")
         else:
             firsts[k] = x
     for k, x in firsts.items():
@@ -1026,6 +1053,7 @@ def _properties(bd: _Builder) -> None:
         if book is None or x["property"] != "opening-table":
             continue
         options = x.get("options", {})
+        unset = [u for u in x.get("unset", []) if book.has(u)]
         score = x["data"].get("side_score")
         if not isinstance(score, int):
             continue
@@ -1038,12 +1066,51 @@ def _properties(bd: _Builder) -> None:
             if not rows
             else f"two rows give it minimums {', '.join(map(str, rows))}"
         )
+        whose = "the book's own table" if unset else name
         summary = (
-            f"{name}: prove refutes that {x['statement']}: with both sides level on {score}"
-            f" the game goes on, and {effect}"
+            f"{name}: prove refutes, on {whose}, that {x['statement']}: with both sides level"
+            f" on {score} the game goes on, and {effect}"
         )
         if also.get(k):
             summary += ". Also: " + "; ".join(also[k])
+        sets: dict[str, Any] = {"book": book.id, "options": dict(options)}
+        if unset:
+            sets["unset"] = unset
+        witness = {
+            "how": "open-total",
+            "found": True,
+            "books": [name],
+            "text": x["text"] + (" in the book's own table" if unset else ""),
+            "side_score": score,
+            "totals": [score, score],
+            "minimums": rows,
+            "rule_sets": {name: sets},
+            "checked": "the solver (prove's opening-table), replayed by the model's"
+            " game_over and dealing",
+        }
+        details = {"options": options, "property": x["property"], "unset": unset}
+        home = next(
+            (
+                i
+                for i, f in enumerate(bd.out)
+                if f.kind == "gap" and unset and f.clauses == (book.clause(unset[0]).id,)
+            ),
+            None,
+        )
+        if home is not None:
+            # the book is silent on the very hole prove finds: its gap row gets the case
+            h = bd.out[home]
+            more = {"witnesses": [h.witness]} if h.witness else {}
+            bd.out[home] = replace(
+                h,
+                summary=book_words(f"{h.summary.rstrip('. ')}. The hole is real: {summary}"),
+                witness=witness,
+                checked=True,
+                core=(),
+                severity="moves" if h.severity == "none" else h.severity,
+                details={**h.details, **details, **more, "clauses_read": list(clauses)},
+            )
+            continue
         bd.add(
             Finding(
                 "gap",
@@ -1052,21 +1119,10 @@ def _properties(bd: _Builder) -> None:
                 "opening",
                 clauses,
                 summary,
-                witness={
-                    "how": "open-total",
-                    "found": True,
-                    "books": [name],
-                    "text": x["text"],
-                    "side_score": score,
-                    "totals": [score, score],
-                    "minimums": rows,
-                    "rule_sets": {name: {"book": book.id, "options": dict(options)}},
-                    "checked": "the solver (prove's opening-table), replayed by the model's"
-                    " game_over and the opening table",
-                },
+                witness=witness,
                 severity="moves",
                 checked=True,
-                details={"options": options, "property": x["property"]},
+                details=details,
             )
         )
 

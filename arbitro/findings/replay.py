@@ -65,6 +65,11 @@ def _rules(spec: Mapping[str, Any], books: Mapping[str, Any], name: str) -> Any:
     r = one(spec)
     if "with" in spec:
         r = hybrid(r, one(spec["with"]), spec["with"]["key"])
+    if spec.get("unset"):
+        # the book's own text: fields it gives no value are left without our default
+        from arbitro.findings.core import BOOK_SILENT
+
+        r = dataclasses.replace(r, **{k: BOOK_SILENT[k] for k in spec["unset"]})
     return dataclasses.replace(r, rulebook=name)
 
 
@@ -475,6 +480,8 @@ def _play(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any
 def _open_total(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any]) -> Replay:
     """Both sides level on a total: the engine says the game goes on, and the table gives that
     total no single minimum."""
+    from arbitro.model.rummy.dealing import RuleGap
+    from arbitro.model.rummy.dealing import opening_minimum as dealt_minimum
     from arbitro.model.rummy.scoring import game_over
     from arbitro.model.rummy.tables import tables
     from arbitro.proofs.differences import opening_minimum, score_unit
@@ -484,11 +491,17 @@ def _open_total(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[st
     total = int(w["side_score"])
     over = game_over(tables(r), (total, total))
     minimum = opening_minimum(r, total)
-    agrees = not over and minimum is None and total % score_unit(r) == 0
+    try:
+        # the minimum the model deals the next hand with: a hole in the table is a RuleGap
+        dealt: int | None = dealt_minimum(r, total)
+    except RuleGap:
+        dealt = None
+    agrees = not over and minimum is None and dealt is None and total % score_unit(r) == 0
     return Replay(
         agrees,
         EXHIBITS if agrees else SUPPORTS,
-        f"both sides on {total}: {'over' if over else 'play goes on'}, minimum {minimum}",
+        f"both sides on {total}: {'over' if over else 'play goes on'}, table minimum {minimum},"
+        f" {'no hand can be dealt' if dealt is None else f'the hand is dealt with {dealt}'}",
     )
 
 
