@@ -24,7 +24,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
@@ -329,7 +329,7 @@ property of the book's own table is asked with these: a clause the book is silen
 default, which fills the hole the property is about, not the book."""
 
 
-def book_text(book: Rulebook, rules: Any, options: dict[str, str]) -> tuple[Any, list[str]]:
+def book_text(book: Rulebook, rules: Any, options: Mapping[str, Any]) -> tuple[Any, list[str]]:
     """`rules` with every field of `BOOK_SILENT` whose clause the book is silent on (status
     unspecified, and not chosen by `options`) set to the book's silence; and those fields."""
     unset = [
@@ -358,7 +358,7 @@ def refuted_properties(book: Rulebook, timeout: float) -> list[dict[str, Any]]:
         rules = rules_for(book, opts)
         if not isinstance(rules, RummyRules):
             return out
-        rules, unset = book_text(book, rules, dict(opts))
+        rules, unset = book_text(book, rules, opts)
         unit = score_unit(rules)
         key = (tuple(getattr(rules, k) for k in PROPERTY_FIELDS), unit)
         if key in seen:
