@@ -59,10 +59,6 @@ KNOWN_FAILURES = {
     "test_ctrl_c_during_two_workers_keeps_the_levels_done_and_ends_every_process": (
         "a Dask worker still starting can print a KeyboardInterrupt traceback (open: #27/#28)"
     ),
-    "tests/findings/test_findings_report.py::"
-    "test_recall_of_the_readers_inventory_is_at_least_90_percent": (
-        "merging duplicate rows left recall at 89.8% of the reader's inventory (open: #24)"
-    ),
 }
 """Tests that fail on main for a reason recorded here and in an open issue: run, reported as
 xfail, and reported as XPASS the day they pass."""
