@@ -549,17 +549,40 @@ def value_pairs(books: Sequence[Rulebook], key: str) -> list[WitnessJob]:
     for g1, g2 in combinations(given if len(given) > 1 else groups, 2):
         if not g1 or not g2:
             continue
-        # two books of one game first, then books at their default reading: the pair a table of
-        # that game's books alone would choose, so one search serves both tables
+        # two books of one game first, then books that deal one deck to a common table (a case
+        # found there is a position of both games, which each book is then asked about itself),
+        # then books at their default reading: the pair a table of that game's books alone would
+        # choose, so one search serves both tables
         pairs = sorted(
             [(x, y) for x in g1 for y in g2 if x[0] != y[0]] or [(g1[0], g2[0])],
-            key=lambda p: (game[p[0][0]] != game[p[1][0]], bool(p[0][1]) + bool(p[1][1])),
+            key=lambda p: (
+                game[p[0][0]] != game[p[1][0]],
+                game[p[0][0]] != game[p[1][0]] and not _common_table(books, p[0], p[1]),
+                bool(p[0][1]) + bool(p[1][1]),
+            ),
         )
         a, b = pairs[0]
         if a[0] == b[0] and a[1]:
             a, b = b, a  # the book's default first, as its internal witness has it
         out.append(WitnessJob(_label(key, a, b), key, a, b, tuple(pairs[1:2])))
     return out
+
+
+def _common_table(books: Sequence[Rulebook], x: Member, y: Member) -> bool:
+    """Whether two members seat the same number of players in the same sides with one deck."""
+    from arbitro.model.schema import rules_for
+    from arbitro.proofs.differences import _model
+
+    def tables(m: Member) -> set[tuple[int, int, tuple[int, ...]]]:
+        book = next(b for b in books if b.id == m[0])
+        r = rules_for(book, m[1])
+        model = _model(r)
+        return {(s.players, s.sides, tuple(sorted(model.deck(r, s)))) for s in model.seatings(r)}
+
+    try:
+        return bool(tables(x) & tables(y))
+    except (ValueError, KeyError, IndexError, StopIteration):
+        return False
 
 
 # ---------------------------------------------------------------- building the findings

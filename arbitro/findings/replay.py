@@ -86,9 +86,27 @@ def _seating(model: Any, rules: Any, layout: str) -> Any:
     raise LookupError(f"no layout {layout!r}")
 
 
-def _played(model: Any, rules: Any, w: Mapping[str, Any]) -> Any:
-    """The deal and moves of `w` replayed under `rules`: the state they reach."""
-    seating = _seating(model, rules, w["layout"])
+def _their_seating(model: Any, ra: Any, rb: Any, layout: str) -> Any:
+    """Book B's seating for A's layout: the one of that name, else the one seating as many
+    players in as many sides (the books name their tables differently)."""
+    try:
+        return _seating(model, rb, layout)
+    except LookupError:
+        mine = _seating(model, ra, layout)
+        for s in model.seatings(rb):
+            if (s.players, s.sides) == (mine.players, mine.sides):
+                return s
+        raise
+
+
+def _played(model: Any, rules: Any, w: Mapping[str, Any], like: Any = None) -> Any:
+    """The deal and moves of `w` replayed under `rules`: the state they reach (at the table of
+    `like`'s layout when the layout is another book's)."""
+    seating = (
+        _seating(model, rules, w["layout"])
+        if like is None
+        else _their_seating(model, like, rules, w["layout"])
+    )
     order = [model.parse_card(c) for c in w["deal"]]
     state = model.deal(rules, model.new_game(rules, seating), order)
     for m in w.get("moves", []):
@@ -195,7 +213,7 @@ def _deal(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any
         try:
             rb = _rules(sets[b], books, b)
             model = _model(rb)
-            seating = _seating(model, rb, w["layout"])
+            seating = _their_seating(model, _rules(sets[a], books, a), rb, w["layout"])
             order = [model.parse_card(c) for c in w["deal"]]
             if sorted(order) == sorted(model.deck(rb, seating)):
                 jb = model.state_to_json(model.deal(rb, model.new_game(rb, seating), order))
@@ -274,7 +292,7 @@ def _on_both(
     except (ValueError, KeyError, LookupError, IndexError):
         return SUPPORTS
     try:
-        sb = _played(model, rb, w)
+        sb = _played(model, rb, w, like=ra)
     except (ValueError, KeyError, LookupError, IndexError):
         return _same_position(model, w, ra, rb, sa, apart)
     if model.phase(sa) != model.phase(sb):

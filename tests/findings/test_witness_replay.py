@@ -56,6 +56,22 @@ def test_an_opening_witness_replays_at_a_total_a_game_can_have() -> None:
         assert not replay(bad).agrees, total
 
 
+def test_a_canasta_against_samba_case_on_a_common_table_is_asked_of_both_books() -> None:
+    # canasta-es EL POZO: the top card put on a side's meld takes the pile only after the pile's
+    # first take; samba-fr (Le déroulement du jeu): completing a meld takes it with no such
+    # condition. canasta-es's three pairs (a third pack, 13 cards each) and samba-fr's six
+    # players (thirteen cards, three packs) deal one deck of 162 to three sides of two, so a
+    # case found there is a position of both games, asked of each book itself
+    w = _job("pile_add_after", "canasta-es", "samba-fr")
+    assert w["found"] and w["layout"] == "three-pairs", w["text"]
+    got = replay(w)
+    assert got.agrees and got.evidence == EXHIBITS, got
+    # broken: the rule set named samba-fr is canasta-es itself; the books no longer part
+    bad = copy.deepcopy(w)
+    bad["rule_sets"]["samba-fr"] = {"book": "canasta-es", "options": {}}
+    assert replay(bad).evidence != EXHIBITS
+
+
 def test_a_witness_naming_no_rule_sets_does_not_replay() -> None:
     w = _job("opening_minimums", "samba-es", "samba-en")
     del w["rule_sets"]
