@@ -31,35 +31,7 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
-KNOWN_FAILURES = {
-    "tests/proofs/test_play_refinement.py::test_every_hand_score_every_layout[samba-fr-options6]": (
-        "the samba-fr score encoding of this layout overflows Python's recursion limit when "
-        "compiled to an evaluator (open: proofs #22)"
-    ),
-    "tests/proofs/test_play_refinement.py::test_hand_scores_lie_within_the_proved_bounds[samba-fr]": (
-        "samba-fr's score bounds are UNKNOWN under the default resource limit (open: proofs #22)"
-    ),
-    "tests/arbitro/test_mover_views.py::test_every_seating_of_every_book_long[escoba-es-4]": (
-        "a completed Escoba view of four players can fail the new reachability check on opening "
-        "sweeps (open: oracle #25 and views #29)"
-    ),
-    "tests/arbitro/test_mover_views.py::test_every_seating_of_every_book_long[escoba-es-4-teams]": (
-        "the same as escoba-es-4"
-    ),
-    "tests/arbitro/test_notation.py::test_100000_random_states_round_trip[samba-en]": (
-        "the notation does not yet write a finished hand's result of Samba and Canasta (open: #25)"
-    ),
-    "tests/arbitro/test_notation.py::test_100000_random_states_round_trip[samba-fr]": (
-        "the same as samba-en"
-    ),
-    "tests/arbitro/test_notation.py::test_100000_random_states_round_trip[canasta-es]": (
-        "the same as samba-en"
-    ),
-    "tests/explore/test_partition.py::"
-    "test_ctrl_c_during_two_workers_keeps_the_levels_done_and_ends_every_process": (
-        "a Dask worker still starting can print a KeyboardInterrupt traceback (open: #27/#28)"
-    ),
-}
+KNOWN_FAILURES: dict[str, str] = {}
 """Tests that fail on main for a reason recorded here and in an open issue: run, reported as
 xfail, and reported as XPASS the day they pass."""
 
