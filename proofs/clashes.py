@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arbitro.model.rummy.family import FAMILY as RUMMY
 from arbitro.model.schema import RummyRules, rules_for
 from arbitro.model.spec import Rulebook
 from arbitro.proofs import smt
@@ -98,14 +99,14 @@ def book_clashes(book: Rulebook, timeout: float = 30.0) -> list[Clash]:
     found under several readings is listed once, with the first reading that shows it."""
     from arbitro.proofs.runner import readings
 
-    if book.game == "escoba":
-        return []
+    if not RUMMY.plays(book.game):
+        return []  # the meld clauses are Samba's and Canasta's
     out: list[Clash] = []
     seen: set[tuple[str, tuple[str, ...]]] = set()
     done: set[Any] = set()
     for opts in readings(book):
         r = rules_for(book, opts)
-        assert isinstance(r, RummyRules)
+        assert RUMMY.owns(r)
         if r in done:
             continue
         done.add(r)

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arbitro.model.rummy.family import FAMILY as RUMMY
 from arbitro.model.schema import RummyRules, rules_for
 from arbitro.model.spec import Rulebook
 from arbitro.proofs import smt
@@ -222,14 +223,14 @@ def book_dead_rules(book: Rulebook, timeout: float = 30.0) -> list[DeadRule]:
     found under several readings is listed once, with the first reading that shows it."""
     from arbitro.proofs.runner import readings
 
-    if book.game == "escoba":
-        return []
+    if not RUMMY.plays(book.game):
+        return []  # the meld clauses are Samba's and Canasta's
     out: list[DeadRule] = []
     seen: set[tuple[str, str]] = set()
     done: set[Any] = set()
     for opts in readings(book):
         r = rules_for(book, opts)
-        assert isinstance(r, RummyRules)
+        assert RUMMY.owns(r)
         if r in done:
             continue
         done.add(r)

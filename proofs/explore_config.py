@@ -11,14 +11,14 @@ one-line error naming the field, and it is marked as not the book's in everythin
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from arbitro.model.errors import ArbitroError
+from arbitro.model.family import family_of_game, family_of_rules
 from arbitro.model.game import GameModel, Seating
 from arbitro.model.schema import DealCount, EscobaRules, Layout, RummyRules, rules_for
 from arbitro.model.spec import load_rulebook, spec_dir
@@ -61,14 +61,9 @@ def _show(v: Any) -> str:
     return ",".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
 
 
-_MODELS = {"escoba": "arbitro.model.escoba:ESCOBA", "samba": "arbitro.model.rummy:RUMMY"}
-_MODELS["canasta"] = _MODELS["samba"]
-
-
 def model_of(config: Config) -> GameModel:
     """The game model that plays the configuration's rulebook."""
-    module, name = _MODELS[load_rulebook(config.rulebook).game].split(":")
-    return cast(GameModel, getattr(importlib.import_module(module), name))
+    return family_of_game(load_rulebook(config.rulebook).game).engine
 
 
 def configs_dir() -> Path:
@@ -120,7 +115,7 @@ def config_from_data(data: Mapping[str, Any], where: str) -> Config:
         base = rules_for(book, options)
     except ArbitroError as e:
         raise ConfigError(where, "options", str(e)) from None
-    allowed = ESCOBA_FIELDS if isinstance(base, EscobaRules) else RUMMY_FIELDS
+    allowed, resize = SIZES[family_of_rules(base).name]
     unknown = sorted(set(data) - set(allowed) - set(COMMON))
     if unknown:
         raise ConfigError(
@@ -129,11 +124,7 @@ def config_from_data(data: Mapping[str, Any], where: str) -> Config:
             f"not a size a configuration may change; {book.game}: {', '.join(allowed)}",
         )
     changes = {k: data[k] for k in allowed if k in data}
-    rules: EscobaRules | RummyRules
-    if isinstance(base, EscobaRules):
-        rules, seating = _escoba(base, changes, where)
-    else:
-        rules, seating = _rummy(base, changes, where)
+    rules, seating = resize(base, changes, where)
     about = data.get("about", "")
     if not isinstance(about, str):
         raise ConfigError(where, "about", "a string")
@@ -245,3 +236,11 @@ def _rummy(base: RummyRules, changes: Mapping[str, Any], where: str) -> tuple[Ru
         base, packs=packs, jokers_per_pack=jokers, layouts=(layout,), target_score=target
     )
     return rules, Seating(players, sides, layout.name)
+
+
+_Resize = Callable[[Any, Mapping[str, Any], str], tuple[EscobaRules | RummyRules, Seating]]
+SIZES: dict[str, tuple[tuple[str, ...], _Resize]] = {
+    "escoba": (ESCOBA_FIELDS, _escoba),
+    "rummy": (RUMMY_FIELDS, _rummy),
+}
+"""For each family (`GameFamily.name`): the sizes a configuration may change, and how."""

@@ -14,11 +14,12 @@ for) `score_facts` returns None and the explorer says the check was not made.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from arbitro.model.schema import EscobaRules
+from arbitro.model.family import family_of_rules
 from arbitro.proofs.verdict import NotEncoded, Result, Verdict
 
 TIMEOUT = 20.0
@@ -56,17 +57,17 @@ def from_result(result: Result) -> ProvedScores:
     return ProvedScores(result.rulebook, low_high, admitted)
 
 
+SCORING = {"escoba": "arbitro.proofs.escoba.scoring", "rummy": "arbitro.proofs.rummy.scoring"}
+"""Each game family's (`GameFamily.name`) score encoding: a module with `bounds(rules, timeout)`
+(imported when first asked for)."""
+
+
 @lru_cache(maxsize=16)
 def score_facts(rules: Any) -> ProvedScores | None:
     """The proved facts about a side's hand score under these rules, or None when the encodings
     do not cover them."""
+    scoring = importlib.import_module(SCORING[family_of_rules(rules).name])
     try:
-        if isinstance(rules, EscobaRules):
-            from arbitro.proofs.escoba import scoring as escoba_scoring
-
-            return from_result(escoba_scoring.bounds(rules, TIMEOUT))
-        from arbitro.proofs.rummy import scoring as rummy_scoring
-
-        return from_result(rummy_scoring.bounds(rules, TIMEOUT))
+        return from_result(scoring.bounds(rules, TIMEOUT))
     except NotEncoded:
         return None
