@@ -27,7 +27,7 @@ EXPLORATIONS = [
     ("escoba-es", "escoba-20", ["--deals", "4"]),
     ("escoba-es", "escoba-28", ["--deal", "0"]),
     ("escoba-es", "escoba-28", ["--deals", "4"]),
-    ("escoba-es", "escoba-28h4", ["--deal", "0"]),
+    ("escoba-es", "escoba-28h4", ["--deal", "0", "--max-states", "20000000"]),
     ("escoba-es", "escoba-12", ["--deal", "0", "--symmetry"]),
     ("escoba-es", "escoba-16", ["--deal", "0", "--symmetry"]),
     ("samba-es", "samba-small", ["--deal", "0", "--max-states", "20000"]),

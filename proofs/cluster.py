@@ -43,18 +43,13 @@ def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
     """A Dask client: of a running scheduler at ``scheduler``, else of a local cluster of
     ``workers`` single-threaded processes, closed (and the cluster with it) on the way out.
     An address that is malformed or that no scheduler answers is an `ExploreError`."""
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ClusterError(
-            "fanning out needs Dask distributed: install arbitro with the 'cluster' extra"
-        ) from None
     cluster = None
     client = None
     try:
         if scheduler:
+            Client, _ = _dask()
             try:
-                client = Client(scheduler, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+                client = Client(scheduler, timeout=CONNECT_TIMEOUT)
             except (ValueError, TypeError) as e:
                 raise ClusterError(
                     f"--scheduler {scheduler!r} is not a Dask scheduler address"
@@ -66,34 +61,82 @@ def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
                     " (start one with `dask scheduler`, see docs/scaling.md)"
                 ) from None
         else:
-            # the workers are started with Ctrl-C blocked (a child keeps the signal mask): it
-            # reaches every process of the terminal, and only this one acts on it, by closing
-            # the cluster
-            import logging
-            import signal
-
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-            try:
-                cluster = LocalCluster(  # type: ignore[no-untyped-call]
-                    n_workers=workers, threads_per_worker=1, processes=True,
-                    dashboard_address=":0", silence_logs=logging.CRITICAL,
-                )  # fmt: skip
-            except (OSError, RuntimeError) as e:  # a worker that did not start in time
-                raise ClusterError(
-                    f"could not start {workers} local Dask workers: {str(e).splitlines()[0]}"
-                ) from None
-            finally:
-                # a Ctrl-C while the workers started was held back: it is raised here
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-            client = Client(cluster)  # type: ignore[no-untyped-call]
+            cluster, interrupted = _local_cluster(workers)
+            if interrupted:
+                raise KeyboardInterrupt  # held back while the workers started
+            Client, _ = _dask()
+            client = Client(cluster)
         yield client
     finally:
         # shutting down after an interrupt: quietly, whatever state the workers are in
         with contextlib.suppress(Exception), _quiet_dask():
             if client is not None:
-                client.close()  # type: ignore[no-untyped-call]
+                client.close()
             if cluster is not None:
                 cluster.close()
+                _stop_fork_server()
+
+
+def _dask() -> tuple[Any, Any]:
+    """Dask distributed's Client and LocalCluster, or a ClusterError saying how to get them."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ClusterError(
+            "fanning out needs Dask distributed: install arbitro with the 'cluster' extra"
+        ) from None
+    return Client, LocalCluster
+
+
+def _local_cluster(workers: int) -> tuple[Any, bool]:
+    """A local cluster of ``workers`` processes that never act on Ctrl-C themselves, and
+    whether Ctrl-C came while it started.
+
+    Ctrl-C reaches every process of the terminal, and only this one acts on it, by closing the
+    cluster. The workers are forked from a fork server (which has Dask imported already, so they
+    start at once) that was started with SIGINT ignored: it hands that to every worker, so a
+    worker still starting never prints a KeyboardInterrupt traceback. This process ignores the
+    signal only for the instant the server is started; while the workers start, a Ctrl-C is
+    noted (never raised inside Dask's start-up, which would leave a half-made cluster) and the
+    caller raises it once the cluster can be closed.
+    """
+    import logging
+    import multiprocessing.forkserver
+    import signal
+
+    _, LocalCluster = _dask()
+    import dask.config
+    from distributed.utils import get_mp_context
+
+    came: list[int] = []
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        get_mp_context()  # type: ignore[no-untyped-call]  # sets what the fork server imports
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            multiprocessing.forkserver.ensure_running()
+            signal.signal(signal.SIGINT, lambda sig, frame: came.append(sig))
+            cluster = LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True,
+                dashboard_address=":0", silence_logs=logging.CRITICAL,
+            )  # fmt: skip
+        except (OSError, RuntimeError) as e:  # a worker that did not start in time
+            _stop_fork_server()
+            raise ClusterError(
+                f"could not start {workers} local Dask workers: {str(e).splitlines()[0]}"
+            ) from None
+        finally:
+            signal.signal(signal.SIGINT, handler)
+    return cluster, bool(came)
+
+
+def _stop_fork_server() -> None:
+    """The fork server of a local cluster ended and reaped with it (it would end by itself once
+    this process ends, left a moment as a zombie)."""
+    import multiprocessing.forkserver
+
+    stop = getattr(getattr(multiprocessing.forkserver, "_forkserver", None), "_stop", None)
+    if stop is not None:
+        stop()
 
 
 CONNECT_TIMEOUT = "10s"

@@ -55,10 +55,6 @@ KNOWN_FAILURES = {
     "tests/arbitro/test_notation.py::test_100000_random_states_round_trip[canasta-es]": (
         "the same as samba-en"
     ),
-    "tests/explore/test_partition.py::"
-    "test_ctrl_c_during_two_workers_keeps_the_levels_done_and_ends_every_process": (
-        "a Dask worker still starting can print a KeyboardInterrupt traceback (open: #27/#28)"
-    ),
     "tests/findings/test_witness_replay.py::"
     "test_the_samba_en_tie_past_the_target_is_a_finding_that_replays": (
         "samba-en's new flagged reading for ties past 10,000 makes the opening table PROVED under "

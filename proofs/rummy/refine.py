@@ -115,18 +115,37 @@ class _Split:
 """The action types whose enabled set is compared in a decided state."""
 
 
-class Refiner:
-    """The state check of one rules object and seating (see the module's docstring)."""
+class _Shared:
+    """What the refiners of one rules object share, whatever the seating: the relations, their
+    compiled facts and the score encoding (built once: building and compiling them is most of a
+    short run)."""
 
-    def __init__(self, rules: RummyRules, seating: Seating) -> None:
+    def __init__(self, rules: RummyRules) -> None:
         self.rules = rules
-        self.seating = seating
         self.ck = abstract.Checker(rules)
         self.rest = copy.copy(self.ck)  # the same relations, some of whose facts `_Split` moves
         self.rest.relations = dict(self.ck.relations)
         self.rest.compiled = {}
         self.rest.slots = {}
         self.split = {move: _Split(self.ck, self.rest, move) for move in LOCAL}
+        self.score: tuple[Any, FactChecker, Evaluator, list[str]] | None = None
+
+
+_SHARED: dict[int, _Shared] = {}
+"""By the id of a rules object (the entry keeps it alive)."""
+
+
+class Refiner:
+    """The state check of one rules object and seating (see the module's docstring)."""
+
+    def __init__(self, rules: RummyRules, seating: Seating) -> None:
+        self.rules = rules
+        self.seating = seating
+        shared = _SHARED.get(id(rules))
+        if shared is None or shared.rules is not rules:
+            shared = _SHARED[id(rules)] = _Shared(rules)
+        self.ck, self.rest, self.split = shared.ck, shared.rest, shared.split
+        self.shared = shared
         layout = next(x for x in rules.layouts if x.name == seating.layout)
         self.deck = list(C.deck(rules, layout).counts())
         self._score: tuple[Any, FactChecker, Evaluator, list[str], int] | None = None
@@ -318,16 +337,18 @@ class Refiner:
         from arbitro.proofs.rummy import score
 
         if self._score is None:
-            cfg = score.config(self.rules)
-            names = cfg.unknowns()
+            if self.shared.score is None:
+                cfg = score.config(self.rules)
+                names = cfg.unknowns()
+                self.shared.score = (
+                    cfg,
+                    FactChecker(cfg.facts.items, names),
+                    Evaluator(list(cfg.categories.values()), names),
+                    names,
+                )
+            cfg = self.shared.score[0]
             index = next(i for i, g in enumerate(cfg.seatings) if self.seating.layout in g.names)
-            self._score = (
-                cfg,
-                FactChecker(cfg.facts.items, names),
-                Evaluator(list(cfg.categories.values()), names),
-                names,
-                index,
-            )
+            self._score = (*self.shared.score, index)
         cfg, fc, ev, names, index = self._score
         for side in range(int(end["sides"])):
             v = abstract.config_values(cfg, end, side, index)

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -190,35 +191,71 @@ def test_more_workers_than_cores_is_refused(capsys: pytest.CaptureFixture[str]) 
     assert "--scheduler" in err
 
 
+_EXPLORE_28H4 = [sys.executable, "-m", "arbitro.cli", "explore", "escoba-es", "--config"]
+_EXPLORE_28H4 += ["escoba-28h4", "--deal", "0", "--workers", "2", "--max-states", "100000000"]
+
+
+def _ctrl_c_when(
+    tmp_path: Path, ready: Callable[[list[str]], bool], then: float
+) -> tuple[str, str]:
+    """Runs explore over two local workers in its own process group, sends SIGINT to the whole
+    group (as a terminal's Ctrl-C does) `then` seconds after `ready` holds of the group's command
+    lines, checks it exits 130 and leaves no process, and returns its stdout and stderr."""
+    pytest.importorskip("dask.distributed")
+    out, err = tmp_path / "out", tmp_path / "err"
+    with out.open("w") as o, err.open("w") as e:
+        run = subprocess.Popen(_EXPLORE_28H4, stdout=o, stderr=e, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 240
+            while not ready(_group(run.pid, args=True)) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(then)
+            os.killpg(run.pid, signal.SIGINT)
+            assert run.wait(120) == 130
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(run.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 20
+    while _group(run.pid) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert _group(run.pid) == []
+    return out.read_text(), err.read_text()
+
+
 @pytest.mark.slow
 def test_ctrl_c_during_two_workers_keeps_the_levels_done_and_ends_every_process(
     tmp_path: Path,
 ) -> None:
     """Ctrl-C reaches every process of the terminal (the process group): the run prints what
     the finished levels reached, exits 130 without a traceback, and no worker is left."""
-    pytest.importorskip("dask.distributed")
-    argv = [sys.executable, "-m", "arbitro.cli", "explore", "escoba-es", "--config"]
-    argv += ["escoba-28h4", "--deal", "0", "--workers", "2", "--max-states", "100000000"]
-    out, err = tmp_path / "out", tmp_path / "err"
-    with out.open("w") as o, err.open("w") as e:
-        run = subprocess.Popen(argv, stdout=o, stderr=e, start_new_session=True)
-        try:
-            deadline = time.monotonic() + 240
-            while len(_group(run.pid)) < 4 and time.monotonic() < deadline:  # both workers up
-                time.sleep(1)
-            time.sleep(15)  # some levels walked
-            os.killpg(run.pid, signal.SIGINT)
-            assert run.wait(120) == 130
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(run.pid, signal.SIGKILL)
-    assert "INTERRUPTED" in out.read_text()
-    assert "Traceback" not in err.read_text()
-    time.sleep(2)
-    assert _group(run.pid) == []
+
+    def both_workers(group: list[str]) -> bool:
+        return sum("forkserver" in p or "spawn_main" in p for p in group) >= 3
+
+    out, err = _ctrl_c_when(tmp_path, both_workers, 15)  # some levels walked
+    assert "INTERRUPTED" in out
+    assert "Traceback" not in err
 
 
-def _group(pgid: int) -> list[str]:
-    """The processes of a process group still running."""
-    ps = subprocess.run(["ps", "-o", "pid=", "-g", str(pgid)], capture_output=True, text=True)
-    return ps.stdout.split()
+@pytest.mark.slow
+def test_ctrl_c_while_the_workers_start_is_not_lost_and_prints_no_traceback(
+    tmp_path: Path,
+) -> None:
+    """A Ctrl-C while the local workers are still starting (the fork server just up, the workers
+    importing) ends the run with none of the deal finished, exit 130, no traceback from any
+    process (the workers ignore it, the explorer raises it once the cluster can close)."""
+
+    def server_up(group: list[str]) -> bool:
+        return any("forkserver" in p for p in group)
+
+    out, err = _ctrl_c_when(tmp_path, server_up, 0.5)
+    assert "INTERRUPTED" in out
+    assert "Traceback" not in err
+    assert "KeyboardInterrupt" not in err
+
+
+def _group(pgid: int, args: bool = False) -> list[str]:
+    """The processes of a process group still running (their command lines with `args`)."""
+    fields = "pid=,args=" if args else "pid="
+    ps = subprocess.run(["ps", "-o", fields, "-g", str(pgid)], capture_output=True, text=True)
+    return ps.stdout.strip().splitlines() if args else ps.stdout.split()
