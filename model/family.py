@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeGuard, TypeVar
 
 from arbitro.model.errors import OptionError
-from arbitro.model.game import GameModel
+from arbitro.model.game import Game
 
 R = TypeVar("R")
 """The family's typed rules (a class of arbitro.model.schema)."""
@@ -39,7 +39,7 @@ class GameFamily(Generic[R, S]):
     """The class of its typed rules (`schema.rules_for` builds them)."""
     state_type: type[S]
     """The class of its engine's states."""
-    engine: GameModel
+    engine: Game[R, S, Any]
     """The engine: legal actions, apply, the codec, the card notation."""
     categories: tuple[str, ...]
     """The scoring categories of a hand, in the order results list them."""

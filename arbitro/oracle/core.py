@@ -381,7 +381,8 @@ class Oracle:
         a = self.read_action(s, action)
         self._playing(s)
         try:
-            return self.model.apply(self.rules, s, a)
+            after: Hashable = self.model.apply(self.rules, s, a)
+            return after
         except IllegalAction as e:
             try:
                 move: str | None = move_text(self.model.action_to_json(a))
