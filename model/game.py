@@ -97,9 +97,7 @@ class Game(Protocol[R, S, A]):
         IllegalAction when the action is not legal."""
         ...
 
-    def random_step(
-        self, rules: R, state: S, rng: random.Random
-    ) -> tuple[A, S] | None:
+    def random_step(self, rules: R, state: S, rng: random.Random) -> tuple[A, S] | None:
         """A legal action drawn uniformly from `legal_actions` and the state after it, or None when
         there is none; a model may draw it without listing every action first."""
         ...

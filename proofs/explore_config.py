@@ -21,7 +21,7 @@ from arbitro.model.errors import ArbitroError
 from arbitro.model.family import family_of_game, family_of_rules
 from arbitro.model.game import GameModel, Seating
 from arbitro.model.schema import DealCount, EscobaRules, Layout, RummyRules, rules_for
-from arbitro.model.spec import load_rulebook, spec_dir
+from arbitro.model.spec import Rulebook, load_rulebook, spec_dir
 
 ESCOBA_FIELDS = ("suits", "ranks", "players", "hand_size", "target_score")
 RUMMY_FIELDS = ("packs", "jokers_per_pack", "players", "sides", "hand_size", "target_score")
@@ -61,9 +61,15 @@ def _show(v: Any) -> str:
     return ",".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
 
 
+def model_for_rulebook(rulebook: str) -> GameModel:
+    """The game model (its family's engine, from the registry) that plays a rulebook."""
+
+    return family_of_game(load_rulebook(rulebook).game).engine
+
+
 def model_of(config: Config) -> GameModel:
     """The game model that plays the configuration's rulebook."""
-    return family_of_game(load_rulebook(config.rulebook).game).engine
+    return model_for_rulebook(config.rulebook)
 
 
 def configs_dir() -> Path:
@@ -99,13 +105,15 @@ def load_config(name_or_path: str) -> Config:
     return config_from_data(data, where)
 
 
-def config_from_data(data: Mapping[str, Any], where: str) -> Config:
-    """Build and validate a configuration from its TOML table."""
+def config_from_data(data: Mapping[str, Any], where: str, book: Rulebook | None = None) -> Config:
+    """Build and validate a configuration from its TOML table; ``book`` (with the id the table
+    names) replaces the stored rulebook, e.g. the book with house rules."""
     for key in ("name", "rulebook"):
         if not isinstance(data.get(key), str) or not data[key]:
             raise ConfigError(where, key, "required, a non-empty string")
     try:
-        book = load_rulebook(data["rulebook"])
+        if book is None or book.id != data["rulebook"]:
+            book = load_rulebook(data["rulebook"])
     except ArbitroError as e:
         raise ConfigError(where, "rulebook", str(e)) from None
     options = data.get("options", {})

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from arbitro.model.errors import ArbitroError
-from arbitro.model.family import family_of_game, family_of_rules
+from arbitro.model.family import family_of_rules
 from arbitro.model.game import GameModel, Seating
 
 
@@ -352,9 +352,9 @@ SAMPLES = 100_000
 
 
 def _model_for(rulebook: str) -> GameModel:
-    from arbitro.model.spec import load_rulebook
+    from arbitro.proofs.explore_config import model_for_rulebook
 
-    return family_of_game(load_rulebook(rulebook).game).engine
+    return model_for_rulebook(rulebook)
 
 
 def run(

@@ -14,12 +14,13 @@ for) `score_facts` returns None and the explorer says the check was not made.
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from arbitro.model.family import family_of_rules
+from arbitro.model.schema import EscobaRules, RummyRules
 from arbitro.proofs.verdict import NotEncoded, Result, Verdict
 
 TIMEOUT = 20.0
@@ -57,17 +58,54 @@ def from_result(result: Result) -> ProvedScores:
     return ProvedScores(result.rulebook, low_high, admitted)
 
 
-SCORING = {"escoba": "arbitro.proofs.escoba.scoring", "rummy": "arbitro.proofs.rummy.scoring"}
-"""Each game family's (`GameFamily.name`) score encoding: a module with `bounds(rules, timeout)`
-(imported when first asked for)."""
+def with_most(rules: EscobaRules, facts: ProvedScores) -> ProvedScores:
+    """Escoba's greatest hand score cut down to what play reaches: the categories' points and
+    the most escobas a side makes in a hand of each of the rules' seatings, an exhausted search
+    over the relation's plays (`proofs/escoba/hand_scores.py`). The score encoding alone counts
+    escobas by an upper bound (one per card a side plays), which play does not reach; without
+    the cut an engine scoring too many escobas would pass the check."""
+    from arbitro.proofs.escoba import hand_scores
+
+    if facts.low_high is None:
+        return facts
+    try:
+        tops = []
+        for players, sides in hand_scores.seatings_of(rules):
+            most = hand_scores.most_escobas(rules, players, sides)
+            if not most.proved:
+                return facts
+            tops.append(hand_scores.category_most(rules) + rules.escoba_points * most.value)
+    except NotEncoded:
+        return facts
+    lo, hi = facts.low_high
+    hi = min(hi, max(tops))
+    admitted = facts.admitted
+    if admitted is not None:
+        admitted = frozenset(t for t in admitted if t <= hi)
+    return ProvedScores(facts.rulebook, (lo, hi), admitted)
+
+
+def _escoba_facts(rules: EscobaRules) -> ProvedScores:
+    from arbitro.proofs.escoba import scoring
+
+    return with_most(rules, from_result(scoring.bounds(rules, TIMEOUT)))
+
+
+def _rummy_facts(rules: RummyRules) -> ProvedScores:
+    from arbitro.proofs.rummy import scoring
+
+    return from_result(scoring.bounds(rules, TIMEOUT))
+
+
+FACTS: dict[str, Callable[[Any], ProvedScores]] = {"escoba": _escoba_facts, "rummy": _rummy_facts}
+"""Each game family's (`GameFamily.name`) proved score facts, from its score encoding."""
 
 
 @lru_cache(maxsize=16)
 def score_facts(rules: Any) -> ProvedScores | None:
     """The proved facts about a side's hand score under these rules, or None when the encodings
     do not cover them."""
-    scoring = importlib.import_module(SCORING[family_of_rules(rules).name])
     try:
-        return from_result(scoring.bounds(rules, TIMEOUT))
+        return FACTS[family_of_rules(rules).name](rules)
     except NotEncoded:
         return None

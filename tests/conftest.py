@@ -32,10 +32,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 
 KNOWN_FAILURES = {
-    "tests/proofs/test_play_refinement.py::test_every_hand_score_every_layout[samba-fr-options6]": (
-        "the samba-fr score encoding of this layout overflows Python's recursion limit when "
-        "compiled to an evaluator (open: proofs #22)"
-    ),
     "tests/proofs/test_play_refinement.py::test_hand_scores_lie_within_the_proved_bounds[samba-fr]": (
         "samba-fr's score bounds are UNKNOWN under the default resource limit (open: proofs #22)"
     ),

@@ -55,6 +55,8 @@ OPS: dict[str, tuple[str, ...]] = {
 MAX_LINE = 16 * 1024 * 1024
 """The longest request line read, in bytes; a longer one is skipped and answered with an error."""
 MAX_ORACLES = 64
+MAX_ACTIONS = 100_000
+"""The most actions one `apply` takes (`maxItems` of request.schema.json, where it is checked)."""
 DEFAULT = "default"
 """The name of the oracle a `start` without `oracle` makes (replacing the one it made before)."""
 MAX_POSITIONS = 10_000
