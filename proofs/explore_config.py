@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arbitro.model.errors import ArbitroError
+from arbitro.model.errors import ArbitroError, did_you_mean
 from arbitro.model.family import family_of_game, family_of_rules
 from arbitro.model.game import GameModel, Seating
 from arbitro.model.schema import DealCount, EscobaRules, Layout, RummyRules, rules_for
@@ -92,7 +92,12 @@ def load_config(name_or_path: str) -> Config:
         named = configs_dir() / f"{name_or_path}.toml"
         if name_or_path not in config_names():
             known = ", ".join(config_names())
-            raise ConfigError(shown(name_or_path), "name", f"no such configuration; known: {known}")
+            raise ConfigError(
+                shown(name_or_path),
+                "name",
+                f"no such configuration; known: {known}"
+                + did_you_mean(name_or_path, config_names()),
+            )
         path = named
     where = str(path)
     problem = input_problem(path)

@@ -7,13 +7,14 @@ import contextlib
 import errno
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from arbitro.cli import explore_cmd
-from arbitro.model.errors import ArbitroError, OptionError
+from arbitro.model.errors import ArbitroError, OptionError, did_you_mean
 from arbitro.model.spec import Rulebook, load_all, load_rulebook
 
 COMPARISON = Path("docs/rules-comparison.md")
@@ -29,11 +30,38 @@ class UsageError(ArbitroError, ValueError):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line (no usage block), raised for `main` to print."""
+    """argparse whose errors are one line (no usage block), raised for `main` to print, with the
+    command or option meant when a mistyped one is close to it."""
+
+    # the parsers of the command line being read, outermost first
+    _used: ClassVar[list[Parser]] = []
 
     def error(self, message: str) -> NoReturn:
         where = "" if self.prog == "arbitro" else f"{self.prog}: "
+        choice = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)$", message)
+        if choice:
+            message += did_you_mean(choice[1], re.findall(r"'([^']*)'", choice[2]))
         raise UsageError(f"{where}{message} (see {self.prog} --help)")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        Parser._used.append(self)
+        return super().parse_known_args(args, namespace)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        Parser._used.clear()
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            # named by the command that was being read, with the options it has
+            inner = Parser._used[-1]
+            options = [o for o in inner._option_string_actions if o.startswith("--")]
+            first = next((x for x in extras if x.startswith("--")), "")
+            hint = did_you_mean(first.partition("=")[0], options) if first else ""
+            inner.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+        return ns
 
 
 # ---------------------------------------------------------------- argument types
@@ -277,7 +305,11 @@ def _pick_clauses(book: Rulebook, names: Sequence[str]) -> list[Any] | None:
         key = option_key(raw)
         if not book.has(key):
             near = [c.id for c in book.clauses if key in c.key or c.key in key]
-            hint = f"; did you mean {', '.join(near[:3])}?" if near else ""
+            hint = (
+                f"; did you mean {', '.join(near[:3])}?"
+                if near
+                else did_you_mean(raw, [c.key.replace("_", "-") for c in book.clauses])
+            )
             raise OptionError(f"{book.id} has no clause {raw!r}{hint}")
         picked.append(book.clause(key))
     return picked

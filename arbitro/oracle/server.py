@@ -30,6 +30,7 @@ from arbitro.model.errors import (
 from arbitro.model.spec import own_spec_ids, rulebook_ids
 from arbitro.oracle.core import Oracle, Refused, refusal_json
 from arbitro.oracle.jsonio import dumps_line, loads, shorten
+from arbitro.oracle.notation import is_position_line
 from arbitro.oracle.protocol import Invalid, validate
 from arbitro.oracle.states import InconsistentState
 from arbitro.oracle.transcript import PROTOCOL
@@ -113,7 +114,11 @@ class Server:
         if len(given) != 1:
             what = "state or position" + (" or view" if allow_view else "")
             raise RequestError("malformed-request", f"op {req['op']!r} needs exactly one of {what}")
-        if "position" in req and isinstance(req["position"], str):
+        if (
+            "position" in req
+            and isinstance(req["position"], str)
+            and not is_position_line(req["position"])
+        ):
             pid = req["position"]
             kept = self.positions.get(pid)
             if kept is None:
@@ -178,7 +183,7 @@ class Server:
         if op == "position":
             if "position" not in req:
                 raise RequestError("malformed-request", "position: give the position to build")
-            if isinstance(req["position"], str):
+            if isinstance(req["position"], str) and not is_position_line(req["position"]):
                 # a kept position, returned (and with save, kept under another id as well)
                 oracle, s, _ = self._source(req)
                 self._store(req, oracle, s, None)

@@ -119,6 +119,22 @@ def test_meld_caps_refutes_a_raised_escalera_minimum() -> None:
     assert len(got.witness.data["meld"]) == r.sequence_min == 3  # samba-en:sequence-min
 
 
+def test_meld_caps_refutes_a_lowered_escalera_minimum() -> None:
+    """The other way: an escalera minimum lowered by one in the relation alone lets a two-card
+    escalera be laid, which breaks samba-en's minimum of three (the sound half, `lay`)."""
+    r = rummy("samba-en")
+    checks = {
+        c.name: c
+        for c in meld_caps.meld_caps(
+            r, T, guard=dataclasses.replace(r, sequence_min=r.sequence_min - 1)
+        )
+    }
+    got = checks["lay"]
+    assert got.verdict is Verdict.REFUTED and got.witness is not None
+    assert len(got.witness.data["meld"]) == 2
+    assert any("samba-en:sequence-min" in b for b in got.witness.data["breaks"])
+
+
 def test_score_bounds_refutes_a_negative_bonus() -> None:
     r = dataclasses.replace(rummy("canasta-es"), bonus_clean_canasta=-500)
     checks = {c.name: c for c in scoring.signs(r, T)}
