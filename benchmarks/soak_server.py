@@ -1,7 +1,8 @@
 """Soak `arbitro serve` with fuzzed requests and report crashes, non-JSON answers, internal errors
 and the server's memory. A script, not a test: it reports, it does not assert.
 
-    uv run python benchmarks/soak_server.py [--requests 100000] [--seed 0]
+    uv run python benchmarks/soak_server.py [--requests 300000] [--seed 0]
+    uv run python benchmarks/soak_server.py --large   # the largest apply, and one action more
 
 The requests are drawn from a seeded generator: real game flows (start, new_game, deal, legal,
 apply, explain, score, check, view, position, kept positions) for every rulebook, mixed with their
@@ -11,7 +12,7 @@ of a megabyte. They are written down the pipe by one thread while the answers ar
 another. Memory is the server process's resident set (VmRSS), sampled every 1,000 answers.
 
 Targets (issue: reliability under hostile input): 0 crashes, 0 non-JSON answers, 0 internal
-errors over at least 100,000 requests; memory flat after warm-up (the last sample within 10% of
+errors over at least 300,000 requests; memory flat after warm-up (the last sample within 10% of
 the one at the end of warm-up).
 """
 
@@ -189,17 +190,67 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
+def large_requests(rounds: int = 3) -> None:
+    """Time the answers to the largest `apply` the schema takes (100,000 actions, judged from the
+    first) and to one action more (refused by its size), each over the pipe, best of `rounds`."""
+    from arbitro.oracle.server import MAX_ACTIONS
+
+    oracle = Oracle("escoba-es", players=2)
+    deck = oracle.describe()["deck"]
+    state = oracle.deal(oracle.new_game(), random.Random(1).sample(deck, len(deck)))
+    action = oracle.legal_actions(state)[0]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arbitro.cli", "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        start = {"id": 0, "op": "start", "rulebook": "escoba-es", "players": 2}
+        proc.stdin.write(json.dumps(start).encode() + b"\n")
+        proc.stdin.flush()
+        proc.stdout.readline()
+        for n in (MAX_ACTIONS, MAX_ACTIONS + 1):
+            line = json.dumps({"id": n, "op": "apply", "state": state, "actions": [action] * n})
+            times = []
+            for _ in range(rounds):
+                began = time.perf_counter()
+                proc.stdin.write(line.encode() + b"\n")
+                proc.stdin.flush()
+                answer = json.loads(proc.stdout.readline())
+                times.append(time.perf_counter() - began)
+            what = answer["error"]["type"] if not answer["ok"] else "ok"
+            print(
+                f"apply of {n:,} actions ({len(line) / 1e6:.1f} MB): answered {what} in "
+                f"{min(times):.2f} s (best of {rounds}; {', '.join(f'{t:.2f}' for t in times)})"
+            )
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--requests", type=int, default=100_000)
+    parser.add_argument("--requests", type=int, default=300_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--warm-up", type=int, default=10_000, help="requests before memory counts")
     parser.add_argument(
         "--only", metavar="PREFIX", help="only the rulebooks whose id starts so (e.g. escoba)"
     )
+    parser.add_argument(
+        "--large",
+        action="store_true",
+        help="only time the largest apply the server takes, and one action more",
+    )
     args = parser.parse_args()
+    if args.large:
+        large_requests()
+        return
 
-    lines = list(requests(args.requests, args.seed, args.only))
+    # made as they are sent: a list of 300,000 requests (megabyte ones among them) would hold
+    # gigabytes in this process
+    stream = requests(args.requests, args.seed, args.only)
+    total = args.requests
     proc = subprocess.Popen(
         [sys.executable, "-m", "arbitro.cli", "serve"],
         stdin=subprocess.PIPE,
@@ -211,7 +262,7 @@ def main() -> None:
 
     def feed() -> None:
         try:
-            for raw in lines:
+            for raw in stream:
                 stdin.write(raw)
             stdin.close()
         except BrokenPipeError:
@@ -245,10 +296,10 @@ def main() -> None:
     code = proc.wait(timeout=60)
     stderr = proc.stderr.read().decode("utf-8", "replace")
     seconds = time.perf_counter() - start
-    crashed = code != 0 or answered != len(lines) or bool(stderr.strip())
+    crashed = code != 0 or answered != total or bool(stderr.strip())
     warm = [kb for n, kb in samples if n >= args.warm_up]
-    print(f"requests sent      {len(lines):,} in {seconds:.0f} s ({len(lines) / seconds:,.0f}/s)")
-    print(f"answers            {answered:,} (one per request: {answered == len(lines)})")
+    print(f"requests sent      {total:,} in {seconds:.0f} s ({total / seconds:,.0f}/s)")
+    print(f"answers            {answered:,} (one per request: {answered == total})")
     print(f"crashes            {int(crashed)} (exit status {code}; stderr {len(stderr)} bytes)")
     print(f"non-JSON answers   {non_json}")
     print(f"internal errors    {types['internal-error']}")

@@ -2,7 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
+
+
+def did_you_mean(word: str, known: Iterable[str], n: int = 3) -> str:
+    """`"; did you mean X?"` naming the known names closest in spelling to a mistyped one (- and _
+    alike, case aside), or "" when none is close."""
+    import difflib
+
+    def norm(s: str) -> str:
+        return s.lower().replace("_", "-")
+
+    by: dict[str, str] = {}
+    for k in known:
+        by.setdefault(norm(k), k)
+    typed = norm(word[:100])
+    scored = sorted(
+        ((difflib.SequenceMatcher(None, typed, k).ratio(), k) for k in by), key=lambda x: -x[0]
+    )
+    if not scored or scored[0][0] < 0.6:
+        return ""
+    # the closest, and any as close as it: never a list of every name that shares some letters
+    close = [k for r, k in scored[:n] if r >= scored[0][0] - 0.05]
+    return f"; did you mean {', '.join(by[c] for c in close)}?"
 
 
 class ArbitroError(Exception):
@@ -31,7 +54,8 @@ class UnknownRulebook(ArbitroError, KeyError):
 
     def __str__(self) -> str:
         name = self.name if len(self.name) <= 60 else self.name[:60] + "…"
-        return f"unknown rulebook {name!r}; known: {', '.join(self.known)}"
+        hint = did_you_mean(self.name, self.known)
+        return f"unknown rulebook {name!r}; known: {', '.join(self.known)}{hint}"
 
 
 class OptionError(ArbitroError, ValueError):

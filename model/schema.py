@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from arbitro.model.errors import OptionError, SpecError
+from arbitro.model.errors import OptionError, SpecError, did_you_mean
 from arbitro.model.spec import Clause, Rulebook, load_rulebook, set_schema_check
 
 CardClass = Literal["joker", "two", "wild", "red_three", "black_three"]
@@ -655,7 +655,10 @@ def _typed(rb: Rulebook, options: Options | None) -> Rules:
     if opts:
         bad = sorted(opts)[0]
         choosable = sorted(c.key for c in rb.clauses if c.optional or len(c.readings) > 1)
-        raise OptionError(f"{rb.id} has no option {bad!r}; options: {', '.join(choosable)}")
+        raise OptionError(
+            f"{rb.id} has no option {bad!r}; options: {', '.join(choosable)}"
+            + did_you_mean(bad, choosable)
+        )
     cls = SCHEMAS[rb.game]
     hints = _hints(cls)
     typed = {k: _convert(hints[k], v, rb.path, k) for k, v in values.items()}
@@ -674,7 +677,10 @@ def _chosen(c: Clause, choice: str | bool | None, rb: Rulebook) -> Any:
         return choice
     if isinstance(choice, bool) or choice not in c.labels():
         labels = ", ".join(c.labels())
-        raise OptionError(f"option {c.key!r} of {rb.id} takes a reading label; readings: {labels}")
+        raise OptionError(
+            f"option {c.key!r} of {rb.id} takes a reading label; readings: {labels}"
+            + (did_you_mean(choice, c.labels()) if isinstance(choice, str) else "")
+        )
     if len(c.readings) < 2:
         raise OptionError(f"{c.id} is {c.status} with a single value; it is not an option")
     return c.value_for(choice)

@@ -256,9 +256,11 @@ def explore_deal(
     symmetry: bool = False,
     graph: dict[str, Any] | None = None,
     model: GameModel | None = None,
+    levels: Callable[[int, int], None] | None = None,
 ) -> Result:
     """Every state of the hand dealt from deal ``seed``; ``graph`` (when given) receives the nodes
-    and edges for pictures and export. ``config.rules`` are the rules played (a test may hand in
+    and edges for pictures and export; ``levels`` (when given) is told the depth walked and the
+    states reached after each level. ``config.rules`` are the rules played (a test may hand in
     deliberately broken ones with `dataclasses.replace`), and ``model`` the engine that plays them
     (by default the rulebook's)."""
     # the walk makes no reference cycles (states are tuples of numbers), while the cyclic
@@ -266,7 +268,7 @@ def explore_deal(
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _explore_deal(config, seed, max_states, symmetry, graph, model)
+        return _explore_deal(config, seed, max_states, symmetry, graph, model, levels)
     finally:
         if enabled:
             gc.enable()
@@ -279,6 +281,7 @@ def _explore_deal(
     symmetry: bool,
     graph: dict[str, Any] | None,
     model: GameModel | None,
+    levels: Callable[[int, int], None] | None = None,
 ) -> Result:
     model = model or model_of(config)
     rules = config.rules
@@ -427,6 +430,8 @@ def _explore_deal(
             frontier = nxt
             base = next_base
             depth += 1
+            if levels is not None:
+                levels(depth, sum(res.per_depth))
     except KeyboardInterrupt:
         res.interrupted = True
         whole = min(len(parents), len(via), len(weights), len(depth_of))

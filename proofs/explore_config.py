@@ -11,17 +11,16 @@ one-line error naming the field, and it is marked as not the book's in everythin
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from arbitro.model.errors import ArbitroError
+from arbitro.model.errors import ArbitroError, did_you_mean
 from arbitro.model.game import GameModel, Seating
 from arbitro.model.schema import DealCount, EscobaRules, Layout, RummyRules, rules_for
-from arbitro.model.spec import load_rulebook, spec_dir
+from arbitro.model.spec import Rulebook, load_rulebook, spec_dir
 
 ESCOBA_FIELDS = ("suits", "ranks", "players", "hand_size", "target_score")
 RUMMY_FIELDS = ("packs", "jokers_per_pack", "players", "sides", "hand_size", "target_score")
@@ -61,14 +60,16 @@ def _show(v: Any) -> str:
     return ",".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
 
 
-_MODELS = {"escoba": "arbitro.model.escoba:ESCOBA", "samba": "arbitro.model.rummy:RUMMY"}
-_MODELS["canasta"] = _MODELS["samba"]
+def model_for_rulebook(rulebook: str) -> GameModel:
+    """The game model (its family's engine, from the registry) that plays a rulebook."""
+    from arbitro.model.family import family_of_game
+
+    return family_of_game(load_rulebook(rulebook).game).engine
 
 
 def model_of(config: Config) -> GameModel:
     """The game model that plays the configuration's rulebook."""
-    module, name = _MODELS[load_rulebook(config.rulebook).game].split(":")
-    return cast(GameModel, getattr(importlib.import_module(module), name))
+    return model_for_rulebook(config.rulebook)
 
 
 def configs_dir() -> Path:
@@ -91,7 +92,12 @@ def load_config(name_or_path: str) -> Config:
         named = configs_dir() / f"{name_or_path}.toml"
         if name_or_path not in config_names():
             known = ", ".join(config_names())
-            raise ConfigError(shown(name_or_path), "name", f"no such configuration; known: {known}")
+            raise ConfigError(
+                shown(name_or_path),
+                "name",
+                f"no such configuration; known: {known}"
+                + did_you_mean(name_or_path, config_names()),
+            )
         path = named
     where = str(path)
     problem = input_problem(path)
@@ -104,13 +110,15 @@ def load_config(name_or_path: str) -> Config:
     return config_from_data(data, where)
 
 
-def config_from_data(data: Mapping[str, Any], where: str) -> Config:
-    """Build and validate a configuration from its TOML table."""
+def config_from_data(data: Mapping[str, Any], where: str, book: Rulebook | None = None) -> Config:
+    """Build and validate a configuration from its TOML table; ``book`` (with the id the table
+    names) replaces the stored rulebook, e.g. the book with house rules."""
     for key in ("name", "rulebook"):
         if not isinstance(data.get(key), str) or not data[key]:
             raise ConfigError(where, key, "required, a non-empty string")
     try:
-        book = load_rulebook(data["rulebook"])
+        if book is None or book.id != data["rulebook"]:
+            book = load_rulebook(data["rulebook"])
     except ArbitroError as e:
         raise ConfigError(where, "rulebook", str(e)) from None
     options = data.get("options", {})

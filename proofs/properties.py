@@ -79,6 +79,12 @@ def _escoba_bounds(rules: Any, timeout: float, _: Mapping[str, Result]) -> Resul
     return scoring.bounds(cast(EscobaRules, rules), timeout)
 
 
+def _hand_scores(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.escoba import hand_scores
+
+    return hand_scores.run(cast(EscobaRules, rules), timeout)
+
+
 def _deal_arithmetic(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import scoring
 
@@ -135,6 +141,13 @@ PROPERTIES: tuple[Property, ...] = (
         "escoba",
         "no category is negative; least and greatest hand scores, proved",
         _escoba_bounds,
+    ),
+    Property(
+        "hand-scores",
+        "escoba",
+        "for every seating, the exact set of a side's hand scores: an exhausted search for the "
+        "most escobas, and a replayed hand for every score up to the most",
+        _hand_scores,
     ),
     Property(
         "deal-arithmetic",

@@ -352,12 +352,9 @@ SAMPLES = 100_000
 
 
 def _model_for(rulebook: str) -> GameModel:
-    from arbitro.model.spec import load_rulebook
-    from arbitro.proofs.explore_config import _MODELS
+    from arbitro.proofs.explore_config import model_for_rulebook
 
-    module, name = _MODELS[load_rulebook(rulebook).game].split(":")
-    model: GameModel = getattr(importlib.import_module(module), name)
-    return model
+    return model_for_rulebook(rulebook)
 
 
 def run(

@@ -56,6 +56,33 @@ def from_result(result: Result) -> ProvedScores:
     return ProvedScores(result.rulebook, low_high, admitted)
 
 
+def with_most(rules: EscobaRules, facts: ProvedScores) -> ProvedScores:
+    """Escoba's greatest hand score cut down to what play reaches: the categories' points and
+    the most escobas a side makes in a hand of each of the rules' seatings, an exhausted search
+    over the relation's plays (`proofs/escoba/hand_scores.py`). The score encoding alone counts
+    escobas by an upper bound (one per card a side plays), which play does not reach; without
+    the cut an engine scoring too many escobas would pass the check."""
+    from arbitro.proofs.escoba import hand_scores
+
+    if facts.low_high is None:
+        return facts
+    try:
+        tops = []
+        for players, sides in hand_scores.seatings_of(rules):
+            most = hand_scores.most_escobas(rules, players, sides)
+            if not most.proved:
+                return facts
+            tops.append(hand_scores.category_most(rules) + rules.escoba_points * most.value)
+    except NotEncoded:
+        return facts
+    lo, hi = facts.low_high
+    hi = min(hi, max(tops))
+    admitted = facts.admitted
+    if admitted is not None:
+        admitted = frozenset(t for t in admitted if t <= hi)
+    return ProvedScores(facts.rulebook, (lo, hi), admitted)
+
+
 @lru_cache(maxsize=16)
 def score_facts(rules: Any) -> ProvedScores | None:
     """The proved facts about a side's hand score under these rules, or None when the encodings
@@ -64,7 +91,7 @@ def score_facts(rules: Any) -> ProvedScores | None:
         if isinstance(rules, EscobaRules):
             from arbitro.proofs.escoba import scoring as escoba_scoring
 
-            return from_result(escoba_scoring.bounds(rules, TIMEOUT))
+            return with_most(rules, from_result(escoba_scoring.bounds(rules, TIMEOUT)))
         from arbitro.proofs.rummy import scoring as rummy_scoring
 
         return from_result(rummy_scoring.bounds(rules, TIMEOUT))

@@ -231,6 +231,9 @@ def _limit(solver: Any, timeout: float, units: int | None = None) -> None:
     """Give the next check of `solver` its resource budget and its wall-clock safety net."""
     solver.set("rlimit", _LIMIT[0] if units is None else units)
     solver.set("timeout", _ms(timeout))
+    # Z3 would take SIGINT itself during a check and answer unknown ("canceled", the same word
+    # as its limits): leave Ctrl-C to Python, which raises KeyboardInterrupt once the check returns
+    solver.set("ctrl_c", False)
 
 
 def _spent(solver: Any) -> int:

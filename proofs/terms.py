@@ -459,6 +459,9 @@ def variables(roots: Iterable[Term]) -> list[IVar | BVar]:
 
 # ---------------------------------------------------------------- concrete evaluation
 
+_CHUNK = 200
+"""The most summands the evaluator writes on one line."""
+
 _PY_OPS = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "==": "==", "!=": "!="}
 
 
@@ -490,7 +493,14 @@ class Evaluator:
             elif isinstance(t, Linear):
                 parts = [repr(t.const)] if t.const else []
                 parts += [ref(x) if k == 1 else f"{k}*{ref(x)}" for x, k in t.items]
-                code = " + ".join(parts) or "0"
+                # a sum is a left-nested tree to Python's compiler, which recurses on it: a long
+                # one is added up over several lines
+                chunks = [parts[i : i + _CHUNK] for i in range(0, len(parts), _CHUNK)] or [["0"]]
+                name = f"v{next(counter)}"
+                local[id(t)] = name
+                lines.append(f"    {name} = " + " + ".join(chunks[0]))
+                lines.extend(f"    {name} += " + " + ".join(c) for c in chunks[1:])
+                continue
             elif isinstance(t, Ite):
                 code = f"({ref(t.then)} if {ref(t.cond)} else {ref(t.other)})"
             elif isinstance(t, Mod):

@@ -32,29 +32,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 
 KNOWN_FAILURES = {
-    "tests/proofs/test_play_refinement.py::test_every_hand_score_every_layout[samba-fr-options6]": (
-        "the samba-fr score encoding of this layout overflows Python's recursion limit when "
-        "compiled to an evaluator (open: proofs #22)"
-    ),
-    "tests/proofs/test_play_refinement.py::test_hand_scores_lie_within_the_proved_bounds[samba-fr]": (
-        "samba-fr's score bounds are UNKNOWN under the default resource limit (open: proofs #22)"
-    ),
-    "tests/arbitro/test_mover_views.py::test_every_seating_of_every_book_long[escoba-es-4]": (
-        "a completed Escoba view of four players can fail the new reachability check on opening "
-        "sweeps (open: oracle #25 and views #29)"
-    ),
-    "tests/arbitro/test_mover_views.py::test_every_seating_of_every_book_long[escoba-es-4-teams]": (
-        "the same as escoba-es-4"
-    ),
-    "tests/arbitro/test_notation.py::test_100000_random_states_round_trip[samba-en]": (
-        "the notation does not yet write a finished hand's result of Samba and Canasta (open: #25)"
-    ),
-    "tests/arbitro/test_notation.py::test_100000_random_states_round_trip[samba-fr]": (
-        "the same as samba-en"
-    ),
-    "tests/arbitro/test_notation.py::test_100000_random_states_round_trip[canasta-es]": (
-        "the same as samba-en"
-    ),
     "tests/findings/test_witness_replay.py::"
     "test_the_samba_en_tie_past_the_target_is_a_finding_that_replays": (
         "samba-en's new flagged reading for ties past 10,000 makes the opening table PROVED under "

@@ -82,6 +82,22 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
         metavar="ADDRESS",
         help="the workers of a running Dask cluster (tcp://HOST:PORT), used as --workers",
     )
+    ex.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="choose a reading (KEY=LABEL) or turn an optional rule on (KEY=true), on top of the"
+        " configuration's options; repeatable",
+    )
+    ex.add_argument(
+        "--override",
+        action="append",
+        default=[],
+        metavar="CLAUSE=JSON",
+        help="a house rule: the clause takes this value instead of the book's"
+        " (e.g. escoba-es:target-score=15); repeatable",
+    )
     ex.add_argument("--json", action="store_true")
     ex.add_argument(
         "--graphml", metavar="FILE", help=f"write the graph (at most {GRAPH_LIMIT} states)"
@@ -118,6 +134,37 @@ def _config(rulebook: str, name: str) -> Any:
     return config
 
 
+def _house_rules(args: argparse.Namespace, config: Any) -> dict[str, Any]:
+    """The `--override` pairs, checked against the configuration's rulebook."""
+    from arbitro.cli.main import _parse_overrides
+    from arbitro.oracle.variants import normalise
+
+    return normalise(load_rulebook(config.rulebook), _parse_overrides(args.override))
+
+
+def _with(config: Any, option: list[str], overrides: dict[str, Any]) -> Any:
+    """The configuration rebuilt with more options and with house rules: the same sizes, of the
+    book read that way."""
+    from arbitro.cli.main import _parse_options
+    from arbitro.oracle.variants import rules_with, with_overrides
+    from arbitro.proofs.explore_config import config_from_data
+
+    book = load_rulebook(config.rulebook)
+    options = {**config.options, **_parse_options(option)}
+    rules_with(book, options, overrides)  # names an option or override the rules cannot take
+    data = {
+        "name": config.name,
+        "rulebook": config.rulebook,
+        "about": config.about,
+        "options": options,
+        **config.changes,
+    }
+    try:
+        return config_from_data(data, config.source, with_overrides(book, overrides))
+    except ArbitroError as e:
+        raise OptionError(f"configuration {config.name!r} with these rules: {e}") from None
+
+
 def _target(path: str, force: bool) -> Path:
     """An output path that is safe to write: never a link, a device or a folder (refused early,
     before the exploration, and again when the file is written)."""
@@ -145,6 +192,9 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
     )
 
     config = _config(args.rulebook, args.config)
+    overrides = _house_rules(args, config) if args.option or args.override else {}
+    if overrides or args.option:
+        config = _with(config, args.option, overrides)
     check_workers(args.workers)
     outputs = {k: getattr(args, k) for k in ("graphml", "dot", "picture")}
     targets = {k: _target(v, args.force) for k, v in outputs.items() if v}
@@ -152,23 +202,46 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
         raise OptionError(f"--picture must end in .svg or .png, got {targets['picture'].name}")
     seeds = list(range(args.deals)) if args.deals is not None else [args.deal or 0]
     graph: dict[str, Any] | None = None
+    from arbitro.reports.terminal import ProgressBar, Ticker
+
     if len(seeds) == 1 and not args.workers and not args.scheduler:
         graph = {} if targets else None
-        result = explore_deal(
-            config, seeds[0], max_states=args.max_states, symmetry=args.symmetry, graph=graph
-        )
+        ticker = Ticker("states")
+        try:
+            result = explore_deal(
+                config,
+                seeds[0],
+                max_states=args.max_states,
+                symmetry=args.symmetry,
+                graph=graph,
+                levels=lambda depth, states: ticker(states, f"depth {depth}"),
+            )
+        finally:
+            ticker.close()
     else:
-        result = explore_deals(
-            config,
-            seeds,
-            max_states=args.max_states,
-            symmetry=args.symmetry,
-            scheduler=args.scheduler,
-            workers=args.workers,
-        )
+        bar = ProgressBar("deals")
+        try:
+            result = explore_deals(
+                config,
+                seeds,
+                max_states=args.max_states,
+                symmetry=args.symmetry,
+                scheduler=args.scheduler,
+                workers=args.workers,
+                progress=bar if len(seeds) > 1 else None,
+            )
+        finally:
+            bar.close()
     book = [c.id for c in load_rulebook(config.rulebook).clauses]
     data = result.to_json(book)
     data["configuration"] = config.describe()
+    if args.option:
+        data["options"] = dict(config.options)
+    if overrides:
+        from arbitro.oracle.variants import describe
+
+        data["overrides"] = overrides
+        data["configuration"] += f"; {describe(overrides)}"
     data["proved_scores"] = check_scores(result, proved_score_facts(config.rules))
     if targets:
         _outputs(targets, graph, data, config, args.force)

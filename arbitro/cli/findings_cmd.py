@@ -72,12 +72,19 @@ def run(args: argparse.Namespace) -> int:
         books = [own, *(b for b in books if b.game == own.game)]
     derived: dict[str, Any] = {}
     source = "none (--declared-only)"
+    interrupted = False
     if not args.declared_only:
-        derived, source = load_or_derive(
-            books,
-            use_cache=not args.recompute,  # --recompute: derive once and replace the cache
-            progress=progress_to_stderr if sys.stderr.isatty() else None,
-        )
+        try:
+            derived, source = load_or_derive(
+                books,
+                use_cache=not args.recompute,  # --recompute: derive once and replace the cache
+                progress=progress_to_stderr if sys.stderr.isatty() else None,
+                into=derived,
+            )
+        except KeyboardInterrupt:
+            # the findings of what was derived before Ctrl-C, said to be partial and never cached
+            interrupted = True
+            source = "stopped by Ctrl-C: only the results derived before it (not cached)"
     found = findings(books, args.game, derived)
     if own is not None:
         found = [f for f in found if own.id in f.rulebooks]
@@ -105,6 +112,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"wrote {args.output}\n")
     else:
         sys.stdout.write(text)
+    if interrupted:
+        sys.stdout.flush()
+        sys.stderr.write("arbitro: interrupted; the findings of the results derived before it\n")
+        return 130
     return 0
 
 

@@ -7,13 +7,14 @@ import contextlib
 import errno
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from arbitro.cli import explore_cmd
-from arbitro.model.errors import ArbitroError, OptionError
+from arbitro.model.errors import ArbitroError, OptionError, did_you_mean
 from arbitro.model.spec import Rulebook, load_all, load_rulebook
 
 COMPARISON = Path("docs/rules-comparison.md")
@@ -29,11 +30,38 @@ class UsageError(ArbitroError, ValueError):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse whose errors are one line (no usage block), raised for `main` to print."""
+    """argparse whose errors are one line (no usage block), raised for `main` to print, with the
+    command or option meant when a mistyped one is close to it."""
+
+    # the parsers of the command line being read, outermost first
+    _used: ClassVar[list[Parser]] = []
 
     def error(self, message: str) -> NoReturn:
         where = "" if self.prog == "arbitro" else f"{self.prog}: "
+        choice = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)$", message)
+        if choice:
+            message += did_you_mean(choice[1], re.findall(r"'([^']*)'", choice[2]))
         raise UsageError(f"{where}{message} (see {self.prog} --help)")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        Parser._used.append(self)
+        return super().parse_known_args(args, namespace)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        Parser._used.clear()
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            # named by the command that was being read, with the options it has
+            inner = Parser._used[-1]
+            options = [o for o in inner._option_string_actions if o.startswith("--")]
+            first = next((x for x in extras if x.startswith("--")), "")
+            hint = did_you_mean(first.partition("=")[0], options) if first else ""
+            inner.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+        return ns
 
 
 # ---------------------------------------------------------------- argument types
@@ -133,20 +161,42 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str | bool]:
     return out
 
 
+def _parse_overrides(pairs: Sequence[str]) -> dict[str, Any]:
+    """`--override CLAUSE=JSON` pairs (a value that is not JSON is taken as a string)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise OptionError(
+                f"override {pair!r} is not CLAUSE=JSON (e.g. --override escoba-es:target-score=15)"
+            )
+        try:
+            out[key.strip()] = json.loads(value)
+        except ValueError:
+            out[key.strip()] = value.strip()
+    return out
+
+
 def _setup(args: argparse.Namespace) -> tuple[Rulebook, dict[str, str | bool], Any, Any, Any]:
-    """The book, its rules with the options, its model and the seating the arguments ask for."""
+    """The book (with its house rules, `--override`), its rules with the options, its model and
+    the seating the arguments ask for."""
     from arbitro.games import choose_seating, model_for
-    from arbitro.model.schema import rules_for
+    from arbitro.oracle.variants import normalise, rules_with, with_overrides
 
     book = _book(args)
     options = _parse_options(args.option)
-    rules = rules_for(book, options)
+    overrides = normalise(book, _parse_overrides(getattr(args, "override", None) or []))
+    rules = rules_with(book, options, overrides)  # names an override the rules cannot take
+    book = with_overrides(book, overrides)
+    args.overrides = overrides
     model = model_for(book.game)
     seating = choose_seating(model, rules, args.players, args.teams, args.layout)
     return book, options, rules, model, seating
 
 
-def _add_rulebook(p: argparse.ArgumentParser, seating: bool = True, options: bool = True) -> None:
+def _add_rulebook(
+    p: argparse.ArgumentParser, seating: bool = True, options: bool = True, overrides: bool = False
+) -> None:
     p.add_argument(
         "rulebook", nargs="?", help="rulebook id, e.g. samba-en (arbitro rules list shows them)"
     )
@@ -168,6 +218,15 @@ def _add_rulebook(p: argparse.ArgumentParser, seating: bool = True, options: boo
             default=[],
             metavar="KEY=VALUE",
             help="choose a reading (KEY=LABEL) or turn an optional rule on (KEY=true); repeatable",
+        )
+    if overrides:
+        p.add_argument(
+            "--override",
+            action="append",
+            default=[],
+            metavar="CLAUSE=JSON",
+            help="a house rule: the clause takes this value instead of the book's"
+            " (e.g. escoba-es:target-score=15); repeatable",
         )
 
 
@@ -246,7 +305,11 @@ def _pick_clauses(book: Rulebook, names: Sequence[str]) -> list[Any] | None:
         key = option_key(raw)
         if not book.has(key):
             near = [c.id for c in book.clauses if key in c.key or c.key in key]
-            hint = f"; did you mean {', '.join(near[:3])}?" if near else ""
+            hint = (
+                f"; did you mean {', '.join(near[:3])}?"
+                if near
+                else did_you_mean(raw, [c.key.replace("_", "-") for c in book.clauses])
+            )
             raise OptionError(f"{book.id} has no clause {raw!r}{hint}")
         picked.append(book.clause(key))
     return picked
@@ -481,6 +544,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     check_workers(args.workers)
     book, options, rules, model, seating = _setup(args)
+    if args.overrides and args.dead_ends:
+        raise OptionError(
+            "--dead-ends saves transcripts that `arbitro check` replays under the book's rules;"
+            " it cannot be used with --override"
+        )
     records_path = args.records
     if records_path and records_path != "-":
         check_target(records_path, args.force)
@@ -541,6 +609,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             write_text(path, t.text(), force=args.force)
             saved.append(str(path))
     data = summary.to_json()
+    if args.overrides:
+        data["overrides"] = args.overrides
     data["dead_end_transcripts"] = saved
     if records_path:
         data["records"] = records_path
@@ -553,6 +623,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         from arbitro.reports.terminal import console
 
         con = console(stream)
+        if args.overrides:
+            from arbitro.oracle.variants import describe
+
+            con.print(describe(args.overrides))
         for r in summary_renderables(book, seating, options, summary, data, args):
             con.print(r)
     if summary.interrupted:
@@ -587,6 +661,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             args.layout,
             workers=args.workers,
             scheduler=args.scheduler,
+            overrides=args.overrides,
         )
     finally:
         progress.close()
@@ -740,7 +815,7 @@ def build_parser() -> argparse.ArgumentParser:
     from arbitro.simulation.simulate import CHECKS, MAX_HANDS_PER_GAME
 
     sim = sub.add_parser("simulate", help="play many games, check states, keep records")
-    _add_rulebook(sim)
+    _add_rulebook(sim, overrides=True)
     sim.add_argument(
         "--games", type=GAMES_ARG, default=100, help=f"games to play, 1 to {MAX_GAMES:,} (100)"
     )
@@ -788,7 +863,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser(
         "report", help="an HTML report with plots of simulated games, A/B of two readings"
     )
-    _add_rulebook(rep)
+    _add_rulebook(rep, overrides=True)
     rep.add_argument("--output", required=True, metavar="FILE", help="the HTML file to write")
     rep.add_argument("--force", action="store_true", help="replace an existing file")
     rep.add_argument("--games", type=GAMES_ARG, default=200, help="games per reading (200)")
@@ -877,6 +952,12 @@ def _path_error(e: OSError) -> str | None:
     return f"{shown(name)}: {(e.strerror or os.strerror(e.errno or 0)).lower()}"
 
 
+def _quiet_teardown() -> None:
+    """After Ctrl-C, objects the interrupt left half-built (a solver context whose constructor
+    it cut short) fail in their destructors at exit: that says nothing to the user."""
+    sys.unraisablehook = lambda _: None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _escape_unencodable()
     try:
@@ -884,6 +965,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         result: int = args.func(args)
         sys.stdout.flush()
+        if result == 130 and argv is None:
+            _quiet_teardown()
         return result
     except ArbitroError as e:
         sys.stderr.write(
@@ -894,6 +977,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _stdout_failed(e)
     except KeyboardInterrupt:
         sys.stderr.write("arbitro: interrupted\n")
+        if argv is None:  # the process ends next (a test calling main goes on)
+            _quiet_teardown()
         return 130
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EIO, errno.EPIPE, errno.EFBIG, errno.EDQUOT):

@@ -33,7 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from arbitro.model.errors import OptionError
+from arbitro.model.errors import OptionError, did_you_mean
 from arbitro.model.schema import SCHEMAS, option_key, schema_keys
 from arbitro.model.spec import GAMES, Claim, Clause, Rulebook, load_all
 
@@ -781,7 +781,10 @@ def resolve(
         book_id, _, raw = text.partition(":")
         book = by_id.get(book_id)
         if book is None:
-            raise TraceError(f"unknown rulebook {book_id!r}; known: {', '.join(by_id)}")
+            raise TraceError(
+                f"unknown rulebook {book_id!r}; known: {', '.join(by_id)}"
+                + did_you_mean(book_id, by_id)
+            )
         chosen = [book]
     else:
         raw, chosen = text, list(books)
@@ -799,7 +802,11 @@ def resolve(
             if key and (key in c.key or c.key in key)
         }
     )
-    hint = f"; did you mean {', '.join(near[:4])}?" if near else ""
+    hint = (
+        f"; did you mean {', '.join(near[:4])}?"
+        if near
+        else did_you_mean(raw, {c.key.replace("_", "-") for b in chosen for c in b.clauses})
+    )
     shown = raw if len(raw) <= 60 else raw[:60] + "…"
     if where == "no rulebook":
         raise TraceError(f"no rulebook has a clause {shown!r}{hint}")

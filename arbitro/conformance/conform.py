@@ -41,6 +41,7 @@ from arbitro.model.spec import Clause
 from arbitro.oracle.check import CATEGORY_CLAUSES
 from arbitro.oracle.core import Oracle
 from arbitro.oracle.jsonio import clean_text, shorten
+from arbitro.oracle.notation import is_position_line, move_text, position_line, read_position_line
 from arbitro.oracle.protocol import validate
 
 REPORT_FIELDS = {
@@ -133,6 +134,8 @@ class Disagreement:
     games: list[int] = field(default_factory=list)
     seen: int = 1
     resynced: bool = False  # the engine took arbitro's position before it (continue mode)
+    position: str | None = None  # the position line of the step's position
+    move: str | None = None  # the move the engine and arbitro part on, where there is one
 
     def key(self) -> tuple[str, str]:
         return self.kind, self.clause
@@ -148,7 +151,12 @@ class Disagreement:
             "seen": self.seen,
             "step": self.step,
             "detail": self.detail,
-            "reproducer": {**self.start.to_json(), "actions": self.actions},
+            "reproducer": {
+                **self.start.to_json(),
+                "actions": self.actions,
+                "position": self.position,
+                "move": self.move,
+            },
             "replays": self.replays,
             "agrees_under": self.agrees_under,
             "tried": self.tried,
@@ -174,6 +182,23 @@ class Outcome:
 
 Chooser = Callable[[int, list[str], set[str]], str]
 """(step, arbitro's legal actions as canonical text, the engine's) -> the action to play."""
+
+
+def _the_move(detail: Mapping[str, Any]) -> str | None:
+    """The move a disagreement turns on, in move notation: the action played (the atoms of a
+    compound move, one after the other), else the first the engine lists too laxly or leaves
+    out; None where there is none (a deal, a score) or it cannot be written."""
+    action = detail.get("action")
+    if action is None:
+        wrong = [*detail.get("too_lax", ()), *detail.get("too_strict", ())]
+        action = wrong[0].get("action") if wrong and not wrong[0].get("after") else None
+    if action is None:
+        return None
+    atoms = action if isinstance(action, list) else [action]
+    try:
+        return " ".join(move_text(a) for a in atoms)
+    except (KeyError, TypeError, AttributeError):
+        return None  # an engine's action that is no action: the detail shows it as it came
 
 
 def _canon(value: Any) -> str:
@@ -284,6 +309,7 @@ class Lockstep:
             detail = {"before": self.glance(state), **detail}
             d = Disagreement(kind, primary, clauses, step, detail, start, list(actions), game)
             d.resynced = resynced
+            d.position, d.move = position_line(state), _the_move(detail)
             found.append(d)
 
         def done() -> Outcome:
@@ -408,8 +434,11 @@ class Lockstep:
                 part("hand-end", ends, step, {"action": action, **differs})
                 return done()
             if differs and after["phase"] != "play" and _only_totals(differs):
-                # totals in a position at the hand's end: the score categories say why
+                # totals in a position at the hand's end: the score categories say why (a
+                # score is reported at the position it is of, the hand's end)
+                before_end, state = state, after
                 break_out = self._scores(part, after, step, agreed, evidence)
+                state = before_end
                 if break_out:
                     return done()
                 part("state", clauses, step, {"action": action, **differs})
@@ -1457,6 +1486,7 @@ def text(run: Run) -> str:
         )
         out += ["  " + x for x in describe(d)]
         out += ["  " + x for x in _blame_lines(d)]
+        out += _reproduce(rep)
     for d in data["ignored"]:
         out.append("")
         out.append(f"ignored (--ignore): {_heading(d)} · seen {d['seen']} time(s)")
@@ -1471,13 +1501,23 @@ def text(run: Run) -> str:
     )
     for row in run.profile:
         out.append(f"  {_verdict(row):<14} {row['clause']} ({shorten(row['section'], 40)})")
-    return "\n".join(shorten(x, 100) for x in out) + "\n"
+    # a position line is written whole, whatever its length: it is meant to be copied
+    return "\n".join(x if is_position_line(x) else shorten(x, 100) for x in out) + "\n"
+
+
+def _reproduce(rep: Mapping[str, Any]) -> list[str]:
+    """The reproducer as a bug report: the position line, then the move (if any)."""
+    if not rep.get("position"):
+        return []
+    head = "  reproduce: the position, then the move" if rep.get("move") else "  the position:"
+    return [head, rep["position"], *(["  " + rep["move"]] if rep.get("move") else [])]
 
 
 def html(run: Run) -> str:
     """The verdict and the compliance profile as one self-contained HTML page."""
     from html import escape
 
+    from arbitro.oracle.show import board_text
     from arbitro.reports.html import page
 
     data = run.to_json()
@@ -1499,6 +1539,14 @@ def html(run: Run) -> str:
         )
         lines = describe(d) + _blame_lines(d)
         parts.append("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in lines) + "</ul>")
+        if d["reproducer"].get("position"):
+            line, move = d["reproducer"]["position"], d["reproducer"].get("move")
+            board = board_text(read_position_line(line))
+            parts.append(
+                f"<p>position <code>{escape(line)}</code>"
+                + (f", move <code>{escape(move)}</code>" if move else "")
+                + f"</p><pre class='board'>{escape(board)}</pre>"
+            )
         rep = _canon(d["reproducer"])
         parts.append(f"<details><summary>reproducer</summary><pre>{escape(rep)}</pre></details>")
     parts.append("<style>tr.disagree td { background: #fdecea; } "

@@ -172,7 +172,11 @@ def read(path: Path, key: str) -> dict[str, Any]:
     derived = data.get("derived")
     check_shape(derived)
     assert isinstance(derived, dict)  # check_shape raised otherwise
-    if data.get("content") != content_hash(derived):
+    try:
+        expected = content_hash(derived)
+    except UnicodeEncodeError as e:  # an escaped lone surrogate: JSON reads it, UTF-8 cannot
+        raise CacheMismatch("it holds a lone surrogate, which derive never writes") from e
+    if data.get("content") != expected:
         raise CacheMismatch("its content does not match its hash")
     return derived
 

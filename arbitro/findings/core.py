@@ -213,8 +213,10 @@ def derive(
     timeout: float = 10.0,
     progress: Progress | None = None,
     dead_end_hands: int = 20,
+    into: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Everything the findings derive by solver, computation and play, as JSON-able data."""
+    """Everything the findings derive by solver, computation and play, as JSON-able data, filled
+    into `into` when given (so that a caller keeps what was derived before a Ctrl-C)."""
     from arbitro.findings.dead_ends import dead_ends
     from arbitro.model.schema import rules_for
     from arbitro.proofs.claims import check_book
@@ -229,7 +231,8 @@ def derive(
         if progress is not None:
             progress(f"{time.perf_counter() - started:6.1f}s {msg}")
 
-    out: dict[str, Any] = {
+    out: dict[str, Any] = {} if into is None else into
+    out |= {
         "claims": [],
         "clashes": [],
         "dead_rules": [],
@@ -386,12 +389,13 @@ def load_or_derive(
     use_cache: bool = True,
     progress: Progress | None = None,
     store: bool = True,
+    into: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], str]:
     """The derived data for these books, from the cache when it holds this digest and passes
     every check (`findings.cache.read`); else derived now and written to the cache when its
     results are deterministic (a cache that cannot be written is skipped, never an error).
     `use_cache` false derives again without reading the cache; `store` false never writes it.
-    Returns the data and where it came from."""
+    `into` receives what is derived as it is derived. Returns the data and where it came from."""
     from arbitro.findings import cache as findings_cache
 
     path, key = cache_path(books)
@@ -400,7 +404,7 @@ def load_or_derive(
             return findings_cache.read(path, key), f"cache {path}"
         except (OSError, findings_cache.CacheMismatch):
             pass  # missing, or not what derive writes: derived again below
-    data = derive(books, progress=progress)
+    data = derive(books, progress=progress, into=into)
     if store and not findings_cache.write(path, key, data):
         return data, "derived now (not cached)"
     return data, "derived now"

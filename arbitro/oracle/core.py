@@ -354,7 +354,7 @@ class Oracle:
                     " (see docs/protocol.md, dealing)"
                 )
 
-    def position(self, description: Mapping[str, Any]) -> dict[str, Any]:
+    def position(self, description: Mapping[str, Any] | str) -> dict[str, Any]:
         """A full state built from what an engine knows (docs/protocol.md, positions): hands,
         table or melds by their cards, piles, scores, whose turn, dealer, hand number; the
         bookkeeping filled in, the result in canonical form, refused if inconsistent."""

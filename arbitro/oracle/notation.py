@@ -179,7 +179,9 @@ def _enc_result(v: Mapping[str, Any] | None) -> str:
 def _dec_result(tok: str, card: str, field: str) -> dict[str, Any] | None:
     if tok == "-":
         return None
-    parts = tok.split(":")
+    # the finding's clause ids hold colons themselves (`samba-en:pile-one-card-rule`): it is the
+    # last field, so everything after the fourth colon is the finding
+    parts = tok.split(":", 4)
     if len(parts) not in (3, 5):
         raise _bad(field, "reason:scores:categories (and :hand:finding in Samba, Canasta)", tok)
     cats: list[dict[str, int]] = []

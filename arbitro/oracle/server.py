@@ -30,6 +30,7 @@ from arbitro.model.errors import (
 from arbitro.model.spec import own_spec_ids, rulebook_ids
 from arbitro.oracle.core import Oracle, Refused, refusal_json
 from arbitro.oracle.jsonio import dumps_line, loads, shorten
+from arbitro.oracle.notation import is_position_line
 from arbitro.oracle.protocol import Invalid, validate
 from arbitro.oracle.states import InconsistentState
 from arbitro.oracle.transcript import PROTOCOL
@@ -55,6 +56,8 @@ OPS: dict[str, tuple[str, ...]] = {
 MAX_LINE = 16 * 1024 * 1024
 """The longest request line read, in bytes; a longer one is skipped and answered with an error."""
 MAX_ORACLES = 64
+MAX_ACTIONS = 100_000
+"""The most actions one `apply` takes (`maxItems` of request.schema.json, where it is checked)."""
 DEFAULT = "default"
 """The name of the oracle a `start` without `oracle` makes (replacing the one it made before)."""
 MAX_POSITIONS = 10_000
@@ -111,7 +114,11 @@ class Server:
         if len(given) != 1:
             what = "state or position" + (" or view" if allow_view else "")
             raise RequestError("malformed-request", f"op {req['op']!r} needs exactly one of {what}")
-        if "position" in req and isinstance(req["position"], str):
+        if (
+            "position" in req
+            and isinstance(req["position"], str)
+            and not is_position_line(req["position"])
+        ):
             pid = req["position"]
             kept = self.positions.get(pid)
             if kept is None:
@@ -176,7 +183,7 @@ class Server:
         if op == "position":
             if "position" not in req:
                 raise RequestError("malformed-request", "position: give the position to build")
-            if isinstance(req["position"], str):
+            if isinstance(req["position"], str) and not is_position_line(req["position"]):
                 # a kept position, returned (and with save, kept under another id as well)
                 oracle, s, _ = self._source(req)
                 self._store(req, oracle, s, None)

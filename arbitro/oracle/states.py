@@ -973,10 +973,43 @@ def _escoba_view(ctx: Context, seen: dict[str, Any], fields: Sequence[str]) -> d
 
 def _escoba_complete(ctx: Context, view: dict[str, Any]) -> dict[str, Any]:
     d = copy.deepcopy(view)
+    _fill_opening_sweep(ctx, d)
     _complete(ctx, d, [*d["hands"], d["stock"], *d["piles"]], _escoba_cards(d))
     d["hands"] = [_sorted_names(ctx, h) for h in d["hands"]]
     d["piles"] = [_sorted_names(ctx, p) for p in d["piles"]]
     return d
+
+
+def _fill_opening_sweep(ctx: Context, d: dict[str, Any]) -> None:
+    """Before the first card of a hand is played, a captured pile is the opening deal the dealer
+    swept: four cards adding up to the total of its escobas (escoba-es:opening-sweeps). Its
+    hidden cards are filled with unseen cards that do so (the first such group in card order),
+    since any other four would make a state no game reaches."""
+    from itertools import combinations
+
+    from arbitro.model.escoba.cards import tables
+
+    rules = ctx.rules
+    dealt = rules.hand_size * d["players"]
+    if d["phase"] != "play" or d["deal_number"] != 1 or sum(map(len, d["hands"])) != dealt:
+        return
+    values = tables(rules).values
+    shown = _escoba_cards(d)
+    shown.pop(HIDDEN, None)
+    pool = sorted((deck_names(ctx) - shown).elements(), key=ctx.card_key)
+    for side, pile in enumerate(d["piles"]):
+        if not pile or HIDDEN not in pile:
+            continue
+        totals = [w.total for w in rules.opening_sweeps if w.escobas == d["escobas"][side]]
+        if len(pile) != rules.table_initial or len(totals) != 1 or any(c != HIDDEN for c in pile):
+            return  # not an opening sweep: the checks name what is wrong
+        value = {c: values[ctx.model.parse_card(c)] for c in set(pool)}
+        for group in combinations(pool, len(pile)):
+            if sum(value[c] for c in group) == totals[0]:
+                d["piles"][side] = list(group)
+                pool = list((Counter(pool) - Counter(group)).elements())
+                pool.sort(key=ctx.card_key)
+                break
 
 
 def _no_melds(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:

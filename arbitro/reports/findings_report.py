@@ -145,20 +145,46 @@ def as_json(
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
+def _gist(text: str, width: int = 90) -> str:
+    """The start of a summary, cut at a word, for a list of links."""
+    if len(text) <= width:
+        return text
+    cut = text.rfind(" ", 0, width)
+    return text[: cut if cut > 0 else width].rstrip(" ,;:") + "…"
+
+
 def html(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str) -> str:
     from arbitro.reports.html import page
 
-    parts = ["<h1>Findings</h1>", f'<p class="note">{escape(_totals(found))}</p>']
-    for kind in KINDS:
-        group = [f for f in found if f.kind == kind]
-        if not group:
-            continue
-        parts.append(f"<h2>{escape(kind)} ({len(group)})</h2>")
+    groups = [(kind, [f for f in found if f.kind == kind]) for kind in KINDS]
+    groups = [(kind, group) for kind, group in groups if group]
+    # navigation: every kind from the top, every finding from its kind, the way back from each
+    nav = [f'<a href="#kind-{escape(kind)}">{escape(kind)} ({len(g)})</a>' for kind, g in groups]
+    if claims:
+        nav.append(f'<a href="#claims">claims checked ({len(claims)})</a>')
+    parts = [
+        '<h1 id="top">Findings</h1>',
+        f'<p class="note">{escape(_totals(found))}</p>',
+        '<nav class="toc">' + " · ".join(nav) + "</nav>",
+    ]
+    for kind, group in groups:
+        parts.append(f'<h2 id="kind-{escape(kind)}">{escape(kind)} ({len(group)})</h2>')
+        parts.append(
+            '<ol class="toc">'
+            + "".join(
+                f'<li><a href="#{escape(f.id)}">{escape(f.topic)}</a>'
+                f' <span class="sev">{escape(f.severity)}</span> {escape(_gist(f.summary))}</li>'
+                for f in group
+            )
+            + "</ol>"
+        )
         for f in group:
             parts.append(f'<section id="{escape(f.id)}">')
             parts.append(
                 f"<h3>{escape(', '.join(f.rulebooks))}: {escape(f.topic)}"
-                f' <span class="sec">severity: {escape(f.severity)}</span></h3>'
+                f' <span class="sec">severity: {escape(f.severity)}</span>'
+                f' <a class="up" href="#kind-{escape(kind)}">↑ {escape(kind)}</a>'
+                ' <a class="up" href="#top">↑ top</a></h3>'
             )
             parts.append(f"<p>{escape(f.summary)}</p><ul>")
             for p in f.places:
@@ -181,7 +207,8 @@ def html(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str
             parts.append("</section>")
     if claims:
         parts.append(
-            "<h2>Claims checked</h2><table><tr><th>verdict</th><th>claim</th><th>how</th><th>result</th></tr>"
+            '<h2 id="claims">Claims checked</h2><table><tr><th>verdict</th><th>claim</th>'
+            "<th>how</th><th>result</th></tr>"
         )
         for c in claims:
             how = c.get("witness", {}).get("text") or c.get("reason", "")

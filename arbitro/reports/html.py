@@ -43,6 +43,9 @@ blockquote { margin: 0.3em 0 0.3em 1em; padding-left: 0.8em; border-left: 3px so
              color: #333; }
 figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.9em; }
+nav.toc { margin: 0.5em 0 1em; line-height: 1.8; } ol.toc { font-size: 0.9em; columns: 2 24em; column-gap: 3em; }
+ol.toc li { break-inside: avoid; list-style-position: inside; }
+.sev { color: #777; font-size: 0.85em; } a.up { font-size: 0.7em; font-weight: normal; margin-left: 0.6em; }
 div.witness code { white-space: pre-wrap; word-break: break-all; font-size: 0.85em; }
 """
 

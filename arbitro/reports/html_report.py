@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import io
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from html import escape
 from typing import Any
 
@@ -175,21 +175,26 @@ def build_report(
     layout: str | None,
     workers: int = 0,
     scheduler: str | None = None,
+    overrides: Mapping[str, Any] | None = None,
 ) -> tuple[str, dict[str, Any]]:
     """The report page and its numbers; with ``workers`` or ``scheduler`` each reading's games
-    are played over one Dask cluster (`simulate`), with the same numbers."""
+    are played over one Dask cluster (`simulate`), with the same numbers. ``overrides`` are the
+    house rules ``book`` already carries (`oracle.variants.with_overrides`): the page and the
+    numbers name them."""
     if workers or scheduler:
         from arbitro.proofs.cluster import dask_client
 
         with dask_client(scheduler, workers) as client:
-            return _build_report(
+            html, data = _build_report(
                 book, options, model, seating, games, seed, policy, max_hands, compare,
-                progress, players, teams, layout, client,
+                progress, players, teams, layout, client, overrides or {},
             )  # fmt: skip
-    return _build_report(
-        book, options, model, seating, games, seed, policy, max_hands, compare, progress,
-        players, teams, layout, None,
-    )  # fmt: skip
+    else:
+        html, data = _build_report(
+            book, options, model, seating, games, seed, policy, max_hands, compare, progress,
+            players, teams, layout, None, overrides or {},
+        )  # fmt: skip
+    return html, data
 
 
 def _build_report(
@@ -207,6 +212,7 @@ def _build_report(
     teams: bool,
     layout: str | None,
     client: Any,
+    overrides: Mapping[str, Any],
 ) -> tuple[str, dict[str, Any]]:
     variants: list[tuple[str, dict[str, Any]]] = [("", dict(options))]
     key = None
@@ -240,10 +246,11 @@ def _build_report(
         runs.append((label or book.id, s, seat))
         if s.interrupted:
             break
-    html = _render(book, options, policy, seed, key, runs)
+    html = _render(book, options, policy, seed, key, runs, overrides)
     data = {
         "rulebook": book.id,
         "options": options,
+        **({"overrides": dict(overrides)} if overrides else {}),
         "compare": key,
         "interrupted": any(s.interrupted for _, s, _ in runs),
         "runs": [{"label": label} | s.to_json() for label, s, _ in runs],
@@ -258,6 +265,7 @@ def _render(
     seed: int,
     key: str | None,
     runs: list[tuple[str, Summary, Seating]],
+    overrides: Mapping[str, Any] | None = None,
 ) -> str:
     seating = runs[0][2]
     pairs = [(label, s) for label, s, _ in runs]
@@ -276,6 +284,10 @@ def _render(
         )
         + "</p>",
     ]
+    if overrides:
+        from arbitro.oracle.variants import describe
+
+        head.append(f'<p class="note">{escape(describe(overrides))}</p>')
     if key is not None:
         head.append(
             "<p>"

@@ -130,3 +130,50 @@ class ProgressBar:
         if self.bar is not None:
             self.bar.stop()
             self.bar = None
+
+
+class Ticker:
+    """The progress of a walk whose end is not known ahead (the states of a deal): what is done,
+    the rate and the time elapsed on stderr, shown only on a terminal and once the walk has
+    lasted a second. No time left is shown, since nothing tells how far the end is."""
+
+    def __init__(self, unit: str = "states", stream: IO[str] | None = None) -> None:
+        self.stream = sys.stderr if stream is None else stream
+        self.unit = unit
+        self.started = time.perf_counter()
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __call__(self, done: int, note: str = "") -> None:
+        if not self.tty:
+            return
+        if self.bar is None:
+            if time.perf_counter() - self.started < 1.0:
+                return
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.fields[count]}"),
+                TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(),
+                TextColumn("elapsed"),
+                console=Console(file=self.stream),
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(note, total=None, count="", rate="")
+        elapsed = max(time.perf_counter() - self.started, 1e-9)
+        self.bar.update(
+            self.task,
+            description=note,
+            count=plural(done, self.unit.rstrip("s"), self.unit),
+            rate=f"{done / elapsed:,.0f} {self.unit}/s",
+        )
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None

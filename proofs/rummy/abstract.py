@@ -168,6 +168,21 @@ def set_counts(state: Mapping[str, Any], side: int) -> dict[str, int]:
     return {set_count(r): got[C.RANKS[r]] for r in C.NATURAL_RANKS}
 
 
+def opening_scalars(pre: Mapping[str, Any], side: int) -> dict[str, int]:
+    """The finish-opening relation's scalars: whether the side has opened, the points of a
+    pile's top card taken this turn, and the side's opening minimum."""
+    return {
+        "opened": int(bool(pre["table"][side]["opened"])),
+        "top points": int(pre["top_points"]),
+        "minimum": int(pre["minimums"][side]),
+    }
+
+
+def turn_scalars(pre: Mapping[str, Any], mover: int, after: int, passes: bool) -> dict[str, int]:
+    """The relations' turn-order scalars (`moves.TURN`) of a step from `pre` by `mover`."""
+    return {"seat": mover, "seat after": after, "players": int(pre["players"]), "passes": passes}
+
+
 def _touched(before: list[Vector], after: list[Vector]) -> tuple[list[Vector], list[Vector]]:
     """The melds only in `before` and those only in `after` (multisets of melds)."""
     b = Counter(tuple(m) for m in before)
@@ -188,8 +203,12 @@ def step_checks(
     scalars: dict[str, int] = {}
     params: dict[str, Vector] = {}
     opened = bool(pre["table"][side]["opened"])
+    result = post.get("result") or {}
+    went_out = kind == "discard" and result.get("reason") == "went-out"
+    scalars.update(turn_scalars(pre, mover, int(post["seat"]), not went_out))
     if kind in ("ask-partner", "answer", "stop", "finish-opening"):
         move = "finish-opening" if kind == "finish-opening" else "no-cards"
+        scalars.update(opening_scalars(pre, side))
     elif kind == "draw":
         n = sum(zp["stock"])
         short = ck.rules.draw_short_stock == "hand_ends" and n < ck.rules.draw_count
@@ -288,7 +307,8 @@ def _turn_start(
     zq = zones(post, nxt)
     drawn = _minus(z["stock"], zq["stock"])
     owed = int(pre["owed"][nxt])
-    return ck.check("turn-start", z, zq, {}, {"drawn": drawn}, {"owed": owed})
+    turn = turn_scalars(pre, nxt, int(post["seat"]), False)
+    return ck.check("turn-start", z, zq, {}, {"drawn": drawn}, {"owed": owed, **turn})
 
 
 def deal_zones(state: Mapping[str, Any]) -> dict[str, Vector]:
@@ -386,6 +406,8 @@ __all__ = [
     "deal_consistent",
     "deal_zones",
     "melds_of",
+    "opening_scalars",
     "step_checks",
+    "turn_scalars",
     "zones",
 ]

@@ -31,7 +31,7 @@ from arbitro.proofs.rummy.melds import (
     one_card,
 )
 from arbitro.proofs.rummy.shapes import Step, reachable_shapes, shape_cards
-from arbitro.proofs.terms import BoolTerm, Value
+from arbitro.proofs.terms import BoolTerm, Value, all_of, any_of
 from arbitro.proofs.vectors import names_of, read, unknowns
 from arbitro.proofs.verdict import Check, Result, Verdict, Witness, prove
 
@@ -194,6 +194,75 @@ def meld_caps(
     return tuple(out)
 
 
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def exact(rules: RummyRules, timeout: float, guard: RummyRules | None = None) -> tuple[Check, ...]:
+    """The other half of `meld_caps`: every meld within the caps is one the moves build. The
+    shapes the relation's meld guards reach (laid, then grown by additions, merges and
+    cleanings: `reachable_shapes`, closing `lay_facts`, `add_facts`, `merge_facts` and
+    `clean_facts` — the meld guards of the lay, add, merge and replace-wild moves) are a finite
+    table; proved: no meld of the deck within the caps has a shape outside it (for sets, the
+    (naturals, wilds) pair; for escaleras, the stretch of positions; wild melds, their size;
+    black-three melds, their black threes and wilds). A guard stricter than the caps (a wild
+    limit halved, a meld minimum raised) is REFUTED here, with a meld the moves never build."""
+    g = guard or rules
+    d = largest_deck(rules)
+    shapes = reachable_shapes(g, d)
+    m = unknowns("m", KINDS)
+    tm = MeldTerms(m, rules)
+    base = Facts()
+    deck_facts(base, rules, m, d, "the meld")
+    caps = cap_facts(rules, tm)
+    base.extend(caps)
+    pos = tm.positions
+
+    def span(lo: int, hi: int) -> BoolTerm:
+        return all_of(
+            tm.nat[r] >= 1 if lo <= i <= hi else tm.nat[r].eq(0) for i, r in enumerate(pos)
+        )
+
+    tables: list[tuple[str, BoolTerm, BoolTerm]] = [
+        (
+            "set",
+            tm.is_set,
+            any_of(all_of((tm.naturals.eq(n), tm.wilds.eq(w))) for n, w in shapes.sets),
+        ),
+        ("escalera", tm.is_seq, any_of(span(lo, hi) for lo, hi in shapes.runs)),
+        ("wild", tm.is_wild, any_of(tm.size.eq(n) for (n,) in shapes.wilds)),
+        (
+            "black-three",
+            tm.is_black3,
+            any_of(all_of((tm.blacks.eq(b), tm.wilds.eq(w))) for b, w in shapes.blacks),
+        ),
+    ]
+    out: list[Check] = []
+    for label, indicator, built in tables:
+
+        def dec(v: Mapping[str, Value], label: str = label) -> Witness:
+            cards = names(read(v, "m", KINDS))
+            return Witness(
+                f"{' '.join(cards)} is {_a(label)} meld within the caps that no lay, addition, "
+                "merge or cleaning the moves admit builds",
+                {"meld": cards},
+            )
+
+        f = Facts([*base])
+        f.given(indicator, f"the meld is a {label} meld")
+        out.append(
+            prove(
+                f"exact/{label}",
+                f"every {label} meld within the caps is built by the moves",
+                f.items,
+                built,
+                dec,
+                timeout,
+            )
+        )
+    return tuple(out)
+
+
 KIND_TERMS = ("set", "escalera", "wild", "black-three")
 
 
@@ -283,7 +352,7 @@ def summary(values: Mapping[str, object]) -> str:
 
 def run(rules: RummyRules, timeout: float, guard: RummyRules | None = None) -> Result:
     started = time.perf_counter()
-    checks = list(meld_caps(rules, timeout, guard))
+    checks = [*meld_caps(rules, timeout, guard), *exact(rules, timeout, guard)]
     size_check, values = largest(rules, timeout)
     checks.append(size_check)
     return Result(
@@ -298,4 +367,4 @@ def run(rules: RummyRules, timeout: float, guard: RummyRules | None = None) -> R
     )
 
 
-__all__ = ["NAME", "STATEMENT", "largest", "meld_caps", "run"]
+__all__ = ["NAME", "STATEMENT", "exact", "largest", "meld_caps", "run"]

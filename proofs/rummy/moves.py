@@ -514,9 +514,21 @@ def replace_wild(rules: RummyRules) -> list[Relation]:
 
 
 def finish_opening(rules: RummyRules) -> list[Relation]:
-    """The opening is laid: the rest of the pile held aside joins the hand."""
+    """The opening is laid: the side's melds (all laid this turn, as it had not opened) reach its
+    minimum, fixed at the deal — card points only, less the top card of a pile taken to open
+    unless *:pile-top-counts-for-opening — and the rest of the pile held aside joins the hand.
+    *:opening-minimums, *:opening-rule (folded into the minimum at the deal)."""
     r = rules
     rel = _base("finish-opening")
+    opened, top, least = Int("opened"), Int("top points"), Int("minimum")
+    rel.scalars.update({"opened": opened, "top points": top, "minimum": least})
+    rel.guards.add(r.cid("opening_minimums"), opened.eq(0), "the side has not opened yet")
+    got = rel.pre["melds"].points(C.points(r))
+    if not r.pile_top_counts_for_opening:
+        got = got - top
+    rel.guards.add(
+        r.cid("opening_minimums"), got >= least, "the opening's card points reach the minimum"
+    )
     rel.effects.add(
         r.cid("pile_rest_after_opening"),
         rel.post["hand"].eq(rel.pre["hand"] + rel.pre["held"]),
@@ -564,8 +576,34 @@ BUILDERS: dict[str, Callable[[RummyRules], list[Relation]]] = {
 
 
 def relations(rules: RummyRules) -> dict[str, Relation]:
-    """Every relation of every move, by its name."""
-    return {rel.move: rel for build in BUILDERS.values() for rel in build(rules)}
+    """Every relation of every move, by its name, each with its turn order (`turn`)."""
+    out = {rel.move: rel for build in BUILDERS.values() for rel in build(rules)}
+    for rel in out.values():
+        turn(rules, rel)
+    return out
+
+
+TURN = ("seat", "seat after", "players", "passes")
+"""The scalars of the turn order: the seat to move before and after the move, the number of
+players, and (for a discard) whether the turn passes — every discard but the one that goes out."""
+
+
+def turn(rules: RummyRules, rel: Relation) -> None:
+    """The seat to move after `rel`: the next seat in the book's direction (seats are numbered
+    that way) after a discard that does not end the hand, the same seat after every other move —
+    drawing (red threes and their replacements included), taking the pile, melding, asking the
+    partner and the answer. *:play-direction."""
+    seat, after, players, passes = (Int(n) for n in TURN)
+    rel.scalars.update(zip(TURN, (seat, after, players, passes), strict=True))
+    rel.domain.given(all_of((seat >= 0, seat < players, passes >= 0, passes <= 1)), "a seat")
+    nxt = ite((seat + 1).eq(players), 0, seat + 1)
+    if rel.move == "discard":
+        then = ite(passes.eq(1), nxt, seat)
+        note = "a discard that does not go out passes the turn to the next seat"
+    else:
+        then = seat
+        note = "the same seat keeps the turn"
+    rel.guards.add(rules.cid("play_direction"), after.eq(then), note)
 
 
 def conserved(pre: list[Vec], post: list[Vec]) -> BoolTerm:
@@ -670,4 +708,5 @@ __all__ = [
     "nonred_part",
     "red_part",
     "relations",
+    "turn",
 ]

@@ -148,6 +148,7 @@ class Refiner:
         self.shared = shared
         layout = next(x for x in rules.layouts if x.name == seating.layout)
         self.deck = list(C.deck(rules, layout).counts())
+        self.players = layout.players
         self._score: tuple[Any, FactChecker, Evaluator, list[str], int] | None = None
         self.set_size = max(rules.set_min, rules.set_start_min_naturals)
         self.run_size = rules.sequence_min if rules.sequences else 0
@@ -207,6 +208,9 @@ class Refiner:
         effects on the zones `zp` of the state before (seen from the mover, whose side's melds
         are `melds`)."""
         kind = action["type"]
+        seat = int(action["seat"])
+        nxt = (seat + 1) % self.players if kind == "discard" else seat
+        turn = abstract.turn_scalars({"players": self.players}, seat, nxt, kind == "discard")
         post = dict(zp)
         touched: dict[str, list[int]] = {}
         params: dict[str, list[int]] = {}
@@ -224,7 +228,7 @@ class Refiner:
                 touched = {"a": m, "a2": _plus(m, card)}
                 if not self.split["add"].local_ok(m, touched["a2"], card):
                     return True
-                return bool(self.rest.check("add", pre_z, post, touched, params, {}))
+                return bool(self.rest.check("add", pre_z, post, touched, params, turn))
         elif kind == "lay":
             laid = abstract.counts(action["cards"])
             params["laid"] = laid
@@ -241,12 +245,12 @@ class Refiner:
             touched = {"a": a, "b": b, "new": _plus(a, b)}
             if not self.split["merge"].local_ok(a, b, touched["new"]):
                 return True
-            return bool(self.rest.check("merge", pre_z, post, touched, params, {}))
+            return bool(self.rest.check("merge", pre_z, post, touched, params, turn))
         if min(post["hand"]) < 0:
             return True
         if move == "lay":
-            return bool(self.rest.check(move, zp, post, touched, params, self.sets))
-        return bool(self.ck.check(move, zp, post, touched, params, {}))
+            return bool(self.rest.check(move, zp, post, touched, params, {**self.sets, **turn}))
+        return bool(self.ck.check(move, zp, post, touched, params, turn))
 
     def lays(self, hand: Sequence[str]) -> list[list[str]]:
         """Every new meld at its laying size that leaves two cards in the hand, of the shapes
@@ -331,6 +335,51 @@ class Refiner:
             "enabled", "; ".join(words) + f" (first: {json.dumps(first)})", missing, extra
         )
 
+    def decided_opening(self, pre: Mapping[str, Any]) -> bool:
+        """Whether `opening_difference` compares the enabled set here."""
+        seat = int(pre["seat"])
+        mine = pre["table"][seat % int(pre["sides"])]
+        left = len(pre["hands"][seat]) + len(pre["held"])
+        return bool(
+            pre["phase"] == "play"
+            and pre["step"] == "play"
+            and not mine["opened"]
+            and mine["melds"]
+            and not pre.get("freed")
+            and not pre["answer"]
+            and not pre["asked"]
+            and not pre["no_discard"]
+            and left >= 2
+        )
+
+    def opening_difference(
+        self, pre: Mapping[str, Any], legal: Sequence[dict[str, Any]]
+    ) -> Disagreement | None:
+        """Where an opening is under way (the mover's side has melds and has not opened), the
+        play step with no freed wild, no question asked or answered and at least two cards to
+        keep: finishing the opening is legal exactly when the relation's guards allow it (the
+        melds' card points reach the side's minimum)."""
+        if not self.decided_opening(pre):
+            return None
+        seat = int(pre["seat"])
+        side = seat % int(pre["sides"])
+        zp = abstract.zones(pre, seat)
+        post = dict(zp, hand=_plus(zp["hand"], zp["held"]), held=[0] * C.KINDS)
+        scalars = {
+            **abstract.opening_scalars(pre, side),
+            **abstract.turn_scalars(pre, seat, seat, False),
+        }
+        ours = not self.ck.check("finish-opening", zp, post, {}, {}, scalars)
+        listed = any(a["type"] == "finish-opening" for a in legal)
+        if ours == listed:
+            return None
+        act = {"type": "finish-opening", "seat": seat}
+        if ours:
+            text = "the relation allows finishing the opening, the engine does not list it"
+            return Disagreement("enabled", f"{text} ({json.dumps(act)})", (act,), ())
+        text = "the engine lists finishing the opening, the relation does not allow it"
+        return Disagreement("enabled", f"{text} ({json.dumps(act)})", (), (act,))
+
     # ------------------------------------------------------------ the hand's score
 
     def score_difference(self, end: Mapping[str, Any], result: Any) -> str | None:
@@ -388,7 +437,7 @@ class Refiner:
         if bad is not None:
             return Disagreement("invariant", f"the position scored now: {bad}")
         legal = [RUMMY.action_to_json(a) for a in actions]
-        d = self.enabled_difference(pre, legal)
+        d = self.enabled_difference(pre, legal) or self.opening_difference(pre, legal)
         if d is not None:
             return d
         for k, (act, nxt) in enumerate(zip(legal, successors, strict=True)):

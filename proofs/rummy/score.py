@@ -236,6 +236,17 @@ def config(rules: RummyRules, chosen: list[Seating] | None = None) -> Config:
             (total(in_runs) + in_sets + cfg.hand_rank[rank]) <= 4 * packs_n,
             f"{C.RANKS[rank]}s: four per pack",
         )
+    # implied by the counts above for whole numbers (stretches covering no position more than 4 x
+    # packs times are dealt into 4 x packs colours of disjoint stretches, and one colour holds at
+    # most `len(positions) // n` stretches of n positions or more), but not by their linear
+    # relaxation: stated, it lets the solver prove the greatest bonuses of many packs quickly
+    for n in sorted({hi - lo + 1 for lo, hi in cfg.runs}):
+        f.add(
+            packs,
+            total(x for (lo, hi), x in cfg.runs.items() if hi - lo + 1 >= n)
+            <= 4 * packs_n * (len(pos) // n),
+            f"escaleras of {n} cards or more: {len(pos) // n} per suit and pack",
+        )
     f.add(
         cid("jokers_per_pack"),
         (cfg.melded_jokers + cfg.hand_jokers) <= jokers_n,

@@ -25,7 +25,7 @@ from arbitro.proofs import smt
 from arbitro.proofs.rummy import cards as C
 from arbitro.proofs.rummy.score import CATEGORIES, Config, config
 from arbitro.proofs.terms import Evaluator, IntTerm, IVar, Value, divisible, divisible_parts
-from arbitro.proofs.verdict import Check, Result, Verdict, Witness, prove, range_text
+from arbitro.proofs.verdict import Check, Result, Verdict, Witness, end_text, prove
 
 CREDITS = ("melds", "canastas", "canaston", "going-out")
 DEBITS = ("hand", "penalties")
@@ -156,14 +156,46 @@ def signs(rules: RummyRules, timeout: float, cfg: Config | None = None) -> list[
     return checks
 
 
+def _ceiling(
+    problem: smt.Problem, term: IntTerm, maximise: bool, best: int, unit: int, timeout: float
+) -> int | None:
+    """A bound proved on the far side of `best` (nothing reaches past it), when the optimum
+    itself was left open: targets farther and farther out, in steps of the card unit, until one
+    is unsat. None when none is proved within a dozen tries."""
+    step = max(unit, abs(best) // 64 // unit * unit)
+    for _ in range(12):
+        target = best + step if maximise else best - step
+        goal = term >= target + 1 if maximise else term <= target - 1
+        if problem.satisfiable([goal], timeout) == "unsat":
+            return target
+        step *= 2
+    return None
+
+
+def _end(reached: int | None, bound: int | None, exact: bool) -> str:
+    """One end of a range: the number when reached and proved optimal; the value reached and the
+    proved bound past it when they differ (the gap stated); no bound when none is proved."""
+    if exact and reached is not None:
+        return str(reached)
+    if bound is not None and reached is not None:
+        return f"{reached} reached, none past {bound}"
+    return end_text(reached, False)
+
+
 def bounds(rules: RummyRules, timeout: float) -> Result:
+    """`score-bounds`: the signs, then each end of every category and of the hand score — the
+    optimum when the solver proves it; else the best configuration found and a bound proved past
+    it (`_ceiling`), the gap between them stated. PROVED when every end has a proved bound."""
     started = time.perf_counter()
     cfg = config(rules)
     facts = cfg.facts.items
+    unit = card_unit(rules)
     checks = signs(rules, timeout, cfg)
     # the bounds
     values: dict[str, Any] = {}
+    reached: dict[str, list[int | None]] = {}
     reasons: list[str] = []
+    gaps: list[str] = []
     verdict = Verdict.PROVED
     t0 = time.perf_counter()
     extremes: dict[str, Any] = {}
@@ -173,6 +205,7 @@ def bounds(rules: RummyRules, timeout: float) -> Result:
     settled: dict[str, list[bool]] = {}
     for cat, term in [*cfg.categories.items(), ("total", cfg.score)]:
         pair: list[int | None] = []
+        reached[cat] = []
         settled[cat] = []
         for maximise in (False, True):
             # a proved sign bounds that end by 0; the hand score's ends by the categories' sums
@@ -184,50 +217,72 @@ def bounds(rules: RummyRules, timeout: float) -> Result:
             elif cat == "total" and all((c, maximise) in proved for c in cfg.categories):
                 at = sum(proved[(c, maximise)] for c in cfg.categories)
             opt = problem.optimum(term, maximise=maximise, timeout=timeout, beyond=at)
-            if opt.status == "proved" and opt.value is not None:
-                proved[(cat, maximise)] = opt.value
-            settled[cat].append(opt.status == "proved")
-            if opt.status != "proved":
+            exact = opt.status == "proved" and opt.value is not None
+            bound = opt.value if exact else None
+            if not exact and opt.value is not None:
+                bound = _ceiling(problem, term, maximise, opt.value, unit, timeout)
+                if at is not None:
+                    bound = at if bound is None else min(bound, at) if maximise else max(bound, at)
+            if bound is not None:
+                proved[(cat, maximise)] = bound
+            settled[cat].append(exact)
+            reached[cat].append(opt.value)
+            pair.append(bound)
+            end = "max" if maximise else "min"
+            if bound is None:
                 verdict = Verdict.UNKNOWN
-                reasons.append(f"{cat} {'max' if maximise else 'min'}: {opt.reason or opt.status}")
-                pair.append(opt.value)
-                continue
-            pair.append(opt.value)
-            if cat == "total":
+                reasons.append(f"{cat} {end}: {opt.reason or opt.status}")
+            elif not exact:
+                gaps.append(f"{cat} {end}: {opt.value} reached, none past {bound}")
+            if cat == "total" and opt.values:
                 data = decode(cfg, opt.values)
-                extremes["max" if maximise else "min"] = data
+                extremes[end] = data
         values[cat] = pair
-    text = ", ".join(
-        f"{k} {range_text(v, settled[k]).replace(' to ', '..')}"
-        for k, v in values.items()
-        if k != "total"
+
+    def text_of(cat: str, sep: str) -> str:
+        lo, hi = reached[cat]
+        return (
+            _end(lo, values[cat][0], settled[cat][0])
+            + sep
+            + _end(hi, values[cat][1], settled[cat][1])
+        )
+
+    text = ", ".join(f"{k} {text_of(k, '..')}" for k in values if k != "total")
+    statement = (
+        "each category and the hand score lie between a least and a greatest value, each reached "
+        "by a configuration and proved optimal, or proved a bound with the gap to the best "
+        "configuration found stated"
     )
     checks.append(
         Check(
             "bounds",
-            "each category and the hand score lie between a least and a greatest value, both "
-            "reached and proved optimal",
+            statement,
             verdict,
             time.perf_counter() - t0,
             witness=Witness(
-                f"hand score {range_text(values['total'], settled['total'])} ({text})",
-                {"extremes": extremes},
+                f"hand score {text_of('total', ' to ')} ({text})",
+                {"extremes": extremes, "gaps": gaps},
             ),
             reason="; ".join(reasons),
             values=values,
         )
     )
-    lo, hi = values["total"]
     return Result(
         "score-bounds",
         rules.rulebook,
         {},
         "every category keeps its sign, and each category and a side's hand score have proved "
-        "least and greatest values",
+        "least and greatest values (the gap stated where a bound is not reached)",
         tuple(checks),
-        f"a side's hand score: {range_text((lo, hi), settled['total'])}",
+        f"a side's hand score: {text_of('total', ' to ')}",
         time.perf_counter() - started,
-        values={"bounds": values, "proved": settled, "extremes": extremes},
+        values={
+            "bounds": values,
+            "reached": reached,
+            "proved": settled,
+            "extremes": extremes,
+            "gaps": gaps,
+        },
     )
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from arbitro.oracle import states
 from arbitro.oracle.core import Oracle
+from arbitro.oracle.states import InconsistentState
 
 
 def _seatings() -> list[tuple[str, str]]:
@@ -81,3 +82,61 @@ def test_every_seating_of_every_book(rulebook: str, layout: str) -> None:
 @pytest.mark.parametrize(("rulebook", "layout"), _seatings())
 def test_every_seating_of_every_book_long(rulebook: str, layout: str) -> None:
     assert _walk_and_compare(rulebook, layout, 20, 400, 1) > 0
+
+
+# escoba-es, *Jugadores y cartas*: 1 to 7 count their number, sota 8, caballo 9, rey 10
+BOOK_VALUE = {**{str(n): n for n in range(1, 8)}, "S": 8, "C": 9, "R": 10}
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "table", "escobas"),
+    [
+        # *Escobas*: four opening cards adding up to exactly 15 are the dealer's at once, one escoba
+        (4, False, ["1o", "2o", "5o", "7o"], 1),
+        (4, True, ["3c", "4c", "1b", "7b"], 1),
+        # ... and adding up to 30, two escobas
+        (2, False, ["Ro", "Rc", "Cb", "1e"], 2),
+    ],
+)
+def test_a_view_before_the_first_card_completes_the_opening_sweep(
+    players: int, teams: bool, table: list[str], escobas: int
+) -> None:
+    """Four-player views of a swept opening used to be completed with the first unseen cards in
+    card order, a pile adding up to anything: the oracle refused the completed state
+    (escoba-es:opening-sweeps). The completed pile is four unseen cards adding up to the sweep."""
+    assert sum(BOOK_VALUE[c[0]] for c in table) == 15 * escobas
+    oracle = Oracle("escoba-es", players=players, teams=teams)
+    rest = [c for c in oracle.describe()["deck"] if c not in table]
+    hands = [rest[3 * s : 3 * s + 3] for s in range(players)]
+    stock = rest[3 * players :]
+    state = oracle.deal(oracle.new_game(), dealt={"hands": hands, "table": table, "stock": stock})
+    dealer_side = 0
+    assert state["escobas"][dealer_side] == escobas and state["table"] == []
+    mover = state["to_move"]
+    completed = oracle.from_view(oracle.view(state, mover))
+    pile = completed["piles"][dealer_side]
+    assert len(pile) == 4 and sum(BOOK_VALUE[c[0]] for c in pile) == 15 * escobas
+    assert completed["hands"][mover] == state["hands"][mover]
+    assert oracle.legal_actions(completed) == oracle.legal_actions(state)
+
+
+def test_an_opening_pile_that_is_no_sweep_is_refused() -> None:
+    """The check the completion must pass: the dealer's opening pile adding up to neither 15 nor
+    30 (what the completion used to write: the first unseen cards) is no state of the game."""
+    oracle = Oracle("escoba-es", players=4)
+    table = ["1o", "2o", "5o", "7o"]
+    rest = [c for c in oracle.describe()["deck"] if c not in table]
+    dealt = {"hands": [rest[3 * s : 3 * s + 3] for s in range(4)], "table": table}
+    state = oracle.deal(oracle.new_game(), dealt={**dealt, "stock": rest[12:]})
+    broken = dict(state)
+    # swap one swept card (7o, worth 7) for a stock card of another value: the pile adds up to 15
+    # no longer
+    swap = next(c for c in state["stock"] if BOOK_VALUE[c[0]] != 7)
+    deck = oracle.describe()["deck"]
+    broken["piles"] = [sorted(["1o", "2o", "5o", swap], key=deck.index), [], [], []]
+    broken["stock"] = ["7o" if c == swap else c for c in state["stock"]]
+    assert oracle.check_state(state) == []
+    assert oracle.check_state(broken) == ["escoba-es:opening-sweeps"]
+    with pytest.raises(InconsistentState) as e:
+        oracle.read_state(broken)
+    assert "escoba-es:opening-sweeps" in str(e.value)

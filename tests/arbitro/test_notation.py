@@ -141,3 +141,17 @@ def test_bad_notation_is_named(text: str, words: str) -> None:
         else:
             read_move(text, "escoba", mover=0)
     assert words in str(e.value)
+
+
+def test_a_dead_end_result_names_its_clauses_and_reads_back() -> None:
+    """A hand the books' own rules leave without a move ends as `dead-end`, its result's `finding`
+    naming the clauses (docs/protocol.md, how a game flows): clause ids hold a colon themselves
+    (`samba-en:pile-one-card-rule`), which the result's fields are also separated by. Such a
+    result used to be written but not read back."""
+    oracle = Oracle("samba-en")
+    state = next(s for s in _random_states(oracle, 11, 10**6) if s["result"] is not None)
+    clauses = ["samba-en:pile-one-card-rule", "samba-en:go-out-min-completed"]
+    state["result"] = {**state["result"], "reason": "dead-end", "finding": clauses}
+    line = position_line(state)
+    assert line.endswith(":" + ",".join(clauses))
+    assert read_position_line(line) == state

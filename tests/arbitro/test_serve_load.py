@@ -14,11 +14,15 @@ from hypothesis import strategies as st
 
 from arbitro.oracle import protocol
 from arbitro.oracle.jsonio import MAX_DEPTH, JSONError, loads, nesting
-from arbitro.oracle.server import Server, respond
+from arbitro.oracle.server import MAX_ACTIONS, Server, respond
 
 # an action of the right shape; its seat is not the mover's, so the first one is refused
 ACTION = {"seat": 1, "card": "5o", "capture": ["Cb", "1e"]}
 LIMIT = protocol.schema("request")["properties"]["actions"]["maxItems"]
+
+
+def test_the_documented_bound_on_actions_is_the_schemas() -> None:
+    assert LIMIT == MAX_ACTIONS == 100_000
 
 
 def depth(value: Any) -> int:

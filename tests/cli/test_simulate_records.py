@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -154,13 +155,20 @@ def test_ctrl_c_keeps_the_results_so_far(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,
     )
-    deadline = time.time() + 60
-    while time.time() < deadline and not any(tmp_path.glob(".r.jsonl.*.tmp")):
-        time.sleep(0.1)
-    time.sleep(1.5)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and not any(tmp_path.glob(".r.jsonl.*.tmp")):
+            time.sleep(0.1)
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        # whatever happened above, the 100,000-game run and anything it started end here
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
     assert proc.returncode == 130, err
     summary = json.loads(out)
     assert summary["interrupted"] and 0 < summary["games"] < 100000

@@ -69,6 +69,18 @@ def test_skipping_forced_capture_is_found_at_the_first_move_and_blamed_on_captur
     } in (d.agrees_under)
     row = next(r for r in run.profile if r["clause"] == "escoba-es:capture-forced")
     assert row["verdict"] == "disagree" and row["agrees_under"]
+    # the reproducer is a bug report: one position line and one move, which arbitro refuses by
+    # the clause of *Captura* (a card that can capture must), and the text prints both whole
+    assert d.position is not None and d.move is not None
+    oracle = Oracle("escoba-es")
+    refusal = oracle.explain(d.position, d.move)
+    assert refusal["legal"] is False and refusal["clause"] == "escoba-es:capture-forced"
+    out = text(run).splitlines()
+    at = out.index(d.position)
+    assert out[at - 1].strip().startswith("reproduce") and out[at + 1].strip() == d.move
+    assert d.to_json()["reproducer"]["position"] == d.position
+    page = html(run)
+    assert f"<code>{d.move}</code>" in page and "◀ to move" in page  # the board, as show draws it
 
 
 @pytest.mark.slow
@@ -172,7 +184,9 @@ def test_json_and_text_outputs(capsys: pytest.CaptureFixture[str]) -> None:
         == 1
     )
     out = capsys.readouterr().out
-    assert max(len(line) for line in out.splitlines()) <= 100
+    # 100 columns, but the position line of a reproducer, written whole to be copied
+    assert max(len(line) for line in out.splitlines() if not line.startswith("escoba ")) <= 100
+    assert any(line.startswith("escoba ") for line in out.splitlines())
 
 
 @pytest.mark.slow

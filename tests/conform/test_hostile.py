@@ -145,6 +145,7 @@ def test_ctrl_c_gives_the_results_so_far_and_ends_the_adapter(tmp_path: Path) ->
         [sys.executable, "-m", "arbitro.cli", "conform", "escoba-es", "--games", "200",
          "--", *HOSTILE, "slow"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+        start_new_session=True,
     )  # fmt: skip
     try:
         for _ in range(100):  # until the adapter runs, then a few games
@@ -155,7 +156,10 @@ def test_ctrl_c_gives_the_results_so_far_and_ends_the_adapter(tmp_path: Path) ->
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=20)
     finally:
-        proc.kill()
+        # the run and anything of its group end here, whatever happened above
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
     assert proc.returncode == 130, (out, err)
     assert "Traceback" not in err and "stopped by Ctrl-C after" in out
     assert "legal · " in out

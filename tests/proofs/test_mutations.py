@@ -77,6 +77,64 @@ def test_meld_caps_refutes_a_canasta_that_grows_where_the_book_closes_it() -> No
     assert len(add.witness.data["after"]) == 8
 
 
+def test_meld_caps_refutes_a_halved_wild_limit() -> None:
+    """samba-fr's relation built with its wild limit halved (2 -> 1): the soundness steps still
+    hold (a stricter guard keeps every cap), but `exact/set` is REFUTED with a set the book allows
+    and the halved relation never builds: two wilds (over 1, within 2), no more wilds than
+    naturals. The engine's `classify` agrees: a set under the book, refused for its wild cap once
+    halved."""
+    from arbitro.model.rummy.melds import classify
+    from arbitro.model.rummy.model import RUMMY
+    from arbitro.model.rummy.tables import tables
+
+    r = rummy("samba-fr")
+    assert r.wild_cap == 2 and r.wilds_at_most_naturals  # samba-fr:wild-cap, two-wilds reading
+    half = dataclasses.replace(r, wild_cap=1)
+    assert all(c.verdict is Verdict.PROVED for c in meld_caps.meld_caps(r, T, guard=half))
+    checks = {c.name: c for c in meld_caps.exact(r, T, guard=half)}
+    got = checks["exact/set"]
+    assert got.verdict is Verdict.REFUTED and got.witness is not None
+    meld = got.witness.data["meld"]
+    wilds = sum(1 for x in meld if x == "JK" or x.startswith("2"))
+    naturals = [x[:-1] for x in meld if x != "JK" and not x.startswith("2")]
+    assert wilds == 2 and len(naturals) >= 2 and len(set(naturals)) == 1
+    cards = tuple(sorted(RUMMY.parse_card(x) for x in meld))
+    assert not isinstance(classify(tables(r), cards), str)
+    assert classify(tables(half), cards) == "wild_cap"
+    assert {c.name: c.verdict for c in meld_caps.exact(r, T)}["exact/set"] is Verdict.PROVED
+
+
+def test_meld_caps_refutes_a_raised_escalera_minimum() -> None:
+    """An escalera minimum raised by one in the relation alone: a three-card escalera is within
+    samba-en's caps and never built."""
+    r = rummy("samba-en")
+    checks = {
+        c.name: c
+        for c in meld_caps.exact(
+            r, T, guard=dataclasses.replace(r, sequence_min=r.sequence_min + 1)
+        )
+    }
+    got = checks["exact/escalera"]
+    assert got.verdict is Verdict.REFUTED and got.witness is not None
+    assert len(got.witness.data["meld"]) == r.sequence_min == 3  # samba-en:sequence-min
+
+
+def test_meld_caps_refutes_a_lowered_escalera_minimum() -> None:
+    """The other way: an escalera minimum lowered by one in the relation alone lets a two-card
+    escalera be laid, which breaks samba-en's minimum of three (the sound half, `lay`)."""
+    r = rummy("samba-en")
+    checks = {
+        c.name: c
+        for c in meld_caps.meld_caps(
+            r, T, guard=dataclasses.replace(r, sequence_min=r.sequence_min - 1)
+        )
+    }
+    got = checks["lay"]
+    assert got.verdict is Verdict.REFUTED and got.witness is not None
+    assert len(got.witness.data["meld"]) == 2
+    assert any("samba-en:sequence-min" in b for b in got.witness.data["breaks"])
+
+
 def test_score_bounds_refutes_a_negative_bonus() -> None:
     r = dataclasses.replace(rummy("canasta-es"), bonus_clean_canasta=-500)
     checks = {c.name: c for c in scoring.signs(r, T)}
@@ -166,6 +224,7 @@ def test_the_real_books_hold_where_the_mutants_do_not() -> None:
     """The unbroken rules of the same books: the same checks are PROVED (so the refutations
     above come from the breaks)."""
     assert all(c.verdict is Verdict.PROVED for c in meld_caps.meld_caps(rummy("samba-en"), T))
+    assert all(c.verdict is Verdict.PROVED for c in meld_caps.exact(rummy("samba-en"), T))
     assert all(c.verdict is Verdict.PROVED for c in scoring.signs(rummy("canasta-es"), T))
     assert all(c.verdict is Verdict.PROVED for c in table_rest.invariant_checks(escoba(), T))
     assert conservation.move_check(moves.discard(rummy("samba-en"))[0], T).verdict is Verdict.PROVED

@@ -206,3 +206,25 @@ def test_hand_scores_lie_within_the_proved_bounds(book: str) -> None:
                 assert lo <= points <= hi, f"{book}: {cat} {points} outside {lo}..{hi}"
             lo, hi = bounds["total"]
             assert lo <= hand.scores[side] <= hi
+
+
+@pytest.mark.slow
+def test_a_bound_proved_past_the_best_found_contains_the_optimum() -> None:
+    """Where an optimum is left open, `score-bounds` states the best configuration found and a
+    bound proved past it. Started from a value short of canasta-es' greatest and least hand
+    scores (each proved optimal here by the solver's own search), the bound lands at or past the
+    optimum — never inside what a configuration reaches."""
+    from arbitro.proofs import smt
+    from arbitro.proofs.rummy import scoring
+
+    r = rummy("canasta-es")
+    cfg = score.config(r)
+    problem = smt.Problem(cfg.facts.items, [cfg.score])
+    unit = card_unit(r)
+    for maximise in (True, False):
+        opt = problem.optimum(cfg.score, maximise=maximise, timeout=600)
+        assert opt.status == "proved" and opt.value is not None
+        short = opt.value - 1000 if maximise else opt.value + 1000
+        bound = scoring._ceiling(problem, cfg.score, maximise, short, unit, 600)
+        assert bound is not None
+        assert bound >= opt.value if maximise else bound <= opt.value

@@ -212,3 +212,78 @@ def test_a_position_scored_wrong_is_caught(monkeypatch: pytest.MonkeyPatch) -> N
         assert bad is not None and "canastas" in bad
         return
     pytest.fail("no dirty canasta was made")
+
+
+def test_a_turn_slip_after_a_red_three_is_caught() -> None:
+    """The engine hands the turn to the next player after a draw that met a red three (the seat
+    moves, every card stays where it went): the relation keeps the turn with the drawer."""
+    r = rummy("samba-en")
+    seat = next(iter(RUMMY.seatings(r)))
+    ref = Refiner(r, seat)
+    for s, acts, succ in walk(r, seat, 4000, 6):
+        pre = RUMMY.state_to_json(s)
+        for k, (a, x) in enumerate(zip(acts, succ, strict=True)):
+            post = RUMMY.state_to_json(x)
+            mover = int(pre["seat"])
+            side = mover % int(pre["sides"])
+            reds = len(post["table"][side]["red_threes"]) > len(pre["table"][side]["red_threes"])
+            if RUMMY.action_to_json(a)["type"] != "draw" or not reds:
+                continue
+            assert ref(s, acts, succ) is None
+            broken = list(succ)
+            broken[k] = x._replace(seat=(mover + 1) % int(pre["players"]))
+            d = ref(s, acts, broken)
+            assert d is not None and d.kind == "successor" and d.action == k
+            assert "play-direction" in d.detail and "draw" in d.detail
+            return
+    pytest.fail("no red three was drawn")
+
+
+def test_a_discard_that_skips_a_player_is_caught() -> None:
+    """The engine passes the turn two seats on after a discard: the relation names the turn
+    order; the real successor agrees."""
+    ref, s, acts, succ = _decided("canasta-es", "discard")
+    k = next(i for i, a in enumerate(acts) if RUMMY.action_to_json(a)["type"] == "discard")
+    pre = RUMMY.state_to_json(s)
+    players = int(pre["players"])
+    assert int(RUMMY.state_to_json(succ[k])["seat"]) == (int(pre["seat"]) + 1) % players
+    broken = list(succ)
+    broken[k] = succ[k]._replace(seat=(int(pre["seat"]) + 2) % players)
+    d = ref(s, acts, broken)
+    assert d is not None and d.kind == "successor" and d.action == k
+    assert "play-direction" in d.detail
+
+
+def test_an_opening_refused_at_its_minimum_is_caught() -> None:
+    """Where an opening is under way and its melds reach the minimum, the engine leaving out
+    `finish-opening` (as one that wants the minimum exceeded would) is a disagreement; listing it
+    where the melds fall short is one too."""
+    from arbitro.model.rummy.actions import FinishOpening
+
+    r = rummy("canasta-es")
+    seat = next(iter(RUMMY.seatings(r)))
+    ref = Refiner(r, seat)
+    short = reached = False
+    for s, acts, succ in walk(r, seat, 6000, 7, eager=True):
+        pre = RUMMY.state_to_json(s)
+        if ref.opening_difference(pre, [RUMMY.action_to_json(a) for a in acts]) is not None:
+            raise AssertionError(f"the real engine disagrees at {pre}")
+        kinds = [RUMMY.action_to_json(a)["type"] for a in acts]
+        side = pre["table"][int(pre["seat"]) % int(pre["sides"])]
+        if side["opened"] or not side["melds"] or pre["step"] != "play":
+            continue
+        if "finish-opening" in kinds and not reached:
+            k = kinds.index("finish-opening")
+            d = ref(s, acts[:k] + acts[k + 1 :], succ[:k] + succ[k + 1 :])
+            assert d is not None and d.kind == "enabled" and not d.extra
+            assert d.missing == ({"type": "finish-opening", "seat": int(pre["seat"])},)
+            reached = True
+        elif "finish-opening" not in kinds and not short and ref.decided_opening(pre):
+            wrong = FinishOpening(int(pre["seat"]))
+            d = ref(s, (*acts, wrong), [*succ, succ[0]])
+            assert d is not None and d.kind == "enabled" and not d.missing
+            assert "minimum" in str(d.extra) or d.extra[0]["type"] == "finish-opening"
+            short = True
+        if short and reached:
+            return
+    pytest.fail(f"not both cases met: short {short}, reached {reached}")

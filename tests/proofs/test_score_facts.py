@@ -80,3 +80,34 @@ def test_the_whole_pack_encodings_refuse_a_reduced_pack() -> None:
     # configuration they must say UNKNOWN, never prove something about another pack
     with pytest.raises(NotEncoded):
         E.kinds(load_config("escoba-12").rules)
+
+
+def test_an_engine_scoring_more_escobas_than_play_reaches_is_caught() -> None:
+    """escoba-12 (the 2s, 6s and 7s): a side makes at most 2 escobas in a hand, so it scores at
+    most 4 + 2 = 6, while the score encoding alone admits 10. An engine that scores each escoba
+    twice plays scores the cut facts reject; the encoding's bounds alone let them pass."""
+    from typing import Any
+
+    from arbitro.model.escoba import ESCOBA
+    from arbitro.model.game import HandResult
+    from arbitro.proofs.escoba import scoring
+
+    class EscobasTwice:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(ESCOBA, name)
+
+        def last_hand(self, state: Any) -> HandResult | None:
+            real = ESCOBA.last_hand(state)
+            if real is None:
+                return None
+            cats = tuple({**c, "escobas": 2 * c["escobas"]} for c in real.categories)
+            return HandResult(real.reason, tuple(sum(c.values()) for c in cats), cats)
+
+    config = load_config("escoba-12")
+    facts = score_facts(config.rules)
+    assert facts is not None and facts.bounds() == (0, 6)
+    loose = from_result(scoring.bounds(config.rules, 20.0))
+    assert loose.bounds() == (0, 10)
+    broken = [explore(config, seed, model=EscobasTwice()) for seed in (1, 2, 3)]
+    assert any(check_scores(r, facts)["outside_bounds"] for r in broken)
+    assert all(check_scores(r, loose)["agrees"] for r in broken)

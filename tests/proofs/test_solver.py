@@ -73,6 +73,15 @@ def test_compiled_python_and_z3_give_one_value(t: IntTerm, x: int, y: int, z: in
     assert smt.check(f.items, [t.ne(got)], timeout=10).status == "unsat"
 
 
+def test_a_sum_of_thousands_of_terms_compiles_and_adds_up() -> None:
+    """samba-fr's score encoding sums thousands of unknowns in one term: the evaluator must
+    compile it (Python's compiler recurses on a long `a + b + ...`) and give the sum."""
+    xs = [Int(f"x{i}") for i in range(5000)]
+    ev = Evaluator([total(3 * x for x in xs) + 7], [x.name for x in xs])
+    values = [i % 11 for i in range(5000)]
+    assert ev(values) == (3 * sum(values) + 7,)
+
+
 def test_an_unsat_core_names_only_the_clauses_needed() -> None:
     """Of four clauses, x >= 3 and y >= 4 and x + y <= 5 cannot hold together; 'bk:d' is idle."""
     f = Facts()

@@ -120,6 +120,60 @@ class DevTools:
             return dict(json.loads(got["result"]["value"]))
         raise RuntimeError(f"{url} never finished loading")
 
+    def open(self, url: str, width: int = 1280, height: int = 900) -> str:
+        """A new tab at `url` (`width` x `height` CSS pixels), once the page has loaded: its
+        session id, for `evaluate` and `screenshot`."""
+        target = self.call("Target.createTarget", url="about:blank")["targetId"]
+        session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            session,
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
+        self.call("Page.navigate", session, url=url)
+        for _ in range(200):
+            try:
+                state = self.evaluate(session, "location.href + ' ' + document.readyState")
+            except RuntimeError as e:
+                if "context was destroyed" not in str(e) and "Cannot find context" not in str(e):
+                    raise
+                state = ""
+            if state == f"{url} complete":
+                return str(session)
+            time.sleep(0.05)
+        raise RuntimeError(f"{url} never finished loading")
+
+    def evaluate(self, session: str, expression: str) -> Any:
+        """The value of a JavaScript expression in the tab (JSON-able values only)."""
+        got = self.call("Runtime.evaluate", session, expression=expression, returnByValue=True)[
+            "result"
+        ]
+        return got.get("value")
+
+    def screenshot(self, session: str, path: str, selector: str | None = None) -> bytes:
+        """A PNG of the tab's window, or of the whole element `selector` finds (scrolled to);
+        written to `path` and returned."""
+        import base64
+
+        params: dict[str, Any] = {"format": "png"}
+        if selector is not None:
+            box = self.evaluate(
+                session,
+                f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
+                " e.scrollIntoView(); const r = e.getBoundingClientRect();"
+                " return {x: r.x + scrollX, y: r.y + scrollY, width: r.width,"
+                " height: Math.max(r.height, 1)}; })()",
+            )
+            params["clip"] = {**box, "scale": 1}
+            params["captureBeyondViewport"] = True
+        data = base64.b64decode(self.call("Page.captureScreenshot", session, **params)["data"])
+        with open(path, "wb") as f:
+            f.write(data)
+        return data
+
     def close(self) -> None:
         self.proc.kill()
         self.proc.wait()

@@ -1,0 +1,762 @@
+"""Escoba's hand scores: the exact set of points a side can score in one hand, per seating.
+
+A side's hand score is its categories (*:cards-points, *:oros-points, *:velo-points,
+*:setenta-points, each won by one side at most) plus *:escoba-points for each escoba. So
+the set is fixed by two things:
+
+- **the most escobas a side can make in a hand**, found by an exhaustive search over the guarded
+  relation's plays seen through the cards' capture values (`most_escobas`). Everything the
+  relation lets a play do depends on values only: a capture takes a group of table cards worth
+  *:capture-sum with the card, a card may be laid only when no group is (*:capture-forced, a
+  guard on the card played, not on the rest of the hand), an escoba is a capture that leaves the
+  table bare, and the opening sweep scores by the table's worth (*:opening-sweeps). Which cards a
+  seat holds is free, since a deck order fixes every hand: a seat's hand in a deal is the cards
+  it plays in it. So the search picks, play by play, the value of the card the mover plays from
+  the values not yet played, and every capture group. It prunes with two bounds that hold on
+  every hand: every capture takes exactly *:capture-sum, so no more captures remain than the
+  value still in play divided by it; and a side makes at most one escoba per card it still
+  plays, the hand's last play none when the value in play is no multiple of the capture sum
+  (the table is not bare after it). A search that finds no hand with `n` escobas has examined
+  every hand those bounds leave: `n` is unreachable. A bug in a bound or a move makes the
+  search miss hands: the witnesses below replay in the engine, and a spec whose bounds are wrong
+  is caught by the test that compares the search with an unpruned one on small packs.
+- **which scores between 0 and the most are played**: each is shown by a hand (`Witness`):
+  a deck order and its plays, replayed through the engine's `deal`, `legal_actions` and
+  `apply` before it counts, and written as a transcript that `arbitro check` replays (the hand
+  line claims the engine's scores).
+
+A score above `categories + escoba_points * most` is unreachable (each category scores at most
+its points: the optional rules that double them are not encoded); a score up to it that no
+witness shows is reported as not established, never as reachable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+from arbitro.model.game import Seating
+from arbitro.model.schema import EscobaRules, rules_for
+from arbitro.proofs.escoba import cards as E
+from arbitro.proofs.escoba.relation import KINDS, deals_for, present, turn_order, values
+from arbitro.proofs.verdict import Check, NotEncoded, Result, Verdict
+from arbitro.proofs.verdict import Witness as Shown
+
+Play = tuple[int, tuple[int, ...]]
+"""A value-level play: the value of the card played and the values it takes (none: laid)."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """A hand at the level of capture values: the opening table and every play in turn."""
+
+    players: int
+    sides: int
+    dealer: int
+    table: tuple[int, ...]
+    plays: tuple[Play, ...]
+
+
+class _Game:
+    """The value-level hand of one seating and dealer, for one side's escobas."""
+
+    def __init__(self, rules: EscobaRules, players: int, sides: int, dealer: int, side: int):
+        r = rules
+        if r.redeal_table:
+            raise NotEncoded("redeal_table", r.redeal_table)
+        self.rules = r
+        self.players, self.sides, self.dealer, self.side = players, sides, dealer, side
+        have = present(r)
+        vals = values(r)
+        counts: dict[int, int] = {}
+        for k in range(KINDS):
+            if have[k]:
+                counts[vals[k]] = counts.get(vals[k], 0) + 1
+        self.vals = tuple(sorted(counts))
+        self.pack = tuple(counts[v] for v in self.vals)
+        self.cs = r.capture_sum
+        self.order = turn_order(r, players, dealer)
+        self.plays = sum(self.pack) - r.table_initial
+        deals = deals_for(r, players)
+        if players * (r.hand_size + (deals - 1) * r.redeal_size) != self.plays:
+            raise NotEncoded("deals_per_hand", deals)
+        self.sweeps = {s.total: s.escobas for s in r.opening_sweeps}
+        # plays left to the side from play t on, and whether the hand's last play is the side's
+        self.mine = [0] * (self.plays + 1)
+        for t in range(self.plays - 1, -1, -1):
+            self.mine[t] = self.mine[t + 1] + (self.side_at(t) == side)
+        self.last_is_mine = self.side_at(self.plays - 1) == side
+
+    def side_at(self, t: int) -> int:
+        """The side of the seat making play `t` (every deal is whole rounds of the seats)."""
+        return self.order[t % self.players] % self.sides
+
+    def worth(self, counts: Sequence[int]) -> int:
+        return sum(c * v for c, v in zip(counts, self.vals, strict=True))
+
+    def bound(self, pool: Sequence[int], table: Sequence[int], t: int) -> int:
+        """The most escobas the side can still make from play `t` (sound: see the module)."""
+        left = self.worth(pool) + self.worth(table)
+        mine = self.mine[t]
+        if self.last_is_mine and left % self.cs and mine:
+            mine -= 1
+        rest = 1 if self.rules.rest_is_escoba else 0
+        return min(left // self.cs, mine) + rest
+
+    @cache  # noqa: B019 - one game object per search
+    def groups(self, table: tuple[int, ...], need: int) -> tuple[tuple[int, ...], ...]:
+        """Every non-empty group of the table (counts per value) worth `need`."""
+        out: list[tuple[int, ...]] = []
+        cur = [0] * len(self.vals)
+
+        def walk(i: int, left: int) -> None:
+            if left == 0:
+                if any(cur):
+                    out.append(tuple(cur))
+                return
+            if i == len(self.vals) or self.vals[i] > left:
+                return
+            for n in range(min(table[i], left // self.vals[i]) + 1):
+                cur[i] = n
+                walk(i + 1, left - n * self.vals[i])
+            cur[i] = 0
+
+        if need > 0:
+            walk(0, need)
+        return tuple(out)
+
+    def openings(self) -> Iterator[tuple[tuple[int, ...], int]]:
+        """Every opening table (counts per value) and the escobas its sweep gives the dealer."""
+        n = self.rules.table_initial
+        cur = [0] * len(self.vals)
+
+        def walk(i: int, left: int) -> Iterator[tuple[tuple[int, ...], int]]:
+            if left == 0:
+                t = tuple(cur)
+                yield t, self.sweeps.get(self.worth(t), 0)
+                return
+            if i == len(self.vals):
+                return
+            for c in range(min(self.pack[i], left), -1, -1):
+                cur[i] = c
+                yield from walk(i + 1, left - c)
+            cur[i] = 0
+
+        yield from walk(0, n)
+
+    def moves(
+        self, pool: tuple[int, ...], table: tuple[int, ...], t: int,
+        rng: random.Random | None = None,
+    ) -> list[Play]:  # fmt: skip
+        """The plays at `t`, the side's escobas first when it moves, lays first otherwise (ties
+        in the pack's order, or at random with `rng`)."""
+        ours = self.side_at(t) == self.side
+        out: list[tuple[int, Play]] = []
+        for i, v in enumerate(self.vals):
+            if not pool[i]:
+                continue
+            gs = self.groups(table, self.cs - v)
+            for g in gs:
+                sweep = tuple(a - b for a, b in zip(table, g, strict=True)) == (0,) * len(g)
+                key = (0 if sweep else 2) if ours else (3 if sweep else 2)
+                out.append((key, (i, g)))
+            if not gs or not self.rules.capture_forced:
+                out.append((1, (i, ())))
+        if rng is not None:
+            rng.shuffle(out)
+        out.sort(key=lambda x: x[0])
+        return [m for _, m in out]
+
+
+@dataclass
+class Search:
+    """Hands of one seating with the side's escobas in [lo, hi]; `nodes` counts states met."""
+
+    game: _Game
+    lo: int
+    hi: int
+    budget: int
+    rng: random.Random | None = None
+    mix: int = 0
+    """With `rng`: 1, the moves in the search's order, ties at random; 2, all at random."""
+    nodes: int = 0
+    failed: set[tuple[Any, ...]] = field(default_factory=set)
+
+    def run(self) -> Line | str | None:
+        """A hand, None when there is none (exhaustive), "budget" when the budget ran out."""
+        g = self.game
+        tables = list(g.openings())
+        dealer_side = g.dealer % g.sides
+        tables.sort(key=lambda x: -x[1] if dealer_side == g.side else x[1])
+        if self.rng is not None:
+            self.rng.shuffle(tables)
+        try:
+            for table, sweep in tables:
+                pool = tuple(a - b for a, b in zip(g.pack, table, strict=True))
+                got = sweep if dealer_side == g.side else 0
+                start = (0,) * len(table) if sweep else table
+                plays: list[Play] = []
+                if self._walk(pool, start, 0, -1 if not sweep else dealer_side, got, plays):
+                    return Line(
+                        g.players,
+                        g.sides,
+                        g.dealer,
+                        tuple(v for i, v in enumerate(g.vals) for _ in range(table[i])),
+                        tuple(plays),
+                    )
+        except _OutOfBudget:
+            return "budget"
+        return None
+
+    def _walk(
+        self,
+        pool: tuple[int, ...],
+        table: tuple[int, ...],
+        t: int,
+        last: int,
+        got: int,
+        plays: list[Play],
+    ) -> bool:
+        g = self.game
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _OutOfBudget
+        if got > self.hi:
+            return False
+        if t == g.plays:
+            if g.rules.rest_is_escoba and any(table) and last == g.side:
+                got += 1
+            return self.lo <= got <= self.hi
+        if got + g.bound(pool, table, t) < self.lo:
+            return False
+        key = (pool, table, last if g.rules.rest_is_escoba else 0, got)
+        if key in self.failed:
+            return False
+        side = g.side_at(t)
+        moves = g.moves(pool, table, t, self.rng if self.mix < 2 else None)
+        if self.rng is not None and self.mix == 2:
+            self.rng.shuffle(moves)
+        for i, taken in moves:
+            p2 = (*pool[:i], pool[i] - 1, *pool[i + 1 :])
+            if taken:
+                t2 = tuple(a - b for a, b in zip(table, taken, strict=True))
+                esc = 1 if side == g.side and not any(t2) else 0
+                nxt = side
+            else:
+                t2 = (*table[:i], table[i] + 1, *table[i + 1 :])
+                esc, nxt = 0, last
+            plays.append(
+                (
+                    g.vals[i],
+                    tuple(v for j, v in enumerate(g.vals) for _ in range(taken[j]))
+                    if taken
+                    else (),
+                )
+            )
+            if self._walk(p2, t2, t + 1, nxt, got + esc, plays):
+                return True
+            plays.pop()
+        self.failed.add(key)
+        return False
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Most:
+    """The most escobas a side makes in a hand of a seating: `value` with a hand that makes
+    them (`line`), proved the most when every larger count was searched to exhaustion
+    (`proved`); `nodes` is the states the searches met."""
+
+    players: int
+    sides: int
+    value: int
+    line: Line | None
+    proved: bool
+    nodes: int
+    reason: str = ""
+
+
+@lru_cache(maxsize=64)
+def most_escobas(rules: EscobaRules, players: int, sides: int, budget: int = 2_000_000) -> Most:
+    """The most escobas a side (side 0, with every dealer) can make in one hand."""
+    best: tuple[int, Line] | None = None
+    nodes = 0
+    proved = True
+    reason = ""
+    games = [_Game(rules, players, sides, d, 0) for d in range(players)]
+    top = 0
+    for g in games:
+        g0 = max(
+            (s if g.dealer % g.sides == 0 else 0)
+            + g.bound(
+                tuple(a - b for a, b in zip(g.pack, tb, strict=True)),
+                (0,) * len(tb) if s else tb,
+                0,
+            )
+            for tb, s in g.openings()
+        )
+        top = max(top, g0)
+    # from the largest count the bounds allow down: the first found is the most, if every
+    # larger count was refuted by an exhausted search
+    for n in range(top, -1, -1):
+        found: Line | None = None
+        # every dealer with a small budget first (a hand is often quick to find with one dealer
+        # and slow with another), then those not yet decided with the whole budget
+        pending = list(games)
+        for spend in (budget // 64, budget):
+            undecided: list[_Game] = []
+            for g in pending:
+                s = Search(g, n, n, spend)
+                out = s.run()
+                nodes += s.nodes
+                if isinstance(out, Line):
+                    found = out
+                    break
+                if out == "budget":
+                    undecided.append(g)
+            if found is not None:
+                break
+            pending = undecided
+        if found is None and pending:
+            proved = False
+            reason = f"{n} escobas: search budget of {budget} states spent"
+        if found is not None:
+            best = (n, found)
+            break
+    if best is None:
+        return Most(players, sides, 0, None, False, nodes, reason or "no hand found")
+    return Most(players, sides, best[0], best[1], proved, nodes, reason)
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A hand the engine played: the deck order, the plays (``card`` or ``card:taken+taken``),
+    and what each side scored, by category."""
+
+    players: int
+    sides: int
+    dealer: int
+    order: tuple[str, ...]
+    plays: tuple[str, ...]
+    scores: tuple[int, ...]
+    categories: tuple[Mapping[str, int], ...]
+    escobas: int
+
+    def transcript(self, rules: EscobaRules) -> list[dict[str, Any]]:
+        """The hand as transcript lines (header, actions, the hand's scores), which `arbitro
+        check` replays."""
+        model = _engine()
+        seating = seating_of(rules, self.players, self.sides)
+        state: Any = model.new_game(rules, seating, self.dealer)
+        state = model.deal(rules, state, [model.parse_card(x) for x in self.order])
+        lines: list[dict[str, Any]] = [
+            {
+                "type": "header",
+                "protocol": "arbitro/1",
+                "rulebook": rules.rulebook,
+                "options": {},
+                "players": self.players,
+                "sides": self.sides,
+                "layout": seating.layout,
+                "dealer": self.dealer,
+                "deals": [list(self.order)],
+            }
+        ]
+        for step, text in enumerate(self.plays, 1):
+            card, _, taken = text.partition(":")
+            seat = model.to_move(state)
+            data = {"seat": seat, "card": card, "capture": taken.split("+") if taken else []}
+            action = model.action_from_json(data)
+            lines.append(
+                {
+                    "type": "action",
+                    "step": step,
+                    "hand": 0,
+                    "seat": seat,
+                    "action": model.action_to_json(action),
+                }
+            )
+            state = model.apply(rules, state, action)
+        lines.append(
+            {
+                "type": "hand",
+                "hand": 0,
+                "scores": list(self.scores),
+                "categories": [dict(c) for c in self.categories],
+            }
+        )
+        return lines
+
+
+def _engine() -> Any:
+    """The Escoba engine (the model users run)."""
+    from arbitro.model.escoba import ESCOBA
+
+    return ESCOBA
+
+
+def seating_of(rules: EscobaRules, players: int, sides: int) -> Seating:
+    """The engine's seating of `players` in `sides` sides."""
+    for g in _engine().seatings(rules):
+        if (g.players, g.sides) == (players, sides):
+            return Seating(g.players, g.sides, g.layout)
+    raise NotEncoded("seating", (players, sides))
+
+
+class ReplayError(ValueError):
+    """A proposed hand the engine refuses (the search and the engine disagree)."""
+
+
+def concrete(
+    rules: EscobaRules, line: Line, rng: random.Random | None = None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A deck order and plays by card names for a value-level hand; `rng` picks which card of
+    each value plays where (None: the pack's order)."""
+    vals = values(rules)
+    have = present(rules)
+    by_value: dict[int, list[int]] = {}
+    for k in range(KINDS):
+        if have[k]:
+            by_value.setdefault(vals[k], []).append(k)
+    if rng is not None:
+        for cards in by_value.values():
+            rng.shuffle(cards)
+    nxt = {v: 0 for v in by_value}
+
+    def take(v: int) -> int:
+        k = by_value[v][nxt[v]]
+        nxt[v] += 1
+        return k
+
+    table = [take(v) for v in line.table]
+    tvals = sum(vals[k] for k in table)
+    sweeps = {s.total for s in rules.opening_sweeps}
+    on_table = [] if tvals in sweeps else list(table)
+    order = turn_order(rules, line.players, line.dealer)
+    first = line.players * rules.hand_size
+    per_deal = line.players * rules.redeal_size
+    held: list[dict[int, list[int]]] = []
+    plays: list[str] = []
+    for t, (v, taken) in enumerate(line.plays):
+        deal = 0 if t < first else 1 + (t - first) // per_deal
+        while len(held) <= deal:
+            held.append({s: [] for s in range(line.players)})
+        card = take(v)
+        held[deal][order[t % line.players]].append(card)
+        if taken:
+            got: list[int] = []
+            for w in taken:
+                k = next(k for k in on_table if vals[k] == w and k not in got)
+                got.append(k)
+            for k in got:
+                on_table.remove(k)
+            plays.append(E.name(card) + ":" + "+".join(E.name(k) for k in sorted(got)))
+        else:
+            on_table.append(card)
+            plays.append(E.name(card))
+    deck: list[int] = []
+    for d, hands in enumerate(held):
+        size = rules.hand_size if d == 0 else rules.redeal_size
+        for j in range(size):
+            for s in order:
+                deck.append(hands[s][j])
+        if d == 0:
+            deck += table
+    return tuple(E.name(k) for k in deck), tuple(plays)
+
+
+def replay(
+    rules: EscobaRules, players: int, sides: int, dealer: int, order: Sequence[str],
+    plays: Sequence[str],
+) -> Witness:  # fmt: skip
+    """Play a hand through the engine (`deal`, `legal_actions`, `apply`), every play checked
+    legal; the engine's scores. ReplayError names the first play it refuses."""
+    model = _engine()
+    state: Any = model.new_game(rules, seating_of(rules, players, sides), dealer)
+    state = model.deal(rules, state, [model.parse_card(x) for x in order])
+    for i, text in enumerate(plays):
+        if model.phase(state) != "play":
+            raise ReplayError(f"play {i + 1} ({text}): the hand is already over")
+        card, _, taken = text.partition(":")
+        seat = model.to_move(state)
+        action = model.action_from_json(
+            {"seat": seat, "card": card, "capture": taken.split("+") if taken else []}
+        )
+        if action not in model.legal_actions(rules, state):
+            raise ReplayError(f"play {i + 1} ({text}) by seat {seat} is not legal")
+        state = model.apply(rules, state, action)
+    result = model.last_hand(state)
+    if result is None:
+        raise ReplayError("the plays do not finish the hand")
+    return Witness(
+        players, sides, dealer, tuple(order), tuple(plays), tuple(result.scores),
+        tuple(dict(c) for c in result.categories), int(result.categories[0].get("escobas", 0)),
+    )  # fmt: skip
+
+
+def category_most(rules: EscobaRules) -> int:
+    """The most a side scores in the categories other than escobas: each is won by one side at
+    most, for its points. The optional rules that double a category are not encoded."""
+    r = rules
+    for key in ("variant_cards_double", "variant_oros_all", "variant_sevens_all"):
+        if getattr(r, key):
+            raise NotEncoded(key, True)
+    return r.cards_points + r.oros_points + r.velo_points + r.setenta_points
+
+
+@dataclass
+class SeatingScores:
+    """The hand scores of one seating: the most (`top`, proved when `most.proved`), and a
+    witness for each score shown reachable."""
+
+    players: int
+    sides: int
+    most: Most
+    top: int
+    witnesses: dict[int, Witness]
+
+    @property
+    def missing(self) -> list[int]:
+        return [t for t in range(self.top + 1) if t not in self.witnesses]
+
+    @property
+    def exact(self) -> bool:
+        return self.most.proved and not self.missing
+
+    @property
+    def label(self) -> str:
+        return f"{self.players} players" + (" in teams" if self.sides < self.players else "")
+
+
+def seating_scores(
+    rules: EscobaRules, players: int, sides: int, *, seed: int = 0, tries: int = 20,
+    rounds: int = 6, budget: int = 2_000_000,
+) -> SeatingScores:  # fmt: skip
+    """The most a side scores in a hand of the seating, and a replayed hand for every score from 0
+    up to it that one is found for: hands with each count of escobas from the search, their
+    cards' suits varied (`tries` times a count) to win more or fewer categories."""
+    most = most_escobas(rules, players, sides, budget)
+    top = category_most(rules) + rules.escoba_points * most.value
+    got: dict[int, Witness] = {}
+    rng = random.Random(seed)
+
+    def keep(line: Line, pick: random.Random | None) -> None:
+        order, plays = concrete(rules, line, pick)
+        w = replay(rules, line.players, line.sides, line.dealer, order, plays)
+        got.setdefault(w.scores[0], w)
+
+    if most.line is not None:
+        keep(most.line, None)
+    games = [_Game(rules, players, sides, d, 0) for d in range(players)]
+    for attempt in range(rounds):
+        for n in range(most.value, -1, -1):
+            for g in games:
+                if all(t in got for t in range(top + 1)):
+                    return SeatingScores(players, sides, most, top, dict(sorted(got.items())))
+                if attempt and not any(
+                    t - rules.escoba_points * n in range(category_most(rules) + 1)
+                    for t in range(top + 1)
+                    if t not in got
+                ):
+                    continue
+                mix = 0 if attempt == 0 else 1 + attempt % 2
+                out = Search(g, n, n, 20_000, rng if mix else None, mix).run()
+                if isinstance(out, Line):
+                    keep(out, None)
+                    for _ in range(tries):
+                        keep(out, rng)
+    return SeatingScores(players, sides, most, top, dict(sorted(got.items())))
+
+
+WITNESSES = Path(__file__).with_name("hand_score_witnesses.json")
+NAME = "hand-scores"
+
+
+def stored(rulebook: str) -> list[Witness]:
+    """The hands kept in `hand_score_witnesses.json` for a rulebook (none if the file is
+    missing)."""
+    if not WITNESSES.is_file():
+        return []
+    data = json.loads(WITNESSES.read_text(encoding="utf-8"))
+    if data.get("rulebook") != rulebook:
+        return []
+    return [
+        Witness(
+            int(h["players"]),
+            int(h["sides"]),
+            int(h["dealer"]),
+            tuple(h["order"].split()),
+            tuple(h["plays"].split()),
+            (int(h["score"]),),
+            ({},),
+            -1,
+        )
+        for h in data["hands"]
+    ]
+
+
+def seatings_of(rules: EscobaRules) -> list[tuple[int, int]]:
+    """The rules' seatings as (players, sides)."""
+    return [(n, n) for n in rules.player_counts] + [(n, 2) for n in rules.team_player_counts]
+
+
+def run(
+    rules: EscobaRules, timeout: float, *, search: bool | None = None,
+    relation: EscobaRules | None = None,
+) -> Result:  # fmt: skip
+    """Property `hand-scores`: for every seating, the exact set of a side's hand scores.
+
+    The kept hands are replayed in the engine under `rules`; a score up to the most that they do
+    not show is searched for (`search`: None, when one is missing; False, never). The search
+    and the most are built from `relation` when given (a test breaks one rule of the relation
+    alone, the engine playing the book)."""
+    started = time.perf_counter()
+    rel = relation or rules
+    kept = stored(rules.rulebook)
+    checks: list[Check] = []
+    sets: dict[str, list[int]] = {}
+    parts: list[str] = []
+    for players, sides in seatings_of(rules):
+        t0 = time.perf_counter()
+        most = most_escobas(rel, players, sides)
+        top = category_most(rel) + rel.escoba_points * most.value
+        shown: dict[int, Witness] = {}
+        beyond: Witness | None = None
+        problems: list[str] = []
+        for h in kept:
+            if (h.players, h.sides) != (players, sides):
+                continue
+            try:
+                w = replay(rules, players, sides, h.dealer, h.order, h.plays)
+            except (ReplayError, ValueError) as e:
+                problems.append(str(e))
+                continue
+            if w.scores[0] > top and beyond is None:
+                beyond = w
+            shown.setdefault(w.scores[0], w)
+        label = f"{players} players" + (" in teams" if sides < players else "")
+        if search or (search is None and any(t not in shown for t in range(top + 1))):
+            found = seating_scores(rules, players, sides)
+            for t, w in found.witnesses.items():
+                shown.setdefault(t, w)
+                if t > top and beyond is None:
+                    beyond = w
+        missing = [t for t in range(top + 1) if t not in shown]
+        reach = sorted(t for t in shown if t <= top)
+        sets[label] = reach
+        statement = (
+            f"{label}: a side's hand score is exactly 0 to {top}: no hand makes more than "
+            f"{most.value} escobas (an exhausted search), and every score up to {top} is played "
+            "by a hand the engine replays"
+        )
+        data = {"most_escobas": most.value, "top": top, "scores": reach, "nodes": most.nodes}
+        if beyond is not None:
+            verdict, reason = Verdict.REFUTED, ""
+            wit = Shown(
+                f"{label}: the engine scores {beyond.scores[0]} for side 0, above the {top} the "
+                f"relation allows ({most.value} escobas at most)",
+                {"dealer": beyond.dealer, "order": " ".join(beyond.order),
+                 "plays": " ".join(beyond.plays), "scores": list(beyond.scores)},
+            )  # fmt: skip
+        elif not most.proved or missing:
+            verdict = Verdict.UNKNOWN
+            reason = "; ".join(
+                x
+                for x in (
+                    most.reason if not most.proved else "",
+                    f"no hand found scoring {', '.join(map(str, missing))}" if missing else "",
+                    f"{len(problems)} kept hands do not replay: {problems[0]}" if problems else "",
+                )
+                if x
+            )
+            wit = None
+            parts.append(f"{label}: at most {top}, not all shown")
+        else:
+            verdict, reason = Verdict.PROVED, ""
+            w = shown[top]
+            wit = Shown(
+                f"{label}: 0 to {top}; {top} by dealer {w.dealer}'s hand {' '.join(w.order)}",
+                {"dealer": w.dealer, "order": " ".join(w.order), "plays": " ".join(w.plays)},
+            )
+            parts.append(f"{label} 0-{top}")
+        checks.append(
+            Check(
+                f"scores/{players}" + ("t" if sides < players else ""),
+                statement,
+                verdict,
+                time.perf_counter() - t0,
+                witness=wit,
+                reason=reason,
+                values=data,
+            )
+        )
+    return Result(
+        NAME,
+        rules.rulebook,
+        {},
+        "for every seating, the exact set of a side's hand scores: the most escobas proved by an "
+        "exhausted search over the relation's plays, each score up to it played by a hand",
+        tuple(checks),
+        "exact: " + ", ".join(parts)
+        if all(c.verdict is Verdict.PROVED for c in checks)
+        else "; ".join(parts),
+        time.perf_counter() - started,
+        values={"scores": sets},
+    )
+
+
+def generate(rules: EscobaRules, seed: int = 0) -> dict[str, Any]:
+    """Witnesses for every seating's scores, found by `seating_scores` and replayed."""
+    hands: list[dict[str, Any]] = []
+    for players, sides in seatings_of(rules):
+        s = seating_scores(rules, players, sides, seed=seed)
+        for t, w in s.witnesses.items():
+            hands.append(
+                {
+                    "players": players,
+                    "sides": sides,
+                    "dealer": w.dealer,
+                    "score": t,
+                    "order": " ".join(w.order),
+                    "plays": " ".join(w.plays),
+                }
+            )
+    return {
+        "about": (
+            "Escoba hands scoring each hand score a side can make, per seating (side 0's score); "
+            "found by arbitro.proofs.escoba.hand_scores (regenerate with: uv run python -m "
+            "arbitro.proofs.escoba.hand_scores), each replayed through the engine before it counts"
+        ),
+        "rulebook": rules.rulebook,
+        "hands": hands,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description="find and keep hands for every Escoba hand score")
+    p.add_argument("--rulebook", default="escoba-es")
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    rules = rules_for(args.rulebook)
+    if not isinstance(rules, EscobaRules):
+        sys.stderr.write(f"{args.rulebook} is not an Escoba rulebook\n")
+        return 2
+    data = generate(rules, args.seed)
+    WITNESSES.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    sys.stdout.write(f"{WITNESSES}: {len(data['hands'])} hands\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
