@@ -8,6 +8,10 @@
 // time from the player on the dealer's right; four face up, an opening 15 or 30 swept by the
 // dealer's side; play passes to the right (seat s - 1); a card that can make 15 must take;
 // three more each whenever the hands are empty; the last capturer takes what is left.
+//
+// An action it refuses is answered with a bug report in arbitro's notation (docs/protocol.md,
+// notation): `refused MOVE in POSITION`, the move and the position line of the state it was
+// tried in, which `arbitro show POSITION` draws and arbitro's `explain` judges.
 "use strict";
 
 const SUITS = "ocbe";
@@ -29,7 +33,8 @@ function start(req) {
   const right = (s) => (s - 1 + n) % n;
   const order = [...req.order];
   const first = right(req.dealer);
-  g = { n, sides: req.sides, right, hands: [], piles: [], escobas: [], last: null };
+  g = { n, sides: req.sides, right, hands: [], piles: [], escobas: [], last: null,
+    dealer: req.dealer, layout: req.layout, hand: 0 }; // a hand number is not sent: 0
   for (let s = 0; s < n; s++) g.hands.push([]);
   for (let s = 0; s < req.sides; s++) { g.piles.push([]); g.escobas.push(0); }
   dealRound(order, first);
@@ -78,11 +83,29 @@ function legal() {
   return out;
 }
 
+// The notation (docs/protocol.md, notation): cards run together ("-" for none), lists per seat
+// or side joined by "/", numbers by ","; a move is seat@card, then x and the cards it takes.
+const cards = (xs) => xs.join("") || "-";
+const moveText = (a) => `${a.seat}@${a.card}` + (a.capture.length ? "x" + cards(sorted(a.capture)) : "");
+const DEALS = { 2: 6, 3: 4, 4: 3 }; // deals in a hand, three cards each (Desarrollo del juego)
+
+function positionLine() { // the hand in play; its last_hand is "-" (none is scored yet here)
+  const deal = DEALS[g.n] - g.stock.length / (g.n * 3);
+  return ["escoba", g.n, g.sides, g.layout || "_", "play", g.dealer, g.toMove, g.hand, deal,
+    g.hands.map((h) => cards(sorted(h))).join("/"), cards(sorted(g.table)), cards(g.stock),
+    g.piles.map((p) => cards(sorted(p))).join("/"), g.escobas.join(","), g.last ?? "-",
+    g.totals.join(","), "-"].join(" ");
+}
+
 function apply(action) {
   const seat = g.toMove;
   const ok = legal().some((a) => a.card === action.card &&
     JSON.stringify(a.capture) === JSON.stringify(sorted(action.capture)));
-  if (!ok || action.seat !== seat) throw new Error(`not a legal play: ${JSON.stringify(action)}`);
+  if (!ok || action.seat !== seat) {
+    const wellFormed = typeof action.card === "string" && Array.isArray(action.capture);
+    const what = wellFormed ? moveText(action) : JSON.stringify(action);
+    throw new Error(over() ? `refused ${what}: the hand is over` : `refused ${what} in ${positionLine()}`);
+  }
   g.hands[seat].splice(g.hands[seat].indexOf(action.card), 1);
   const side = seat % g.sides;
   if (action.capture.length) {

@@ -13,7 +13,7 @@ from typing import Any
 
 from arbitro.model.errors import MalformedInput
 from arbitro.oracle.core import Oracle
-from arbitro.oracle.notation import is_position_line, read_position_line
+from arbitro.oracle.notation import is_position_line, move_text, read_position_line
 
 WIDTH = 100
 
@@ -102,6 +102,12 @@ def register(sub: Any) -> None:
     p.add_argument("what", metavar="POSITION|TRANSCRIPT")
     p.add_argument("--step", type=int, default=None, metavar="N")
     p.add_argument("--rulebook", default=None, help="the rulebook of a position (default by game)")
+    p.add_argument(
+        "--move",
+        default=None,
+        metavar="MOVE",
+        help="also judge this move there (e.g. 1@4o): legal, or the clause refusing it (exit 1)",
+    )
     p.set_defaults(func=_cmd_show)
 
 
@@ -121,7 +127,7 @@ def _show(args: Any) -> int:
         text = path.read_text(encoding="utf-8")
     first = text.strip().splitlines()[0] if text.strip() else ""
     if first.startswith("{") and '"type":"header"' in first.replace(" ", ""):
-        state = _replay(text.strip().splitlines(), args.step)
+        oracle, state = _replay(text.strip().splitlines(), args.step)
     else:
         state = _state_of(None, text)
         book = args.rulebook or ("escoba-es" if state["game"] == "escoba" else "samba-es")
@@ -132,11 +138,26 @@ def _show(args: Any) -> int:
             teams=state["layout"] == "teams",
         )
         state = oracle.write(oracle.read_state(state))
+    if args.move is None:
+        print(board_text(state))
+        return 0
+    # a bug report is a position and a move: say what the rules make of the move there (the move
+    # read first, so that a bad one is named before anything is drawn)
+    move = move_text(
+        oracle.model.action_to_json(oracle.read_action(oracle.read_state(state), args.move))
+    )
+    verdict = oracle.explain(state, args.move)
     print(board_text(state))
-    return 0
+    if verdict["legal"]:
+        print(f"{move} is legal here ({oracle.book.id})")
+        return 0
+    print(f"{move} refused: {verdict['reason']} ({verdict['clause']})")
+    for other in verdict["refusals"][1:]:
+        print(f"  also refused by {other['clause']}: {other['reason']}")
+    return 1
 
 
-def _replay(lines: list[str], step: int | None) -> dict[str, Any]:
+def _replay(lines: list[str], step: int | None) -> tuple[Oracle, dict[str, Any]]:
     """The state of a transcript after action `step` (default: its last)."""
     header = _json_line(lines[0], 1)
     oracle = Oracle(
@@ -163,7 +184,7 @@ def _replay(lines: list[str], step: int | None) -> dict[str, Any]:
             )
         state = oracle.apply(state, item["action"])
         done += 1
-    return state
+    return oracle, state
 
 
 def _json_line(raw: str, number: int) -> Any:

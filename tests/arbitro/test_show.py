@@ -29,3 +29,46 @@ def test_show_a_transcript_at_a_step(capsys: pytest.CaptureFixture[str], tmp_pat
     assert main(["show", str(path), "--step", "1"]) == 0
     out = capsys.readouterr().out
     assert "seat 0" in out and "table" in out and "deal 1" in out
+
+
+def _bug_report_position() -> str:
+    """Seat 1 to move holding the caballo of oros (worth 9, *Jugadores y cartas*) with the 6 of
+    oros on the table: 9 + 6 make 15, so the caballo can capture (*Captura*)."""
+    oracle = Oracle("escoba-es")
+    hands = [["Rb", "1e", "4e"], ["Co", "Ro", "1b"]]
+    table = ["6o", "4c", "4b", "2e"]  # 16: no opening sweep
+    stock = [c for c in oracle.describe()["deck"] if c not in {*hands[0], *hands[1], *table}]
+    dealt = {"hands": hands, "table": table, "stock": stock}
+    return position_line(oracle.deal(oracle.new_game(), dealt=dealt))
+
+
+def test_show_judges_the_move_of_a_bug_report(capsys: pytest.CaptureFixture[str]) -> None:
+    """A bug report is a position line and a move: `show --move` draws the position and says
+    whether the rules allow the move there, naming the clause that refuses it (exit 1)."""
+    line = _bug_report_position()
+    assert main(["show", line, "--move", "1@Co"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("1@Co refused:") and out[-1].endswith("(escoba-es:capture-forced)")
+    assert any("◀ to move" in x for x in out)
+    assert main(["show", line, "--move", "Cox6o"]) == 0  # the seat to move when none is given
+    assert capsys.readouterr().out.splitlines()[-1] == "1@Cox6o is legal here (escoba-es)"
+    assert main(["show", line, "--move", "0@Rb"]) == 1
+    assert "(escoba-es:play-direction)" in capsys.readouterr().out
+
+
+def test_show_names_a_bad_move_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", _bug_report_position(), "--move", "1@Zz"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "1@Zz" in err
+
+
+def test_the_bug_report_of_the_protocol_doc_shows_what_it_says(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text("utf-8")
+    after = doc[doc.index("To file one for a peer's illegal move") :]
+    rulebook, line, move = after.split("```")[1].strip().splitlines()
+    assert line == _bug_report_position()
+    assert main(["show", line, "--move", move, "--rulebook", rulebook]) == 1
+    said = capsys.readouterr().out.splitlines()[-1]
+    assert f"`{said}`" in " ".join(after.split())

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +27,7 @@ from arbitro.cli.main import main
 from arbitro.conformance.conform import Lockstep, conform, following, html, text
 from arbitro.conformance.conform_adapter import Adapter
 from arbitro.oracle.core import Oracle
+from arbitro.oracle.notation import move_text, position_line
 
 HERE = Path(__file__).parent
 PY = sys.executable
@@ -220,6 +223,61 @@ def test_the_example_javascript_adapter_conforms() -> None:
         run = conform("escoba-es", [NODE, example], games=3, seed=7, players=players)
         assert run.status == "conforms", text(run)
         assert run.engine == "example escoba engine (node)"
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed: the example adapter is JavaScript")
+@pytest.mark.parametrize(("players", "sides", "layout"), [(2, 2, ""), (4, 2, "teams")])
+def test_the_javascript_example_reports_a_refused_move_in_notation(
+    players: int, sides: int, layout: str
+) -> None:
+    """adapters/escoba.js, written from docs/protocol.md, answers a move it refuses with a bug
+    report: the move and the position line. Its line is arbitro's, byte for byte, and arbitro
+    refuses the move there by the clause of *Captura* (a card that can capture must)."""
+    assert NODE is not None
+    oracle = Oracle("escoba-es", players=players, teams=bool(layout))
+    deck = oracle.describe()["deck"]
+    rng = random.Random(4)
+    proc = subprocess.Popen(
+        [NODE, str(HERE.parent.parent / "adapters" / "escoba.js")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def ask(**req: Any) -> Any:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps({"id": 1, **req}) + "\n")
+        proc.stdin.flush()
+        return json.loads(proc.stdout.readline())
+
+    try:
+        found = 0
+        for _ in range(30):
+            order = rng.sample(deck, len(deck))
+            state = oracle.deal(oracle.new_game(), order)
+            ask(op="start", rulebook="escoba-es", players=players, sides=sides, layout=layout,
+                dealer=0, scores=[0] * sides, order=order)  # fmt: skip
+            while state["phase"] == "play" and found < 3:
+                legal = oracle.legal_actions(state)
+                took = next((a for a in legal if a["capture"]), None)
+                if took is not None:
+                    laid = {**took, "capture": []}  # the card laid though it can take
+                    error = ask(op="apply", action=laid)["error"]["message"]
+                    move, _, line = error.removeprefix("refused ").partition(" in ")
+                    assert move == move_text(laid) and line == position_line(state)
+                    refusal = oracle.explain(line, move)
+                    assert refusal["clause"] == "escoba-es:capture-forced"
+                    found += 1
+                action = legal[rng.randrange(len(legal))]
+                assert ask(op="apply", action=action)["ok"]
+                state = oracle.apply(state, action)
+            if found >= 3:
+                break
+        assert found == 3
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=10)
 
 
 @pytest.mark.slow
