@@ -36,15 +36,15 @@ from typing import Any, Protocol
 from arbitro.model.errors import ArbitroError
 from arbitro.model.escoba import packing
 from arbitro.model.escoba.state import EscobaState
+from arbitro.model.family import family_holding
 from arbitro.model.game import GameModel
 from arbitro.proofs.explore import (
     ExploreError,
     Result,
     Symmetry,
-    _escoba_canon,
-    _escoba_renamings,
     _outcome,
     _probes,
+    canonizer,
     deal_order,
     witness,
 )
@@ -122,11 +122,15 @@ class JsonPacker:
         return zlib.crc32(packed) % parts
 
 
+PACKERS: dict[str, Callable[[Any], Packer]] = {"escoba": EscobaPacker}
+"""A family's (`GameFamily.name`) own packing of its states, smaller than their JSON."""
+
+
 def packer_for(model: GameModel, rules: Any, root: Any) -> Packer:
-    """The compact packing of this model's states."""
-    if isinstance(root, EscobaState):
-        return EscobaPacker(root)
-    return JsonPacker(model, rules)
+    """The compact packing of this model's states: its family's own, else its JSON."""
+    family = family_holding(root)
+    packer = PACKERS.get(family.name) if family is not None else None
+    return packer(root) if packer is not None else JsonPacker(model, rules)
 
 
 # ---------------------------------------------------------------- one partition
@@ -180,7 +184,7 @@ class Partition:
         if self.used is not None and part == 0:
             with contextlib.suppress(ArbitroError, TypeError):
                 self.res.clauses |= self.used(rules, before, self.order)
-        self.fast = _escoba_renamings(self.sym) if isinstance(root, EscobaState) else None
+        self.canon = canonizer(model, rules, self.sym, root)
         start, size = self.canon(root)
         self.packer = packer_for(model, rules, start)
         self.progress = getattr(model, "progress", None)
@@ -207,23 +211,6 @@ class Partition:
         self.deadlock_paths: list[tuple[int, bytes]] = []
         self.violation_paths: list[tuple[int, bytes, dict[str, Any]]] = []
         self.cpu = 0.0
-
-    def canon(self, state: Any) -> tuple[Any, int]:
-        """The orbit's representative and size (see explore._explore_deal)."""
-        if not self.reduced:
-            return state, 1
-        if self.fast is not None:
-            return _escoba_canon(state, self.fast)
-        import json
-
-        model, rules, sym = self.model, self.rules, self.sym
-        data = model.state_to_json(state)
-        images = set()
-        for perm in sym.perms:
-            renamed = model.state_from_json(rules, sym.rename(data, perm, model.parse_card))
-            images.add(json.dumps(model.state_to_json(renamed), sort_keys=True))
-        first = min(images)
-        return model.state_from_json(rules, json.loads(first)), len(images)
 
     def _empty(self) -> dict[Any, tuple[int, bytes]] | set[Any]:
         return set() if self.plain else {}
