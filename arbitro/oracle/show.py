@@ -151,9 +151,10 @@ def _show(args: Any) -> int:
     if verdict["legal"]:
         print(f"{move} is legal here ({oracle.book.id})")
         return 0
-    print(f"{move} refused: {verdict['reason']} ({verdict['clause']})")
-    for other in verdict["refusals"][1:]:
-        print(f"  also refused by {other['clause']}: {other['reason']}")
+    said = [f"{move} refused: {verdict['reason']} ({verdict['clause']})"]
+    said += [f"also refused by {r['clause']}: {r['reason']}" for r in verdict["refusals"][1:]]
+    for text in said:
+        print("\n".join(textwrap.wrap(text, WIDTH, subsequent_indent="  ")))
     return 1
 
 

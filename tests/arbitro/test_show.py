@@ -72,3 +72,17 @@ def test_the_bug_report_of_the_protocol_doc_shows_what_it_says(
     assert main(["show", line, "--move", move, "--rulebook", rulebook]) == 1
     said = capsys.readouterr().out.splitlines()[-1]
     assert f"`{said}`" in " ".join(after.split())
+
+
+def test_a_refusal_shown_fits_100_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    """A refusal that names many captures is wrapped: the 2 of copas (2) laid where 1o 2o Co Ro
+    1c Rc 7b Rb Ce lie can take many groups making 13 (*Captura*)."""
+    line = (
+        "escoba 2 2 _ play 0 1 0 5 4b5b7e/2cSb5e 1o2oCoRo1cRc7bRbCe 1b4o3o4eSe5c "
+        "6o3c4c6c7cSc2b3b6bCb6e/5o7oSoCc1e2e3eRe 1,0 0 0,0 -"
+    )
+    assert main(["show", line, "--move", "1@2c"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    said = out[out.index(next(x for x in out if x.startswith("1@2c refused"))) :]
+    assert len(said) > 1 and "(escoba-es:capture-forced)" in said[-1]
+    assert max(len(x) for x in out) <= 100
