@@ -178,6 +178,21 @@ def opening_scalars(pre: Mapping[str, Any], side: int) -> dict[str, int]:
     }
 
 
+def stop_scalars(pre: Mapping[str, Any], post: Mapping[str, Any]) -> dict[str, int]:
+    """The draw relations' scalars of *:last-red-three-ends-hand: whether the stock's last card
+    is a red three, whether play stops without a discard after the draw, whether the hand goes
+    on."""
+    stock = pre["stock"]
+    last = (
+        bool(stock) and counts([stock[-1]])[C.RED_THREES[0]] + counts([stock[-1]])[C.RED_THREES[1]]
+    )
+    return {
+        "last red": int(bool(last)),
+        "stops": int(bool(post["no_discard"])),
+        "in play": int(post["phase"] == "play"),
+    }
+
+
 def turn_scalars(pre: Mapping[str, Any], mover: int, after: int, passes: bool) -> dict[str, int]:
     """The relations' turn-order scalars (`moves.TURN`) of a step from `pre` by `mover`."""
     return {"seat": mover, "seat after": after, "players": int(pre["players"]), "passes": passes}
@@ -214,6 +229,7 @@ def step_checks(
         short = ck.rules.draw_short_stock == "hand_ends" and n < ck.rules.draw_count
         move = "draw/exhausted" if n == 0 or short else "draw"
         params["drawn"] = _minus(zp["stock"], counts(post["stock"]))
+        scalars.update(stop_scalars(pre, post))
     elif kind == "take-pile":
         use = action["use"]
         params["top"] = counts([pre["pile"][-1]])
@@ -308,7 +324,8 @@ def _turn_start(
     drawn = _minus(z["stock"], zq["stock"])
     owed = int(pre["owed"][nxt])
     turn = turn_scalars(pre, nxt, int(post["seat"]), False)
-    return ck.check("turn-start", z, zq, {}, {"drawn": drawn}, {"owed": owed, **turn})
+    scalars = {"owed": owed, **turn, **stop_scalars(pre, post)}
+    return ck.check("turn-start", z, zq, {}, {"drawn": drawn}, scalars)
 
 
 def deal_zones(state: Mapping[str, Any]) -> dict[str, Vector]:
@@ -408,6 +425,7 @@ __all__ = [
     "melds_of",
     "opening_scalars",
     "step_checks",
+    "stop_scalars",
     "turn_scalars",
     "zones",
 ]

@@ -180,6 +180,28 @@ def _draw_from_stock(rel: Relation, x: Vec, want: IntTerm, clause: str) -> None:
     rel.guards.add(clause, implies(want.eq(0), x.size().eq(0)), "nothing drawn if none owed")
 
 
+def _last_red_stops(rel: Relation, rules: RummyRules) -> None:
+    """Play stops without a discard exactly when the draw took the stock's last card and it was
+    a red three (nothing left to replace it), where *:last-red-three-ends-hand says so. The
+    scalars: `last red` (the stock's last card is a red three), `stops` (no discard follows) and
+    `in play` (the hand goes on after the draw; one that ends carries no such flag)."""
+    last, stops, on = Int("last red"), Int("stops"), Int("in play")
+    rel.scalars.update({"last red": last, "stops": stops, "in play": on})
+    rel.domain.given(
+        all_of((last >= 0, last <= 1, stops >= 0, stops <= 1, on >= 0, on <= 1)), "flags"
+    )
+    if rules.last_red_three_ends_hand:
+        took_last = all_of((rel.pre["stock"].size() >= 1, rel.post["stock"].size().eq(0)))
+        ends = all_of((last.eq(1), took_last))
+    else:
+        ends = FALSE
+    rel.guards.add(
+        rules.cid("last_red_three_ends_hand"),
+        implies(on.eq(1), stops.eq(ite(ends, 1, 0))),
+        "play stops without a discard when the last card of the stock is a red three",
+    )
+
+
 def _drawn_to_hand(rel: Relation, rules: RummyRules, x: Vec, clause: str) -> None:
     rel.effects.add(
         clause, rel.post["hand"].eq(rel.pre["hand"] + nonred_part(x)), "drawn cards join the hand"
@@ -216,6 +238,7 @@ def draw(rules: RummyRules) -> list[Relation]:
         want = ite(n < r.draw_count, n, r.draw_count)
     _draw_from_stock(rel, x, want, r.cid("draw_count"))
     _drawn_to_hand(rel, r, x, r.cid("draw_count"))
+    _last_red_stops(rel, r)
     out = [_done(rel)]
     if r.stock_out == "hand_ends":
         ex = _base("draw/exhausted")
@@ -242,6 +265,7 @@ def turn_start(rules: RummyRules) -> list[Relation]:
     x = _param(rel, "drawn")
     _draw_from_stock(rel, x, owed, r.cid("red_three_initial_replacement"))
     _drawn_to_hand(rel, r, x, r.cid("red_three_initial_replacement"))
+    _last_red_stops(rel, r)
     return [_done(rel)]
 
 

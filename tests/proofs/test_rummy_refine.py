@@ -287,3 +287,41 @@ def test_an_opening_refused_at_its_minimum_is_caught() -> None:
         if short and reached:
             return
     pytest.fail(f"not both cases met: short {short}, reached {reached}")
+
+
+def test_play_going_on_after_the_last_red_three_is_caught() -> None:
+    """samba-en: when the stock's last card is a red three, the draw that takes it stops play
+    without a discard (*:last-red-three-ends-hand). A position is made whose stock holds as many
+    naturals as a draw takes less one, then a red three; the engine's own draw agrees with the
+    relation, and the same draw with play going on (as an engine that forgets the rule would
+    leave it) is refused."""
+    from arbitro.model.rummy.actions import Draw
+    from arbitro.proofs.rummy import abstract
+
+    r = rummy("samba-en")
+    assert r.last_red_three_ends_hand
+    n = r.draw_count
+    seat = next(iter(RUMMY.seatings(r)))
+    ck = abstract.Checker(r)
+    for s, _, _ in walk(r, seat, 200, 8):
+        pre = RUMMY.state_to_json(s)
+        if pre["step"] != "draw" or "3H" in pre["stock"][:1]:
+            continue
+        natural = next(c for c in pre["stock"] if c[0] not in "23" and c != "JK")
+        pre = {**pre, "stock": [natural] * (n - 1) + ["3H"]}
+        before = RUMMY.state_from_json(r, pre)
+        after = RUMMY.apply(r, before, Draw(int(pre["seat"]), n))
+        post = RUMMY.state_to_json(after)
+        act = {"type": "draw", "seat": int(pre["seat"]), "count": n}
+        assert post["phase"] == "play" and post["no_discard"] and not post["stock"]
+        assert abstract.step_checks(ck, pre, act, post) == []
+        bad = abstract.step_checks(ck, pre, act, {**post, "no_discard": False})
+        assert any("last-red-three-ends-hand" in str(b) for b in bad), bad
+        # one card more in the stock, and the same draw does not stop play
+        pre3 = {**pre, "stock": [natural] * (n - 1) + ["3H", natural]}
+        post3 = RUMMY.state_to_json(
+            RUMMY.apply(r, RUMMY.state_from_json(r, pre3), Draw(int(pre["seat"]), n))
+        )
+        assert not post3["no_discard"] and abstract.step_checks(ck, pre3, act, post3) == []
+        return
+    pytest.fail("no draw step met")
