@@ -26,6 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from arbitro.model.family import family_of_rules
+from arbitro.model.game import GameModel
+from arbitro.model.rummy.family import FAMILY as RUMMY
 from arbitro.model.schema import RummyRules
 from arbitro.proofs import smt
 from arbitro.proofs.facts import Facts
@@ -301,11 +304,8 @@ def _opening(a: RummyRules, b: RummyRules) -> DiffWitness | None:
     return None
 
 
-def _model(rules: Any) -> Any:
-    from arbitro.model.escoba.model import EscobaModel
-    from arbitro.model.rummy.model import RummyModel
-
-    return RummyModel() if isinstance(rules, RummyRules) else EscobaModel()
+def _model(rules: object) -> GameModel:
+    return family_of_rules(rules).engine
 
 
 def _moves(a: Any, b: Any, key: str, hands: int, seed: int, budget: int) -> DiffWitness | None:
@@ -391,8 +391,8 @@ def _stock_end(a: Any, b: Any, key: str, seed: int, budget: int) -> DiffWitness 
 
     model = _model(a)
     h = hybrid(a, b, key)
-    if problems(h) or not isinstance(a, RummyRules):
-        return None
+    if problems(h) or not RUMMY.owns(a):
+        return None  # the stock and its end are Samba's and Canasta's
     from typing import get_args
 
     from arbitro.model.rummy.cards import in_class
@@ -523,8 +523,8 @@ def _refusals(a: Any, b: Any, key: str, seed: int, positions: int = 12) -> DiffW
 
     model = _model(a)
     h = hybrid(a, b, key)
-    if problems(h) or not isinstance(a, RummyRules):
-        return None
+    if problems(h) or not RUMMY.owns(a):
+        return None  # plays out of turn are refused by Samba's and Canasta's clauses
     rng = random.Random(f"refusals:{seed}:{a.rulebook}:{b.rulebook}:{key}")
     for seating in model.seatings(a):
         order = list(model.deck(a, seating))
@@ -760,7 +760,7 @@ def witness(
     """The smallest case telling book A from book B on rule `key`, or a record that none was found."""
     got: DiffWitness | None = None
     tried: list[str] = []
-    if not isinstance(a, RummyRules):
+    if not RUMMY.owns(a):  # the searches below read Samba's and Canasta's rules
         got = _moves(a, b, key, hands, seed, budget) or _moves(b, a, key, hands, seed, budget)
         if got is not None:
             return got

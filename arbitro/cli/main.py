@@ -907,6 +907,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     register_prove(sub)
+    from arbitro.cli import completion
+    from arbitro.cli.examples import add_examples
+
+    completion.register(sub)
+    add_examples(p)
     return p
 
 

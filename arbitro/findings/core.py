@@ -218,6 +218,7 @@ def derive(
     """Everything the findings derive by solver, computation and play, as JSON-able data, filled
     into `into` when given (so that a caller keeps what was derived before a Ctrl-C)."""
     from arbitro.findings.dead_ends import dead_ends
+    from arbitro.model.rummy.family import FAMILY as RUMMY
     from arbitro.model.schema import rules_for
     from arbitro.proofs.claims import check_book
     from arbitro.proofs.clashes import book_clashes
@@ -250,8 +251,8 @@ def derive(
             out["claims"].append(row)
         for m in book_moot(rules_for(b)):
             out["moot"][m.clause] = m.to_json()
-        if b.game == "escoba":
-            continue
+        if not RUMMY.plays(b.game):
+            continue  # clashes and dead rules are searched among Samba's and Canasta's melds
         say(f"{b.id}: clause clashes and dead rules")
         out["clashes"] += [c.to_json() for c in book_clashes(b, timeout)]
         out["dead_rules"] += [d.to_json() for d in book_dead_rules(b, timeout)]
@@ -326,7 +327,8 @@ def refuted_properties(book: Rulebook, timeout: float) -> list[dict[str, Any]]:
     the fields it reads; each refutation with its witness. The step of the running totals is the
     gcd of every point value the rules give (every hand score is a multiple of it), so no total
     a game can have is left out."""
-    from arbitro.model.schema import RummyRules, rules_for
+    from arbitro.model.rummy.family import FAMILY as RUMMY
+    from arbitro.model.schema import rules_for
     from arbitro.proofs.differences import score_unit
     from arbitro.proofs.rummy import opening
     from arbitro.proofs.runner import readings
@@ -336,7 +338,7 @@ def refuted_properties(book: Rulebook, timeout: float) -> list[dict[str, Any]]:
     seen: set[Any] = set()
     for opts in readings(book):
         rules = rules_for(book, opts)
-        if not isinstance(rules, RummyRules):
+        if not RUMMY.owns(rules):
             return out
         unit = score_unit(rules)
         key = (tuple(getattr(rules, k) for k in PROPERTY_FIELDS), unit)
@@ -464,8 +466,10 @@ def _label(key: str, a: tuple[str, dict[str, str]], b: tuple[str, dict[str, str]
 def witness_jobs(books: Sequence[Rulebook]) -> list[WitnessJob]:
     """Every pair the findings want a witness for: each alternative reading of a Samba or Canasta
     clause against the default, and each pair of differing values of a rule between books."""
+    from arbitro.model.rummy.family import FAMILY as RUMMY
+
     jobs: list[WitnessJob] = []
-    rummy = [b for b in books if b.game != "escoba"]
+    rummy = [b for b in books if RUMMY.plays(b.game)]
     for b in books:
         for c in b.clauses:
             if c.status not in ("conflicting", "unspecified") or len(c.readings) < 2:

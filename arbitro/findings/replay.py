@@ -537,10 +537,10 @@ def replay_claim(f: Any, books: Mapping[str, Any]) -> Replay | None:
         return Replay(ok, EXHIBITS, f"{fields['rulebook']} gives {fields['key']} = {got}")
     if claim.kind == "card_count" and "layout" not in fields:
         from arbitro.model.rummy.cards import in_class, is_natural
-        from arbitro.model.schema import RummyRules
+        from arbitro.model.rummy.family import FAMILY as RUMMY
 
         r = rules_for(book, options)
-        if not isinstance(r, RummyRules):
+        if not RUMMY.owns(r):
             return None
         model = _model(r)
         deck = model.deck(r, model.seatings(r)[0])

@@ -13,6 +13,7 @@ from typing import Any
 
 from arbitro.model.errors import MalformedInput
 from arbitro.oracle.core import Oracle
+from arbitro.oracle.jsonio import shorten
 from arbitro.oracle.notation import is_position_line, move_text, read_position_line
 
 WIDTH = 100
@@ -34,48 +35,61 @@ def board_text(state: dict[str, Any]) -> str:
         f"{state['game']} · {state['players']} players, {state['sides']} sides · phase "
         f"{state['phase']} · hand {state['hand_number']} · dealer seat {state['dealer']}"
     ]
-    if state["game"] == "escoba":
-        mover = state["to_move"]
-        for seat, hand in enumerate(state["hands"]):
-            mark = " ◀ to move" if seat == mover else ""
-            out += _wrap(f"seat {seat}", f"{_cards(hand)}{mark}")
-        out += _wrap("table", _cards(state["table"]))
-        out += _wrap("stock", f"{len(state['stock'])} cards · deal {state['deal_number']}")
-        for side, pile in enumerate(state["piles"]):
-            last = " · captured last" if state["last_capturer"] == side else ""
-            out += _wrap(
-                f"side {side}",
-                f"captured {len(pile)} · escobas {state['escobas'][side]}"
-                f" · total {state['scores'][side]}{last}",
-            )
-    else:
-        mover = state["seat"] if state["phase"] == "play" else None
-        for seat, hand in enumerate(state["hands"]):
-            mark = f" ◀ to move ({state['step']})" if seat == mover else ""
-            out += _wrap(f"seat {seat}", f"{_cards(hand)}{mark}")
-        for side, sd in enumerate(state["table"]):
-            melds = []
-            for i, m in enumerate(sd["melds"]):
-                wild = sum(c in ("JK", "2C", "2D", "2H", "2S") for c in m["cards"])
-                name = m["kind"] + (
-                    f" {m.get('rank', m.get('suit', ''))}"
-                    if m["kind"] in ("set", "escalera")
-                    else ""
-                )
-                melds.append(f"#{i} {name} ({len(m['cards'])}, {wild} wild): {_cards(m['cards'])}")
-            head = (
-                f"total {state['scores'][side]} · minimum {state['minimums'][side]}"
-                f" · red threes {_cards(sd['red_threes'])}"
-                + ("" if sd["opened"] else " · not opened")
-            )
-            out += _wrap(f"side {side}", head)
-            for m in melds:
-                out += _wrap("", m)
-        pile = state["pile"]
-        top = pile[-1] if pile else "—"
-        out += _wrap("pile", f"{len(pile)} cards · top {top}")
-        out += _wrap("stock", f"{len(state['stock'])} cards")
+    out += BOARDS[state["game"]](state)
     return "\n".join(line[:WIDTH] for line in out)
+
+
+def _escoba_board(state: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    mover = state["to_move"]
+    for seat, hand in enumerate(state["hands"]):
+        mark = " ◀ to move" if seat == mover else ""
+        out += _wrap(f"seat {seat}", f"{_cards(hand)}{mark}")
+    out += _wrap("table", _cards(state["table"]))
+    out += _wrap("stock", f"{len(state['stock'])} cards · deal {state['deal_number']}")
+    for side, pile in enumerate(state["piles"]):
+        last = " · captured last" if state["last_capturer"] == side else ""
+        out += _wrap(
+            f"side {side}",
+            f"captured {len(pile)} · escobas {state['escobas'][side]}"
+            f" · total {state['scores'][side]}{last}",
+        )
+    return out
+
+
+def _rummy_board(state: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    mover = state["seat"] if state["phase"] == "play" else None
+    for seat, hand in enumerate(state["hands"]):
+        mark = f" ◀ to move ({state['step']})" if seat == mover else ""
+        out += _wrap(f"seat {seat}", f"{_cards(hand)}{mark}")
+    for side, sd in enumerate(state["table"]):
+        melds = []
+        for i, m in enumerate(sd["melds"]):
+            wild = sum(c in ("JK", "2C", "2D", "2H", "2S") for c in m["cards"])
+            name = m["kind"] + (
+                f" {m.get('rank', m.get('suit', ''))}" if m["kind"] in ("set", "escalera") else ""
+            )
+            melds.append(f"#{i} {name} ({len(m['cards'])}, {wild} wild): {_cards(m['cards'])}")
+        head = (
+            f"total {state['scores'][side]} · minimum {state['minimums'][side]}"
+            f" · red threes {_cards(sd['red_threes'])}" + ("" if sd["opened"] else " · not opened")
+        )
+        out += _wrap(f"side {side}", head)
+        for m in melds:
+            out += _wrap("", m)
+    pile = state["pile"]
+    top = pile[-1] if pile else "—"
+    out += _wrap("pile", f"{len(pile)} cards · top {top}")
+    out += _wrap("stock", f"{len(state['stock'])} cards")
+    return out
+
+
+BOARDS = {"escoba": _escoba_board, "rummy": _rummy_board}
+"""Each game family's (`GameFamily.name`) board, below the heading line."""
+
+DEFAULT_RULEBOOK = {"escoba": "escoba-es", "rummy": "samba-es"}
+"""The rulebook a position of each game family is shown under when --rulebook is not given."""
 
 
 def _state_of(oracle_for: Any, text: str) -> dict[str, Any]:
@@ -93,6 +107,11 @@ def _state_of(oracle_for: Any, text: str) -> dict[str, Any]:
     missing = [k for k in ("game", "players", "layout") if k not in data]
     if missing:
         raise MalformedInput(f"show: the state's JSON lacks {', '.join(missing)}")
+    if data["game"] not in BOARDS:
+        known = ", ".join(BOARDS)
+        raise MalformedInput(
+            f"show: unknown game {shorten(repr(data['game']), 40)}; known: {known}"
+        )
     state: dict[str, Any] = data
     return state
 
@@ -130,7 +149,7 @@ def _show(args: Any) -> int:
         oracle, state = _replay(text.strip().splitlines(), args.step)
     else:
         state = _state_of(None, text)
-        book = args.rulebook or ("escoba-es" if state["game"] == "escoba" else "samba-es")
+        book = args.rulebook or DEFAULT_RULEBOOK[state["game"]]
         oracle = Oracle(
             book,
             players=state["players"],

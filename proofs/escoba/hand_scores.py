@@ -17,9 +17,9 @@ the set is fixed by two things:
   value still in play divided by it; and a side makes at most one escoba per card it still
   plays, the hand's last play none when the value in play is no multiple of the capture sum
   (the table is not bare after it). A search that finds no hand with `n` escobas has examined
-  every hand those bounds leave: `n` is unreachable. A bug in a bound or a move makes the
-  search miss hands: the witnesses below replay in the engine, and a spec whose bounds are wrong
-  is caught by the test that compares the search with an unpruned one on small packs.
+  every hand those bounds leave: `n` is unreachable. A bound too tight or a move missing makes
+  the search miss hands: tests/proofs/test_hand_scores.py compares its most with the engine's,
+  played out every way on every deal of escoba-tiny, and shows a bound one too tight falls short.
 - **which scores between 0 and the most are played**: each is shown by a hand (`Witness`):
   a deck order and its plays, replayed through the engine's `deal`, `legal_actions` and
   `apply` before it counts, and written as a transcript that `arbitro check` replays (the hand

@@ -12,6 +12,8 @@ enabled for it (its effects define the state after, so this is equality).
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,9 +22,10 @@ from arbitro.model.escoba.state import EscobaState, Play
 from arbitro.model.game import Seating
 from arbitro.model.schema import EscobaRules
 from arbitro.proofs.escoba import relation as R
-from arbitro.proofs.facts import FactChecker
+from arbitro.proofs.facts import Fact, FactChecker
 from arbitro.proofs.refine import Disagreement
-from arbitro.proofs.terms import Value
+from arbitro.proofs.terms import Evaluator, Value
+from arbitro.proofs.verdict import NotEncoded, known
 
 NAMES = "1234567SCR"
 SUITS = "ocbe"
@@ -95,6 +98,12 @@ class EscobaRefiner:
         self.npos = R.positions(rules, seating.players)
         self.values = R.values(rules)
         self.by_mover: dict[int, list[_Step]] = {}
+        self.cards: FactChecker | None = None
+        self.deals: dict[int, FactChecker] = {}
+        try:
+            self.scores: _Scores | None = _Scores(rules, seating)
+        except NotEncoded:
+            self.scores = None
 
     def _steps(self, mover: int) -> list[_Step]:
         hit = self.by_mover.get(mover)
@@ -113,6 +122,48 @@ class EscobaRefiner:
                     hit.append(_Step(self.rules, self.seating, rel, guard, then))
             self.by_mover[mover] = hit
         return hit
+
+    def whole_state(self, state: EscobaState) -> str:
+        """The invariant CARDS (`invariants.cards`: every card of the pack in one place, the
+        stock as long as the deals to come need) on the state; and, on a state just dealt,
+        the deal relation (`invariants.deal_state`: each seat's cards, the table or the
+        dealer's opening sweep and its escobas, the stock) on the deck order that deals it."""
+        from arbitro.proofs.escoba import invariants
+
+        values = read(state, self.npos)
+        if self.cards is None:
+            st = R.state_unknowns("", self.seating, self.npos)
+            self.cards = FactChecker(
+                [Fact(self.rules.cid("suits"), invariants.cards(self.rules, self.seating, st),
+                      "every card in one place, the stock as long as the deals to come need")],
+                R.names(st),
+            )  # fmt: skip
+        bad = self.cards.failing(values)
+        if bad:
+            return f"the state breaks {bad[0].note} ({bad[0].clause})"
+        h = self.rules.hand_size
+        if state.deal_number != 1 or any(x.bit_count() != h for x in state.hands):
+            return ""
+        deal = self.deals.get(state.dealer)
+        if deal is None:
+            f, st, order = invariants.deal_state(self.rules, self.seating, state.dealer)
+            names = [x.name for row in order for x in row.items] + R.names(st)  # type: ignore[attr-defined]
+            deal = self.deals[state.dealer] = FactChecker(f.items, names)
+        seats = R.turn_order(self.rules, self.seating.players, state.dealer)
+        n = self.seating.players
+        deck = [0] * (n * h)
+        for i, seat in enumerate(seats):
+            for m, c in enumerate(_bits(state.hands[seat])):
+                deck[i + n * m] = c
+        up = _bits(state.table) or _bits(functools.reduce(operator.or_, state.piles, 0))
+        deck += up + list(state.stock)
+        if len(deck) != sum(R.present(self.rules)):
+            return f"the deal leaves {len(deck)} cards in the hands, on the table and in the stock"
+        bad = deal.failing([x for c in deck for x in _vector(1 << c)] + values)
+        if bad:
+            why = "; ".join(f"{f.note or 'a fact'} ({f.clause})" for f in bad[:4])
+            return f"the deal is not the deal relation's: {why}"
+        return ""
 
     def candidates(self, state: EscobaState) -> list[tuple[int, int]]:
         """Every (card, group mask) to try: each card held laid (0), and with each group of table
@@ -164,6 +215,9 @@ class EscobaRefiner:
     def __call__(
         self, state: EscobaState, actions: Sequence[Play], successors: Sequence[EscobaState]
     ) -> Disagreement | None:
+        why = self.whole_state(state)
+        if why:
+            return Disagreement("invariant", why)
         rel_on, doubled = self.enabled(state)
         if doubled:
             return Disagreement("enabled", f"more than one step enables: {'; '.join(doubled)}")
@@ -189,7 +243,66 @@ class EscobaRefiner:
             if bad:
                 why = "; ".join(f"{f.note or 'a fact'} ({f.clause})" for f in bad[:4])
                 return Disagreement("successor", f"{_text((c, m))} ({s.rel.name}): {why}", action=i)
+            after = successors[i]
+            if after.phase != "play" and self.scores is not None:
+                why_not = self.scores.check(state, after)
+                if why_not:
+                    return Disagreement("successor", f"{_text((c, m))}: {why_not}", action=i)
         return None
+
+
+class _Scores:
+    """The hand's score row: when a play ends the hand, the engine's points per side and
+    category must be the score encoding's (`proofs/escoba/scoring.config`, side by side: each
+    side in turn read as side 0) on the captured cards and escobas the successor holds, its
+    running totals the ones before plus those points, and the game over exactly when
+    *:target-score and *:target-tie say so."""
+
+    def __init__(self, rules: EscobaRules, seating: Seating) -> None:
+        from arbitro.proofs.escoba import scoring
+
+        self.rules = rules
+        self.cfg = scoring.config(rules)
+        self.names = self.cfg.unknowns()
+        self.ev = Evaluator(list(self.cfg.categories.values()), self.names)
+        self.which = next(
+            i
+            for i, g in enumerate(self.cfg.seatings)
+            if (g.players, g.sides) == (seating.players, seating.sides)
+        )
+        self.cats = tuple(self.cfg.categories)
+        known("target_tie", rules.target_tie, ("higher_wins_else_play_on",))
+
+    def points(self, piles: Sequence[int], escobas: Sequence[int]) -> list[tuple[int, ...]]:
+        n = len(piles)
+        out = []
+        for i in range(n):
+            v: dict[str, Value] = {"seating": self.which, "side 0 escobas": escobas[i]}
+            for j in range(n):
+                for k in _bits(piles[(i + j) % n]):
+                    v[f"side {j} has {card_name(k)}"] = 1
+            out.append(tuple(int(x) for x in self.ev([v.get(x, 0) for x in self.names])))
+        return out
+
+    def check(self, before: EscobaState, after: EscobaState) -> str:
+        want = self.points(after.piles, after.escobas)
+        got = after.last_points
+        if got is None or [tuple(x) for x in got] != want:
+            return (
+                f"the hand scores {got} ({', '.join(self.cats)} per side); the score encoding "
+                f"gives {want}"
+            )
+        totals = tuple(b + sum(p) for b, p in zip(before.scores, want, strict=True))
+        if after.scores != totals:
+            return f"the running totals are {after.scores}, not {totals}"
+        top = max(totals)
+        over = top >= self.rules.target_score and totals.count(top) == 1
+        if (after.phase == "over") != over:
+            return (
+                f"the game is {'over' if after.phase == 'over' else 'not over'} at {totals}, "
+                f"target {self.rules.target_score} ({self.rules.cid('target_score')})"
+            )
+        return ""
 
 
 def _groups(cards: list[int], vals: Sequence[int], need: int) -> list[int]:

@@ -155,16 +155,38 @@ def _rest_to_the_wrong_side(rules: Any, state: EscobaState, action: Play) -> Esc
     return after._replace(piles=tuple(piles))
 
 
+def _tie_to_the_first_side(rules: Any, state: EscobaState, action: Play) -> EscobaState:
+    """A cards category tied between the sides gives its point to side 0 (the book: nobody)."""
+    after = ESCOBA.apply(rules, state, action)
+    if after.phase == "play" or after.last_points is None:
+        return after
+    if any(p[0] for p in after.last_points):
+        return after
+    first = (rules.cards_points, *after.last_points[0][1:])
+    points = (first, *after.last_points[1:])
+    scores = (after.scores[0] + rules.cards_points, *after.scores[1:])
+    return after._replace(last_points=points, scores=scores)
+
+
+def _exactly_on_target_plays_on(rules: Any, state: EscobaState, action: Play) -> EscobaState:
+    """A side exactly on the target score, alone in front, does not end the game."""
+    after = ESCOBA.apply(rules, state, action)
+    if after.phase == "over" and max(after.scores) == rules.target_score:
+        return after._replace(phase="deal")
+    return after
+
+
 @pytest.mark.parametrize(
     ("broken", "config", "kind"),
     [
+        (Broken(apply=_tie_to_the_first_side), "escoba-12", "successor"),
         (Broken(legal=_lay_despite_capture, apply=_lay_anything), "escoba-12", "enabled"),
         (Broken(legal=_no_three_card_captures), "escoba-16", "enabled"),
         (Broken(apply=_drop_a_card_in_big_captures), "escoba-16", "successor"),
         (Broken(apply=_escoba_not_counted), "escoba-12", "successor"),
         (Broken(apply=_rest_to_the_wrong_side), "escoba-12", "successor"),
     ],
-    ids=["forced-capture-skipped", "three-card-capture-missing", "card-dropped",
+    ids=["tie-scored", "forced-capture-skipped", "three-card-capture-missing", "card-dropped",
          "escoba-uncounted", "rest-misdirected"],
 )  # fmt: skip
 def test_a_broken_engine_is_caught(broken: Broken, config: str, kind: str) -> None:
@@ -172,6 +194,69 @@ def test_a_broken_engine_is_caught(broken: Broken, config: str, kind: str) -> No
     rep = _walk(cfg, broken, 30)
     assert rep.first is not None, "the planted bug went unnoticed"
     assert rep.first.kind == kind, rep.first
+
+
+class BrokenDeal:
+    """The Escoba engine with its opening deal changed after the fact (a bug planted)."""
+
+    def __init__(self, change: Callable[[EscobaState], EscobaState]) -> None:
+        self._change = change
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(ESCOBA, name)
+
+    def deal(self, rules: Any, state: EscobaState, order: Any) -> EscobaState:
+        return self._change(ESCOBA.deal(rules, state, order))
+
+
+def _sweep_to_the_other_side(s: EscobaState) -> EscobaState:
+    side = s.dealer % s.sides
+    if not s.escobas[side]:
+        return s
+    other = (side + 1) % s.sides
+    piles, escobas = list(s.piles), list(s.escobas)
+    piles[other], piles[side] = piles[side], 0
+    escobas[other], escobas[side] = escobas[side], 0
+    return s._replace(piles=tuple(piles), escobas=tuple(escobas), last_capturer=other)
+
+
+def _double_sweep_scores_one(s: EscobaState) -> EscobaState:
+    return s._replace(escobas=tuple(min(e, 1) for e in s.escobas))
+
+
+def _stock_starts_early(s: EscobaState) -> EscobaState:
+    if not s.table or not s.stock:
+        return s
+    low = (s.table & -s.table).bit_length() - 1
+    return s._replace(stock=(low, *s.stock[:-1]))
+
+
+@pytest.mark.parametrize(
+    ("change", "config"),
+    [
+        (_sweep_to_the_other_side, "escoba-tiny"),
+        (_double_sweep_scores_one, "escoba-tiny"),
+        (_stock_starts_early, "escoba-12"),
+    ],
+    ids=["sweep-to-the-wrong-side", "double-sweep-scores-one", "stock-overlaps-the-table"],
+)
+def test_a_broken_deal_is_caught(change: Callable[[EscobaState], EscobaState], config: str) -> None:
+    """escoba-tiny's tables of 5, 5, rey, rey are worth 30: two escobas to the dealer's side."""
+    cfg = load_config(config)
+    rep = _walk(cfg, BrokenDeal(change), 30)
+    assert rep.first is not None, "the planted bug went unnoticed"
+    assert rep.first.kind == "invariant", rep.first
+
+
+def test_a_game_that_does_not_end_on_the_target_is_caught() -> None:
+    """escoba-tiny played to a target of 3 (a hand scores up to 7 there): a side exactly on 3
+    and alone in front has won (escoba-es:target-score)."""
+    cfg = load_config("escoba-tiny")
+    three = dataclasses.replace(cfg, rules=dataclasses.replace(cfg.rules, target_score=3))
+    assert _walk(three, ESCOBA, 60).ok
+    rep = _walk(three, Broken(apply=_exactly_on_target_plays_on), 60)
+    assert rep.first is not None and rep.first.kind == "successor", rep.first
+    assert "target" in rep.first.detail
 
 
 # ---------------------------------------------------------------- broken rules in the relation
