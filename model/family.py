@@ -16,10 +16,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar
 
 from arbitro.model.errors import OptionError
-from arbitro.model.game import GameModel
+from arbitro.model.game import Game
 
 R = TypeVar("R")
 """The family's typed rules (a class of arbitro.model.schema)."""
@@ -37,7 +37,9 @@ class GameFamily(Generic[R, S]):
     """The spec games it plays (a spec's `[rulebook] game`)."""
     rules_type: type[R]
     """The class of its typed rules (`schema.rules_for` builds them)."""
-    engine: GameModel
+    state_type: type[S]
+    """The class of its engine's states."""
+    engine: Game[R, S, Any]
     """The engine: legal actions, apply, the codec, the card notation."""
     categories: tuple[str, ...]
     """The scoring categories of a hand, in the order results list them."""
@@ -45,6 +47,19 @@ class GameFamily(Generic[R, S]):
     """The state after the hand in a state ended for a reason, a seat having gone out (-1:
     nobody): the hand scored, and the game on to the next deal or over. Used to score a position
     the engine did not reach by itself."""
+
+    def plays(self, game: str) -> bool:
+        """Whether a spec's game (`[rulebook] game`) is one of this family's."""
+        return game in self.games
+
+    def owns(self, rules: object) -> TypeGuard[R]:
+        """Whether these typed rules are this family's: what code that covers one family only
+        (a proof about melds, Escoba's moot points) asks before it reads them."""
+        return isinstance(rules, self.rules_type)
+
+    def holds(self, state: object) -> TypeGuard[S]:
+        """Whether this is a state of this family's engine."""
+        return isinstance(state, self.state_type)
 
 
 _REGISTERED = ("arbitro.model.escoba.family", "arbitro.model.rummy.family")
@@ -90,6 +105,15 @@ def family_of_rules(rules: object) -> GameFamily[Any, Any]:
     raise TypeError(f"{type(rules).__name__} are not the rules of a registered family")
 
 
+def family_holding(state: object) -> GameFamily[Any, Any] | None:
+    """The family whose engine's state this is; None for a state of no registered family (a
+    test's own engine)."""
+    for f in families():
+        if f.holds(state):
+            return f
+    return None
+
+
 def same_family(a: object, b: object) -> bool:
     """Whether two typed rules belong to the same family."""
     return family_of_rules(a) is family_of_rules(b)
@@ -98,6 +122,7 @@ def same_family(a: object, b: object) -> bool:
 __all__ = [
     "GameFamily",
     "families",
+    "family_holding",
     "family_named",
     "family_of_game",
     "family_of_rules",

@@ -222,6 +222,10 @@ class RummyRules:
         """The id of the clause behind a field, for refusals and findings."""
         return self.clause_ids[key]
 
+    def problems(self) -> list[Problem]:
+        """Every way these rules cannot be played (see `problems`)."""
+        return _rummy_problems(self)
+
     def penalty(self, act: str) -> int | None:
         """The points the book deducts for an irregular act, or None if it prices none."""
         for p in self.penalties:
@@ -286,6 +290,10 @@ class EscobaRules:
 
     def cid(self, key: str) -> str:
         return self.clause_ids[key]
+
+    def problems(self) -> list[Problem]:
+        """Every way these rules cannot be played (see `problems`)."""
+        return _escoba_problems(self)
 
 
 Rules = RummyRules | EscobaRules
@@ -380,9 +388,7 @@ def problems(rules: Rules) -> list[Problem]:
     positive, seatings the deck can deal, tables that must name each row once. It never judges
     what a book chose (a gap in an opening table is a finding, not an error).
     """
-    if isinstance(rules, EscobaRules):
-        return _escoba_problems(rules)
-    return _rummy_problems(rules)
+    return rules.problems()
 
 
 MAX_PACKS = 8

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from arbitro.model.family import family_of_rules
 from arbitro.model.schema import EscobaRules, Options, RummyRules, rules_for
 from arbitro.model.spec import RUMMY_RANKS, Claim, Rulebook, load_rulebook
 from arbitro.proofs import smt
@@ -762,6 +763,9 @@ SOLVED: dict[str, _Solved] = {
 }
 """Claim kinds put to the solver (or to the proofs' closure of the meld rules, `meld_possible`)."""
 
+CARD_COUNT: dict[str, _Computed] = {"escoba": _escoba_card_count, "rummy": _rummy_card_count}
+"""How each game family (`GameFamily.name`) counts the cards a `card_count` claim names."""
+
 
 def check_claim(claim: Claim, rules: Any, timeout: float = 30.0) -> ClaimCheck:
     """One claim under one rules object. Implements the claim kinds of spec.CLAIM_KINDS."""
@@ -770,7 +774,7 @@ def check_claim(claim: Claim, rules: Any, timeout: float = 30.0) -> ClaimCheck:
     if claim.kind == "game_rule":
         return ClaimCheck(claim, options, _game_rule(claim, started), COMPUTATION)
     if claim.kind == "card_count":
-        fn = _escoba_card_count if isinstance(rules, EscobaRules) else _rummy_card_count
+        fn = CARD_COUNT[family_of_rules(rules).name]
         return ClaimCheck(claim, options, fn(claim, rules, started), COMPUTATION)
     if claim.kind in COMPUTED:
         return ClaimCheck(claim, options, COMPUTED[claim.kind](claim, rules, started), COMPUTATION)

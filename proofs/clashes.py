@@ -18,7 +18,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbitro.model.schema import RummyRules, rules_for
+from arbitro.model.rummy.family import FAMILY as RUMMY
+from arbitro.model.schema import RummyRules
 from arbitro.model.spec import Rulebook
 from arbitro.proofs import smt
 from arbitro.proofs.facts import Facts
@@ -96,19 +97,12 @@ def clashes(r: RummyRules, timeout: float = 30.0) -> list[Clash]:
 def book_clashes(book: Rulebook, timeout: float = 30.0) -> list[Clash]:
     """`clashes` under the default reading and each alternative reading, one at a time; a clash
     found under several readings is listed once, with the first reading that shows it."""
-    from arbitro.proofs.runner import readings
+    from arbitro.proofs.runner import distinct_readings
 
-    if book.game == "escoba":
-        return []
     out: list[Clash] = []
     seen: set[tuple[str, tuple[str, ...]]] = set()
-    done: set[Any] = set()
-    for opts in readings(book):
-        r = rules_for(book, opts)
-        assert isinstance(r, RummyRules)
-        if r in done:
-            continue
-        done.add(r)
+    # the meld clauses are Samba's and Canasta's: none in another book
+    for opts, r in distinct_readings(book, RUMMY):
         for c in clashes(r, timeout):
             key = (c.permission, c.core)
             if key in seen:

@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbitro.model.schema import RummyRules, rules_for
+from arbitro.model.rummy.family import FAMILY as RUMMY
+from arbitro.model.schema import RummyRules
 from arbitro.model.spec import Rulebook
 from arbitro.proofs import smt
 from arbitro.proofs.facts import Facts
@@ -220,19 +221,12 @@ def _contradicts_book(book: Rulebook, d: DeadRule) -> bool:
 def book_dead_rules(book: Rulebook, timeout: float = 30.0) -> list[DeadRule]:
     """`dead_rules` under the default reading and each other reading, one at a time; a dead rule
     found under several readings is listed once, with the first reading that shows it."""
-    from arbitro.proofs.runner import readings
+    from arbitro.proofs.runner import distinct_readings
 
-    if book.game == "escoba":
-        return []
     out: list[DeadRule] = []
     seen: set[tuple[str, str]] = set()
-    done: set[Any] = set()
-    for opts in readings(book):
-        r = rules_for(book, opts)
-        assert isinstance(r, RummyRules)
-        if r in done:
-            continue
-        done.add(r)
+    # the meld clauses are Samba's and Canasta's: none in another book
+    for opts, r in distinct_readings(book, RUMMY):
         for d in dead_rules(r, timeout):
             if (d.clause, d.what) in seen:
                 continue

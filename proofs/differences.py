@@ -26,6 +26,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from arbitro.model.family import family_of_rules
+from arbitro.model.game import GameModel
+from arbitro.model.rummy.family import FAMILY as RUMMY
 from arbitro.model.schema import RummyRules
 from arbitro.proofs import smt
 from arbitro.proofs.facts import Facts
@@ -301,11 +304,25 @@ def _opening(a: RummyRules, b: RummyRules) -> DiffWitness | None:
     return None
 
 
-def _model(rules: Any) -> Any:
-    from arbitro.model.escoba.model import EscobaModel
-    from arbitro.model.rummy.model import RummyModel
+def _model(rules: object) -> GameModel:
+    return family_of_rules(rules).engine
 
-    return RummyModel() if isinstance(rules, RummyRules) else EscobaModel()
+
+def _seatings(model: Any, a: Any, b: Any) -> list[Any]:
+    """A's seatings, those B also has with the same deck first: a case found there is a position
+    of both books' games, so book B itself can be asked about it (two books of different games
+    share one only where their decks and tables agree: Canasta's three pairs and Samba's six
+    players)."""
+
+    def key(rules: Any, s: Any) -> tuple[int, int, tuple[Any, ...]]:
+        return (s.players, s.sides, tuple(sorted(model.deck(rules, s))))
+
+    mine = list(model.seatings(a))
+    try:
+        theirs = {key(b, s) for s in model.seatings(b)}
+    except (ValueError, KeyError, IndexError):
+        return mine
+    return sorted(mine, key=lambda s: key(a, s) not in theirs)
 
 
 def _moves(a: Any, b: Any, key: str, hands: int, seed: int, budget: int) -> DiffWitness | None:
@@ -320,7 +337,7 @@ def _moves(a: Any, b: Any, key: str, hands: int, seed: int, budget: int) -> Diff
         return None
     rng = random.Random(f"{seed}:{a.rulebook}:{b.rulebook}:{key}")
     left = [budget]
-    for seating in model.seatings(a):
+    for seating in _seatings(model, a, b):
         for _ in range(hands):
             order = list(model.deck(a, seating))
             rng.shuffle(order)
@@ -340,7 +357,7 @@ def _deals(a: Any, b: Any, key: str, seed: int, tries: int = 40) -> DiffWitness 
     if problems(h):
         return None
     rng = random.Random(f"deals:{seed}:{a.rulebook}:{b.rulebook}:{key}")
-    for seating in model.seatings(a):
+    for seating in _seatings(model, a, b):
         deck = list(model.deck(a, seating))
         for _ in range(tries):
             order = deck[:]
@@ -391,8 +408,8 @@ def _stock_end(a: Any, b: Any, key: str, seed: int, budget: int) -> DiffWitness 
 
     model = _model(a)
     h = hybrid(a, b, key)
-    if problems(h) or not isinstance(a, RummyRules):
-        return None
+    if problems(h) or not RUMMY.owns(a):
+        return None  # the stock and its end are Samba's and Canasta's
     from typing import get_args
 
     from arbitro.model.rummy.cards import in_class
@@ -400,7 +417,7 @@ def _stock_end(a: Any, b: Any, key: str, seed: int, budget: int) -> DiffWitness 
 
     rng = random.Random(f"stock:{seed}:{a.rulebook}:{b.rulebook}:{key}")
     left = [budget]
-    seating = model.seatings(a)[0]
+    seating = _seatings(model, a, b)[0]
     base = list(model.deck(a, seating))
     rng.shuffle(base)
     # the cards the rules single out (wilds, threes) first: the stock's last card matters for them
@@ -523,8 +540,8 @@ def _refusals(a: Any, b: Any, key: str, seed: int, positions: int = 12) -> DiffW
 
     model = _model(a)
     h = hybrid(a, b, key)
-    if problems(h) or not isinstance(a, RummyRules):
-        return None
+    if problems(h) or not RUMMY.owns(a):
+        return None  # plays out of turn are refused by Samba's and Canasta's clauses
     rng = random.Random(f"refusals:{seed}:{a.rulebook}:{b.rulebook}:{key}")
     for seating in model.seatings(a):
         order = list(model.deck(a, seating))
@@ -760,7 +777,7 @@ def witness(
     """The smallest case telling book A from book B on rule `key`, or a record that none was found."""
     got: DiffWitness | None = None
     tried: list[str] = []
-    if not isinstance(a, RummyRules):
+    if not RUMMY.owns(a):  # the searches below read Samba's and Canasta's rules
         got = _moves(a, b, key, hands, seed, budget) or _moves(b, a, key, hands, seed, budget)
         if got is not None:
             return got

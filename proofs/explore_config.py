@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arbitro.model.errors import ArbitroError, did_you_mean
+from arbitro.model.family import family_of_game, family_of_rules
 from arbitro.model.game import GameModel, Seating
 from arbitro.model.schema import DealCount, EscobaRules, Layout, RummyRules, rules_for
 from arbitro.model.spec import Rulebook, load_rulebook, spec_dir
@@ -62,7 +63,6 @@ def _show(v: Any) -> str:
 
 def model_for_rulebook(rulebook: str) -> GameModel:
     """The game model (its family's engine, from the registry) that plays a rulebook."""
-    from arbitro.model.family import family_of_game
 
     return family_of_game(load_rulebook(rulebook).game).engine
 
@@ -128,7 +128,7 @@ def config_from_data(data: Mapping[str, Any], where: str, book: Rulebook | None 
         base = rules_for(book, options)
     except ArbitroError as e:
         raise ConfigError(where, "options", str(e)) from None
-    allowed = ESCOBA_FIELDS if isinstance(base, EscobaRules) else RUMMY_FIELDS
+    allowed, resize = SIZES[family_of_rules(base).name]
     unknown = sorted(set(data) - set(allowed) - set(COMMON))
     if unknown:
         raise ConfigError(
@@ -137,11 +137,7 @@ def config_from_data(data: Mapping[str, Any], where: str, book: Rulebook | None 
             f"not a size a configuration may change; {book.game}: {', '.join(allowed)}",
         )
     changes = {k: data[k] for k in allowed if k in data}
-    rules: EscobaRules | RummyRules
-    if isinstance(base, EscobaRules):
-        rules, seating = _escoba(base, changes, where)
-    else:
-        rules, seating = _rummy(base, changes, where)
+    rules, seating = resize(base, changes, where)
     about = data.get("about", "")
     if not isinstance(about, str):
         raise ConfigError(where, "about", "a string")
@@ -253,3 +249,11 @@ def _rummy(base: RummyRules, changes: Mapping[str, Any], where: str) -> tuple[Ru
         base, packs=packs, jokers_per_pack=jokers, layouts=(layout,), target_score=target
     )
     return rules, Seating(players, sides, layout.name)
+
+
+_Resize = Callable[[Any, Mapping[str, Any], str], tuple[EscobaRules | RummyRules, Seating]]
+SIZES: dict[str, tuple[tuple[str, ...], _Resize]] = {
+    "escoba": (ESCOBA_FIELDS, _escoba),
+    "rummy": (RUMMY_FIELDS, _rummy),
+}
+"""For each family (`GameFamily.name`): the sizes a configuration may change, and how."""

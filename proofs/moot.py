@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from arbitro.model.escoba.family import FAMILY as ESCOBA
 from arbitro.model.schema import EscobaRules
 
 
@@ -123,8 +124,8 @@ CHECKS = (rest_without_capturer, cards_double_rule)
 
 def book_moot(rules: Any) -> list[Moot]:
     """Every open point of one rule set proved never to decide anything."""
-    if not isinstance(rules, EscobaRules):
-        return []
+    if not ESCOBA.owns(rules):
+        return []  # the open points proved moot are Escoba's
     return [m for check in CHECKS if (m := check(rules)) is not None]
 
 

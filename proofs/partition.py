@@ -22,7 +22,6 @@ deadlock or a broken invariant (to name the first five of them, as one process d
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import gc
 import itertools
@@ -35,16 +34,17 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from arbitro.model.errors import ArbitroError
+from arbitro.model.escoba import packing
 from arbitro.model.escoba.state import EscobaState
+from arbitro.model.family import family_holding
 from arbitro.model.game import GameModel
 from arbitro.proofs.explore import (
     ExploreError,
     Result,
     Symmetry,
-    _escoba_canon,
-    _escoba_renamings,
     _outcome,
     _probes,
+    canonizer,
     deal_order,
     witness,
 )
@@ -70,18 +70,9 @@ _M64 = (1 << 64) - 1
 
 
 class EscobaPacker:
-    """An Escoba state as one integer: the little-endian number of these bytes, in order —
-
-    each hand, the table and each side's captured pile as a 5-byte card mask; each side's escobas
-    a byte; the last capturer and the seat to move, each plus one, as the low and high half of a
-    byte; the deal number a byte; then the stock: the byte 128 + n when it is the last n cards of
-    the deal's stock (as it always is but in a renamed deal), else n followed by its n cards and
-    the byte 255. The fields a hand leaves alone (seating, phase, dealer, hand number, scores,
-    last hand's points), when they are not the deal's, add 64 to the stock's first byte and
-    follow as text, its 2-byte length and the byte 2. The last byte is never 0, so no byte is lost
-    to the integer: the 30 bytes of a two-player state in play make an integer of 240 bits. A
-    value that does not fit raises `ExploreError`.
-    """
+    """An Escoba state as one integer (`arbitro.model.escoba.packing`, compiled with the engine):
+    the 30 bytes of a two-player state in play make an integer of 240 bits. A value that does
+    not fit raises `ExploreError`."""
 
     def __init__(self, root: EscobaState) -> None:
         self.players = len(root.hands)
@@ -91,91 +82,20 @@ class EscobaPacker:
             raise ExploreError("an Escoba stock of 64 cards or more does not pack")
         self.suffix = {stock[len(stock) - n :]: 128 + n for n in range(len(stock) + 1)}
         self.by_length = {n: stock[len(stock) - n :] for n in range(len(stock) + 1)}
-        self.head = root[:5]  # players, sides, layout, phase, dealer
-        self.hand_number = root.hand_number
-        self.tail = root[14:]  # scores, last_points
-        self.misc = self._misc(root)
+        self.misc = packing.misc_of(root)
         self.texts: dict[tuple[Any, ...], bytes] = {}
         self.parsed: dict[bytes, tuple[Any, ...]] = {}
 
-    @staticmethod
-    def _misc(s: EscobaState) -> tuple[Any, ...]:
-        return (*s[:5], s.hand_number, *s[14:])
-
     def pack(self, s: EscobaState) -> int:
-        same = s[:5] == self.head and s.hand_number == self.hand_number and s[14:] == self.tail
         try:
-            parts = [h.to_bytes(5, "little") for h in s.hands]
-            parts.append(s.table.to_bytes(5, "little"))
-            parts += [p.to_bytes(5, "little") for p in s.piles]
-            parts.append(bytes(s.escobas))
-            seats = s.last_capturer + 1 | (s.to_move + 1) << 4
-            if s.last_capturer >= 15 or s.to_move >= 15:
-                raise ValueError
-            head = self.suffix.get(s.stock)
-            if head is not None:
-                parts.append(bytes((seats, s.deal_number, head if same else head + 64)))
-            else:
-                n = len(s.stock)
-                if n >= 64:
-                    raise ValueError
-                parts.append(bytes((seats, s.deal_number, n if same else n + 64)))
-                parts.append(bytes(s.stock))
-                parts.append(b"\xff")
-        except (OverflowError, ValueError):
+            return packing.pack(s, self.suffix, self.misc, self.texts)
+        except (OverflowError, ValueError, TypeError):
             raise ExploreError(
                 "an Escoba state out of the packed ranges; explore it in one process"
             ) from None
-        if not same:
-            misc = self._misc(s)
-            text = self.texts.get(misc)
-            if text is None:
-                text = repr(misc).encode()
-                text = self.texts[misc] = text + len(text).to_bytes(2, "little") + b"\x02"
-            parts.append(text)
-        return int.from_bytes(b"".join(parts), "little")
 
     def unpack(self, v: int) -> EscobaState:
-        b = v.to_bytes((v.bit_length() + 7) // 8, "little")
-        players, sides = self.players, self.sides
-        frm = int.from_bytes
-        if players == 2:
-            hands: tuple[int, ...] = (frm(b[0:5], "little"), frm(b[5:10], "little"))
-        else:
-            hands = tuple([frm(b[i : i + 5], "little") for i in range(0, 5 * players, 5)])
-        at = 5 * players
-        table = frm(b[at : at + 5], "little")
-        at += 5
-        if sides == 2:
-            piles: tuple[int, ...] = (
-                frm(b[at : at + 5], "little"),
-                frm(b[at + 5 : at + 10], "little"),
-            )
-        else:
-            piles = tuple([frm(b[i : i + 5], "little") for i in range(at, at + 5 * sides, 5)])
-        at += 5 * sides
-        escobas = tuple(b[at : at + sides])
-        at += sides
-        seats, deal_number, x = b[at : at + 3]
-        if x & 64:
-            size = frm(b[-3:-1], "little")
-            text = b[-3 - size : -3]
-            misc = self.parsed.get(text)
-            if misc is None:
-                misc = self.parsed[text] = ast.literal_eval(text.decode())
-            x -= 64
-        else:
-            misc = self.misc
-        stock = self.by_length[x - 128] if x & 128 else tuple(b[at + 3 : at + 3 + x])
-        players_, sides_, layout, phase, dealer, hand_number, scores, last_points = misc
-        return tuple.__new__(
-            EscobaState,
-            (
-                players_, sides_, layout, phase, dealer, (seats >> 4) - 1, hand_number,
-                deal_number, hands, table, stock, piles, escobas, (seats & 15) - 1, scores,
-                last_points,
-            ),
-        )  # fmt: skip
+        return packing.unpack(v, self.players, self.sides, self.by_length, self.misc, self.parsed)
 
     def owner(self, v: int, parts: int) -> int:
         return (((hash(v) * _MIX) & _M64) >> 32) % parts
@@ -202,11 +122,15 @@ class JsonPacker:
         return zlib.crc32(packed) % parts
 
 
+PACKERS: dict[str, Callable[[Any], Packer]] = {"escoba": EscobaPacker}
+"""A family's (`GameFamily.name`) own packing of its states, smaller than their JSON."""
+
+
 def packer_for(model: GameModel, rules: Any, root: Any) -> Packer:
-    """The compact packing of this model's states."""
-    if isinstance(root, EscobaState):
-        return EscobaPacker(root)
-    return JsonPacker(model, rules)
+    """The compact packing of this model's states: its family's own, else its JSON."""
+    family = family_holding(root)
+    packer = PACKERS.get(family.name) if family is not None else None
+    return packer(root) if packer is not None else JsonPacker(model, rules)
 
 
 # ---------------------------------------------------------------- one partition
@@ -260,7 +184,7 @@ class Partition:
         if self.used is not None and part == 0:
             with contextlib.suppress(ArbitroError, TypeError):
                 self.res.clauses |= self.used(rules, before, self.order)
-        self.fast = _escoba_renamings(self.sym) if isinstance(root, EscobaState) else None
+        self.canon = canonizer(model, rules, self.sym, root)
         start, size = self.canon(root)
         self.packer = packer_for(model, rules, start)
         self.progress = getattr(model, "progress", None)
@@ -287,23 +211,6 @@ class Partition:
         self.deadlock_paths: list[tuple[int, bytes]] = []
         self.violation_paths: list[tuple[int, bytes, dict[str, Any]]] = []
         self.cpu = 0.0
-
-    def canon(self, state: Any) -> tuple[Any, int]:
-        """The orbit's representative and size (see explore._explore_deal)."""
-        if not self.reduced:
-            return state, 1
-        if self.fast is not None:
-            return _escoba_canon(state, self.fast)
-        import json
-
-        model, rules, sym = self.model, self.rules, self.sym
-        data = model.state_to_json(state)
-        images = set()
-        for perm in sym.perms:
-            renamed = model.state_from_json(rules, sym.rename(data, perm, model.parse_card))
-            images.add(json.dumps(model.state_to_json(renamed), sort_keys=True))
-        first = min(images)
-        return model.state_from_json(rules, json.loads(first)), len(images)
 
     def _empty(self) -> dict[Any, tuple[int, bytes]] | set[Any]:
         return set() if self.plain else {}

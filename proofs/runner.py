@@ -20,19 +20,21 @@ import dataclasses
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from arbitro.model.errors import OptionError
+from arbitro.model.family import GameFamily
 from arbitro.model.schema import Options, rules_for
 from arbitro.model.spec import Rulebook, load_rulebook, use_spec_file
 from arbitro.proofs import smt
 from arbitro.proofs.properties import family, for_family, names
 from arbitro.proofs.verdict import NotEncoded, Result, Verdict, not_covered
 
+R = TypeVar("R")
 Reading = dict[str, str | bool]
 
 
@@ -50,6 +52,19 @@ def readings(book: Rulebook, base: Options | None = None) -> list[Reading]:
                 if r.label != c.default:
                     out.append({**start, c.key: r.label})
     return out
+
+
+def distinct_readings(book: Rulebook, family: GameFamily[R, Any]) -> Iterator[tuple[Reading, R]]:
+    """Each of `readings(book)` whose rules differ from every earlier one's, with those rules as
+    the family's own type; none when the book's game is not the family's."""
+    if not family.plays(book.game):
+        return
+    done: set[Any] = set()
+    for opts in readings(book):
+        rules = rules_for(book, opts)
+        if family.owns(rules) and rules not in done:
+            done.add(rules)
+            yield opts, rules
 
 
 class _Recorder:

@@ -14,11 +14,13 @@ for) `score_facts` returns None and the explorer says the check was not made.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from arbitro.model.schema import EscobaRules
+from arbitro.model.family import family_of_rules
+from arbitro.model.schema import EscobaRules, RummyRules
 from arbitro.proofs.verdict import NotEncoded, Result, Verdict
 
 TIMEOUT = 20.0
@@ -83,17 +85,27 @@ def with_most(rules: EscobaRules, facts: ProvedScores) -> ProvedScores:
     return ProvedScores(facts.rulebook, (lo, hi), admitted)
 
 
+def _escoba_facts(rules: EscobaRules) -> ProvedScores:
+    from arbitro.proofs.escoba import scoring
+
+    return with_most(rules, from_result(scoring.bounds(rules, TIMEOUT)))
+
+
+def _rummy_facts(rules: RummyRules) -> ProvedScores:
+    from arbitro.proofs.rummy import scoring
+
+    return from_result(scoring.bounds(rules, TIMEOUT))
+
+
+FACTS: dict[str, Callable[[Any], ProvedScores]] = {"escoba": _escoba_facts, "rummy": _rummy_facts}
+"""Each game family's (`GameFamily.name`) proved score facts, from its score encoding."""
+
+
 @lru_cache(maxsize=16)
 def score_facts(rules: Any) -> ProvedScores | None:
     """The proved facts about a side's hand score under these rules, or None when the encodings
     do not cover them."""
     try:
-        if isinstance(rules, EscobaRules):
-            from arbitro.proofs.escoba import scoring as escoba_scoring
-
-            return with_most(rules, from_result(escoba_scoring.bounds(rules, TIMEOUT)))
-        from arbitro.proofs.rummy import scoring as rummy_scoring
-
-        return from_result(rummy_scoring.bounds(rules, TIMEOUT))
+        return FACTS[family_of_rules(rules).name](rules)
     except NotEncoded:
         return None

@@ -222,6 +222,7 @@ class Lockstep:
         self.oracle = oracle
         self.announce = dict(announce)
         self.game = oracle.game.name
+        self.hooks = HOOKS[self.game]
         self.suspect_free: set[str] = set()
         self.exercised: set[str] = set()
         self.keep_going = keep_going
@@ -241,8 +242,12 @@ class Lockstep:
         # every clause whose value the engine read for the move was put to the test by it
         self.exercised.update(named)
         self.read = set(named)
-        if self.game == "escoba":
-            return sorted(named)
+        return self.hooks.used(self, named, action, after)
+
+    def _rummy_used(
+        self, named: frozenset[str], action: Hashable, after: Mapping[str, Any]
+    ) -> list[str]:
+        model = self.oracle.model
         went_out = (after.get("result") or {}).get("reason") == "went-out"
         if not went_out:  # read by every discard, decided only by one that goes out
             self.read -= {c for c in map(self.cid, GOING_OUT) if c}
@@ -277,7 +282,7 @@ class Lockstep:
         return (self.cid(key) if key else None) or self.end_clause()
 
     def end_clause(self) -> str:
-        key = "deals_per_hand" if self.game == "escoba" else "go_out_min_completed"
+        key = self.hooks.end_key
         return self.cid(key) or next(iter(self.oracle.rules.clause_ids.values()))
 
     # ---------------------------------------------------------------- one game
@@ -524,23 +529,33 @@ class Lockstep:
         """The clauses a legal list that both sides gave alike depends on: those that allow one
         of its moves, and those that refuse the plays nearest to legal ones (in Escoba, a card
         of the mover's hand laid on the table)."""
+        return self.hooks.list_evidence(self, s, state, mine)
+
+    def _escoba_list_evidence(
+        self, s: Hashable, state: Mapping[str, Any], mine: Mapping[str, Any]
+    ) -> set[str]:
         o = self.oracle
         out: set[str] = set()
-        if self.game == "escoba":
-            for a in mine.values():
-                out |= o.model.clauses_used(o.rules, s, o.read_action(s, a))
-            seat = state.get("to_move")
-            if seat is not None:
-                for card in state["hands"][seat]:
-                    lay = {"capture": [], "card": card, "seat": seat}
-                    if _canon(lay) not in mine:
-                        why = o.explain(state, lay)
-                        refused = {r["clause"] for r in why.get("refusals", [])}
-                        self.exercised.update(refused)
-                        out |= refused
-            return out
-        # Samba and Canasta: for each move listed, the clauses of its type that the engine read
-        # deciding it (its reads over-approximate: a discard reads the going-out clauses)
+        for a in mine.values():
+            out |= o.model.clauses_used(o.rules, s, o.read_action(s, a))
+        seat = state.get("to_move")
+        if seat is not None:
+            for card in state["hands"][seat]:
+                lay = {"capture": [], "card": card, "seat": seat}
+                if _canon(lay) not in mine:
+                    why = o.explain(state, lay)
+                    refused = {r["clause"] for r in why.get("refusals", [])}
+                    self.exercised.update(refused)
+                    out |= refused
+        return out
+
+    def _rummy_list_evidence(
+        self, s: Hashable, state: Mapping[str, Any], mine: Mapping[str, Any]
+    ) -> set[str]:
+        # for each move listed, the clauses of its type that the engine read deciding it (its
+        # reads over-approximate: a discard reads the going-out clauses)
+        o = self.oracle
+        out: set[str] = set()
         by_type: dict[str, set[str]] = {}
         for a in mine.values():
             kind = str(a.get("type")) if isinstance(a, dict) else ""
@@ -554,11 +569,17 @@ class Lockstep:
     def deal_clauses(self, before: Mapping[str, Any], order: Sequence[str]) -> list[str]:
         """The clauses a deal turns on: Escoba names them (`clauses_used` on the deck order);
         for Samba and Canasta, the deal's own clauses."""
+        return self.hooks.deal_clauses(self, before, order)
+
+    def _escoba_deal_clauses(self, before: Mapping[str, Any], order: Sequence[str]) -> list[str]:
         o = self.oracle
         named = getattr(o.model, "clauses_used", None)
-        if named is not None and self.game == "escoba":
+        if named is not None:
             cards = [o.model.parse_card(c) for c in order]
             return sorted(named(o.rules, o.read_state(before), cards))
+        return self._rummy_deal_clauses(before, order)
+
+    def _rummy_deal_clauses(self, before: Mapping[str, Any], order: Sequence[str]) -> list[str]:
         keys = ("layouts", "red_three_initial_replacement", "upcard_cover")
         return [c for c in map(self.cid, keys) if c]
 
@@ -569,12 +590,7 @@ class Lockstep:
         out: dict[str, Any] = {"to_move": seat}
         if seat is not None:
             out["hand"] = state["hands"][seat]
-        if self.game == "escoba":
-            out["table"] = state["table"]
-        else:
-            out["pile_top"] = state["pile"][-1] if state["pile"] else None
-            out["pile_size"] = len(state["pile"])
-        return out
+        return out | self.hooks.face_up(state)
 
     def _legal_part(
         self,
@@ -728,7 +744,7 @@ class Lockstep:
             return (value or {}).get("reason") if isinstance(value, dict) else bool(value)
         if key in ("hands", "piles"):
             return [cards(h) for h in value] if isinstance(value, list) else value
-        if key == "table" and self.game == "escoba":
+        if key == "table" and not self.hooks.melds_on_table:
             return cards(value)
         if key == "table" and isinstance(value, list):
             out = []
@@ -805,6 +821,54 @@ def following(path: Sequence[Mapping[str, Any]], seed: str) -> Chooser:
         return random.Random(f"{seed}:{step}").choice(both)
 
     return choose
+
+
+def _escoba_used(
+    ls: Lockstep, named: frozenset[str], action: Hashable, after: Mapping[str, Any]
+) -> list[str]:
+    return sorted(named)
+
+
+@dataclass(frozen=True)
+class FamilyHooks:
+    """What lockstep play does its own way for one game family."""
+
+    used: Callable[[Lockstep, frozenset[str], Hashable, Mapping[str, Any]], list[str]]
+    """The clauses a legal action turns on, most specific first (`Lockstep.used`)."""
+    end_key: str
+    """The clause key of a hand's end, when nothing more precise names it."""
+    list_evidence: Callable[[Lockstep, Hashable, Mapping[str, Any], Mapping[str, Any]], set[str]]
+    """The clauses a legal list both sides gave alike depends on (`Lockstep.list_evidence`)."""
+    deal_clauses: Callable[[Lockstep, Mapping[str, Any], Sequence[str]], list[str]]
+    """The clauses a deal turns on."""
+    face_up: Callable[[Mapping[str, Any]], dict[str, Any]]
+    """What lies face up in a position, for a reader of a disagreement."""
+    melds_on_table: bool
+    """The table is each side's melds (else a list of cards)."""
+
+
+HOOKS = {
+    "escoba": FamilyHooks(
+        used=_escoba_used,
+        end_key="deals_per_hand",
+        list_evidence=Lockstep._escoba_list_evidence,
+        deal_clauses=Lockstep._escoba_deal_clauses,
+        face_up=lambda state: {"table": state["table"]},
+        melds_on_table=False,
+    ),
+    "rummy": FamilyHooks(
+        used=Lockstep._rummy_used,
+        end_key="go_out_min_completed",
+        list_evidence=Lockstep._rummy_list_evidence,
+        deal_clauses=Lockstep._rummy_deal_clauses,
+        face_up=lambda state: {
+            "pile_top": state["pile"][-1] if state["pile"] else None,
+            "pile_size": len(state["pile"]),
+        },
+        melds_on_table=True,
+    ),
+}
+"""Each game family's (`GameFamily.name`) hooks."""
 
 
 @dataclass

@@ -20,7 +20,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
 from arbitro.model.errors import ArbitroError, IllegalAction
@@ -58,39 +58,54 @@ class AdapterFailure(ArbitroError, RuntimeError):
 def report_of(oracle: Oracle, state: Mapping[str, Any]) -> dict[str, Any]:
     """What a conforming engine reports of `state` (a position, docs/conformance.md): the cards
     in every place, the totals, whose turn, and `ended` once the hand is over."""
-    over = state["phase"] != "play"
-    if state["game"] == "escoba":
-        out: dict[str, Any] = {
-            key: state[key]
-            for key in ("hands", "table", "stock", "piles", "escobas", "last_capturer", "to_move")
-        }
-    else:
-        out = {
-            "hands": state["hands"],
-            "stock": state["stock"],
-            "pile": state["pile"],
-            "table": [
-                {
-                    "melds": [m["cards"] for m in side["melds"]],
-                    "red_threes": side["red_threes"],
-                    "opened": side["opened"],
-                }
-                for side in state["table"]
-            ],
-            "seat": state["seat"],
-        }
+    return REPORTS[state["game"]](state, state["phase"] != "play")
+
+
+def _escoba_report(state: Mapping[str, Any], over: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        key: state[key]
+        for key in ("hands", "table", "stock", "piles", "escobas", "last_capturer", "to_move")
+    }
     out["scores"] = state["scores"]
     if over:
-        if state["game"] == "escoba":
-            out["ended"] = True
-            del out["to_move"]  # nobody is to move once the hand is over
-        else:
-            reason = state["result"]["reason"]
-            # the seat of a position that ended is the one that went out, if one did
-            out["ended"] = {"reason": reason, "seat": state["seat"]}
-            if reason != "went-out":
-                del out["ended"]["seat"]
+        out["ended"] = True
+        del out["to_move"]  # nobody is to move once the hand is over
     return out
+
+
+def _rummy_report(state: Mapping[str, Any], over: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "hands": state["hands"],
+        "stock": state["stock"],
+        "pile": state["pile"],
+        "table": [
+            {
+                "melds": [m["cards"] for m in side["melds"]],
+                "red_threes": side["red_threes"],
+                "opened": side["opened"],
+            }
+            for side in state["table"]
+        ],
+        "seat": state["seat"],
+    }
+    out["scores"] = state["scores"]
+    if over:
+        reason = state["result"]["reason"]
+        # the seat of a position that ended is the one that went out, if one did
+        out["ended"] = {"reason": reason, "seat": state["seat"]}
+        if reason != "went-out":
+            del out["ended"]["seat"]
+    return out
+
+
+REPORTS: dict[str, Callable[[Mapping[str, Any], bool], dict[str, Any]]] = {
+    "escoba": _escoba_report,
+    "rummy": _rummy_report,
+}
+"""Each game family's (`GameFamily.name`) report of a position."""
+
+POSITION_EXTRA: dict[str, tuple[str, ...]] = {"escoba": (), "rummy": POSITION_FIELDS}
+"""The fields a position sent to an engine has beyond its report, by game family."""
 
 
 def position_of(oracle: Oracle, state: Mapping[str, Any]) -> dict[str, Any]:
@@ -99,8 +114,7 @@ def position_of(oracle: Oracle, state: Mapping[str, Any]) -> dict[str, Any]:
     bookkeeping)."""
     out = report_of(oracle, state)
     out.pop("ended", None)
-    if state["game"] != "escoba":
-        out.update({k: state[k] for k in POSITION_FIELDS if k in state})
+    out.update({k: state[k] for k in POSITION_EXTRA[state["game"]] if k in state})
     for k in ("dealer", "hand"):
         if k in state:
             out[k] = state[k]

@@ -106,9 +106,15 @@ def hand_bound(model: GameModel, players: int, sides: int, deck: int) -> int:
     each cleaning frees one wild to place (``deck``), each merge removes one of the melds laid
     (``deck``), and each side finishes one opening: ``11 * deck + sides + 8``.
     """
-    if model.game == "escoba":
-        return deck
-    return 11 * deck + sides + 8
+    return HAND_BOUNDS[model.game](sides, deck)
+
+
+HAND_BOUNDS: dict[str, Callable[[int, int], int]] = {
+    "escoba": lambda sides, deck: deck,
+    "rummy": lambda sides, deck: 11 * deck + sides + 8,
+}
+"""Each game family's (`GameFamily.name`) bound on a hand's player actions, from the number of
+sides and the deck's size (see `hand_bound`)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -182,16 +188,7 @@ def variant(
     model.new_game(rules, seating, dealer)  # refuses a seating the rules do not allow
     deck = tuple(model.deck(rules, seating))
     names = {c: model.card_name(c) for c in sorted(set(deck))}
-    codec: ActionCodec
-    if rb.game == "escoba":
-        codec = _escoba_codec(rules, deck)
-        layout_ = escoba_layout(seating.players, seating.sides, list(names.values()))
-    else:
-        rummy = _rummy_codec(rules, deck, seating.players, seating.sides)
-        codec = rummy
-        layout_ = rummy_layout(
-            seating.players, seating.sides, list(names.values()), rummy.meld_slots
-        )
+    codec, layout_ = ENCODINGS[model.game](rules, deck, seating, list(names.values()))
     return Variant(
         key=(rulebook, options_json, players, layout, dealer, max_hands, config),
         rulebook=rulebook,
@@ -218,6 +215,26 @@ def _escoba_codec(rules: Any, deck: tuple[int, ...]) -> EscobaCodec:
 @lru_cache(maxsize=64)
 def _rummy_codec(rules: Any, deck: tuple[int, ...], players: int, sides: int) -> RummyCodec:
     return RummyCodec(rules, deck, players, sides)
+
+
+def _escoba_encoding(
+    rules: Any, deck: tuple[int, ...], seating: Seating, names: list[str]
+) -> tuple[ActionCodec, Layout]:
+    return _escoba_codec(rules, deck), escoba_layout(seating.players, seating.sides, names)
+
+
+def _rummy_encoding(
+    rules: Any, deck: tuple[int, ...], seating: Seating, names: list[str]
+) -> tuple[ActionCodec, Layout]:
+    codec = _rummy_codec(rules, deck, seating.players, seating.sides)
+    return codec, rummy_layout(seating.players, seating.sides, names, codec.meld_slots)
+
+
+ENCODINGS: dict[
+    str, Callable[[Any, tuple[int, ...], Seating, list[str]], tuple[ActionCodec, Layout]]
+] = {"escoba": _escoba_encoding, "rummy": _rummy_encoding}
+"""Each game family's (`GameFamily.name`) action codec and observation layout of a seating, from
+its rules, its deck and the deck's card names."""
 
 
 def _seating(rules: Any, seatings: list[Seating], players: int, layout: str) -> Seating:

@@ -185,7 +185,6 @@ def check_lines(lines: Iterable[str]) -> Verdict:
     step = 0
     results: list[Any] = []
     claimed_result = False
-    game = oracle.game.name
 
     def next_deal(line: int) -> None:
         nonlocal state
@@ -271,7 +270,7 @@ def check_lines(lines: Iterable[str]) -> Verdict:
                 try:
                     action = action_from_json(
                         oracle.game.resolve_action(model.state_to_json(state), dict(item.action))
-                        if game == "rummy" and _names_melds(item.action)
+                        if _names_melds(item.action)
                         else item.action
                     )
                 except MalformedInput as e:
@@ -367,7 +366,7 @@ def _legal_differs(
     assert item.legal is not None
     for a in item.legal:
         resolved = a
-        if oracle.game.name == "rummy" and _names_melds(a):
+        if _names_melds(a):
             try:
                 resolved = oracle.game.resolve_action(as_json, dict(a))
             except MalformedInput:
@@ -420,13 +419,8 @@ def _hand_end_clause(oracle: Oracle, state: Hashable, result: Any) -> str:
 def _hand_goes_on(oracle: Oracle, state: Hashable, line: int, hand: int) -> dict[str, Any]:
     """The mismatch of a producer that ends hand `hand` while arbitro sees it go on."""
     rules = oracle.rules
-    if oracle.game.name == "escoba":
-        clause = rules.cid("deals_per_hand")
-        why = "cards remain to be played"
-    else:
-        s = oracle.model.state_to_json(state)
-        clause = rules.cid("stock_out") if not s["stock"] else rules.cid("go_out_min_completed")
-        why = f"nobody has gone out and the stock holds {len(s['stock'])} cards"
+    key, why = oracle.game.goes_on(oracle.model.state_to_json(state))
+    clause = rules.cid(key)
     return {
         "line": line,
         "hand": hand,

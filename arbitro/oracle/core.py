@@ -193,8 +193,7 @@ class Oracle:
         validate(data, self.game.state_schema, "state")
         self.game.shape(self, data)
         state: Hashable = _read("state", self.model.state_from_json, self.rules, data)
-        if self.game.name == "rummy" and any(len(sd["melds"]) > 1 for sd in data["table"]):
-            states.meld_order(self, data, self.model.state_to_json(state))
+        self.game.check_read(self, data, state)
         if checked:
             broken = self.model.violations(self.rules, state)
             if broken:
@@ -382,7 +381,8 @@ class Oracle:
         a = self.read_action(s, action)
         self._playing(s)
         try:
-            return self.model.apply(self.rules, s, a)
+            after: Hashable = self.model.apply(self.rules, s, a)
+            return after
         except IllegalAction as e:
             try:
                 move: str | None = move_text(self.model.action_to_json(a))
@@ -500,9 +500,10 @@ class Oracle:
         if seat is None or not isinstance(hands, list) or not 0 <= seat < len(hands):
             return  # nobody to move: the form checks say what is wrong, if anything
         hidden = isinstance(hands[seat], list) and HIDDEN in hands[seat]
-        held = view.get("held")
-        if self.game.name == "rummy" and view.get("seat") == seat and isinstance(held, list):
-            hidden = hidden or HIDDEN in held
+        for private in self.model.view_private:  # beside the hand: a pile taken to open
+            held = view.get(private)
+            if private != "hand" and view.get("seat") == seat and isinstance(held, list):
+                hidden = hidden or HIDDEN in held
         if hidden:
             raise MalformedInput(
                 f"view: seat {seat} is to move, but this view hides its hand: it is another"

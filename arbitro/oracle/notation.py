@@ -342,16 +342,23 @@ def _meld_ref(meld: Any) -> str:
 
 
 def read_move(text: str, game: str, mover: int | None = None) -> dict[str, Any]:
-    """The action JSON a move writes; without `seat@` the seat is `mover` (the seat to move)."""
+    """The action JSON a move writes; without `seat@` the seat is `mover` (the seat to move).
+    `game` is the game family's name (`GameFamily.name`)."""
     if not isinstance(text, str):
         raise MalformedInput("notation: a move is a string")
-    if game == "escoba":
-        got = _ESCOBA_MOVE.fullmatch(text)
-        if not got:
-            raise _bad("move", "[seat@]card or [seat@]card x cards taken, e.g. 4ox1o3b", text)
-        seat = _seat(got.group(1), mover, text)
-        taken = re.findall(SPANISH_CARD, got.group(3) or "")
-        return {"seat": seat, "card": got.group(2), "capture": taken}
+    return MOVES[game](text, mover)
+
+
+def _escoba_move(text: str, mover: int | None) -> dict[str, Any]:
+    got = _ESCOBA_MOVE.fullmatch(text)
+    if not got:
+        raise _bad("move", "[seat@]card or [seat@]card x cards taken, e.g. 4ox1o3b", text)
+    seat = _seat(got.group(1), mover, text)
+    taken = re.findall(SPANISH_CARD, got.group(3) or "")
+    return {"seat": seat, "card": got.group(2), "capture": taken}
+
+
+def _rummy_move(text: str, mover: int | None) -> dict[str, Any]:
     got = _RUMMY_MOVE.fullmatch(text)
     if not got:
         raise _bad("move", "[seat@]verb…, e.g. draw2, lay=7C7D2C, discard=9H", text)
@@ -409,6 +416,13 @@ def read_move(text: str, game: str, mover: int | None = None) -> dict[str, Any]:
         " ask-partner, answer-yes, answer-no or stop",
         text,
     )
+
+
+MOVES: dict[str, Callable[[str, int | None], dict[str, Any]]] = {
+    "escoba": _escoba_move,
+    "rummy": _rummy_move,
+}
+"""How each game family (`GameFamily.name`) writes a move, read back to its action JSON."""
 
 
 def _seat(given: str | None, mover: int | None, text: str) -> int:

@@ -13,7 +13,13 @@ from typing import Any
 
 from arbitro.model.errors import MalformedInput
 from arbitro.oracle.core import Oracle
-from arbitro.oracle.notation import is_position_line, move_text, read_position_line
+from arbitro.oracle.jsonio import shorten
+from arbitro.oracle.notation import (
+    is_position_line,
+    move_text,
+    position_line,
+    read_position_line,
+)
 
 WIDTH = 100
 
@@ -34,48 +40,61 @@ def board_text(state: dict[str, Any]) -> str:
         f"{state['game']} · {state['players']} players, {state['sides']} sides · phase "
         f"{state['phase']} · hand {state['hand_number']} · dealer seat {state['dealer']}"
     ]
-    if state["game"] == "escoba":
-        mover = state["to_move"]
-        for seat, hand in enumerate(state["hands"]):
-            mark = " ◀ to move" if seat == mover else ""
-            out += _wrap(f"seat {seat}", f"{_cards(hand)}{mark}")
-        out += _wrap("table", _cards(state["table"]))
-        out += _wrap("stock", f"{len(state['stock'])} cards · deal {state['deal_number']}")
-        for side, pile in enumerate(state["piles"]):
-            last = " · captured last" if state["last_capturer"] == side else ""
-            out += _wrap(
-                f"side {side}",
-                f"captured {len(pile)} · escobas {state['escobas'][side]}"
-                f" · total {state['scores'][side]}{last}",
-            )
-    else:
-        mover = state["seat"] if state["phase"] == "play" else None
-        for seat, hand in enumerate(state["hands"]):
-            mark = f" ◀ to move ({state['step']})" if seat == mover else ""
-            out += _wrap(f"seat {seat}", f"{_cards(hand)}{mark}")
-        for side, sd in enumerate(state["table"]):
-            melds = []
-            for i, m in enumerate(sd["melds"]):
-                wild = sum(c in ("JK", "2C", "2D", "2H", "2S") for c in m["cards"])
-                name = m["kind"] + (
-                    f" {m.get('rank', m.get('suit', ''))}"
-                    if m["kind"] in ("set", "escalera")
-                    else ""
-                )
-                melds.append(f"#{i} {name} ({len(m['cards'])}, {wild} wild): {_cards(m['cards'])}")
-            head = (
-                f"total {state['scores'][side]} · minimum {state['minimums'][side]}"
-                f" · red threes {_cards(sd['red_threes'])}"
-                + ("" if sd["opened"] else " · not opened")
-            )
-            out += _wrap(f"side {side}", head)
-            for m in melds:
-                out += _wrap("", m)
-        pile = state["pile"]
-        top = pile[-1] if pile else "—"
-        out += _wrap("pile", f"{len(pile)} cards · top {top}")
-        out += _wrap("stock", f"{len(state['stock'])} cards")
+    out += BOARDS[state["game"]](state)
     return "\n".join(line[:WIDTH] for line in out)
+
+
+def _escoba_board(state: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    mover = state["to_move"]
+    for seat, hand in enumerate(state["hands"]):
+        mark = " ◀ to move" if seat == mover else ""
+        out += _wrap(f"seat {seat}", f"{_cards(hand)}{mark}")
+    out += _wrap("table", _cards(state["table"]))
+    out += _wrap("stock", f"{len(state['stock'])} cards · deal {state['deal_number']}")
+    for side, pile in enumerate(state["piles"]):
+        last = " · captured last" if state["last_capturer"] == side else ""
+        out += _wrap(
+            f"side {side}",
+            f"captured {len(pile)} · escobas {state['escobas'][side]}"
+            f" · total {state['scores'][side]}{last}",
+        )
+    return out
+
+
+def _rummy_board(state: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    mover = state["seat"] if state["phase"] == "play" else None
+    for seat, hand in enumerate(state["hands"]):
+        mark = f" ◀ to move ({state['step']})" if seat == mover else ""
+        out += _wrap(f"seat {seat}", f"{_cards(hand)}{mark}")
+    for side, sd in enumerate(state["table"]):
+        melds = []
+        for i, m in enumerate(sd["melds"]):
+            wild = sum(c in ("JK", "2C", "2D", "2H", "2S") for c in m["cards"])
+            name = m["kind"] + (
+                f" {m.get('rank', m.get('suit', ''))}" if m["kind"] in ("set", "escalera") else ""
+            )
+            melds.append(f"#{i} {name} ({len(m['cards'])}, {wild} wild): {_cards(m['cards'])}")
+        head = (
+            f"total {state['scores'][side]} · minimum {state['minimums'][side]}"
+            f" · red threes {_cards(sd['red_threes'])}" + ("" if sd["opened"] else " · not opened")
+        )
+        out += _wrap(f"side {side}", head)
+        for m in melds:
+            out += _wrap("", m)
+    pile = state["pile"]
+    top = pile[-1] if pile else "—"
+    out += _wrap("pile", f"{len(pile)} cards · top {top}")
+    out += _wrap("stock", f"{len(state['stock'])} cards")
+    return out
+
+
+BOARDS = {"escoba": _escoba_board, "rummy": _rummy_board}
+"""Each game family's (`GameFamily.name`) board, below the heading line."""
+
+DEFAULT_RULEBOOK = {"escoba": "escoba-es", "rummy": "samba-es"}
+"""The rulebook a position of each game family is shown under when --rulebook is not given."""
 
 
 def _state_of(oracle_for: Any, text: str) -> dict[str, Any]:
@@ -93,6 +112,11 @@ def _state_of(oracle_for: Any, text: str) -> dict[str, Any]:
     missing = [k for k in ("game", "players", "layout") if k not in data]
     if missing:
         raise MalformedInput(f"show: the state's JSON lacks {', '.join(missing)}")
+    if data["game"] not in BOARDS:
+        known = ", ".join(BOARDS)
+        raise MalformedInput(
+            f"show: unknown game {shorten(repr(data['game']), 40)}; known: {known}"
+        )
     state: dict[str, Any] = data
     return state
 
@@ -130,7 +154,7 @@ def _show(args: Any) -> int:
         oracle, state = _replay(text.strip().splitlines(), args.step)
     else:
         state = _state_of(None, text)
-        book = args.rulebook or ("escoba-es" if state["game"] == "escoba" else "samba-es")
+        book = args.rulebook or DEFAULT_RULEBOOK[state["game"]]
         oracle = Oracle(
             book,
             players=state["players"],
@@ -151,9 +175,10 @@ def _show(args: Any) -> int:
     if verdict["legal"]:
         print(f"{move} is legal here ({oracle.book.id})")
         return 0
-    print(f"{move} refused: {verdict['reason']} ({verdict['clause']})")
-    for other in verdict["refusals"][1:]:
-        print(f"  also refused by {other['clause']}: {other['reason']}")
+    said = [f"{move} refused: {verdict['reason']} ({verdict['clause']})"]
+    said += [f"also refused by {r['clause']}: {r['reason']}" for r in verdict["refusals"][1:]]
+    for text in said:
+        print("\n".join(textwrap.wrap(text, WIDTH, subsequent_indent="  ")))
     return 1
 
 
@@ -192,3 +217,23 @@ def _json_line(raw: str, number: int) -> Any:
         return json.loads(raw)
     except json.JSONDecodeError as exc:
         raise MalformedInput(f"show: transcript line {number} is not JSON ({exc.msg})") from None
+
+
+def transcript_report(text: str) -> tuple[str, str | None, str] | None:
+    """A transcript as a bug report: the position line before its last action, that action's
+    move and the board of that position; None for a transcript this cannot replay (it is then
+    shown as it is, by whoever asked)."""
+    from arbitro.model.errors import ArbitroError
+
+    lines = [x for x in text.strip().splitlines() if x.strip()]
+    try:
+        played = sum(1 for x in lines[1:] if json.loads(x).get("type") == "action")
+        if not played:
+            return None
+        oracle, state = _replay(lines, played - 1)
+        last = [json.loads(x) for x in lines[1:] if json.loads(x).get("type") == "action"][-1]
+        move = move_text(last["action"])
+        oracle.explain(state, move)  # the move reads in that position
+    except (ArbitroError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        return None
+    return position_line(state), move, board_text(state)

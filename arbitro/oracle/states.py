@@ -147,6 +147,14 @@ class Game:
     resolve_action: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
     hand_index: str  # the state field that numbers hands
     to_move: Callable[[dict[str, Any]], int | None]
+    check_read: Callable[[Context, dict[str, Any], Any], None]
+    """Checks of a state read (its JSON, the model's state) that the schema cannot make."""
+    goes_on: Callable[[dict[str, Any]], tuple[str, str]]
+    """Why a hand still being played goes on: the clause key, and the reason in words."""
+    deal_replaced: frozenset[str]
+    """The cards a deal replaces when dealt (Samba's and Canasta's red threes)."""
+    deal_alike: frozenset[str]
+    """The cards a deal may treat apart from the others, never used to trace it."""
 
 
 def _with_defaults(
@@ -640,8 +648,7 @@ def _deal_positions(ctx: Context, before: dict[str, Any]) -> list[int]:
     model, rules = ctx.model, ctx.rules
     deck = [model.card_name(c) for c in model.deck(rules, ctx.seating)]
     kinds = Counter(deck)
-    special = RED_THREES if before.get("game") == "rummy" else frozenset()
-    plain = WILDS | RED_THREES | BLACK_THREES if special else frozenset()
+    special, plain = game_for(model).deal_replaced, game_for(model).deal_alike
     naturals = [c for c in sorted(kinds, key=ctx.card_key) if c not in plain]
     state = model.state_from_json(rules, before)
 
@@ -1016,6 +1023,24 @@ def _no_melds(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
     return action
 
 
+def _escoba_check_read(ctx: Context, data: dict[str, Any], state: Any) -> None:
+    return None
+
+
+def _rummy_check_read(ctx: Context, data: dict[str, Any], state: Any) -> None:
+    if any(len(sd["melds"]) > 1 for sd in data["table"]):
+        meld_order(ctx, data, ctx.model.state_to_json(state))
+
+
+def _escoba_goes_on(state: dict[str, Any]) -> tuple[str, str]:
+    return "deals_per_hand", "cards remain to be played"
+
+
+def _rummy_goes_on(state: dict[str, Any]) -> tuple[str, str]:
+    key = "stock_out" if not state["stock"] else "go_out_min_completed"
+    return key, f"nobody has gone out and the stock holds {len(state['stock'])} cards"
+
+
 def _escoba_to_move(d: dict[str, Any]) -> int | None:
     v = d.get("to_move")
     return v if type(v) is int else None
@@ -1045,6 +1070,10 @@ RUMMY = Game(
     resolve_action=_rummy_resolve,
     hand_index="hand_number",
     to_move=_rummy_to_move,
+    check_read=_rummy_check_read,
+    goes_on=_rummy_goes_on,
+    deal_replaced=RED_THREES,
+    deal_alike=WILDS | RED_THREES | BLACK_THREES,
 )
 ESCOBA = Game(
     name="escoba",
@@ -1059,6 +1088,10 @@ ESCOBA = Game(
     resolve_action=_no_melds,
     hand_index="hand_number",
     to_move=_escoba_to_move,
+    check_read=_escoba_check_read,
+    goes_on=_escoba_goes_on,
+    deal_replaced=frozenset(),
+    deal_alike=frozenset(),
 )
 GAMES = {"rummy": RUMMY, "escoba": ESCOBA}
 

@@ -107,8 +107,9 @@ def comparison_witnesses(
         known = derived.get("witnesses", {})
     samba, rummy = comparison_groups(books)
     out: dict[str, Witnesses] = {}
-    for name, group in (("samba", samba), ("rummy", rummy)):
-        if len(group) > 1 and (name == "samba" or len(rummy) > len(samba)):
+    # the second section is shown when Canasta books join the Samba books
+    for name, group, shown in (("samba", samba, True), ("rummy", rummy, len(rummy) > len(samba))):
+        if len(group) > 1 and shown:
             out[name] = diff_witnesses(group, diff(group), known)
     return out
 

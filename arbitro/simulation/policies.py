@@ -58,16 +58,24 @@ def _uniform_step(
     return model.random_step(rules, state, rng)
 
 
-def _fast_step(
+def _rummy_fast_step(
     model: GameModel, rules: Any, state: Any, rng: random.Random
 ) -> tuple[Hashable, Hashable] | None:
-    if model.game != "rummy":
-        return model.random_step(rules, state, rng)
     acts = model.legal_actions(rules, state)
     if not acts:
         return None
     a = _rummy_pick(rules, state, acts, rng)
     return a, model.apply(rules, state, a)
+
+
+FAST_STEPS: dict[str, Step] = {"rummy": _rummy_fast_step}
+"""A game family's (`GameFamily.name`) own `fast` choice; a family without one chooses uniformly."""
+
+
+def _fast_step(
+    model: GameModel, rules: Any, state: Any, rng: random.Random
+) -> tuple[Hashable, Hashable] | None:
+    return FAST_STEPS.get(model.game, _uniform_step)(model, rules, state, rng)
 
 
 STEPS: dict[str, Step] = {"uniform": _uniform_step, "fast": _fast_step}

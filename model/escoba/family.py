@@ -29,6 +29,7 @@ FAMILY: GameFamily[EscobaRules, EscobaState] = GameFamily(
     name="escoba",
     games=("escoba",),
     rules_type=EscobaRules,
+    state_type=EscobaState,
     engine=ESCOBA,
     categories=CATEGORIES,
     end_hand=end_hand,

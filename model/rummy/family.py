@@ -21,6 +21,7 @@ FAMILY: GameFamily[RummyRules, State] = GameFamily(
     name="rummy",
     games=("samba", "canasta"),
     rules_type=RummyRules,
+    state_type=State,
     engine=RUMMY,
     categories=CATEGORIES,
     end_hand=end_hand,

@@ -26,7 +26,7 @@ from arbitro.cli.main import main
 from arbitro.model.escoba import EscobaModel, EscobaState, turn
 from arbitro.model.schema import EscobaRules
 from arbitro.proofs import cluster, partition
-from arbitro.proofs.explore import Result, explore_deal, explore_deals
+from arbitro.proofs.explore import ExploreError, Result, explore_deal, explore_deals
 from arbitro.proofs.explore_config import load_config
 from arbitro.proofs.partition import EscobaPacker, InlineRunner, explore_partitioned
 
@@ -82,6 +82,52 @@ def test_a_state_packs_into_an_integer_and_back() -> None:
     assert [packer.unpack(p) for p in packed] == states
     assert len(set(packed)) == len(states)
     assert any(s.phase != "play" for s in states)  # the fields a hand's end changes, too
+
+
+def _documented_bytes(s: EscobaState, root: EscobaState) -> bytes:
+    """The bytes `arbitro.model.escoba.packing` documents, laid out one field at a time."""
+    out = b"".join(h.to_bytes(5, "little") for h in s.hands) + s.table.to_bytes(5, "little")
+    out += b"".join(p.to_bytes(5, "little") for p in s.piles) + bytes(s.escobas)
+    out += bytes((s.last_capturer + 1 | (s.to_move + 1) << 4, s.deal_number))
+    misc = (*s[:5], s.hand_number, *s[14:])
+    same = misc == (*root[:5], root.hand_number, *root[14:])
+    n = len(s.stock)
+    if s.stock == root.stock[len(root.stock) - n :]:
+        out += bytes((128 + n + (0 if same else 64),))
+    else:
+        out += bytes((n + (0 if same else 64), *s.stock, 255))
+    if not same:
+        text = repr(misc).encode()
+        out += text + len(text).to_bytes(2, "little") + b"\x02"
+    return out
+
+
+def test_a_packed_state_is_the_documented_bytes() -> None:
+    """The integer is the little-endian number of the bytes the packing's docstring lists, for
+    every state of a deal and of its renamings (stocks not the deal's) and after the hand ends."""
+    c = load_config("escoba-12")
+    graph: dict[str, Any] = {}
+    explore_deal(c, 0, graph=graph, symmetry=True)
+    model = EscobaModel()
+    states = [model.state_from_json(c.rules, n["state"]) for n in graph["nodes"]]
+    root = states[0]
+    packer = EscobaPacker(root)
+    ended = states[-1]._replace(scores=(7, 3), hand_number=root.hand_number + 1)
+    for s in [*states, ended]:
+        assert packer.pack(s) == int.from_bytes(_documented_bytes(s, root), "little")
+        assert packer.unpack(packer.pack(s)) == s
+
+
+def test_a_state_out_of_the_packed_ranges_is_one_clear_error() -> None:
+    """A field wider than its byte is refused with the explorer's error, never packed wrong."""
+    c = load_config("escoba-12")
+    graph: dict[str, Any] = {}
+    explore_deal(c, 0, graph=graph)
+    root = EscobaModel().state_from_json(c.rules, graph["nodes"][0]["state"])
+    packer = EscobaPacker(root)
+    for wide in (root._replace(deal_number=256), root._replace(escobas=(0, 300))):
+        with pytest.raises(ExploreError, match="out of the packed ranges"):
+            packer.pack(wide)
 
 
 def test_a_partitioning_that_misroutes_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
