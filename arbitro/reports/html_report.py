@@ -9,6 +9,7 @@ and every plot shows both, beside a table of the differences.
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
 import math
 from collections.abc import Callable, Mapping
@@ -181,81 +182,54 @@ def build_report(
     are played over one Dask cluster (`simulate`), with the same numbers. ``overrides`` are the
     house rules ``book`` already carries (`oracle.variants.with_overrides`): the page and the
     numbers name them."""
+    cluster: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
     if workers or scheduler:
         from arbitro.proofs.cluster import dask_client
 
-        with dask_client(scheduler, workers) as client:
-            html, data = _build_report(
-                book, options, model, seating, games, seed, policy, max_hands, compare,
-                progress, players, teams, layout, client, overrides or {},
-            )  # fmt: skip
-    else:
-        html, data = _build_report(
-            book, options, model, seating, games, seed, policy, max_hands, compare, progress,
-            players, teams, layout, None, overrides or {},
-        )  # fmt: skip
-    return html, data
+        cluster = dask_client(scheduler, workers)
+    with cluster as client:
+        variants: list[tuple[str, dict[str, Any]]] = [("", dict(options))]
+        key = None
+        if compare:
+            key, values = compare_readings(book, compare, options)
+            variants = [(f"{key}={str(v).lower()}", dict(options) | {key: v}) for v in values]
+        total = games * len(variants)
+        runs: list[tuple[str, Summary, Seating]] = []
+        for i, (label, opts) in enumerate(variants):
+            rules = rules_for(book, opts)
+            seat = choose_seating(model, rules, players, teams, layout) if compare else seating
 
+            def step(done: int, _total: int, offset: int = i * games) -> None:
+                if progress is not None:
+                    progress(offset + done, total)
 
-def _build_report(
-    book: Rulebook,
-    options: dict[str, Any],
-    model: GameModel,
-    seating: Seating,
-    games: int,
-    seed: int,
-    policy: str,
-    max_hands: int,
-    compare: str | None,
-    progress: Callable[[int, int], None] | None,
-    players: int | None,
-    teams: bool,
-    layout: str | None,
-    client: Any,
-    overrides: Mapping[str, Any],
-) -> tuple[str, dict[str, Any]]:
-    variants: list[tuple[str, dict[str, Any]]] = [("", dict(options))]
-    key = None
-    if compare:
-        key, values = compare_readings(book, compare, options)
-        variants = [(f"{key}={str(v).lower()}", dict(options) | {key: v}) for v in values]
-    total = games * len(variants)
-    runs: list[tuple[str, Summary, Seating]] = []
-    for i, (label, opts) in enumerate(variants):
-        rules = rules_for(book, opts)
-        seat = choose_seating(model, rules, players, teams, layout) if compare else seating
-
-        def step(done: int, _total: int, offset: int = i * games) -> None:
-            if progress is not None:
-                progress(offset + done, total)
-
-        s = simulate(
-            model,
-            rules,
-            seat,
-            games,
-            seed,
-            opts,
-            step,
-            max_hands,
-            policy,
-            "hands",
-            record_lengths=True,
-            client=client,
-        )
-        runs.append((label or book.id, s, seat))
-        if s.interrupted:
-            break
-    html = _render(book, options, policy, seed, key, runs, overrides)
-    data = {
-        "rulebook": book.id,
-        "options": options,
-        **({"overrides": dict(overrides)} if overrides else {}),
-        "compare": key,
-        "interrupted": any(s.interrupted for _, s, _ in runs),
-        "runs": [{"label": label} | s.to_json() for label, s, _ in runs],
-    }
-    return html, data
+            s = simulate(
+                model,
+                rules,
+                seat,
+                games,
+                seed,
+                opts,
+                step,
+                max_hands,
+                policy,
+                "hands",
+                record_lengths=True,
+                client=client,
+            )
+            runs.append((label or book.id, s, seat))
+            if s.interrupted:
+                break
+        html = _render(book, options, policy, seed, key, runs, overrides)
+        data = {
+            "rulebook": book.id,
+            "options": options,
+            **({"overrides": dict(overrides)} if overrides else {}),
+            "compare": key,
+            "interrupted": any(s.interrupted for _, s, _ in runs),
+            "runs": [{"label": label} | s.to_json() for label, s, _ in runs],
+        }
+        return html, data
 
 
 def _render(
