@@ -620,7 +620,7 @@ def _severity(kind: str, topic: str, keys: Sequence[str], text: str, how: str | 
         return "winner"
     if how == "score" or (how is None and topic in SCORE_TOPICS):
         return "score"
-    if how in ("meld", "moves", "deal", "opening"):
+    if how in ("meld", "moves", "deal", "opening", "past-table"):
         return "moves"
     return "score" if topic in SCORE_TOPICS else "moves"
 
