@@ -70,6 +70,14 @@ def test_a_canasta_against_samba_case_on_a_common_table_is_asked_of_both_books()
     bad = copy.deepcopy(w)
     bad["rule_sets"]["samba-fr"] = {"book": "canasta-es", "options": {}}
     assert replay(bad).evidence != EXHIBITS
+    # a cross-book row shows such a case before one shown only with a rule swapped in; neither
+    # the case above made weaker nor one that does not replay is taken for it
+    from arbitro.findings.core import _exhibits
+
+    books = {b.id: b for b in load_all()}
+    miscounted = {**w, "legal_counts": [n + 1 for n in w["legal_counts"]]}
+    assert _exhibits(w, books) and not _exhibits(bad, books)
+    assert not _exhibits(miscounted, books)
 
 
 def test_a_minimum_past_the_table_is_told_apart_at_a_total_a_game_can_have() -> None:
