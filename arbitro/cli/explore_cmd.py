@@ -257,7 +257,9 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
 
 def explore_text(d: dict[str, Any]) -> str:
     """The exploration as a few lines a person reads in a terminal."""
-    lines = textwrap.wrap(d["configuration"], 100, subsequent_indent="  ")
+    from arbitro.reports.terminal import width
+
+    lines = textwrap.wrap(d["configuration"], width(), subsequent_indent="  ")
     deals = d["deals"]
     lines.append(
         "deals: none finished"
@@ -323,8 +325,9 @@ def explore_text(d: dict[str, Any]) -> str:
         )
     outcomes = ", ".join(f"{k} {v:,}" for k, v in d["outcomes"].items())
     lines.append(f"hands won: {outcomes}")
+    cols = width()
     return (
-        "\n".join(w for line in lines for w in textwrap.wrap(line, 100, subsequent_indent="    "))
+        "\n".join(w for line in lines for w in textwrap.wrap(line, cols, subsequent_indent="    "))
         + "\n"
     )
 
