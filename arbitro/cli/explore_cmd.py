@@ -242,7 +242,12 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
 
         data["overrides"] = overrides
         data["configuration"] += f"; {describe(overrides)}"
-    data["proved_scores"] = check_scores(result, proved_score_facts(config.rules))
+    # the proved bounds take a search of their own: after Ctrl-C the user wants what is done
+    data["proved_scores"] = (
+        {"checked": False, "why": "interrupted by Ctrl-C"}
+        if result.interrupted
+        else check_scores(result, proved_score_facts(config.rules))
+    )
     if targets:
         _outputs(targets, graph, data, config, args.force)
     if args.json:
