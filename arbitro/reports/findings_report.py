@@ -199,6 +199,8 @@ def html(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str
             w = _witness_line(f)
             label = _label(f)
             parts.append(f"<li>{label}{': ' + escape(w) if w else ''}</li></ul>")
+            if f.witness and isinstance(f.witness.get("transcript"), str):
+                parts.append(_witness_board(f.witness["transcript"]))
             if f.witness and len(f.witness) > 2:
                 body = json.dumps(f.witness, ensure_ascii=False, indent=1)[:4000]
                 parts.append(
@@ -219,6 +221,21 @@ def html(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str
         parts.append("</table>")
     parts.append(f'<p class="note">Derived results: {escape(source)}.</p>')
     return page("arbitro findings", "\n".join(parts))
+
+
+def _witness_board(transcript: str) -> str:
+    """A witness game's last position and move, as `arbitro show` draws them ("" if it does not
+    replay)."""
+    from arbitro.oracle.show import transcript_report
+
+    got = transcript_report(transcript)
+    if got is None:
+        return ""
+    line, move, board = got
+    return (
+        f"<p>before the last move <code>{escape(str(move))}</code>: position "
+        f"<code>{escape(line)}</code></p><pre class='board'>{escape(board)}</pre>"
+    )
 
 
 RENDER: dict[str, Callable[[Sequence[Finding], Sequence[dict[str, Any]], str], str]] = {
