@@ -308,6 +308,23 @@ def _model(rules: object) -> GameModel:
     return family_of_rules(rules).engine
 
 
+def _seatings(model: Any, a: Any, b: Any) -> list[Any]:
+    """A's seatings, those B also has with the same deck first: a case found there is a position
+    of both books' games, so book B itself can be asked about it (two books of different games
+    share one only where their decks and tables agree: Canasta's three pairs and Samba's six
+    players)."""
+
+    def key(rules: Any, s: Any) -> tuple[int, int, tuple[Any, ...]]:
+        return (s.players, s.sides, tuple(sorted(model.deck(rules, s))))
+
+    mine = list(model.seatings(a))
+    try:
+        theirs = {key(b, s) for s in model.seatings(b)}
+    except (ValueError, KeyError, IndexError):
+        return mine
+    return sorted(mine, key=lambda s: key(a, s) not in theirs)
+
+
 def _moves(a: Any, b: Any, key: str, hands: int, seed: int, budget: int) -> DiffWitness | None:
     """Random play of A: the first position whose legal moves differ under A and under A with B's
     rule, the first hand those moves end under one rule set only, or the first hand whose moves,
@@ -320,7 +337,7 @@ def _moves(a: Any, b: Any, key: str, hands: int, seed: int, budget: int) -> Diff
         return None
     rng = random.Random(f"{seed}:{a.rulebook}:{b.rulebook}:{key}")
     left = [budget]
-    for seating in model.seatings(a):
+    for seating in _seatings(model, a, b):
         for _ in range(hands):
             order = list(model.deck(a, seating))
             rng.shuffle(order)
@@ -340,7 +357,7 @@ def _deals(a: Any, b: Any, key: str, seed: int, tries: int = 40) -> DiffWitness 
     if problems(h):
         return None
     rng = random.Random(f"deals:{seed}:{a.rulebook}:{b.rulebook}:{key}")
-    for seating in model.seatings(a):
+    for seating in _seatings(model, a, b):
         deck = list(model.deck(a, seating))
         for _ in range(tries):
             order = deck[:]
@@ -400,7 +417,7 @@ def _stock_end(a: Any, b: Any, key: str, seed: int, budget: int) -> DiffWitness 
 
     rng = random.Random(f"stock:{seed}:{a.rulebook}:{b.rulebook}:{key}")
     left = [budget]
-    seating = model.seatings(a)[0]
+    seating = _seatings(model, a, b)[0]
     base = list(model.deck(a, seating))
     rng.shuffle(base)
     # the cards the rules single out (wilds, threes) first: the stock's last card matters for them
