@@ -83,6 +83,50 @@ def refiner_for(rules: Any, seating: Seating) -> StateCheck:
     return make(rules, seating)
 
 
+DIRECTED: dict[str, str] = {"escoba": "arbitro.proofs.escoba.hand_scores:directed"}
+"""Each game family's kept hands to walk besides the sampled ones, as "module:function" of
+(rules, seating) -> [(dealer, deck order, actions as JSON)]: hands random play rarely meets
+(Escoba: a side taking every card, fourteen escobas)."""
+
+
+def directed(
+    model: GameModel, rules: Any, seating: Seating, *, rulebook: str, target: str,
+    check: StateCheck | None = None,
+) -> Report | None:  # fmt: skip
+    """Every state of the family's kept hands for this seating (None: the family keeps none)."""
+    where = DIRECTED.get(family(rules))
+    if where is None:
+        return None
+    module, name = where.split(":")
+    hands = getattr(importlib.import_module(module), name)(rules, seating)
+    if not hands:
+        return None
+    started = time.process_time()
+    check = check or refiner_for(rules, seating)
+    rep = Report(target)
+    for dealer, order, acts in hands:
+        rep.deals += 1
+        state = model.deal(rules, model.new_game(rules, seating, dealer), order)
+        path: list[Any] = []
+        for act in acts:
+            actions, successors, bad = _check_state(model, rules, check, state)
+            rep.states += 1
+            rep.actions += len(actions)
+            action = model.action_from_json(act)
+            if bad is None and action not in actions:
+                bad = Disagreement("enabled", f"the engine refuses the kept hand's {act}")
+            if bad is not None:
+                rep.first = bad
+                head = _header(model, rulebook, (), seating, order, None, dealer)
+                rep.transcript = transcript(model, rules, head, order, path, seating, bad)
+                rep.cpu_seconds = time.process_time() - started
+                return rep
+            path.append(action)
+            state = successors[list(actions).index(action)]
+    rep.cpu_seconds = time.process_time() - started
+    return rep
+
+
 class RefineError(ArbitroError, ValueError):
     """A refinement that cannot be run as asked."""
 
@@ -426,11 +470,17 @@ def run(
                 rulebook=book, target=f"{label} (sampled)", check=check,
             )  # fmt: skip
             done(rep)
+            kept = directed(
+                model, rules, seating, rulebook=book, target=f"{label} (kept hands)", check=check
+            )
+            if kept is not None:
+                done(kept)
     return out
 
 
 __all__ = [
     "CONFIG_BUDGET",
+    "DIRECTED",
     "EVERY_DEAL_UP_TO",
     "REFINERS",
     "SAMPLES",

@@ -31,17 +31,7 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
-KNOWN_FAILURES = {
-    "tests/findings/test_witness_replay.py::"
-    "test_the_samba_en_tie_past_the_target_is_a_finding_that_replays": (
-        "samba-en's new flagged reading for ties past 10,000 makes the opening table PROVED under "
-        "the default; the finding now lives under the no-minimum reading (open: #24)"
-    ),
-    "tests/findings/test_findings_report.py::"
-    "test_recall_of_the_readers_inventory_is_at_least_90_percent": (
-        "merging duplicate rows left recall at 89.8% of the reader's inventory (open: #24)"
-    ),
-}
+KNOWN_FAILURES: dict[str, str] = {}
 """Tests that fail on main for a reason recorded here and in an open issue: run, reported as
 xfail, and reported as XPASS the day they pass."""
 

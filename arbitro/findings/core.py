@@ -24,7 +24,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
@@ -318,15 +318,38 @@ def derive(
     return out
 
 
-PROPERTY_FIELDS = ("opening_minimums", "target_score", "target_rule", "target_tie")
+PROPERTY_FIELDS = (
+    "opening_minimums",
+    "opening_minimum_past_table",
+    "target_score",
+    "target_rule",
+    "target_tie",
+)
 """The rule fields prove's opening-table property reads (with the score step)."""
+
+BOOK_SILENT: dict[str, Any] = {"opening_minimum_past_table": -1}
+"""What a rule field holds when the book gives it no value (the schema's 'none given'). A
+property of the book's own table is asked with these: a clause the book is silent on holds our
+default, which fills the hole the property is about, not the book."""
+
+
+def book_text(book: Rulebook, rules: Any, options: Mapping[str, Any]) -> tuple[Any, list[str]]:
+    """`rules` with every field of `BOOK_SILENT` whose clause the book is silent on (status
+    unspecified, and not chosen by `options`) set to the book's silence; and those fields."""
+    unset = [
+        k
+        for k in BOOK_SILENT
+        if book.has(k) and book.clause(k).status == "unspecified" and k not in options
+    ]
+    return replace(rules, **{k: BOOK_SILENT[k] for k in unset}), unset
 
 
 def refuted_properties(book: Rulebook, timeout: float) -> list[dict[str, Any]]:
     """prove's opening-table property under each reading of the book, once per distinct value of
-    the fields it reads; each refutation with its witness. The step of the running totals is the
-    gcd of every point value the rules give (every hand score is a multiple of it), so no total
-    a game can have is left out."""
+    the fields it reads; each refutation with its witness. It is asked of the book's own table
+    (`book_text`): a default we chose where the book is silent does not close a hole in the
+    book. The step of the running totals is the gcd of every point value the rules give (every
+    hand score is a multiple of it), so no total a game can have is left out."""
     from arbitro.model.rummy.family import FAMILY as RUMMY
     from arbitro.model.schema import rules_for
     from arbitro.proofs.differences import score_unit
@@ -340,6 +363,7 @@ def refuted_properties(book: Rulebook, timeout: float) -> list[dict[str, Any]]:
         rules = rules_for(book, opts)
         if not RUMMY.owns(rules):
             return out
+        rules, unset = book_text(book, rules, opts)
         unit = score_unit(rules)
         key = (tuple(getattr(rules, k) for k in PROPERTY_FIELDS), unit)
         if key in seen:
@@ -355,6 +379,7 @@ def refuted_properties(book: Rulebook, timeout: float) -> list[dict[str, Any]]:
             {
                 "rulebook": book.id,
                 "options": dict(opts),
+                "unset": unset,
                 "property": opening.NAME,
                 "statement": opening.STATEMENT,
                 "verdict": res.verdict.value,
@@ -532,17 +557,40 @@ def value_pairs(books: Sequence[Rulebook], key: str) -> list[WitnessJob]:
     for g1, g2 in combinations(given if len(given) > 1 else groups, 2):
         if not g1 or not g2:
             continue
-        # two books of one game first, then books at their default reading: the pair a table of
-        # that game's books alone would choose, so one search serves both tables
+        # two books of one game first, then books that deal one deck to a common table (a case
+        # found there is a position of both games, which each book is then asked about itself),
+        # then books at their default reading: the pair a table of that game's books alone would
+        # choose, so one search serves both tables
         pairs = sorted(
             [(x, y) for x in g1 for y in g2 if x[0] != y[0]] or [(g1[0], g2[0])],
-            key=lambda p: (game[p[0][0]] != game[p[1][0]], bool(p[0][1]) + bool(p[1][1])),
+            key=lambda p: (
+                game[p[0][0]] != game[p[1][0]],
+                game[p[0][0]] != game[p[1][0]] and not _common_table(books, p[0], p[1]),
+                bool(p[0][1]) + bool(p[1][1]),
+            ),
         )
         a, b = pairs[0]
         if a[0] == b[0] and a[1]:
             a, b = b, a  # the book's default first, as its internal witness has it
         out.append(WitnessJob(_label(key, a, b), key, a, b, tuple(pairs[1:2])))
     return out
+
+
+def _common_table(books: Sequence[Rulebook], x: Member, y: Member) -> bool:
+    """Whether two members seat the same number of players in the same sides with one deck."""
+    from arbitro.model.schema import rules_for
+    from arbitro.proofs.differences import _model
+
+    def tables(m: Member) -> set[tuple[int, int, tuple[int, ...]]]:
+        book = next(b for b in books if b.id == m[0])
+        r = rules_for(book, m[1])
+        model = _model(r)
+        return {(s.players, s.sides, tuple(sorted(model.deck(r, s)))) for s in model.seatings(r)}
+
+    try:
+        return bool(tables(x) & tables(y))
+    except (ValueError, KeyError, IndexError, StopIteration):
+        return False
 
 
 # ---------------------------------------------------------------- building the findings
@@ -572,7 +620,7 @@ def _severity(kind: str, topic: str, keys: Sequence[str], text: str, how: str | 
         return "winner"
     if how == "score" or (how is None and topic in SCORE_TOPICS):
         return "score"
-    if how in ("meld", "moves", "deal", "opening"):
+    if how in ("meld", "moves", "deal", "opening", "past-table"):
         return "moves"
     return "score" if topic in SCORE_TOPICS else "moves"
 
@@ -1019,14 +1067,16 @@ def _properties(bd: _Builder) -> None:
     """Properties of `arbitro prove` refuted for a book: the total a side can start a hand from
     with no opening minimum is a gap in the book's table, with the position that shows it; one
     finding per book and property, the first reading that shows it (the default when it does)
-    giving the witness, the others listed."""
+    giving the witness, the others listed. Where the hole is one our default for a clause the
+    book is silent on fills (`book_text`), the finding is that clause's gap row: one row for the
+    one defect, now with the case that shows it."""
     firsts: dict[tuple[str, str], dict[str, Any]] = {}
     also: dict[tuple[str, str], list[str]] = {}
     for x in bd.derived.get("properties", []):
         k = (x["rulebook"], x["property"])
         if k in firsts:
             reading = _reading_text(x["options"]).strip(" ()")
-            also.setdefault(k, []).append(f"{x['text']} ({reading})")
+            also.setdefault(k, []).append(f"{x['text']} ({reading or 'the default reading'})")
         else:
             firsts[k] = x
     for k, x in firsts.items():
@@ -1034,6 +1084,7 @@ def _properties(bd: _Builder) -> None:
         if book is None or x["property"] != "opening-table":
             continue
         options = x.get("options", {})
+        unset = [u for u in x.get("unset", []) if book.has(u)]
         score = x["data"].get("side_score")
         if not isinstance(score, int):
             continue
@@ -1046,12 +1097,51 @@ def _properties(bd: _Builder) -> None:
             if not rows
             else f"two rows give it minimums {', '.join(map(str, rows))}"
         )
+        whose = "the book's own table" if unset else name
         summary = (
-            f"{name}: prove refutes that {x['statement']}: with both sides level on {score}"
-            f" the game goes on, and {effect}"
+            f"{name}: prove refutes, on {whose}, that {x['statement']}: with both sides level"
+            f" on {score} the game goes on, and {effect}"
         )
         if also.get(k):
             summary += ". Also: " + "; ".join(also[k])
+        sets: dict[str, Any] = {"book": book.id, "options": dict(options)}
+        if unset:
+            sets["unset"] = unset
+        witness = {
+            "how": "open-total",
+            "found": True,
+            "books": [name],
+            "text": x["text"] + (" in the book's own table" if unset else ""),
+            "side_score": score,
+            "totals": [score, score],
+            "minimums": rows,
+            "rule_sets": {name: sets},
+            "checked": "the solver (prove's opening-table), replayed by the model's"
+            " game_over and dealing",
+        }
+        details = {"options": options, "property": x["property"], "unset": unset}
+        home = next(
+            (
+                i
+                for i, f in enumerate(bd.out)
+                if f.kind == "gap" and unset and f.clauses == (book.clause(unset[0]).id,)
+            ),
+            None,
+        )
+        if home is not None:
+            # the book is silent on the very hole prove finds: its gap row gets the case
+            h = bd.out[home]
+            more = {"witnesses": [h.witness]} if h.witness else {}
+            bd.out[home] = replace(
+                h,
+                summary=book_words(f"{h.summary.rstrip('. ')}. The hole is real: {summary}"),
+                witness=witness,
+                checked=True,
+                core=(),
+                severity="moves" if h.severity == "none" else h.severity,
+                details={**h.details, **details, **more, "clauses_read": list(clauses)},
+            )
+            continue
         bd.add(
             Finding(
                 "gap",
@@ -1060,21 +1150,10 @@ def _properties(bd: _Builder) -> None:
                 "opening",
                 clauses,
                 summary,
-                witness={
-                    "how": "open-total",
-                    "found": True,
-                    "books": [name],
-                    "text": x["text"],
-                    "side_score": score,
-                    "totals": [score, score],
-                    "minimums": rows,
-                    "rule_sets": {name: {"book": book.id, "options": dict(options)}},
-                    "checked": "the solver (prove's opening-table), replayed by the model's"
-                    " game_over and the opening table",
-                },
+                witness=witness,
                 severity="moves",
                 checked=True,
-                details={"options": options, "property": x["property"]},
+                details=details,
             )
         )
 
@@ -1137,7 +1216,10 @@ def _cross(bd: _Builder, books: Sequence[Rulebook]) -> None:
                 if isinstance(w, dict):
                     witnesses.append(w)
             found = [w for w in witnesses if w.get("found")]
-            w = found[0] if found else (witnesses[0] if witnesses else None)
+            # the first case the two books themselves part on, when one pair's case is one
+            w = next((x for x in found if _exhibits(x, bd.books)), None) or (
+                found[0] if found else (witnesses[0] if witnesses else None)
+            )
             summary = f"{row.key.replace('_', ' ')}: {said}"
             dead = None if found else _never_applies(bd, [cl.id for _, cl in present])
             if dead is not None:
@@ -1171,6 +1253,14 @@ def _cross(bd: _Builder, books: Sequence[Rulebook]) -> None:
                     checked=bool(found),
                 )
             )
+
+
+def _exhibits(w: dict[str, Any], books: dict[str, Rulebook]) -> bool:
+    """Whether the engine, replaying `w`, shows the defect between the books it names."""
+    from arbitro.findings.replay import EXHIBITS, replay
+
+    got = replay(w, books)
+    return got.agrees and got.evidence == EXHIBITS
 
 
 def _never_applies(bd: _Builder, cids: Sequence[str]) -> dict[str, Any] | None:

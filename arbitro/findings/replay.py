@@ -65,6 +65,11 @@ def _rules(spec: Mapping[str, Any], books: Mapping[str, Any], name: str) -> Any:
     r = one(spec)
     if "with" in spec:
         r = hybrid(r, one(spec["with"]), spec["with"]["key"])
+    if spec.get("unset"):
+        # the book's own text: fields it gives no value are left without our default
+        from arbitro.findings.core import BOOK_SILENT
+
+        r = dataclasses.replace(r, **{k: BOOK_SILENT[k] for k in spec["unset"]})
     return dataclasses.replace(r, rulebook=name)
 
 
@@ -81,9 +86,27 @@ def _seating(model: Any, rules: Any, layout: str) -> Any:
     raise LookupError(f"no layout {layout!r}")
 
 
-def _played(model: Any, rules: Any, w: Mapping[str, Any]) -> Any:
-    """The deal and moves of `w` replayed under `rules`: the state they reach."""
-    seating = _seating(model, rules, w["layout"])
+def _their_seating(model: Any, ra: Any, rb: Any, layout: str) -> Any:
+    """Book B's seating for A's layout: the one of that name, else the one seating as many
+    players in as many sides (the books name their tables differently)."""
+    try:
+        return _seating(model, rb, layout)
+    except LookupError:
+        mine = _seating(model, ra, layout)
+        for s in model.seatings(rb):
+            if (s.players, s.sides) == (mine.players, mine.sides):
+                return s
+        raise
+
+
+def _played(model: Any, rules: Any, w: Mapping[str, Any], like: Any = None) -> Any:
+    """The deal and moves of `w` replayed under `rules`: the state they reach (at the table of
+    `like`'s layout when the layout is another book's)."""
+    seating = (
+        _seating(model, rules, w["layout"])
+        if like is None
+        else _their_seating(model, like, rules, w["layout"])
+    )
     order = [model.parse_card(c) for c in w["deal"]]
     state = model.deal(rules, model.new_game(rules, seating), order)
     for m in w.get("moves", []):
@@ -190,7 +213,7 @@ def _deal(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any
         try:
             rb = _rules(sets[b], books, b)
             model = _model(rb)
-            seating = _seating(model, rb, w["layout"])
+            seating = _their_seating(model, _rules(sets[a], books, a), rb, w["layout"])
             order = [model.parse_card(c) for c in w["deal"]]
             if sorted(order) == sorted(model.deck(rb, seating)):
                 jb = model.state_to_json(model.deal(rb, model.new_game(rb, seating), order))
@@ -269,7 +292,7 @@ def _on_both(
     except (ValueError, KeyError, LookupError, IndexError):
         return SUPPORTS
     try:
-        sb = _played(model, rb, w)
+        sb = _played(model, rb, w, like=ra)
     except (ValueError, KeyError, LookupError, IndexError):
         return _same_position(model, w, ra, rb, sa, apart)
     if model.phase(sa) != model.phase(sb):
@@ -475,6 +498,8 @@ def _play(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any
 def _open_total(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any]) -> Replay:
     """Both sides level on a total: the engine says the game goes on, and the table gives that
     total no single minimum."""
+    from arbitro.model.rummy.dealing import RuleGap
+    from arbitro.model.rummy.dealing import opening_minimum as dealt_minimum
     from arbitro.model.rummy.scoring import game_over
     from arbitro.model.rummy.tables import tables
     from arbitro.proofs.differences import opening_minimum, score_unit
@@ -484,15 +509,42 @@ def _open_total(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[st
     total = int(w["side_score"])
     over = game_over(tables(r), (total, total))
     minimum = opening_minimum(r, total)
-    agrees = not over and minimum is None and total % score_unit(r) == 0
+    try:
+        # the minimum the model deals the next hand with: a hole in the table is a RuleGap
+        dealt: int | None = dealt_minimum(r, total)
+    except RuleGap:
+        dealt = None
+    agrees = not over and minimum is None and dealt is None and total % score_unit(r) == 0
     return Replay(
         agrees,
         EXHIBITS if agrees else SUPPORTS,
-        f"both sides on {total}: {'over' if over else 'play goes on'}, minimum {minimum}",
+        f"both sides on {total}: {'over' if over else 'play goes on'}, table minimum {minimum},"
+        f" {'no hand can be dealt' if dealt is None else f'the hand is dealt with {dealt}'}",
     )
 
 
+def _past(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any]) -> Replay:
+    """Both sides level on a total at or past the target: each rule set ends the game, or deals
+    the next hand with its minimum, or cannot deal it."""
+    from arbitro.proofs.differences import past_table_result, score_unit
+
+    total = int(w["side_score"])
+    got = {}
+    for name in w["results"]:
+        r = _rules(sets[name], books, name)
+        got[name] = past_table_result(r, total) if total % score_unit(r) == 0 else "off the step"
+    a, b = _pair(w)
+    for name in (a, b):
+        if name not in got and name in sets:
+            got[name] = past_table_result(_rules(sets[name], books, name), total)
+    agrees = all(got[n] == w["results"][n] for n in w["results"]) and (
+        len({repr(got[n]) for n in w["results"]}) == 2
+    )
+    return Replay(agrees, _evidence(got, a, b), f"both sides on {total}: {got}")
+
+
 _REPLAYS = {
+    "past-table": _past,
     "open-total": _open_total,
     "meld": _meld,
     "opening": _opening,

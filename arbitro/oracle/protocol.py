@@ -181,9 +181,10 @@ def _compile(s: dict[str, Any]) -> Callable[[Any], bool]:
         elif kinds == ("object",):
             checks.append(lambda v: type(v) is dict)
         else:
-            # the exact Python types JSON decodes to: one set lookup per value, not a loop
+            # the exact Python types JSON decodes to: one set lookup for a value JSON gave, the
+            # loop over the kinds only for anything else (a subclass is judged as before)
             types = frozenset(t for k in kinds for t in _TYPES[k])
-            checks.append(lambda v: type(v) in types)
+            checks.append(lambda v: type(v) in types or any(_type_ok(v, k) for k in kinds))
     if "const" in s:
         c = s["const"]
         checks.append(lambda v: v == c and type(v) is type(c))

@@ -14,7 +14,12 @@ from typing import Any
 from arbitro.model.errors import MalformedInput
 from arbitro.oracle.core import Oracle
 from arbitro.oracle.jsonio import shorten
-from arbitro.oracle.notation import is_position_line, move_text, read_position_line
+from arbitro.oracle.notation import (
+    is_position_line,
+    move_text,
+    position_line,
+    read_position_line,
+)
 
 WIDTH = 100
 
@@ -170,9 +175,10 @@ def _show(args: Any) -> int:
     if verdict["legal"]:
         print(f"{move} is legal here ({oracle.book.id})")
         return 0
-    print(f"{move} refused: {verdict['reason']} ({verdict['clause']})")
-    for other in verdict["refusals"][1:]:
-        print(f"  also refused by {other['clause']}: {other['reason']}")
+    said = [f"{move} refused: {verdict['reason']} ({verdict['clause']})"]
+    said += [f"also refused by {r['clause']}: {r['reason']}" for r in verdict["refusals"][1:]]
+    for text in said:
+        print("\n".join(textwrap.wrap(text, WIDTH, subsequent_indent="  ")))
     return 1
 
 
@@ -211,3 +217,23 @@ def _json_line(raw: str, number: int) -> Any:
         return json.loads(raw)
     except json.JSONDecodeError as exc:
         raise MalformedInput(f"show: transcript line {number} is not JSON ({exc.msg})") from None
+
+
+def transcript_report(text: str) -> tuple[str, str | None, str] | None:
+    """A transcript as a bug report: the position line before its last action, that action's
+    move and the board of that position; None for a transcript this cannot replay (it is then
+    shown as it is, by whoever asked)."""
+    from arbitro.model.errors import ArbitroError
+
+    lines = [x for x in text.strip().splitlines() if x.strip()]
+    try:
+        played = sum(1 for x in lines[1:] if json.loads(x).get("type") == "action")
+        if not played:
+            return None
+        oracle, state = _replay(lines, played - 1)
+        last = [json.loads(x) for x in lines[1:] if json.loads(x).get("type") == "action"][-1]
+        move = move_text(last["action"])
+        oracle.explain(state, move)  # the move reads in that position
+    except (ArbitroError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        return None
+    return position_line(state), move, board_text(state)

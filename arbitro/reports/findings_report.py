@@ -16,13 +16,13 @@ from typing import Any
 
 from arbitro.findings.core import KINDS, Finding, evidence_counts, evidence_share
 
-WIDTH = 100
 
+def _wrap(text: str, indent: str, width: int | None = None) -> list[str]:
+    from arbitro.reports.terminal import width as columns
 
-def _wrap(text: str, indent: str, width: int = WIDTH) -> list[str]:
     return textwrap.wrap(
         " ".join(text.split()),
-        width=width,
+        width=width or columns(),
         initial_indent=indent,
         subsequent_indent=indent,
         break_long_words=True,
@@ -59,15 +59,15 @@ def _totals(found: Sequence[Finding]) -> str:
 
 
 def text(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str) -> str:
-    """Plain text, at most WIDTH columns."""
+    """Plain text as wide as the terminal (100 columns when piped)."""
     out: list[str] = []
     for kind in KINDS:
         group = [f for f in found if f.kind == kind]
         if not group:
             continue
-        out += [f"{kind} ({len(group)})", "=" * min(WIDTH, len(kind) + 6)]
+        out += [f"{kind} ({len(group)})", "=" * (len(kind) + 6)]
         for f in group:
-            out += _wrap(f"[{f.severity}] {', '.join(f.rulebooks)} — {f.summary}", "", WIDTH)
+            out += _wrap(f"[{f.severity}] {', '.join(f.rulebooks)} — {f.summary}", "")
             for p in f.places:
                 where = f"§ {p.section}" + (f" «{p.anchor}»" if p.anchor else "")
                 out += _wrap(f"{p.rulebook} {where}", "    ")
@@ -84,7 +84,7 @@ def text(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str
         out += [f"claims checked ({len(claims)})", "=" * 19]
         for c in claims:
             how = c.get("witness", {}).get("text") or c.get("reason", "")
-            out += _wrap(f"{c['verdict']:<8} {c['claim']} ({c['method']}): {how}", "", WIDTH)
+            out += _wrap(f"{c['verdict']:<8} {c['claim']} ({c['method']}): {how}", "")
         out.append("")
     out += _wrap(_totals(found), "")
     out += _wrap(f"derived results: {source}", "")
@@ -199,6 +199,8 @@ def html(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str
             w = _witness_line(f)
             label = _label(f)
             parts.append(f"<li>{label}{': ' + escape(w) if w else ''}</li></ul>")
+            if f.witness and isinstance(f.witness.get("transcript"), str):
+                parts.append(_witness_board(f.witness["transcript"]))
             if f.witness and len(f.witness) > 2:
                 body = json.dumps(f.witness, ensure_ascii=False, indent=1)[:4000]
                 parts.append(
@@ -219,6 +221,21 @@ def html(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str
         parts.append("</table>")
     parts.append(f'<p class="note">Derived results: {escape(source)}.</p>')
     return page("arbitro findings", "\n".join(parts))
+
+
+def _witness_board(transcript: str) -> str:
+    """A witness game's last position and move, as `arbitro show` draws them ("" if it does not
+    replay)."""
+    from arbitro.oracle.show import transcript_report
+
+    got = transcript_report(transcript)
+    if got is None:
+        return ""
+    line, move, board = got
+    return (
+        f"<p>before the last move <code>{escape(str(move))}</code>: position "
+        f"<code>{escape(line)}</code></p><pre class='board'>{escape(board)}</pre>"
+    )
 
 
 RENDER: dict[str, Callable[[Sequence[Finding], Sequence[dict[str, Any]], str], str]] = {

@@ -9,10 +9,9 @@ and every plot shows both, beside a table of the differences.
 from __future__ import annotations
 
 import base64
-import contextlib
 import io
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -116,8 +115,13 @@ def _hist(ax: Any, series: list[tuple[str, list[int]]], xlabel: str) -> None:
     for i, (label, s) in enumerate(series):
         if s:
             ax.hist(s, bins=bins, range=(lo, hi + 1), alpha=0.5, label=label, color=COLOURS[i % 6])
+    from matplotlib.ticker import MaxNLocator
+
     ax.set_xlabel(xlabel)
     ax.set_ylabel("count")
+    # counts and the values counted are whole numbers: no tick between two of them
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.legend(fontsize="small")
 
 
@@ -182,54 +186,83 @@ def build_report(
     are played over one Dask cluster (`simulate`), with the same numbers. ``overrides`` are the
     house rules ``book`` already carries (`oracle.variants.with_overrides`): the page and the
     numbers name them."""
-    cluster: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
     if workers or scheduler:
         from arbitro.proofs.cluster import dask_client
 
-        cluster = dask_client(scheduler, workers)
-    with cluster as client:
-        variants: list[tuple[str, dict[str, Any]]] = [("", dict(options))]
-        key = None
-        if compare:
-            key, values = compare_readings(book, compare, options)
-            variants = [(f"{key}={str(v).lower()}", dict(options) | {key: v}) for v in values]
-        total = games * len(variants)
-        runs: list[tuple[str, Summary, Seating]] = []
-        for i, (label, opts) in enumerate(variants):
-            rules = rules_for(book, opts)
-            seat = choose_seating(model, rules, players, teams, layout) if compare else seating
+        with dask_client(scheduler, workers) as client:
+            html, data = _build_report(
+                book, options, model, seating, games, seed, policy, max_hands, compare,
+                progress, players, teams, layout, client, overrides or {},
+            )  # fmt: skip
+    else:
+        html, data = _build_report(
+            book, options, model, seating, games, seed, policy, max_hands, compare, progress,
+            players, teams, layout, None, overrides or {},
+        )  # fmt: skip
+    return html, data
 
-            def step(done: int, _total: int, offset: int = i * games) -> None:
-                if progress is not None:
-                    progress(offset + done, total)
 
-            s = simulate(
-                model,
-                rules,
-                seat,
-                games,
-                seed,
-                opts,
-                step,
-                max_hands,
-                policy,
-                "hands",
-                record_lengths=True,
-                client=client,
-            )
-            runs.append((label or book.id, s, seat))
-            if s.interrupted:
-                break
-        html = _render(book, options, policy, seed, key, runs, overrides)
-        data = {
-            "rulebook": book.id,
-            "options": options,
-            **({"overrides": dict(overrides)} if overrides else {}),
-            "compare": key,
-            "interrupted": any(s.interrupted for _, s, _ in runs),
-            "runs": [{"label": label} | s.to_json() for label, s, _ in runs],
-        }
-        return html, data
+def _build_report(
+    book: Rulebook,
+    options: dict[str, Any],
+    model: GameModel,
+    seating: Seating,
+    games: int,
+    seed: int,
+    policy: str,
+    max_hands: int,
+    compare: str | None,
+    progress: Callable[[int, int], None] | None,
+    players: int | None,
+    teams: bool,
+    layout: str | None,
+    client: Any,
+    overrides: Mapping[str, Any],
+) -> tuple[str, dict[str, Any]]:
+    variants: list[tuple[str, dict[str, Any]]] = [("", dict(options))]
+    key = None
+    if compare:
+        key, values = compare_readings(book, compare, options)
+        variants = [(f"{key}={str(v).lower()}", dict(options) | {key: v}) for v in values]
+    total = games * len(variants)
+    runs: list[tuple[str, Summary, Seating]] = []
+    for i, (label, opts) in enumerate(variants):
+        rules = rules_for(book, opts)
+        seat = choose_seating(model, rules, players, teams, layout) if compare else seating
+
+        def step(done: int, _total: int, offset: int = i * games) -> None:
+            if progress is not None:
+                progress(offset + done, total)
+
+        s = simulate(
+            model,
+            rules,
+            seat,
+            games,
+            seed,
+            opts,
+            step,
+            max_hands,
+            policy,
+            "hands",
+            record_lengths=True,
+            client=client,
+        )
+        runs.append((label or book.id, s, seat))
+        if s.interrupted:
+            break
+    html = _render(book, options, policy, seed, key, runs, overrides)
+    data = {
+        "rulebook": book.id,
+        "options": options,
+        **({"overrides": dict(overrides)} if overrides else {}),
+        "compare": key,
+        "interrupted": any(s.interrupted for _, s, _ in runs),
+        "runs": [{"label": label} | s.to_json() for label, s, _ in runs],
+    }
+    if key is not None and len(runs) == 2:
+        data["paired"] = paired(runs[0][1], runs[1][1], runs[0][2].sides)
+    return html, data
 
 
 def _render(
@@ -273,6 +306,9 @@ def _render(
             + "</p>"
         )
         head.append(_ab_table(pairs, seating))
+        if len(pairs) == 2:
+            labels = (pairs[0][0], pairs[1][0])
+            head.append(_paired_table(labels, paired(pairs[0][1], pairs[1][1], seating.sides)))
     figs: list[str] = []
     for side in range(seating.sides):
         finals = [(label, [f[side] for f in s.final_scores]) for label, s in pairs]
@@ -294,20 +330,41 @@ def _render(
             ),
         )
     )
-    figs.append(
-        _figure(
-            "hand lengths",
-            f"Actions per hand ({_runs_label(pairs)})",
-            lambda ax: _hist(
-                ax,
-                [
-                    (label, [k for k, n in s.hand_lengths.items() for _ in range(n)])
-                    for label, s in pairs
-                ],
-                "actions in a hand",
-            ),
+    lengths = sorted({k for _, s in pairs for k in s.hand_lengths})
+    categories = sorted({c for _, s in pairs for c in s.category_points})
+    if len(lengths) == 1 and categories:
+        # every hand has the same length (Escoba plays out every card): plot what varies instead
+        figs.append(
+            _figure(
+                "points by category",
+                f"Points per hand by scoring category, all sides together; every hand has "
+                f"{lengths[0]} actions, so their length is not plotted ({_runs_label(pairs)})",
+                lambda ax: _bars(
+                    ax,
+                    categories,
+                    [
+                        (label, [s.category_points[c] / max(s.rounds, 1) for c in categories], None)
+                        for label, s in pairs
+                    ],
+                    "points per hand",
+                ),
+            )
         )
-    )
+    else:
+        figs.append(
+            _figure(
+                "hand lengths",
+                f"Actions per hand ({_runs_label(pairs)})",
+                lambda ax: _hist(
+                    ax,
+                    [
+                        (label, [k for k, n in s.hand_lengths.items() for _ in range(n)])
+                        for label, s in pairs
+                    ],
+                    "actions in a hand",
+                ),
+            )
+        )
     reasons = sorted({r for _, s in pairs for r in s.hand_endings})
     figs.append(
         _figure(
@@ -358,6 +415,95 @@ def _render(
     )
     body = "\n".join([*head, "<h2>Plots</h2>", *figs])
     return page(f"{book.id} simulated", body)
+
+
+def mean_interval(xs: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """The mean of `xs` and its 95% interval (normal approximation: mean ± z·sd/√n)."""
+    n = len(xs)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    m = sum(xs) / n
+    if n < 2:
+        return (m, -math.inf, math.inf)
+    half = z * math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
+    return (m, m - half, m + half)
+
+
+def unpaired_interval(
+    a: Sequence[float], b: Sequence[float], z: float = 1.96
+) -> tuple[float, float, float]:
+    """mean(b) − mean(a) and its 95% interval, the two runs taken as independent samples."""
+    if len(a) < 2 or len(b) < 2:
+        return (math.nan, -math.inf, math.inf)
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    va = sum((x - ma) ** 2 for x in a) / (len(a) - 1)
+    vb = sum((x - mb) ** 2 for x in b) / (len(b) - 1)
+    half = z * math.sqrt(va / len(a) + vb / len(b))
+    return (mb - ma, mb - ma - half, mb - ma + half)
+
+
+def paired(a: Summary, b: Summary, sides: int) -> dict[str, Any]:
+    """Run b against run a game by game (the games both finished, drawn from the same seeds):
+    for each side the per-game differences of final score and of winning, with their 95%
+    intervals, beside the same differences read as two independent samples."""
+    both = sorted(set(a.final_by_game) & set(b.final_by_game))
+    out: dict[str, Any] = {"games": len(both), "sides": []}
+    for side in range(sides):
+        fa = [a.final_by_game[g][side] for g in both]
+        fb = [b.final_by_game[g][side] for g in both]
+        wa = [float(a.winner_by_game[g] == side) for g in both]
+        wb = [float(b.winner_by_game[g] == side) for g in both]
+        out["sides"].append(
+            {
+                "side": side,
+                "final_score": {
+                    "paired": mean_interval([y - x for x, y in zip(fa, fb, strict=True)]),
+                    "unpaired": unpaired_interval(fa, fb),
+                },
+                "win_rate": {
+                    "paired": mean_interval([y - x for x, y in zip(wa, wb, strict=True)]),
+                    "unpaired": unpaired_interval(wa, wb),
+                },
+            }
+        )
+    return out
+
+
+def _paired_table(labels: tuple[str, str], p: dict[str, Any]) -> str:
+    def show(t: tuple[float, float, float], pct: bool) -> str:
+        m, lo, hi = t
+        if math.isnan(m):
+            return "–"
+
+        def f(x: float) -> str:
+            return f"{x:+.1%}" if pct else f"{x:+,.1f}"
+
+        if math.isinf(lo):
+            return f"{f(m)} (too few games for an interval)"
+        return f"{f(m)} ({f(lo)} to {f(hi)})"
+
+    rows = []
+    for s in p["sides"]:
+        for key, name, pct in (
+            ("final_score", "final score", False),
+            ("win_rate", "win rate", True),
+        ):
+            rows.append(
+                f"<tr><td>side {s['side']}: {name}</td>"
+                f"<td>{escape(show(s[key]['paired'], pct))}</td>"
+                f"<td>{escape(show(s[key]['unpaired'], pct))}</td></tr>"
+            )
+    return (
+        "<p>"
+        + escape(
+            f"{labels[1]} minus {labels[0]}, over the {p['games']} games both runs finished: "
+            "paired, game g against game g (the same seed), and unpaired, the two runs taken as "
+            "independent samples. Same seeds make the paired interval the narrower one wherever "
+            "the readings leave games alike. Each interval is 95%, mean ± 1.96 standard errors."
+        )
+        + "</p><table><tr><th>difference</th><th>paired (95% interval)</th>"
+        "<th>unpaired (95% interval)</th></tr>" + "".join(rows) + "</table>"
+    )
 
 
 def _ab_table(pairs: list[tuple[str, Summary]], seating: Seating) -> str:

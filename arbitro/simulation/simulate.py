@@ -80,10 +80,15 @@ class Summary:
     hand_endings: Counter[str] = field(default_factory=Counter)
     hand_lengths: Counter[int] = field(default_factory=Counter)
     hand_scores: list[tuple[int, ...]] = field(default_factory=list)
+    category_points: Counter[str] = field(default_factory=Counter)  # every side, every hand
     game_lengths: Counter[int] = field(default_factory=Counter)
     wins: Counter[int] = field(default_factory=Counter)
     first_dealer_wins: Counter[tuple[int, int]] = field(default_factory=Counter)
     final_scores: list[tuple[int, ...]] = field(default_factory=list)
+    # each finished game's final scores and winner by game number: two runs of the same seed
+    # are compared game by game (report --compare)
+    final_by_game: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    winner_by_game: dict[int, int | None] = field(default_factory=dict)
     seconds: float = 0.0
     interrupted: bool = False
 
@@ -351,6 +356,8 @@ def _account(
             summary.wins[winner] += 1
             summary.first_dealer_wins[(g % seating.players, winner)] += 1
         summary.final_scores.append(tuple(model.game_scores(game.state)))
+        summary.final_by_game[g] = summary.final_scores[-1]
+        summary.winner_by_game[g] = winner
 
 
 GameOutcome = tuple[int, "_Game | None", list[Hand], tuple[list[str], str] | None]
@@ -434,6 +441,8 @@ def _count_hands(summary: Summary, hands: list[Hand]) -> None:
             summary.hand_lengths[h.actions] += 1
         if h.scores:
             summary.hand_scores.append(h.scores)
+        for side in h.categories:
+            summary.category_points.update(side)
         if h.ended in (DEAD_END, NO_LEGAL_ACTION):
             summary.dead_ends += 1
             summary.dead_end_clauses[h.finding or (h.ended,)] += 1

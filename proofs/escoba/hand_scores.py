@@ -606,6 +606,33 @@ def stored(rulebook: str) -> list[Witness]:
     ]
 
 
+def directed(rules: EscobaRules, seating: Seating) -> list[tuple[int, list[int], list[Any]]]:
+    """The kept hands of a seating for `prove --refine` to walk: (dealer, deck order, every
+    play as the engine's action JSON). Hands the engine refuses are left to the walk to report:
+    their plays are read without checking them."""
+    model = _engine()
+    out: list[tuple[int, list[int], list[Any]]] = []
+    for w in stored(rules.rulebook):
+        if (w.players, w.sides) != (seating.players, seating.sides):
+            continue
+        order = [model.parse_card(x) for x in w.order]
+        state: Any = model.deal(rules, model.new_game(rules, seating, w.dealer), order)
+        acts: list[Any] = []
+        for text in w.plays:
+            if model.phase(state) != "play":
+                break
+            card, _, taken = text.partition(":")
+            act = {"seat": model.to_move(state), "card": card,
+                   "capture": taken.split("+") if taken else []}  # fmt: skip
+            acts.append(act)
+            action = model.action_from_json(act)
+            if action not in model.legal_actions(rules, state):
+                break
+            state = model.apply(rules, state, action)
+        out.append((w.dealer, order, acts))
+    return out
+
+
 def seatings_of(rules: EscobaRules) -> list[tuple[int, int]]:
     """The rules' seatings as (players, sides)."""
     return [(n, n) for n in rules.player_counts] + [(n, 2) for n in rules.team_player_counts]

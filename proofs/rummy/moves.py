@@ -714,6 +714,11 @@ def deal_relation(rules: RummyRules, layout: Layout, first: int = 0) -> DealRela
         (up.size() - up.over(cover)) <= 1,
         "every upcard but the top is of a covered class",
     )
+    g.add(
+        r.cid("upcard_cover"),
+        any_of(((up.size() - up.over(cover)) >= 1, stock.size().eq(0))),
+        "the top upcard is not of a covered class, unless the stock ran out covering",
+    )
     e.given(stock.eq(concrete(full) - used), "the stock keeps the rest")
     return DealRelation(layout, d, first, hands, reds, up, stock, dealt, replaced, e, g)
 

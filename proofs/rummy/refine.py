@@ -50,6 +50,7 @@ from arbitro.proofs.facts import Fact, FactChecker, Facts
 from arbitro.proofs.refine import Disagreement
 from arbitro.proofs.rummy import abstract
 from arbitro.proofs.rummy import cards as C
+from arbitro.proofs.rummy.moves import in_classes
 from arbitro.proofs.terms import Evaluator, variables
 
 
@@ -149,6 +150,7 @@ class Refiner:
         layout = next(x for x in rules.layouts if x.name == seating.layout)
         self.deck = list(C.deck(rules, layout).counts())
         self.players = layout.players
+        self.cover = {k for k in range(C.KINDS) if in_classes(k, rules.upcard_cover)}
         self._score: tuple[Any, FactChecker, Evaluator, list[str], int] | None = None
         self.set_size = max(rules.set_min, rules.set_start_min_naturals)
         self.run_size = rules.sequence_min if rules.sequences else 0
@@ -176,6 +178,20 @@ class Refiner:
             if got[k] != self.deck[k]
         ]
         return "; ".join(diff) if diff else None
+
+    def upcards(self, s: Mapping[str, Any]) -> str | None:
+        """The deal relation's upcard guard on a pile nobody has taken or discarded to yet (every
+        card below the top of a covered class, *:upcard-cover): its top is not of a covered class
+        unless the stock ran out covering. None when it holds or the pile is past the deal."""
+        pile = s["pile"]
+        if s["pile_taken"] or not pile:
+            return None
+        kinds = [C.kind_of(c) for c in pile]
+        if not all(k in self.cover for k in kinds[:-1]):
+            return None
+        if kinds[-1] in self.cover and s["stock"]:
+            return f"the upcard {pile[-1]} is of a covered class and was not covered"
+        return None
 
     # ------------------------------------------------------------ enabled actions
 
@@ -433,6 +449,9 @@ class Refiner:
         bad = self.invariant(pre)
         if bad is not None:
             return Disagreement("invariant", f"the deck invariant breaks in the state: {bad}")
+        bad = self.upcards(pre)
+        if bad is not None:
+            return Disagreement("invariant", f"the deal breaks upcard-cover: {bad}")
         bad = self.position_difference(state, pre)
         if bad is not None:
             return Disagreement("invariant", f"the position scored now: {bad}")

@@ -139,8 +139,30 @@ def _one(k: int) -> list[int]:
     return v
 
 
+_KNOWN: dict[Deck, list[tuple[dict[str, object], Shapes]]] = {}
+"""Shapes found in this process, per deck, with the rule fields their search read and the values
+it read: a reading of a book that leaves those fields alone has the same shapes (the claims,
+clashes, dead rules and score witnesses ask again under every reading). Read-only to callers."""
+
+
 def reachable_shapes(rules: RummyRules, deck: Deck) -> Shapes:
     """Every meld shape reachable by laying and growing under the encoding's facts."""
+    from arbitro.proofs.runner import _Recorder
+
+    known = _KNOWN.setdefault(deck, [])
+    for read, shapes in known:
+        # read through `rules`, so that a caller recording the fields read records these
+        if all(getattr(rules, k) == v for k, v in read.items()):
+            return shapes
+    rec = _Recorder(rules)
+    shapes = _search(rec, deck)  # type: ignore[arg-type]
+    if len(known) >= 64:
+        known.clear()  # a long-lived process keeps a bounded memory
+    known.append((dict(object.__getattribute__(rec, "read")), shapes))
+    return shapes
+
+
+def _search(rules: RummyRules, deck: Deck) -> Shapes:
     ck = _Checkers(rules)
     out = Shapes(positions=sequence_positions(rules))
     wild_total = deck.jokers + 4 * deck.packs

@@ -106,3 +106,14 @@ def test_a_request_at_the_bound_is_read_and_judged_from_its_first_action(
     assert answer["id"] == 8 and not answer["ok"]
     assert answer["error"].get("index") == 0, answer
     assert sum(written) < 2000, sum(written)
+
+
+def test_a_union_of_types_judges_what_json_does_not_give_as_before() -> None:
+    # the fast check looks the exact type up; a subclass (never decoded from JSON, but a caller
+    # in Python may pass one) is judged by the types' meaning as before, and a wrong type is not
+    class Move(str):
+        pass
+
+    protocol.validate({"op": "apply", "position": "g", "action": Move("1@5o")}, "request", "r")
+    with pytest.raises(protocol.Invalid, match="an object or a string"):
+        protocol.validate({"op": "apply", "position": "g", "action": 5}, "request", "r")

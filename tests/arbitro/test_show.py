@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 
 from arbitro import Oracle
 from arbitro.cli.main import main
-from arbitro.oracle.notation import position_line
+from arbitro.oracle.notation import move_text, position_line
 
 
 def test_show_a_position_line_fits_100_columns(capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,3 +73,46 @@ def test_the_bug_report_of_the_protocol_doc_shows_what_it_says(
     assert main(["show", line, "--move", move, "--rulebook", rulebook]) == 1
     said = capsys.readouterr().out.splitlines()[-1]
     assert f"`{said}`" in " ".join(after.split())
+
+
+def test_a_refusal_shown_fits_100_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    """A refusal that names many captures is wrapped: the 2 of copas (2) laid where 1o 2o Co Ro
+    1c Rc 7b Rb Ce lie can take many groups making 13 (*Captura*)."""
+    line = (
+        "escoba 2 2 _ play 0 1 0 5 4b5b7e/2cSb5e 1o2oCoRo1cRc7bRbCe 1b4o3o4eSe5c "
+        "6o3c4c6c7cSc2b3b6bCb6e/5o7oSoCc1e2e3eRe 1,0 0 0,0 -"
+    )
+    assert main(["show", line, "--move", "1@2c"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    said = out[out.index(next(x for x in out if x.startswith("1@2c refused"))) :]
+    assert len(said) > 1 and "(escoba-es:capture-forced)" in said[-1]
+    assert max(len(x) for x in out) <= 100
+
+
+def test_a_witness_game_shows_its_last_position_and_move(tmp_path: Path) -> None:
+    """A findings witness that is a game shows, in the HTML report, the position before its last
+    move and that move, drawn as `show` draws them; a game that does not replay shows none."""
+    from arbitro.findings.core import Finding
+    from arbitro.oracle.show import transcript_report
+    from arbitro.reports.findings_report import html
+
+    path = tmp_path / "game.jsonl"
+    assert main(["play", "escoba-es", "--seed", "2", "--transcript", str(path)]) == 0
+    text = path.read_text(encoding="utf-8")
+    got = transcript_report(text)
+    assert got is not None
+    line, move, board = got
+    oracle = Oracle("escoba-es")
+    actions = [json.loads(x) for x in text.splitlines() if '"type":"action"' in x]
+    # the last action, replayed from the line, is legal there and ends the game's last hand
+    assert move == move_text(actions[-1]["action"])
+    after = oracle.apply(line, move)
+    assert after["phase"] in ("deal", "over") and after["last_hand"] is not None
+    assert "◀ to move" in board
+    finding = Finding(
+        "dead-end", "escoba", ("escoba-es",), "t", (), "s", witness={"transcript": text}
+    )
+    page = html([finding], [], "test")
+    assert f"<code>{move}</code>" in page and "class='board'" in page
+    cut = Finding("dead-end", "escoba", ("escoba-es",), "t", (), "s", witness={"transcript": "{"})
+    assert transcript_report("{") is None and "class='board'" not in html([cut], [], "test")

@@ -87,6 +87,36 @@ def test_bad_output_is_a_one_line_error(capsys: pytest.CaptureFixture[str], tmp_
     assert target.read_text() == "keep me"
 
 
+def test_problems_of_the_canasta_es_text_are_findings_and_go_with_their_words() -> None:
+    # canasta-es, EL POZO: "Para tomar el pozo también es necesario que uno de los dos miembros
+    # de la pareja haya salido", with no exception; INICIO (point 2) and LA SALIDA let the take
+    # and the opening be one move. PENALIDADES prices asking leave to go out, and nothing else
+    # in the book describes the asking.
+    import dataclasses
+
+    book = load_rulebook("canasta-es")
+
+    def rows(b: Any) -> set[tuple[str, str]]:
+        return {(f.kind, c) for f in findings([b], sentences=False) for c in f.clauses}
+
+    want = {
+        ("internal-contradiction", "canasta-es:pile-top-counts-for-opening"),
+        ("gap", "canasta-es:ask-partner"),
+    }
+    assert want <= rows(book)
+    # broken input: the same clauses with the problem left out of our paraphrase
+    cut = dataclasses.replace(
+        book,
+        clauses=tuple(
+            dataclasses.replace(c, paraphrase=c.paraphrase.split(". ")[0])
+            if c.key in ("pile_top_counts_for_opening", "ask_partner")
+            else c
+            for c in book.clauses
+        ),
+    )
+    assert not want & rows(cut)
+
+
 # ---------------------------------------------------------------- targets, on a full derivation
 
 KIND_MAP = {

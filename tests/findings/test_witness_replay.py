@@ -56,6 +56,54 @@ def test_an_opening_witness_replays_at_a_total_a_game_can_have() -> None:
         assert not replay(bad).agrees, total
 
 
+def test_a_canasta_against_samba_case_on_a_common_table_is_asked_of_both_books() -> None:
+    # canasta-es EL POZO: the top card put on a side's meld takes the pile only after the pile's
+    # first take; samba-fr (Le déroulement du jeu): completing a meld takes it with no such
+    # condition. canasta-es's three pairs (a third pack, 13 cards each) and samba-fr's six
+    # players (thirteen cards, three packs) deal one deck of 162 to three sides of two, so a
+    # case found there is a position of both games, asked of each book itself
+    w = _job("pile_add_after", "canasta-es", "samba-fr")
+    assert w["found"] and w["layout"] == "three-pairs", w["text"]
+    got = replay(w)
+    assert got.agrees and got.evidence == EXHIBITS, got
+    # broken: the rule set named samba-fr is canasta-es itself; the books no longer part
+    bad = copy.deepcopy(w)
+    bad["rule_sets"]["samba-fr"] = {"book": "canasta-es", "options": {}}
+    assert replay(bad).evidence != EXHIBITS
+    # a cross-book row shows such a case before one shown only with a rule swapped in; neither
+    # the case above made weaker nor one that does not replay is taken for it
+    from arbitro.findings.core import _exhibits
+
+    books = {b.id: b for b in load_all()}
+    miscounted = {**w, "legal_counts": [n + 1 for n in w["legal_counts"]]}
+    assert _exhibits(w, books) and not _exhibits(bad, books)
+    assert not _exhibits(miscounted, books)
+
+
+def test_a_minimum_past_the_table_is_told_apart_at_a_total_a_game_can_have() -> None:
+    # samba-en The initial meld: rows up to 9,999, then (our flagged default) 160, or no minimum
+    # under the no-minimum reading; Scoring and our default for ties: level sides on 10,000 play
+    # on. samba-es EL JUEGO: 120 from 3,000 up. No hand of random play gets there, so the
+    # totals are computed
+    w = _job(
+        "opening_minimum_past_table",
+        "samba-en",
+        "samba-en",
+        {"opening_minimum_past_table": "no-minimum"},
+    )
+    assert w["found"] and w["how"] == "past-table" and w["side_score"] == 10000
+    assert sorted(w["results"].values()) == [0, 160]
+    got = replay(w)
+    assert got.agrees and got.evidence == EXHIBITS, got
+    cross = _job("opening_minimum_past_table", "samba-es", "samba-en")
+    assert cross["results"] == {"samba-es": 120, "samba-en": 160}
+    assert replay(cross).agrees and replay(cross).evidence == EXHIBITS
+    # broken: a total inside the table, where both readings give 160; results swapped
+    assert not replay({**w, "side_score": 9995, "totals": [9995, 9995]}).agrees
+    flipped = dict(zip(w["results"], reversed(list(w["results"].values())), strict=True))
+    assert not replay({**w, "results": flipped}).agrees
+
+
 def test_a_witness_naming_no_rule_sets_does_not_replay() -> None:
     w = _job("opening_minimums", "samba-es", "samba-en")
     del w["rule_sets"]
@@ -88,11 +136,19 @@ def _with_table(book: Rulebook, rows: list[dict[str, int]]) -> Rulebook:
 
 
 def test_the_samba_en_tie_past_the_target_is_a_finding_that_replays() -> None:
-    # samba-en, The initial meld: rows up to 9,999; Winning: a tie at the top plays on. Two sides
-    # level on 10,000 start another hand with no row of the table for them.
+    # samba-en, The initial meld: the table's rows stop at 9,999 and the book gives nothing past
+    # them; Scoring: the higher score wins once 10,000 is passed, and equal scores are not dealt
+    # with (our default: play goes on). Two sides level on 10,000 start another hand for which
+    # the book has no minimum. Our flagged default (opening-minimum-past-table, unspecified)
+    # fills the hole for the model; the finding is about the book, so it is asked of the book's
+    # own table, without that default.
     book = load_rulebook("samba-en")
+    assert book.clause("opening_minimum_past_table").status == "unspecified"
     props = refuted_properties(book, 10.0)
-    assert props, "prove's opening-table property holds for samba-en"
+    assert props, "prove's opening-table property holds for samba-en's own table"
+    first = props[0]
+    assert first["options"] == {} and first["unset"] == ["opening_minimum_past_table"]
+    assert first["data"]["side_score"] >= 10000 and first["data"]["minimums"] == []
     found = [
         f
         for f in findings([book], derived={"properties": props}, sentences=False)
@@ -100,12 +156,28 @@ def test_the_samba_en_tie_past_the_target_is_a_finding_that_replays() -> None:
     ]
     assert len(found) == 1
     f = found[0]
+    # one row for the one defect: the gap of the clause the book is silent on, now with its case
+    assert f.kind == "gap" and f.clauses == ("samba-en:opening-minimum-past-table",)
     assert f.witness is not None and f.witness["side_score"] >= 10000
     assert f.evidence == EXHIBITS and replay(f.witness).agrees
-    # broken: a last row open upwards covers every total; nothing is refuted
+    # broken witness: replayed under the model's default (160 past the table) the hand is dealt
+    name = f.witness["books"][0]
+    filled = copy.deepcopy(f.witness)
+    del filled["rule_sets"][name]["unset"]
+    assert not replay(filled).agrees
+    # broken rule: a last row open upwards covers every total; nothing is refuted
     rows = [dict(r) for r in book.clause("opening_minimums").value]  # type: ignore[union-attr]
     rows[-1].pop("high", None)
     assert not refuted_properties(_with_table(book, rows), 10.0)
+    # broken input: a book that stated a minimum past its table has no hole
+    stated = dataclasses.replace(
+        book,
+        clauses=tuple(
+            dataclasses.replace(c, status="stated") if c.key == "opening_minimum_past_table" else c
+            for c in book.clauses
+        ),
+    )
+    assert not refuted_properties(stated, 10.0)
 
 
 def test_rules_comparison_check_fails_on_a_witness_that_does_not_replay(

@@ -306,3 +306,30 @@ def test_the_cli_refuses_bad_refine_input(
     assert "no such configuration" in capsys.readouterr().err
     assert main(["prove", "--refine", "--deals", "0"]) == 2
     assert "--deals must be at least 1" in capsys.readouterr().err
+
+
+def _velo_double_past_thirty(rules: Any, state: EscobaState, action: Play) -> EscobaState:
+    """The seven of coins scores two for a side holding more than 30 cards (the book: one)."""
+    after = ESCOBA.apply(rules, state, action)
+    if after.phase == "play" or after.last_points is None:
+        return after
+    points, scores = list(after.last_points), list(after.scores)
+    for side, p in enumerate(after.piles):
+        if p.bit_count() > 30 and points[side][2]:
+            points[side] = (*points[side][:2], 2 * points[side][2], *points[side][3:])
+            scores[side] += points[side][2] // 2
+    return after._replace(last_points=tuple(points), scores=tuple(scores))
+
+
+def test_the_kept_hands_agree_and_catch_a_broken_engine() -> None:
+    """The kept hand-score hands (a side taking all 40 cards, fourteen escobas, among them)
+    walked state by state: the book's engine agrees; one scoring the velo twice past 30 cards
+    is caught there."""
+    rules = rules_for("escoba-es")
+    seating = Seating(2, 2)
+    rep = refine.directed(ESCOBA, rules, seating, rulebook="escoba-es", target="kept")
+    assert rep is not None and rep.ok, rep and rep.first
+    assert rep.deals >= 19 and rep.states >= 19 * 36
+    broken = Broken(apply=_velo_double_past_thirty)
+    bad = refine.directed(broken, rules, seating, rulebook="escoba-es", target="kept")
+    assert bad is not None and bad.first is not None and bad.first.kind == "successor"

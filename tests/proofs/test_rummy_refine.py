@@ -325,3 +325,36 @@ def test_play_going_on_after_the_last_red_three_is_caught() -> None:
         assert not post3["no_discard"] and abstract.step_checks(ck, pre3, act, post3) == []
         return
     pytest.fail("no draw step met")
+
+
+def test_an_upcard_left_uncovered_is_caught() -> None:
+    """canasta-es covers a wild or red three turned up (*:upcard-cover). A dealt position whose
+    upcard is swapped with a wild from a hand (every card still in play once) is refused; the
+    real deal agrees. The deal relation refuses it too."""
+    from arbitro.proofs.rummy import abstract
+
+    r = rummy("canasta-es")
+    assert "wild" in r.upcard_cover
+    seat = next(iter(RUMMY.seatings(r)))
+    ref = Refiner(r, seat)
+    lay = next(x for x in r.layouts if x.name == seat.layout)
+    rng = random.Random(9)
+    for _ in range(50):
+        order = list(RUMMY.deck(r, seat))
+        rng.shuffle(order)
+        s = RUMMY.deal(r, RUMMY.new_game(r, seat, 0), order)
+        pre = RUMMY.state_to_json(s)
+        holder = next((i for i, h in enumerate(pre["hands"]) if "JK" in h), None)
+        if holder is None or len(pre["pile"]) != 1:
+            continue
+        assert ref.upcards(pre) is None
+        hands = [list(h) for h in pre["hands"]]
+        hands[holder][hands[holder].index("JK")] = pre["pile"][0]
+        bad = {**pre, "hands": [sorted(h, key=RUMMY.parse_card) for h in hands], "pile": ["JK"]}
+        broken = RUMMY.state_from_json(r, bad)
+        d = ref(broken, tuple(RUMMY.legal_actions(r, broken)), [])
+        assert d is not None and d.kind == "invariant" and "upcard" in d.detail
+        assert abstract.deal_consistent(r, lay, pre) == "sat"
+        assert abstract.deal_consistent(r, lay, bad) == "unsat"
+        return
+    pytest.fail("no deal with a joker in a hand and a single upcard")
