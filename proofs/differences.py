@@ -271,6 +271,59 @@ def opening_minimum(r: RummyRules, total: int) -> int | None:
     return hits.pop() if len(hits) == 1 else None
 
 
+def past_table_result(r: RummyRules, total: int) -> int | str | None:
+    """Both sides level on `total`: "over" when the game ends there, else the minimum the model
+    deals the next hand with (None: no row and no minimum past the table, so no hand is dealt).
+    *:target-score, *:target-rule, *:target-tie, *:opening-minimums, *:opening-minimum-past-table."""
+    from arbitro.model.rummy.dealing import RuleGap
+    from arbitro.model.rummy.dealing import opening_minimum as dealt
+    from arbitro.model.rummy.scoring import game_over
+    from arbitro.model.rummy.tables import tables
+
+    if game_over(tables(r), (total, total)):
+        return "over"
+    try:
+        return dealt(r, total)
+    except RuleGap:
+        return None
+
+
+def _past_table(a: RummyRules, b: RummyRules) -> DiffWitness | None:
+    """The least total at or past a target, both sides level on it, that the two rule sets answer
+    differently: one deals the next hand with another minimum, or none, or ends the game. Random
+    play never reaches such a total within a hand, so it is computed, not searched."""
+    step = math.lcm(score_unit(a), score_unit(b))
+    cands = sorted(
+        {
+            m
+            for t in (a.target_score, b.target_score)
+            for m in (-(-t // step) * step, -(-(t + 1) // step) * step)
+        }
+    )
+    for total in cands:
+        got = {a.rulebook: past_table_result(a, total), b.rulebook: past_table_result(b, total)}
+        if got[a.rulebook] == got[b.rulebook]:
+            continue
+
+        def said(x: int | str | None) -> str:
+            if x == "over":
+                return "the game is over"
+            return "no hand can be dealt (no minimum)" if x is None else f"the next hand needs {x}"
+
+        return DiffWitness(
+            "opening_minimum_past_table",
+            a.rulebook,
+            b.rulebook,
+            "past-table",
+            True,
+            f"both sides level on {total}: under {a.rulebook} {said(got[a.rulebook])}, under"
+            f" {b.rulebook} {said(got[b.rulebook])}",
+            {"side_score": total, "totals": [total, total], "results": got},
+            "the model's game_over and the minimum it deals the next hand with",
+        )
+    return None
+
+
 def _opening(a: RummyRules, b: RummyRules) -> DiffWitness | None:
     minimum = opening_minimum
     # only totals a game can have: multiples of both books' score steps, below both targets
@@ -787,6 +840,10 @@ def witness(
         if got is None:
             # every total both games can have is compared: nothing else can tell the tables apart
             return _none_found(a, b, key, ["the opening tables at every total both games can have"])
+    if key == "opening_minimum_past_table":
+        got = _past_table(a, b)
+        if got is None:
+            return _none_found(a, b, key, ["every total at or past the targets, sides level"])
     if got is None:
         got = _deck(a, b, key) or _deck(b, a, key)
     if got is None:

@@ -34,14 +34,18 @@ from array import array
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.model.escoba.state import EscobaState
 from arbitro.model.family import family_holding
-from arbitro.model.game import GameModel
+from arbitro.model.game import Game, GameModel
 from arbitro.proofs.cluster import dask_client
 from arbitro.proofs.explore_config import Config, model_of
+
+R = TypeVar("R")
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
 
 
 class ExploreError(ArbitroError, ValueError):
@@ -229,10 +233,10 @@ def _outcome(scores: tuple[int, ...]) -> str:
     return f"side {scores.index(best)}" if scores.count(best) == 1 else "tie"
 
 
-def _probes(model: GameModel, rules: Any, state: Any, actions: Sequence[Hashable]) -> list[Any]:
+def _probes(model: Game[R, S, A], rules: R, state: S, actions: Sequence[A]) -> list[A]:
     """Near-miss plays: the first legal action made by the next seat instead, and each card's
     first capture left untaken (laid instead)."""
-    out: list[Any] = []
+    out: list[A] = []
     players = getattr(getattr(state, "seating", None), "players", 0)
     cards: set[str] = set()
     for n, a in enumerate(actions):
@@ -445,7 +449,7 @@ def _explore_deal(
 
 
 def canonizer(
-    model: GameModel, rules: Any, sym: Symmetry, root: Hashable
+    model: Game[R, S, A], rules: R, sym: Symmetry, root: Hashable
 ) -> Callable[[Any], tuple[Any, int]]:
     """The orbit's representative of a state and the orbit's size, under the renamings of `sym`:
     the least renaming of its JSON, or a family's own faster renaming of its states (the same
@@ -514,9 +518,9 @@ FAST_CANON: dict[str, Callable[[Symmetry], Callable[[Any], tuple[Any, int]]]] = 
 
 
 def _witnesses(
-    model: GameModel,
+    model: Game[R, S, A],
     config: Config,
-    rules: Any,
+    rules: R,
     seed: int,
     order: list[int],
     res: Result,
@@ -703,7 +707,7 @@ def check_scores(result: Result, facts: ScoreFacts | None) -> dict[str, Any]:
 # ---------------------------------------------------------------- perft
 
 
-def perft(model: GameModel, rules: Any, state: Any, depth: int) -> int:
+def perft(model: Game[R, S, A], rules: R, state: S, depth: int) -> int:
     """The number of action sequences of length ``depth`` from ``state`` (a hand over ends one)."""
     if depth == 0:
         return 1
@@ -715,7 +719,9 @@ def perft(model: GameModel, rules: Any, state: Any, depth: int) -> int:
     return sum(perft(model, rules, model.apply(rules, state, a), depth - 1) for a in actions)
 
 
-def divide(model: GameModel, rules: Any, state: Any, depth: int) -> list[tuple[Any, int]]:
+def divide(
+    model: Game[R, S, A], rules: R, state: S, depth: int
+) -> list[tuple[dict[str, Any], int]]:
     """Per legal action of ``state``, the sequences of length ``depth`` that start with it."""
     if depth < 1 or model.phase(state) != "play":
         return []
@@ -725,7 +731,7 @@ def divide(model: GameModel, rules: Any, state: Any, depth: int) -> list[tuple[A
     ]
 
 
-def refused(model: GameModel, rules: Any, state: Any, action: Any) -> list[str]:
+def refused(model: Game[R, S, A], rules: R, state: S, action: A) -> list[str]:
     """The clauses refusing an action (for reports); empty when it is legal."""
     try:
         return [e.clause for e in model.refusals(rules, state, action)]

@@ -31,13 +31,13 @@ import time
 import zlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from arbitro.model.errors import ArbitroError
 from arbitro.model.escoba import packing
 from arbitro.model.escoba.state import EscobaState
 from arbitro.model.family import family_holding
-from arbitro.model.game import GameModel
+from arbitro.model.game import Game, GameModel
 from arbitro.proofs.explore import (
     ExploreError,
     Result,
@@ -49,6 +49,10 @@ from arbitro.proofs.explore import (
     witness,
 )
 from arbitro.proofs.explore_config import Config, model_of
+
+R = TypeVar("R")
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
 
 # ---------------------------------------------------------------- packing
 
@@ -104,7 +108,7 @@ class EscobaPacker:
 class JsonPacker:
     """Any model's state as its canonical JSON (sorted keys, no spaces) in UTF-8 bytes."""
 
-    def __init__(self, model: GameModel, rules: Any) -> None:
+    def __init__(self, model: Game[R, S, A], rules: R) -> None:
         import json
 
         self.model = model
@@ -126,7 +130,7 @@ PACKERS: dict[str, Callable[[Any], Packer]] = {"escoba": EscobaPacker}
 """A family's (`GameFamily.name`) own packing of its states, smaller than their JSON."""
 
 
-def packer_for(model: GameModel, rules: Any, root: Any) -> Packer:
+def packer_for(model: Game[R, S, A], rules: R, root: S) -> Packer:
     """The compact packing of this model's states: its family's own, else its JSON."""
     family = family_holding(root)
     packer = PACKERS.get(family.name) if family is not None else None

@@ -25,13 +25,17 @@ import importlib
 import itertools
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from arbitro.model.errors import ArbitroError
 from arbitro.model.family import family_of_rules
-from arbitro.model.game import GameModel, Seating
+from arbitro.model.game import Game, GameModel, Seating
+
+R = TypeVar("R")
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -190,8 +194,8 @@ def _header(
 
 
 def transcript(
-    model: GameModel,
-    rules: Any,
+    model: Game[R, S, A],
+    rules: R,
     header: dict[str, Any],
     order: Sequence[int],
     path: Sequence[Any],
@@ -224,13 +228,13 @@ def transcript(
     return lines
 
 
-def _line(model: GameModel, state: Any, step: int, action: dict[str, Any]) -> dict[str, Any]:
+def _line(model: Game[R, S, A], state: S, step: int, action: dict[str, Any]) -> dict[str, Any]:
     return {"type": "action", "step": step, "hand": 0, "seat": model.to_move(state),
             "action": action}  # fmt: skip
 
 
 def _check_state(
-    model: GameModel, rules: Any, check: StateCheck, state: Any
+    model: Game[R, S, A], rules: R, check: StateCheck, state: S
 ) -> tuple[Sequence[Any], list[Any], Disagreement | None]:
     actions = model.legal_actions(rules, state)
     successors = [model.apply(rules, state, a) for a in actions]
@@ -238,8 +242,8 @@ def _check_state(
 
 
 def exhaustive(
-    model: GameModel,
-    rules: Any,
+    model: Game[R, S, A],
+    rules: R,
     seating: Seating,
     orders: Iterable[Sequence[int]],
     *,
@@ -294,7 +298,7 @@ def exhaustive(
 
 
 def _path(
-    parent: dict[Any, tuple[Any, int] | None], state: Any, model: GameModel, rules: Any
+    parent: dict[Any, tuple[Any, int] | None], state: S, model: Game[R, S, A], rules: R
 ) -> list[Any]:
     steps: list[tuple[Any, int]] = []
     at = parent[state]
@@ -305,8 +309,8 @@ def _path(
 
 
 def sampled(
-    model: GameModel,
-    rules: Any,
+    model: Game[R, S, A],
+    rules: R,
     seating: Seating,
     states: int,
     *,
@@ -353,7 +357,7 @@ orders is walked to find them); larger ones on the explorer's seeded deals."""
 
 
 def orders_for(
-    model: GameModel, rules: Any, seating: Seating, deals: int | None
+    model: Game[R, S, A], rules: R, seating: Seating, deals: int | None
 ) -> tuple[Iterable[list[int]], str]:
     """The deck orders to refine a configuration on, and how to say which: every distinct deal of
     a deck of at most EVERY_DEAL_UP_TO cards, else seeds 0, 1, ... (`deals` of them, or as many
@@ -365,7 +369,7 @@ def orders_for(
     return seed_orders(model, rules, seating, seeds), "deals"
 
 
-def all_orders(model: GameModel, rules: Any, seating: Seating) -> Iterable[list[int]]:
+def all_orders(model: Game[R, S, A], rules: R, seating: Seating) -> Iterable[list[int]]:
     """One deck order per distinct deal: every permutation of the deck, kept when its dealt state
     is new (for the smallest configurations only: the deck's factorial is walked)."""
     seen: set[Any] = set()
@@ -379,7 +383,7 @@ def all_orders(model: GameModel, rules: Any, seating: Seating) -> Iterable[list[
 
 
 def seed_orders(
-    model: GameModel, rules: Any, seating: Seating, seeds: Iterable[int]
+    model: Game[R, S, A], rules: R, seating: Seating, seeds: Iterable[int]
 ) -> Iterable[list[int]]:
     """The explorer's deck orders: the deck shuffled by `random.Random(seed)`, for each seed."""
     for seed in seeds:

@@ -242,7 +242,12 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
 
         data["overrides"] = overrides
         data["configuration"] += f"; {describe(overrides)}"
-    data["proved_scores"] = check_scores(result, proved_score_facts(config.rules))
+    # the proved bounds take a search of their own: after Ctrl-C the user wants what is done
+    data["proved_scores"] = (
+        {"checked": False, "why": "interrupted by Ctrl-C"}
+        if result.interrupted
+        else check_scores(result, proved_score_facts(config.rules))
+    )
     if targets:
         _outputs(targets, graph, data, config, args.force)
     if args.json:
@@ -257,7 +262,9 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
 
 def explore_text(d: dict[str, Any]) -> str:
     """The exploration as a few lines a person reads in a terminal."""
-    lines = textwrap.wrap(d["configuration"], 100, subsequent_indent="  ")
+    from arbitro.reports.terminal import width
+
+    lines = textwrap.wrap(d["configuration"], width(), subsequent_indent="  ")
     deals = d["deals"]
     lines.append(
         "deals: none finished"
@@ -323,8 +330,9 @@ def explore_text(d: dict[str, Any]) -> str:
         )
     outcomes = ", ".join(f"{k} {v:,}" for k, v in d["outcomes"].items())
     lines.append(f"hands won: {outcomes}")
+    cols = width()
     return (
-        "\n".join(w for line in lines for w in textwrap.wrap(line, 100, subsequent_indent="    "))
+        "\n".join(w for line in lines for w in textwrap.wrap(line, cols, subsequent_indent="    "))
         + "\n"
     )
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from arbitro.model.spec import rulebook_ids
 
-WIDTH = 100
+VERDICT_STYLE = {"PROVED": "bold green", "REFUTED": "bold red", "UNKNOWN": "yellow"}
 EXIT_DOC = "exit status: 0 every property PROVED, 1 some REFUTED or UNKNOWN, 2 bad input"
 RLIMIT_HELP = (
     "Z3 resource units each solver call may use before it is UNKNOWN (default {default:,}; 0: no "
@@ -346,8 +346,10 @@ def _options_text(options: Any) -> str:
 
 
 def render(report: Any, version: str) -> str:
-    """The report as text lines no wider than WIDTH."""
+    """The report as text lines no wider than the terminal (100 columns when piped), each
+    verdict in colour on a terminal."""
     from arbitro.proofs.verdict import Verdict
+    from arbitro.reports.terminal import coloured, width
 
     out: list[str] = []
     counts = report.counts()
@@ -372,8 +374,10 @@ def render(report: Any, version: str) -> str:
             last = group
         time_text = "cached" if r.cached else f"{r.seconds:.1f}s"
         prefix = f"  {r.name:<16} {r.verdict.value:<8} {time_text:>6}  "
-        body = textwrap.wrap(r.summary, WIDTH - len(prefix), break_on_hyphens=False) or [""]
-        out.append(prefix + body[0])
+        body = textwrap.wrap(r.summary, width() - len(prefix), break_on_hyphens=False) or [""]
+        verdict = coloured(r.verdict.value, VERDICT_STYLE.get(r.verdict.value, ""))
+        shown = prefix.replace(r.verdict.value, verdict, 1)
+        out.append(shown + body[0])
         out += [" " * len(prefix) + line for line in body[1:]]
         where = r.rulebook + (f" ({group[1]})" if group[1] else "")
         for c in r.checks:
@@ -433,8 +437,10 @@ def update_doc(path: str, jobs: int = 2, timeout: float | None = None) -> str:
 
 
 def _wrap(text: str) -> list[str]:
+    from arbitro.reports.terminal import width
+
     return textwrap.wrap(
-        text, WIDTH, initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False
+        text, width(), initial_indent="  ", subsequent_indent="      ", break_on_hyphens=False
     )
 
 

@@ -620,7 +620,7 @@ def _severity(kind: str, topic: str, keys: Sequence[str], text: str, how: str | 
         return "winner"
     if how == "score" or (how is None and topic in SCORE_TOPICS):
         return "score"
-    if how in ("meld", "moves", "deal", "opening"):
+    if how in ("meld", "moves", "deal", "opening", "past-table"):
         return "moves"
     return "score" if topic in SCORE_TOPICS else "moves"
 
@@ -1216,7 +1216,10 @@ def _cross(bd: _Builder, books: Sequence[Rulebook]) -> None:
                 if isinstance(w, dict):
                     witnesses.append(w)
             found = [w for w in witnesses if w.get("found")]
-            w = found[0] if found else (witnesses[0] if witnesses else None)
+            # the first case the two books themselves part on, when one pair's case is one
+            w = next((x for x in found if _exhibits(x, bd.books)), None) or (
+                found[0] if found else (witnesses[0] if witnesses else None)
+            )
             summary = f"{row.key.replace('_', ' ')}: {said}"
             dead = None if found else _never_applies(bd, [cl.id for _, cl in present])
             if dead is not None:
@@ -1250,6 +1253,14 @@ def _cross(bd: _Builder, books: Sequence[Rulebook]) -> None:
                     checked=bool(found),
                 )
             )
+
+
+def _exhibits(w: dict[str, Any], books: dict[str, Rulebook]) -> bool:
+    """Whether the engine, replaying `w`, shows the defect between the books it names."""
+    from arbitro.findings.replay import EXHIBITS, replay
+
+    got = replay(w, books)
+    return got.agrees and got.evidence == EXHIBITS
 
 
 def _never_applies(bd: _Builder, cids: Sequence[str]) -> dict[str, Any] | None:

@@ -523,7 +523,28 @@ def _open_total(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[st
     )
 
 
+def _past(w: Mapping[str, Any], sets: Mapping[str, Any], books: Mapping[str, Any]) -> Replay:
+    """Both sides level on a total at or past the target: each rule set ends the game, or deals
+    the next hand with its minimum, or cannot deal it."""
+    from arbitro.proofs.differences import past_table_result, score_unit
+
+    total = int(w["side_score"])
+    got = {}
+    for name in w["results"]:
+        r = _rules(sets[name], books, name)
+        got[name] = past_table_result(r, total) if total % score_unit(r) == 0 else "off the step"
+    a, b = _pair(w)
+    for name in (a, b):
+        if name not in got and name in sets:
+            got[name] = past_table_result(_rules(sets[name], books, name), total)
+    agrees = all(got[n] == w["results"][n] for n in w["results"]) and (
+        len({repr(got[n]) for n in w["results"]}) == 2
+    )
+    return Replay(agrees, _evidence(got, a, b), f"both sides on {total}: {got}")
+
+
 _REPLAYS = {
+    "past-table": _past,
     "open-total": _open_total,
     "meld": _meld,
     "opening": _opening,

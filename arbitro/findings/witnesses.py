@@ -74,6 +74,9 @@ def witness_details(w: dict[str, Any]) -> list[str]:
             out.append(f"{book}: scores {', '.join(map(str, got))}")
     for book, got in _by_book(w, "minimums"):
         out.append(f"{book}: opening minimum {got}")
+    for book, got in _by_book(w, "results"):
+        said = "game over" if got == "over" else "no minimum" if got is None else f"minimum {got}"
+        out.append(f"{book}: both sides on {w.get('side_score')}: {said}")
     for book, got in _by_book(w, "over"):
         out.append(f"{book}: {'game over' if got else 'play goes on'}")
     for book, got in _by_book(w, "penalties"):

@@ -16,13 +16,13 @@ from typing import Any
 
 from arbitro.findings.core import KINDS, Finding, evidence_counts, evidence_share
 
-WIDTH = 100
 
+def _wrap(text: str, indent: str, width: int | None = None) -> list[str]:
+    from arbitro.reports.terminal import width as columns
 
-def _wrap(text: str, indent: str, width: int = WIDTH) -> list[str]:
     return textwrap.wrap(
         " ".join(text.split()),
-        width=width,
+        width=width or columns(),
         initial_indent=indent,
         subsequent_indent=indent,
         break_long_words=True,
@@ -59,15 +59,15 @@ def _totals(found: Sequence[Finding]) -> str:
 
 
 def text(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str) -> str:
-    """Plain text, at most WIDTH columns."""
+    """Plain text as wide as the terminal (100 columns when piped)."""
     out: list[str] = []
     for kind in KINDS:
         group = [f for f in found if f.kind == kind]
         if not group:
             continue
-        out += [f"{kind} ({len(group)})", "=" * min(WIDTH, len(kind) + 6)]
+        out += [f"{kind} ({len(group)})", "=" * (len(kind) + 6)]
         for f in group:
-            out += _wrap(f"[{f.severity}] {', '.join(f.rulebooks)} — {f.summary}", "", WIDTH)
+            out += _wrap(f"[{f.severity}] {', '.join(f.rulebooks)} — {f.summary}", "")
             for p in f.places:
                 where = f"§ {p.section}" + (f" «{p.anchor}»" if p.anchor else "")
                 out += _wrap(f"{p.rulebook} {where}", "    ")
@@ -84,7 +84,7 @@ def text(found: Sequence[Finding], claims: Sequence[dict[str, Any]], source: str
         out += [f"claims checked ({len(claims)})", "=" * 19]
         for c in claims:
             how = c.get("witness", {}).get("text") or c.get("reason", "")
-            out += _wrap(f"{c['verdict']:<8} {c['claim']} ({c['method']}): {how}", "", WIDTH)
+            out += _wrap(f"{c['verdict']:<8} {c['claim']} ({c['method']}): {how}", "")
         out.append("")
     out += _wrap(_totals(found), "")
     out += _wrap(f"derived results: {source}", "")

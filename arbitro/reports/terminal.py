@@ -39,6 +39,32 @@ def console(file: IO[str] | None = None) -> Console:
     )
 
 
+def width(stream: IO[str] | None = None) -> int:
+    """The columns text is wrapped to: $COLUMNS when set, else the terminal's width when the
+    output is a terminal, else 100 (piped output reads the same on every machine)."""
+    cols = os.environ.get("COLUMNS", "")
+    if cols.isdigit() and int(cols) > 0:
+        return max(40, min(int(cols), 400))
+    out = sys.stdout if stream is None else stream
+    if bool(getattr(out, "isatty", lambda: False)()):
+        import shutil
+
+        return max(40, min(shutil.get_terminal_size((PIPED_WIDTH, 24)).columns, 400))
+    return PIPED_WIDTH
+
+
+def coloured(text: str, style: str, stream: IO[str] | None = None) -> str:
+    """`text` in a rich style (e.g. "bold green") when the output is a terminal and $NO_COLOR is
+    unset; else `text` as it is."""
+    out = sys.stdout if stream is None else stream
+    if not bool(getattr(out, "isatty", lambda: False)()) or os.environ.get("NO_COLOR"):
+        return text
+    c = Console(force_terminal=True, color_system="standard", width=10_000)
+    with c.capture() as cap:
+        c.print(Text(text, style=style), end="")
+    return cap.get()
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     """`1 player`, `2 players`, `0 hands`: the count and the word in agreement."""
     return f"{n:,} {word if n == 1 else (many or word + 's')}"

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
 from arbitro.games import model_for
-from arbitro.model.game import GameModel, Seating
+from arbitro.model.game import Game, GameModel, Seating
 from arbitro.model.schema import rules_for
 from arbitro.model.spec import load_rulebook, rulebook_ids
+
+R = TypeVar("R")
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
 
 
 def rulebooks(game: str | None = None) -> st.SearchStrategy[str]:
@@ -43,12 +47,12 @@ def variants(rulebook: str) -> st.SearchStrategy[dict[str, str | bool]]:
     return st.fixed_dictionaries({}, optional=parts)
 
 
-def seatings(model: GameModel, rules: Any) -> st.SearchStrategy[Seating]:
+def seatings(model: Game[R, S, A], rules: R) -> st.SearchStrategy[Seating]:
     """Every seating the rulebook allows."""
     return st.sampled_from(list(model.seatings(rules)))
 
 
-def deck_orders(model: GameModel, rules: Any, seating: Seating) -> st.SearchStrategy[list[int]]:
+def deck_orders(model: Game[R, S, A], rules: R, seating: Seating) -> st.SearchStrategy[list[int]]:
     """Deck orders (permutations of the deck) for one hand."""
     return st.permutations(list(model.deck(rules, seating)))
 

@@ -70,6 +70,38 @@ def test_a_canasta_against_samba_case_on_a_common_table_is_asked_of_both_books()
     bad = copy.deepcopy(w)
     bad["rule_sets"]["samba-fr"] = {"book": "canasta-es", "options": {}}
     assert replay(bad).evidence != EXHIBITS
+    # a cross-book row shows such a case before one shown only with a rule swapped in; neither
+    # the case above made weaker nor one that does not replay is taken for it
+    from arbitro.findings.core import _exhibits
+
+    books = {b.id: b for b in load_all()}
+    miscounted = {**w, "legal_counts": [n + 1 for n in w["legal_counts"]]}
+    assert _exhibits(w, books) and not _exhibits(bad, books)
+    assert not _exhibits(miscounted, books)
+
+
+def test_a_minimum_past_the_table_is_told_apart_at_a_total_a_game_can_have() -> None:
+    # samba-en The initial meld: rows up to 9,999, then (our flagged default) 160, or no minimum
+    # under the no-minimum reading; Scoring and our default for ties: level sides on 10,000 play
+    # on. samba-es EL JUEGO: 120 from 3,000 up. No hand of random play gets there, so the
+    # totals are computed
+    w = _job(
+        "opening_minimum_past_table",
+        "samba-en",
+        "samba-en",
+        {"opening_minimum_past_table": "no-minimum"},
+    )
+    assert w["found"] and w["how"] == "past-table" and w["side_score"] == 10000
+    assert sorted(w["results"].values()) == [0, 160]
+    got = replay(w)
+    assert got.agrees and got.evidence == EXHIBITS, got
+    cross = _job("opening_minimum_past_table", "samba-es", "samba-en")
+    assert cross["results"] == {"samba-es": 120, "samba-en": 160}
+    assert replay(cross).agrees and replay(cross).evidence == EXHIBITS
+    # broken: a total inside the table, where both readings give 160; results swapped
+    assert not replay({**w, "side_score": 9995, "totals": [9995, 9995]}).agrees
+    flipped = dict(zip(w["results"], reversed(list(w["results"].values())), strict=True))
+    assert not replay({**w, "results": flipped}).agrees
 
 
 def test_a_witness_naming_no_rule_sets_does_not_replay() -> None:

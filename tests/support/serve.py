@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ def _registry() -> Registry:
     return reg
 
 
+@cache
 def validator(name: str) -> Draft202012Validator:
     schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
     return Draft202012Validator(schema, registry=_registry())
@@ -53,7 +55,10 @@ class Server:
 
     def ask(self, **req: Any) -> dict[str, Any]:
         validator("request.schema.json").validate(req)
-        return self.raw(json.dumps(req))
+        response = self.raw(json.dumps(req))
+        if response["ok"]:  # every result has its op's shape (result-OP.schema.json)
+            validator(f"result-{req['op']}.schema.json").validate(response["result"])
+        return response
 
     def close(self) -> int:
         assert self.proc.stdin is not None
