@@ -28,7 +28,7 @@ def main() -> None:
         now = time.process_time()
         parts[str(last[1])] += now - float(last[0])
         # "  12.3s samba-en: claims" -> "claims"; "witness: key|a|b" -> "witness searches"
-        what = msg.split(" ", 1)[-1].strip()
+        what = msg.strip().split(" ", 1)[-1].strip()
         if what.startswith("witness"):
             what = "witness searches"
         elif ": where " in what:
