@@ -824,12 +824,12 @@ def check_book(
 def _recorded(claim: Claim, rules: Any, timeout: float) -> tuple[ClaimCheck, dict[str, Any]]:
     """Check a claim, recording the rule fields a solver check reads (computed checks are cheap:
     they are keyed on the whole rules value)."""
-    from arbitro.proofs.runner import _Recorder
+    from arbitro.proofs.recording import Recorder
 
     if claim.kind not in SOLVED:
         got = check_claim(claim, rules, timeout)
         return got, {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
-    rec = _Recorder(rules)
+    rec = Recorder(rules)
     got = check_claim(claim, rec, timeout)
     return got, dict(object.__getattribute__(rec, "read"))
 

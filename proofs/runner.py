@@ -32,6 +32,7 @@ from arbitro.model.schema import Options, rules_for
 from arbitro.model.spec import Rulebook, load_rulebook, use_spec_file
 from arbitro.proofs import smt
 from arbitro.proofs.properties import family, for_family, names
+from arbitro.proofs.recording import Recorder
 from arbitro.proofs.verdict import NotEncoded, Result, Verdict, not_covered
 
 R = TypeVar("R")
@@ -67,24 +68,6 @@ def distinct_readings(book: Rulebook, family: GameFamily[R, Any]) -> Iterator[tu
             yield opts, rules
 
 
-class _Recorder:
-    """The rules, recording which fields are read (and the values read)."""
-
-    def __init__(self, rules: Any) -> None:
-        object.__setattr__(self, "_rules", rules)
-        object.__setattr__(self, "read", {})
-
-    def __getattr__(self, name: str) -> Any:
-        rules = object.__getattribute__(self, "_rules")
-        value = getattr(rules, name)
-        read = object.__getattribute__(self, "read")
-        if name == "penalty":
-            read["penalties"] = rules.penalties
-        elif not callable(value):
-            read[name] = value
-        return value
-
-
 @dataclass
 class Job:
     rulebook: str
@@ -111,7 +94,7 @@ def _run_job(job: Job) -> list[tuple[Result, dict[str, Any]]]:
     for prop in for_family(family(rules)):
         if prop.name not in job.properties:
             continue
-        rec = _Recorder(rules)
+        rec = Recorder(rules)
         try:
             res = prop.run(rec, job.timeout, before)
         except NotEncoded as e:

@@ -147,14 +147,14 @@ clashes, dead rules and score witnesses ask again under every reading). Read-onl
 
 def reachable_shapes(rules: RummyRules, deck: Deck) -> Shapes:
     """Every meld shape reachable by laying and growing under the encoding's facts."""
-    from arbitro.proofs.runner import _Recorder
+    from arbitro.proofs.recording import Recorder
 
     known = _KNOWN.setdefault(deck, [])
     for read, shapes in known:
         # read through `rules`, so that a caller recording the fields read records these
         if all(getattr(rules, k) == v for k, v in read.items()):
             return shapes
-    rec = _Recorder(rules)
+    rec = Recorder(rules)
     shapes = _search(rec, deck)  # type: ignore[arg-type]
     if len(known) >= 64:
         known.clear()  # a long-lived process keeps a bounded memory
