@@ -38,16 +38,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 import tomllib
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = Path(os.environ.get("ARBITRO_RULEBOOKS", ROOT.parent / "shared" / "rulebooks"))
@@ -61,13 +63,12 @@ that `prove --refine` is run with in a mutant's copy: the command's walk (`proof
 with smaller budgets than its defaults, so that a mutant costs a minute, not the full run's hour."""
 REFINE = """
 import sys
-from arbitro.proofs import refine
-reports = refine.run({books!r}, (), deals=None, samples={samples}, budget={budget})
-for r in reports:
-    said = "agree" if r.ok else r.unavailable or f"{{r.first.kind}}: {{r.first.detail}}"
-    print(f"{{r.target}}: {{r.states}} states: {{said}}")
-sys.exit(0 if all(r.ok for r in reports) else 1)
+from benchmarks.mutants import refine_walk
+sys.exit(refine_walk({books!r}, budget={budget}, samples={samples}))
 """
+FIRST_PASS = 10
+"""The refine layer's first pass walks 1/FIRST_PASS of each budget over every target, so a bug that
+any target shows dies in seconds; the second pass is the whole walk (see `refine_walk`)."""
 SUITE = ("tests/model", "tests/proofs")
 LAYERS = ("refine", "suite")
 
@@ -479,6 +480,77 @@ MUTANTS: tuple[Mutant, ...] = (
 )
 
 
+# ---------------------------------------------------------------- the refine layer's walk
+
+
+def refine_walk(books: Sequence[str], *, budget: int, samples: int) -> int:
+    """`prove --refine`'s walk of these rulebooks (`proofs.refine.run`: every explorer
+    configuration of the books, `budget` states each; `samples` states of full-size play per
+    book over its seatings; the family's kept hands), reordered so that a broken engine is caught
+    early, and stopped at the first disagreement (exit 1; 0 when everything agrees).
+
+    First pass: 1/FIRST_PASS of every budget — sampled play of every seating (its seeded prefix),
+    the kept hands, the first states of every configuration. Second pass: the whole walk (the
+    sampled play and configurations again with their full budgets; the sampled play is seeded, so
+    the first pass was a prefix of it). Every check of the command's walk is run, cheap ones
+    first; nothing is left out."""
+    from arbitro.model.schema import rules_for
+    from arbitro.proofs import refine
+    from arbitro.proofs.explore_config import config_names, load_config, model_of
+
+    checks: dict[Any, Any] = {}
+
+    def check_for(key: Any, rules: Any, seating: Any) -> Any:
+        if key not in checks:
+            checks[key] = refine.refiner_for(rules, seating)
+        return checks[key]
+
+    def said(rep: Any, stage: str) -> int:
+        how = "agree" if rep.ok else rep.unavailable or f"{rep.first.kind}: {rep.first.detail}"
+        print(f"{stage}: {rep.target}: {rep.states} states: {how}"[:600], flush=True)
+        if rep.unavailable:
+            return 2
+        return 0 if rep.ok else 1
+
+    configs = [c for c in (load_config(n) for n in config_names()) if c.rulebook in books]
+    plays = []
+    for book in books:
+        rules = rules_for(book)
+        model = refine._model_for(book)
+        seatings = list(model.seatings(rules))
+        plays += [(book, rules, model, s, max(1, samples // len(seatings))) for s in seatings]
+    for stage, part in (("first pass", FIRST_PASS), ("whole walk", 1)):
+        for book, rules, model, seating, n in plays:
+            label = f"{book}, {seating.players} players in {seating.sides} sides"
+            check = check_for((book, seating), rules, seating)
+            rep = refine.sampled(
+                model, rules, seating, max(1, n // part), rulebook=book,
+                target=f"{label} (sampled)", check=check,
+            )  # fmt: skip
+            if code := said(rep, stage):
+                return code
+            if part != 1:
+                kept = refine.directed(
+                    model, rules, seating, rulebook=book, target=f"{label} (kept hands)",
+                    check=check,
+                )  # fmt: skip
+                if kept is not None and (code := said(kept, stage)):
+                    return code
+        for cfg in configs:
+            model = model_of(cfg)
+            check = check_for(cfg.name, cfg.rules, cfg.seating)
+            orders, how = refine.orders_for(model, cfg.rules, cfg.seating, None)
+            rep = refine.exhaustive(
+                model, cfg.rules, cfg.seating, orders, rulebook=cfg.rulebook,
+                options=cfg.options, config=cfg.name, check=check, target=cfg.name,
+                budget=None if how == "every deal" and part == 1 else budget // part,
+                max_states=budget // part,
+            )  # fmt: skip
+            if code := said(rep, stage):
+                return code
+    return 0
+
+
 # ---------------------------------------------------------------- patching
 
 
@@ -561,11 +633,6 @@ def _env(copy: Path) -> dict[str, str]:
     return env
 
 
-def _child_cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
 def cli(copy: Path) -> str:
     """Python code running the copy's `arbitro` command (its entry point in pyproject.toml)."""
     with (copy / "pyproject.toml").open("rb") as f:
@@ -587,26 +654,45 @@ def engine_line(copy: Path) -> str:
 
 
 def _run(copy: Path, args: Sequence[str], timeout: float) -> Outcome:
-    cpu = _child_cpu()
-    try:
-        got = subprocess.run(
-            [sys.executable, *args],
-            cwd=copy,
-            env=_env(copy),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        return Outcome("error", _child_cpu() - cpu, f"no answer within {timeout:g} s")
-    spent = _child_cpu() - cpu
-    tail = [x for x in (got.stdout + got.stderr).strip().splitlines() if x.strip()][-3:]
+    """Run `python args` in the copy; its CPU is its own and its waited-for children's
+    (`os.wait4` of this one process, so layers running side by side are counted apart)."""
+    with tempfile.TemporaryFile() as log:
+        p = subprocess.Popen(
+            [sys.executable, *args], cwd=copy, env=_env(copy), stdout=log,
+            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + timeout
+        late = False
+        try:
+            while True:
+                pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() > deadline:
+                    late = True
+                    os.killpg(p.pid, signal.SIGKILL)
+                    pid, status, usage = os.wait4(p.pid, 0)
+                    break
+                time.sleep(0.2)
+        except BaseException:
+            os.killpg(p.pid, signal.SIGKILL)
+            os.wait4(p.pid, 0)
+            raise
+        finally:
+            p.returncode = -1  # reaped here: Popen must not wait for it again
+        spent = usage.ru_utime + usage.ru_stime
+        log.seek(0)
+        text = log.read().decode(errors="replace")
+    if late:
+        return Outcome("error", spent, f"no answer within {timeout:g} s")
+    code = os.waitstatus_to_exitcode(status)
+    tail = [x for x in text.strip().splitlines() if x.strip()][-3:]
     detail = " | ".join(tail)[-400:]
-    if got.returncode == 0:
+    if code == 0:
         return Outcome("survived", spent, detail)
-    if got.returncode == 1:
+    if code == 1:
         return Outcome("killed", spent, detail)
-    return Outcome("error", spent, f"exit {got.returncode}: {detail}")
+    return Outcome("error", spent, f"exit {code}: {detail}")
 
 
 def run_refine(copy: Path, family: str, extra: Sequence[str], timeout: float) -> Outcome:
@@ -702,6 +788,15 @@ def render(rows: Sequence[Row], layers: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def row_json(r: Row) -> dict[str, Any]:
+    m = r.mutant
+    return {
+        "name": m.name, "family": m.family, "file": m.file, "about": m.about,
+        **{x: {"status": o.status, "cpu_seconds": round(o.seconds, 1), "detail": o.detail}
+           for x, o in r.outcomes.items()},
+    }  # fmt: skip
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--list", action="store_true", help="list the mutants and stop")
@@ -712,8 +807,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="an extra argument for `arbitro prove --refine` (repeatable)")  # fmt: skip
     p.add_argument("--test", action="append", metavar="PATH", help=f"suite paths (default {SUITE})")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per layer run")
+    p.add_argument("--jobs", type=int, default=1, help="mutants run side by side (default 1)")
     p.add_argument("--no-control", action="store_true", help="skip the unmutated control run")
-    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON here")
+    p.add_argument("--json", metavar="FILE",
+                   help="also write the rows as JSON here, rewritten as each mutant ends")  # fmt: skip
     p.add_argument("--force", action="store_true", help="overwrite the --json file")
     args = p.parse_args(argv)
 
@@ -735,45 +832,53 @@ def main(argv: Sequence[str] | None = None) -> int:
         known = {m.name for m in MUTANTS}
         print(f"mutants.py: unknown mutants {sorted(set(args.only) - known)}", file=sys.stderr)
         return 2
+    from arbitro.safe_write import write_text
+
+    if args.json and Path(args.json).exists() and not args.force:
+        print(f"mutants.py: {args.json} exists; --force overwrites it", file=sys.stderr)
+        return 2
     layers = tuple(args.layer or LAYERS)
     tests = tuple(args.test or SUITE)
     started = time.time()
-    if not args.no_control:
-        for family in sorted({m.family for m in chosen}):
-            control = run_one(None, family, layers, tests=tests, refine_args=args.refine_arg,
-                              timeout=args.timeout)  # fmt: skip
-            bad = {x: o for x, o in control.items() if o.status != "survived"}
-            print(f"control ({family}, unmutated): " + ", ".join(
-                f"{x} {o.status} in {o.seconds:.0f}s" for x, o in control.items()), flush=True)  # fmt: skip
-            if bad:
-                for x, o in bad.items():
-                    print(f"  {x} does not pass on the real engine: {o.detail}", file=sys.stderr)
-                return 1
     rows: list[Row] = []
-    for m in chosen:
-        got = run_one(m, m.family, layers, tests=tests, refine_args=args.refine_arg,
-                      timeout=args.timeout)  # fmt: skip
-        rows.append(Row(m, got))
-        print(f"{m.name:36} " + ", ".join(f"{x} {o.status} ({o.seconds:.0f}s)"
-                                          for x, o in got.items()), flush=True)  # fmt: skip
+
+    def one(m: Mutant | None, family: str) -> dict[str, Outcome]:
+        return run_one(m, family, layers, tests=tests, refine_args=args.refine_arg,
+                       timeout=args.timeout)  # fmt: skip
+
+    families = [] if args.no_control else sorted({m.family for m in chosen})
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        controls = {pool.submit(one, None, f): f for f in families}
+        pending = {pool.submit(one, m, m.family): m for m in chosen}
+        for fut in as_completed([*controls, *pending]):
+            if fut in controls:
+                control = fut.result()
+                print(f"control ({controls[fut]}, unmutated): " + ", ".join(
+                    f"{x} {o.status} in {o.seconds:.0f}s" for x, o in control.items()), flush=True)  # fmt: skip
+                bad = {x: o for x, o in control.items() if o.status != "survived"}
+                if bad:
+                    for x, o in bad.items():
+                        print(
+                            f"  {x} does not pass on the real engine: {o.detail}", file=sys.stderr
+                        )
+                    for f in pending:
+                        f.cancel()
+                    return 1
+                continue
+            m = pending[fut]
+            got = fut.result()
+            rows.append(Row(m, got))
+            print(f"{m.name:36} " + ", ".join(f"{x} {o.status} ({o.seconds:.0f}s)"
+                                              for x, o in got.items()), flush=True)  # fmt: skip
+            if args.json:
+                order = {x.name: i for i, x in enumerate(MUTANTS)}
+                data = [row_json(r) for r in sorted(rows, key=lambda r: order[r.mutant.name])]
+                write_text(args.json, json.dumps(data, indent=2) + "\n", force=True)
+    order = {x.name: i for i, x in enumerate(MUTANTS)}
+    rows.sort(key=lambda r: order[r.mutant.name])
     print()
     print(render(rows, layers))
     print(f"\n{len(rows)} mutants in {time.time() - started:.0f} s of wall time")
-    if args.json:
-        data = [
-            {
-                "name": r.mutant.name,
-                "family": r.mutant.family,
-                "file": r.mutant.file,
-                "about": r.mutant.about,
-                **{x: {"status": o.status, "cpu_seconds": round(o.seconds, 1), "detail": o.detail}
-                   for x, o in r.outcomes.items()},
-            }
-            for r in rows
-        ]  # fmt: skip
-        from arbitro.safe_write import write_text
-
-        write_text(args.json, json.dumps(data, indent=2) + "\n", force=args.force)
     return 0
 
 
