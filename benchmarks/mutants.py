@@ -551,6 +551,169 @@ def refine_walk(books: Sequence[str], *, budget: int, samples: int) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- spec mutants
+
+
+@dataclass(frozen=True)
+class SpecMutant:
+    """One changed rule: in spec/`book`.toml, the value of the clause `key` becomes `value` (a
+    TOML literal). It is proved as a spec of its own (`arbitro prove --spec FILE`)."""
+
+    name: str
+    book: str
+    key: str
+    value: str
+    about: str
+
+
+def _s(book: str, key: str, value: str, about: str, tag: str = "") -> SpecMutant:
+    return SpecMutant(f"{book}-{key.replace('_', '-')}{tag}", book, key, value, about)
+
+
+SPEC_MUTANTS: tuple[SpecMutant, ...] = (
+    # wild limits
+    _s("samba-en", "wild_cap", "3", "a set may hold three wilds (the book: two)", "-up"),
+    _s("samba-en", "wild_cap", "1", "a set may hold one wild only (the book: two)", "-down"),
+    _s("canasta-es", "wild_cap", "2", "a set may hold two wilds only (the book: three)"),
+    _s("samba-fr", "wilds_at_most_naturals", "false", "a set may hold more wilds than naturals"),
+    # meld minimums and sizes
+    _s("samba-en", "set_min", "4", "a set needs four cards (the book: three)"),
+    _s("samba-en", "sequence_min", "4", "an escalera needs four cards (the book: three)"),
+    _s("samba-en", "sequence_max", "8", "an escalera holds eight cards (the book: seven)"),
+    _s(
+        "canasta-es", "set_start_min_naturals", "1", "a set starts with one natural (the book: two)"
+    ),
+    _s(
+        "canasta-es",
+        "wild_meld_min_start",
+        "4",
+        "a wild meld starts with four wilds (the book: five)",
+    ),
+    _s("samba-en", "completed_size", "6", "a canasta is six cards (the book: seven)"),
+    # score values
+    _s(
+        "samba-en",
+        "card_points",
+        "{ joker = 40, two = 20, ace = 20, high = 10, low = 5, black_three = 5 }",
+        "a joker counts 40 (the book: 50)",
+    ),
+    _s("samba-en", "bonus_samba", "450", "a samba scores 450 (the book: 500)"),
+    _s("canasta-es", "bonus_dirty_canasta", "305", "a dirty canasta scores 305 (the book: 300)"),
+    _s("canasta-es", "red_three_each", "90", "a red three scores 90 (the book: 100)"),
+    _s(
+        "canasta-es",
+        "black_three_hand_penalty",
+        "100",
+        "a black three left in hand costs 100 (the book: 95)",
+    ),
+    _s("escoba-es", "velo_points", "2", "the seven of coins scores two (the book: one)"),
+    _s("escoba-es", "escoba_points", "2", "an escoba scores two (the book: one)"),
+    _s("escoba-es", "setenta_points", "2", "the setenta scores two (the book: one)"),
+    # capture target, dealing, game end
+    _s("escoba-es", "capture_sum", "14", "a capture makes 14 (the book: 15)"),
+    _s("escoba-es", "capture_sum", "16", "a capture makes 16 (the book: 15)", "-up"),
+    _s("escoba-es", "table_initial", "5", "five cards to the table at the deal (the book: four)"),
+    _s("escoba-es", "hand_size", "4", "four cards to each hand (the book: three)"),
+    _s("escoba-es", "target_score", "15", "the game is to 15 (the book: 21)"),
+)
+
+
+def spec_text(book: str, key: str | None, value: str, new_id: str, root: Path = ROOT) -> str:
+    """The book's spec with the first `value = ...` line after `key = "KEY"` (the clause's own
+    value, before its readings) replaced, and its id changed to `new_id`."""
+    text = (root / "spec" / f"{book}.toml").read_text(encoding="utf-8")
+    old_id = f'id = "{book}"\n'
+    if text.count(old_id) < 1:
+        raise MutantError(f"spec/{book}.toml: no line {old_id.strip()!r}")
+    text = text.replace(old_id, f'id = "{new_id}"\n', 1)
+    if key is None:
+        return text
+    at = text.find(f'\nkey = "{key}"\n')
+    if at < 0:
+        raise MutantError(f"spec/{book}.toml: no clause with key {key!r}")
+    start = text.find("\nvalue = ", at)
+    nxt = text.find("\n[[clause]]", at + 1)
+    if start < 0 or (0 <= nxt < start):
+        raise MutantError(f"spec/{book}.toml: the clause {key!r} has no value line")
+    end = text.find("\n", start + 1)
+    while text[end + 1 : end + 2] in (" ", "]", "}") and end + 1 < len(
+        text
+    ):  # a value on many lines
+        end = text.find("\n", end + 1)
+    return text[: start + 1] + f"value = {value}" + text[end:]
+
+
+def prove_spec(path: Path, timeout: float) -> tuple[Outcome, list[dict[str, Any]]]:
+    """`arbitro prove --spec FILE --json --jobs 1` on a spec file: the outcome (status "ran" or
+    "error") and the results."""
+    code = cli(ROOT)
+    with tempfile.TemporaryDirectory(prefix="arbitro-specmut-") as tmp:
+        out = Path(tmp) / "out.json"
+        args = ["-c", code, "prove", "--spec", str(path), "--json", "--jobs", "1"]
+        got = _run(ROOT, args, timeout, stdout=out)
+        try:
+            data = json.loads(out.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return Outcome("error", got.seconds, got.detail), []
+    return Outcome("ran", got.seconds, ""), list(data.get("results", []))
+
+
+def verdicts(results: Sequence[dict[str, Any]]) -> dict[str, tuple[str, bool]]:
+    """Each check's verdict and whether it carries a witness, as "property/check"."""
+    out: dict[str, tuple[str, bool]] = {}
+    for r in results:
+        for c in r.get("checks", []):
+            out[f"{r['property']}/{c['name']}"] = (c["verdict"], "witness" in c)
+    return out
+
+
+def run_spec_mutants(
+    chosen: Sequence[SpecMutant], timeout: float, jobs: int
+) -> list[dict[str, Any]]:
+    """Each book's spec renamed and unchanged (the baseline), then each mutant: the checks that
+    are REFUTED with a witness on the mutant and were not on the baseline."""
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="arbitro-specmut-") as tmp:
+
+        def prove_one(book: str, m: SpecMutant | None) -> tuple[Outcome, list[dict[str, Any]]]:
+            new_id = f"{book}-{'base' if m is None else 'm' + str(SPEC_MUTANTS.index(m))}"
+            path = Path(tmp) / f"{new_id}.toml"
+            text = spec_text(
+                book, None if m is None else m.key, "" if m is None else m.value, new_id
+            )
+            path.write_text(text, encoding="utf-8")
+            return prove_spec(path, timeout)
+
+        with ThreadPoolExecutor(max(1, jobs)) as pool:
+            books = sorted({m.book for m in chosen})
+            base = {b: pool.submit(prove_one, b, None) for b in books}
+            runs = {m: pool.submit(prove_one, m.book, m) for m in chosen}
+            base_v = {}
+            for b, f in base.items():
+                o, res = f.result()
+                base_v[b] = verdicts(res)
+                print(f"baseline {b}: {o.status} in {o.seconds:.0f}s: " + ", ".join(
+                    f"{k} {v[0]}" for k, v in base_v[b].items()), flush=True)  # fmt: skip
+            for m, f in runs.items():
+                o, res = f.result()
+                got = verdicts(res)
+                was = base_v[m.book]
+                turned = sorted(k for k, (v, w) in got.items()
+                                if v == "REFUTED" and w and was.get(k, ("",))[0] != "REFUTED")  # fmt: skip
+                changed = sorted(f"{k} {was.get(k, ('absent',))[0]}->{v}"
+                                 for k, (v, _) in got.items() if was.get(k, ("",))[0] != v)  # fmt: skip
+                status = "error" if o.status == "error" else "killed" if turned else "survived"
+                row = {"name": m.name, "book": m.book, "key": m.key, "value": m.value,
+                       "about": m.about, "status": status, "refuted": turned,
+                       "changed": changed, "cpu_seconds": round(o.seconds, 1),
+                       "detail": o.detail}  # fmt: skip
+                rows.append(row)
+                print(f"{m.name:40} {status} ({o.seconds:.0f}s): "
+                      + (", ".join(turned) or "no property REFUTED") + (f" [{o.detail}]" if o.detail else ""),
+                      flush=True)  # fmt: skip
+    return rows
+
+
 # ---------------------------------------------------------------- patching
 
 
@@ -653,13 +816,14 @@ def engine_line(copy: Path) -> str:
     return (got.stdout + got.stderr).strip()
 
 
-def _run(copy: Path, args: Sequence[str], timeout: float) -> Outcome:
+def _run(copy: Path, args: Sequence[str], timeout: float, stdout: Path | None = None) -> Outcome:
     """Run `python args` in the copy; its CPU is its own and its waited-for children's
     (`os.wait4` of this one process, so layers running side by side are counted apart)."""
-    with tempfile.TemporaryFile() as log:
+    with tempfile.TemporaryFile() as log, open(stdout or os.devnull, "wb") as out:
         p = subprocess.Popen(
-            [sys.executable, *args], cwd=copy, env=_env(copy), stdout=log,
-            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+            [sys.executable, *args], cwd=copy, env=_env(copy), stdout=out if stdout else log,
+            stderr=log if stdout else subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,
         )  # fmt: skip
         deadline = time.monotonic() + timeout
         late = False
@@ -705,6 +869,15 @@ def run_refine(copy: Path, family: str, extra: Sequence[str], timeout: float) ->
         code = REFINE.format(books=list(FAMILY_BOOKS[family]), samples=samples, budget=budget)
         args = ["-c", code]
     return _run(copy, args, timeout)
+
+
+def suite_order(tests: Sequence[str], family: str) -> list[str]:
+    """The default suite with the mutated family's engine tests first, then the proofs' tests,
+    then the other families' (the same tests: with -x, a killed mutant stops sooner)."""
+    if tuple(tests) != SUITE:
+        return list(tests)
+    others = [f"tests/model/{f}" for f in sorted(FAMILY_BOOKS) if f != family]
+    return [f"tests/model/{family}", "tests/proofs", *others]
 
 
 def run_suite(copy: Path, tests: Sequence[str], timeout: float) -> Outcome:
@@ -753,7 +926,7 @@ def run_one(
             if layer == "refine":
                 out[layer] = run_refine(copy, family, refine_args, timeout)
             else:
-                out[layer] = run_suite(copy, tests, timeout)
+                out[layer] = run_suite(copy, suite_order(tests, family), timeout)
         return out
 
 
@@ -788,6 +961,36 @@ def render(rows: Sequence[Row], layers: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def spec_main(args: argparse.Namespace) -> int:
+    chosen = [m for m in SPEC_MUTANTS if not args.only or m.name in args.only]
+    if args.list:
+        for m in chosen:
+            print(f"{m.name:44} {m.about}")
+        return 0
+    for m in chosen:
+        try:
+            spec_text(m.book, m.key, m.value, "x")
+        except MutantError as e:
+            print(f"mutants.py: {e}", file=sys.stderr)
+            return 2
+    if args.json and Path(args.json).exists() and not args.force:
+        print(f"mutants.py: {args.json} exists; --force overwrites it", file=sys.stderr)
+        return 2
+    started = time.time()
+    rows = run_spec_mutants(chosen, args.timeout, args.jobs)
+    killed = sum(r["status"] == "killed" for r in rows)
+    print(f"\nspec mutants turning a property REFUTED with a witness: {killed}/{len(rows)} "
+          f"({100.0 * killed / max(len(rows), 1):.0f}%) in {time.time() - started:.0f} s of wall time")  # fmt: skip
+    for r in rows:
+        if r["status"] != "killed":
+            print(f"{r['status']}: {r['name']}: {r['about']}")
+    if args.json:
+        from arbitro.safe_write import write_text
+
+        write_text(args.json, json.dumps(rows, indent=2) + "\n", force=True)
+    return 0
+
+
 def row_json(r: Row) -> dict[str, Any]:
     m = r.mutant
     return {
@@ -812,7 +1015,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--json", metavar="FILE",
                    help="also write the rows as JSON here, rewritten as each mutant ends")  # fmt: skip
     p.add_argument("--force", action="store_true", help="overwrite the --json file")
+    p.add_argument("--spec-mutants", action="store_true",
+                   help="the spec mutants instead: each changed rule proved as a spec of its own")  # fmt: skip
     args = p.parse_args(argv)
+    if args.spec_mutants:
+        return spec_main(args)
 
     problems = snippet_problems()
     chosen = [
