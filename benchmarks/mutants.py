@@ -816,6 +816,21 @@ def engine_line(copy: Path) -> str:
     return (got.stdout + got.stderr).strip()
 
 
+LIVE: set[int] = set()
+"""The layer runs under way (each the leader of its own process group)."""
+
+
+def _stop_live(signum: int, _frame: Any) -> None:
+    """On SIGTERM or SIGINT, stop every layer run under way (they run in sessions of their own,
+    so the signal does not reach them), then exit."""
+    for pid in list(LIVE):
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    os._exit(128 + signum)
+
+
 def _run(copy: Path, args: Sequence[str], timeout: float, stdout: Path | None = None) -> Outcome:
     """Run `python args` in the copy; its CPU is its own and its waited-for children's
     (`os.wait4` of this one process, so layers running side by side are counted apart)."""
@@ -825,6 +840,7 @@ def _run(copy: Path, args: Sequence[str], timeout: float, stdout: Path | None = 
             stderr=log if stdout else subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True,
         )  # fmt: skip
+        LIVE.add(p.pid)
         deadline = time.monotonic() + timeout
         late = False
         try:
@@ -843,6 +859,7 @@ def _run(copy: Path, args: Sequence[str], timeout: float, stdout: Path | None = 
             os.wait4(p.pid, 0)
             raise
         finally:
+            LIVE.discard(p.pid)
             p.returncode = -1  # reaped here: Popen must not wait for it again
         spent = usage.ru_utime + usage.ru_stime
         log.seek(0)
@@ -1018,6 +1035,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--spec-mutants", action="store_true",
                    help="the spec mutants instead: each changed rule proved as a spec of its own")  # fmt: skip
     args = p.parse_args(argv)
+    signal.signal(signal.SIGTERM, _stop_live)
+    signal.signal(signal.SIGINT, _stop_live)
     if args.spec_mutants:
         return spec_main(args)
 
