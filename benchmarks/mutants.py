@@ -36,6 +36,7 @@ checks that every snippet still occurs exactly once and runs a few mutants end t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -824,10 +825,8 @@ def _stop_live(signum: int, _frame: Any) -> None:
     """On SIGTERM or SIGINT, stop every layer run under way (they run in sessions of their own,
     so the signal does not reach them), then exit."""
     for pid in list(LIVE):
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     os._exit(128 + signum)
 
 
