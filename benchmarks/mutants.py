@@ -817,6 +817,13 @@ def engine_line(copy: Path) -> str:
     return (got.stdout + got.stderr).strip()
 
 
+def _share_nice(pid: int) -> None:
+    """A run in a session of its own is its own scheduling group where the kernel groups by
+    session (autogroup): give the group this process's niceness, so that `nice` still holds."""
+    with contextlib.suppress(OSError):
+        Path(f"/proc/{pid}/autogroup").write_text(f"{os.getpriority(os.PRIO_PROCESS, 0)}\n")
+
+
 LIVE: set[int] = set()
 """The layer runs under way (each the leader of its own process group)."""
 
@@ -840,6 +847,7 @@ def _run(copy: Path, args: Sequence[str], timeout: float, stdout: Path | None = 
             start_new_session=True,
         )  # fmt: skip
         LIVE.add(p.pid)
+        _share_nice(p.pid)
         deadline = time.monotonic() + timeout
         late = False
         try:
