@@ -817,20 +817,14 @@ def engine_line(copy: Path) -> str:
     return (got.stdout + got.stderr).strip()
 
 
-def _share_nice(pid: int) -> None:
-    """A run in a session of its own is its own scheduling group where the kernel groups by
-    session (autogroup): give the group this process's niceness, so that `nice` still holds."""
-    with contextlib.suppress(OSError):
-        Path(f"/proc/{pid}/autogroup").write_text(f"{os.getpriority(os.PRIO_PROCESS, 0)}\n")
-
-
 LIVE: set[int] = set()
-"""The layer runs under way (each the leader of its own process group)."""
+"""The layer runs under way, each the leader of its own process group (in this process's session,
+so they share its scheduling group and niceness: the whole run counts as one job to the kernel)."""
 
 
 def _stop_live(signum: int, _frame: Any) -> None:
-    """On SIGTERM or SIGINT, stop every layer run under way (they run in sessions of their own,
-    so the signal does not reach them), then exit."""
+    """On SIGTERM or SIGINT, stop every layer run under way (process groups of their own, so a
+    signal to this one does not reach them), then exit."""
     for pid in list(LIVE):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)
@@ -844,10 +838,9 @@ def _run(copy: Path, args: Sequence[str], timeout: float, stdout: Path | None = 
         p = subprocess.Popen(
             [sys.executable, *args], cwd=copy, env=_env(copy), stdout=out if stdout else log,
             stderr=log if stdout else subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            start_new_session=True,
+            process_group=0,
         )  # fmt: skip
         LIVE.add(p.pid)
-        _share_nice(p.pid)
         deadline = time.monotonic() + timeout
         late = False
         try:
@@ -985,6 +978,34 @@ def render(rows: Sequence[Row], layers: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def _cell(o: dict[str, Any] | None) -> str:
+    if o is None:
+        return "not run"
+    how = o["status"]
+    if how == "killed" and o.get("detail"):
+        first = o["detail"].split(" | ")[-1]
+        if ": " in first and first.startswith(("first pass", "whole walk")):
+            stage, target = first.split(": ")[:2]
+            how += f" ({stage}, {target.split(' (')[0]})"
+    return how
+
+
+def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -> str:
+    """The recorded runs as the tables of docs/proofs.md's mutation section."""
+    lines = ["| mutant | what it breaks | `refine` | suite | CPU s (refine + suite) |",
+             "|---|---|---|---|---|"]  # fmt: skip
+    for r in engine:
+        cpu = " + ".join(f"{r[x]['cpu_seconds']:.0f}" if x in r else "-" for x in LAYERS)
+        lines.append(f"| `{r['name']}` | {r['about']} | {_cell(r.get('refine'))} | "
+                     f"{_cell(r.get('suite'))} | {cpu} |")  # fmt: skip
+    if spec:
+        lines += ["", "| spec mutant | the change | checks turned REFUTED | CPU s |", "|---|---|---|---|"]  # fmt: skip
+        for s in spec:
+            got = ", ".join(f"`{x}`" for x in s["refuted"]) or s["status"]
+            lines.append(f"| `{s['name']}` | {s['about']} | {got} | {s['cpu_seconds']:.0f} |")
+    return "\n".join(lines)
+
+
 def spec_main(args: argparse.Namespace) -> int:
     chosen = [m for m in SPEC_MUTANTS if not args.only or m.name in args.only]
     if args.list:
@@ -1041,7 +1062,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--force", action="store_true", help="overwrite the --json file")
     p.add_argument("--spec-mutants", action="store_true",
                    help="the spec mutants instead: each changed rule proved as a spec of its own")  # fmt: skip
+    p.add_argument("--markdown", nargs=2, metavar=("ENGINE_JSON", "SPEC_JSON"),
+                   help="print recorded runs as markdown tables (no mutant is run)")  # fmt: skip
     args = p.parse_args(argv)
+    if args.markdown:
+        got = [json.loads(Path(f).read_text(encoding="utf-8")) if Path(f).is_file() else []
+               for f in args.markdown]  # fmt: skip
+        print(markdown(got[0], got[1]))
+        return 0
     signal.signal(signal.SIGTERM, _stop_live)
     signal.signal(signal.SIGINT, _stop_live)
     if args.spec_mutants:
