@@ -98,7 +98,10 @@ def main() -> None:
                     same += 1
                     continue
                 differ += 1
-                k = next(i for i, (x, y) in enumerate(zip(bs, ts)) if x != y)
+                k = next(
+                    (i for i, (x, y) in enumerate(zip(bs, ts, strict=False)) if x != y),
+                    min(len(bs), len(ts)),
+                )
                 print(f"{book} seed {b['seed']}: parts at step {k}")
                 if k > 0:
                     bsh, tsh = b["shown"], t["shown"]
