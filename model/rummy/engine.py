@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from arbitro.model.errors import IllegalAction, MalformedInput
 from arbitro.model.rummy import caches
@@ -59,7 +59,7 @@ from arbitro.model.rummy.cards import (
     is_wild,
     remove,
 )
-from arbitro.model.rummy.going_out import answer, ask
+from arbitro.model.rummy.going_out import answer, ask, can_go_out
 from arbitro.model.rummy.laying import lay_candidates, shape
 from arbitro.model.rummy.melding import add, finish_opening, freed_options, lay, merge, replace_wild
 from arbitro.model.rummy.melds import (
@@ -165,8 +165,8 @@ class _Listed:
         self.next: dict[Action, State] = {}
 
 
-_LISTED = _Listed()
-_TYPES = frozenset(_ACTION_TYPES)
+_LISTED: Final = _Listed()
+_TYPES: Final = frozenset(_ACTION_TYPES)
 
 
 def apply(rules: RummyRules, state: State, action: object) -> State:
@@ -301,12 +301,12 @@ def random_step(rules: RummyRules, state: State, rng: random.Random) -> tuple[Ac
     return a, apply(rules, state, a)
 
 
-_new: Any = tuple.__new__
+_new: Final[Any] = tuple.__new__
 """Actions are built by `tuple.__new__(type, (tag, fields...))` in the listing loops: what their
 constructors do, without a Python call per action."""
 
 
-_DISCARDS: dict[int, tuple[Discard, ...]] = {}
+_DISCARDS: Final[dict[int, tuple[Discard, ...]]] = {}
 
 
 def _discards(seat: int) -> tuple[Discard, ...]:
@@ -561,7 +561,13 @@ class _Moment:
             and len(hand) >= 2
         ):
             a = AskPartner(seat)
-            if judge(a):
+            if quick:
+                # `going_out.ask` refuses a player holding the rest of a pile taken to open, or
+                # one who cannot go out; the rest is the test above (no refusal raised, no state
+                # built: `apply` plays the ask)
+                if not s.held and can_go_out(t, s):
+                    push(a)
+            elif judge(a):
                 push(a)
         if s.no_discard:
             a = Stop(seat)

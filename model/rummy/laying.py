@@ -16,7 +16,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import groupby
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import BLACK_THREES, JOKER, LOWEST_THREE
@@ -102,16 +102,16 @@ class Shape(NamedTuple):
         return (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
 
 
-_WILD_KINDS = (*range(LOWEST_THREE), JOKER)
+_WILD_KINDS: Final = (*range(LOWEST_THREE), JOKER)
 # what `Counter.update` runs (in C), without Counter's own overhead
 _count_elements: Callable[[dict[int, int], Iterable[int]], None]
 _count_elements = collections._count_elements  # type: ignore[attr-defined]
 
 
-_new_shape: Any = tuple.__new__
+_new_shape: Final[Any] = tuple.__new__
 """`Shape(...)` without the Python call of a NamedTuple's constructor."""
 
-_LAST: list[Any] = [None, None, None]
+_LAST: Final[list[Any]] = [None, None, None]
 """The pool, tables and shape worked out last: the list of legal actions and the going-out
 screens of one state read the same hand."""
 
