@@ -530,7 +530,8 @@ class Problem:
         """The greatest (or least) value of `objective` under the facts and goals, proved optimal.
 
         `beyond`, when given, is a value already proved unreachable-past (no assignment goes
-        beyond it; e.g. a sum of proved bounds): the search then halves the gap at once. A first
+        beyond it; e.g. a sum of proved bounds): it is asked first (reached, it is the optimum,
+        one call), and the search then halves the gap at once. A first
         assignment gives a value; then "at least value + step" is asked, jumping to each
         new assignment's value and doubling the step, until a check is unsat; from there the gap
         is halved. The answer is proved by the last unsat check (nothing reaches one beyond it).
@@ -576,6 +577,17 @@ class Problem:
                 value = answered[0].model().eval(obj, model_completion=True).as_long()
             return got, value
 
+        ceiling: int | None = None if beyond is None else beyond * sign
+        if ceiling is not None:
+            # the proved bound itself is the first candidate: reached, it is the optimum at once
+            got, value = ask(ceiling)
+            if got == z3.sat and value is not None:
+                values = _values(answered[0].model(), declared)
+                values.pop("objective!", None)
+                seconds = time.perf_counter() - started
+                return Optimum("proved", value=value * sign, values=values, seconds=seconds)
+            if got == z3.unsat:
+                ceiling -= 1
         got, best = ask(None)
         solver_of = answered
         if got == z3.unsat:
@@ -589,7 +601,6 @@ class Problem:
                 seconds=time.perf_counter() - started,
             )
         model = solver_of[0].model()
-        ceiling: int | None = None if beyond is None else beyond * sign
         step = 1
         while ceiling is None or best < ceiling:
             target = best + step if ceiling is None else (best + ceiling + 1) // 2

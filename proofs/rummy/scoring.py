@@ -182,10 +182,25 @@ def _end(reached: int | None, bound: int | None, exact: bool) -> str:
     return end_text(reached, False)
 
 
+SEARCH_SHARE = 50
+"""The searches for the ends of `score-bounds` give each solver call 1/SEARCH_SHARE of the
+resource limit (5,000,000 units by default; `--rlimit 0`: no limit): an optimum the solver
+cannot close within it is reported as the best configuration found and a bound proved past it,
+the gap stated, instead of spending the whole limit on the last step of a hard integer search
+(samba-fr's six-pack layouts)."""
+
+
 def bounds(rules: RummyRules, timeout: float) -> Result:
     """`score-bounds`: the signs, then each end of every category and of the hand score — the
     optimum when the solver proves it; else the best configuration found and a bound proved past
-    it (`_ceiling`), the gap between them stated. PROVED when every end has a proved bound."""
+    it (`_ceiling`), the gap between them stated. PROVED when every end has a proved bound. The
+    searches run with 1/SEARCH_SHARE of the resource limit per call."""
+    limit = smt.rlimit()
+    with smt.use_rlimit(max(1, limit // SEARCH_SHARE) if limit else 0):
+        return _bounds(rules, timeout)
+
+
+def _bounds(rules: RummyRules, timeout: float) -> Result:
     started = time.perf_counter()
     cfg = config(rules)
     facts = cfg.facts.items
@@ -349,4 +364,13 @@ def step(rules: RummyRules, timeout: float) -> Result:
     )
 
 
-__all__ = ["CATEGORIES", "bounds", "card_unit", "decode", "describe", "signs", "step"]
+__all__ = [
+    "CATEGORIES",
+    "SEARCH_SHARE",
+    "bounds",
+    "card_unit",
+    "decode",
+    "describe",
+    "signs",
+    "step",
+]
