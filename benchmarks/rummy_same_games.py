@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from bench_rummy import BOOKS, ROOT, extract
 
@@ -61,7 +62,8 @@ for seed in range(first, first + count):
 """
 
 
-def play(path: Path, book: str, first: int, count: int) -> list[dict[str, object]]:
+def play(path: Path, book: str, first: int, count: int) -> list[dict[str, Any]]:
+    """The digests of the hands `first` to `first + count - 1` played by the engine under `path`."""
     env = dict(os.environ, PYTHONPATH=str(path), ARBITRO_SPEC_DIR=str(path / "spec"))
     env["PYTHONHASHSEED"] = "0"
     done = subprocess.run(
@@ -75,6 +77,33 @@ def play(path: Path, book: str, first: int, count: int) -> list[dict[str, object
     return [json.loads(line) for line in done.stdout.splitlines()]
 
 
+def parted(base: Path, this: Path, book: str, first: int, count: int) -> tuple[list[str], int]:
+    """The hands the two engines play differently, each described where they part, and the
+    steps played by `this`."""
+    out: list[str] = []
+    steps = 0
+    theirs = play(base, book, first, count)
+    ours = play(this, book, first, count)
+    for b, t in zip(theirs, ours, strict=True):
+        bs, ts = b["steps"], t["steps"]
+        steps += len(ts)
+        if bs == ts:
+            continue
+        k = next(
+            (i for i, (x, y) in enumerate(zip(bs, ts, strict=False)) if x != y),
+            min(len(bs), len(ts)),
+        )
+        lines = [f"{book} seed {b['seed']}: parts at step {k}"]
+        if k > 0:
+            state, base_acts = b["shown"][k - 1]
+            _, this_acts = t["shown"][k - 1]
+            lines.append(f"  state {state}")
+            lines.append(f"  only baseline: {sorted(set(base_acts) - set(this_acts))}")
+            lines.append(f"  only this:     {sorted(set(this_acts) - set(base_acts))}")
+        out.append("\n".join(lines))
+    return out, steps
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("books", nargs="*", default=list(BOOKS))
@@ -86,31 +115,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = extract(args.baseline, Path(tmp))
         for book in args.books:
-            theirs = play(base, book, args.first, args.hands)
-            ours = play(ROOT, book, args.first, args.hands)
-            same = 0
-            steps = 0
-            for b, t in zip(theirs, ours, strict=True):
-                bs, ts = b["steps"], t["steps"]
-                assert isinstance(bs, list) and isinstance(ts, list)
-                steps += len(ts)
-                if bs == ts:
-                    same += 1
-                    continue
-                differ += 1
-                k = next(
-                    (i for i, (x, y) in enumerate(zip(bs, ts, strict=False)) if x != y),
-                    min(len(bs), len(ts)),
-                )
-                print(f"{book} seed {b['seed']}: parts at step {k}")
-                if k > 0:
-                    bsh, tsh = b["shown"], t["shown"]
-                    assert isinstance(bsh, list) and isinstance(tsh, list)
-                    state, base_acts = bsh[k - 1]
-                    _, this_acts = tsh[k - 1]
-                    print(f"  state {state}")
-                    print(f"  only baseline: {sorted(set(base_acts) - set(this_acts))}")
-                    print(f"  only this:     {sorted(set(this_acts) - set(base_acts))}")
+            found, steps = parted(base, ROOT, book, args.first, args.hands)
+            for line in found:
+                print(line)
+            differ += len(found)
+            same = args.hands - len(found)
             print(f"{book}: {same}/{args.hands} hands the same game ({steps} steps)", flush=True)
     print(json.dumps({"differ": differ}))
     sys.exit(1 if differ else 0)

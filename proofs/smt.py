@@ -556,7 +556,7 @@ class Problem:
 
         share = _LIMIT[0] // INCREMENTAL_SHARE
 
-        def ask(at_least: int | None) -> tuple[Any, int | None]:
+        def ask(at_least: int | None, retry: bool = True) -> tuple[Any, int | None]:
             if at_least is None:
                 got = _run(solver, timeout, units=share)
             else:
@@ -565,7 +565,7 @@ class Problem:
                 solver.add(z3.Implies(lit, obj >= at_least))
                 got = _run(solver, timeout, lit, units=share)
             answered[0] = solver
-            if got == z3.unknown:
+            if got == z3.unknown and retry:
                 fresh = z3.SolverFor("QF_LIA", ctx=ctx)
                 fresh.from_string(text)
                 if at_least is not None:
@@ -580,7 +580,8 @@ class Problem:
         ceiling: int | None = None if beyond is None else beyond * sign
         if ceiling is not None:
             # the proved bound itself is the first candidate: reached, it is the optimum at once
-            got, value = ask(ceiling)
+            # (asked of the incremental solver only: a bound past the optimum is often hard)
+            got, value = ask(ceiling, retry=False)
             if got == z3.sat and value is not None:
                 values = _values(answered[0].model(), declared)
                 values.pop("objective!", None)

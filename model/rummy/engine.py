@@ -348,7 +348,7 @@ class _Moment:
             return self._draw()
         if step == ANSWER:
             p = partner(s, s.seat)
-            return [Answer(p, True), Answer(p, False)]
+            return [_new(Answer, (9, p, True)), _new(Answer, (9, p, False))]
         return self._freed()
 
     def _draw(self) -> list[Action]:
@@ -512,7 +512,7 @@ class _Moment:
                     a = _new(AddToMeld, (3, seat, i, c))
                     if opening and left >= 3:
                         m = melds[i]
-                        grown = Meld(m.kind, m.key, tuple(sorted((*m.cards, c))))
+                        grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
                         rest = remove(hand, (c,))
                         if self._reaches(rest, (*melds[:i], grown, *melds[i + 1 :])) or judge(a):
                             push(a)
@@ -542,7 +542,7 @@ class _Moment:
                             if fast or judge(a):
                                 push(a)
         if pend:
-            a = FinishOpening(seat)
+            a = _new(FinishOpening, (6, seat))
             if judge(a):
                 push(a)
         if len(hand) >= 2 and quick:
@@ -560,7 +560,7 @@ class _Moment:
             and not s.melded
             and len(hand) >= 2
         ):
-            a = AskPartner(seat)
+            a = _new(AskPartner, (8, seat))
             if quick:
                 # `going_out.ask` refuses a player holding the rest of a pile taken to open, or
                 # one who cannot go out; the rest is the test above (no refusal raised, no state
@@ -580,7 +580,7 @@ class _Moment:
         after it, short of what going out requires even if that card finished another meld: then
         the last card could not go out and the addition is refused (`going_out.one_card_ok`)."""
         m = melds[i]
-        grown = Meld(m.kind, m.key, tuple(sorted((*m.cards, c))))
+        grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
         t = self.t
         done, clean, dirty = going_out_counts(t, (*melds[:i], grown, *melds[i + 1 :]))
         r = t.rules
