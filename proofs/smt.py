@@ -530,7 +530,8 @@ class Problem:
         """The greatest (or least) value of `objective` under the facts and goals, proved optimal.
 
         `beyond`, when given, is a value already proved unreachable-past (no assignment goes
-        beyond it; e.g. a sum of proved bounds): the search then halves the gap at once. A first
+        beyond it; e.g. a sum of proved bounds): it is asked first (reached, it is the optimum,
+        one call), and the search then halves the gap at once. A first
         assignment gives a value; then "at least value + step" is asked, jumping to each
         new assignment's value and doubling the step, until a check is unsat; from there the gap
         is halved. The answer is proved by the last unsat check (nothing reaches one beyond it).
@@ -555,7 +556,7 @@ class Problem:
 
         share = _LIMIT[0] // INCREMENTAL_SHARE
 
-        def ask(at_least: int | None) -> tuple[Any, int | None]:
+        def ask(at_least: int | None, retry: bool = True) -> tuple[Any, int | None]:
             if at_least is None:
                 got = _run(solver, timeout, units=share)
             else:
@@ -564,7 +565,7 @@ class Problem:
                 solver.add(z3.Implies(lit, obj >= at_least))
                 got = _run(solver, timeout, lit, units=share)
             answered[0] = solver
-            if got == z3.unknown:
+            if got == z3.unknown and retry:
                 fresh = z3.SolverFor("QF_LIA", ctx=ctx)
                 fresh.from_string(text)
                 if at_least is not None:
@@ -576,6 +577,18 @@ class Problem:
                 value = answered[0].model().eval(obj, model_completion=True).as_long()
             return got, value
 
+        ceiling: int | None = None if beyond is None else beyond * sign
+        if ceiling is not None:
+            # the proved bound itself is the first candidate: reached, it is the optimum at once
+            # (asked of the incremental solver only: a bound past the optimum is often hard)
+            got, value = ask(ceiling, retry=False)
+            if got == z3.sat and value is not None:
+                values = _values(answered[0].model(), declared)
+                values.pop("objective!", None)
+                seconds = time.perf_counter() - started
+                return Optimum("proved", value=value * sign, values=values, seconds=seconds)
+            if got == z3.unsat:
+                ceiling -= 1
         got, best = ask(None)
         solver_of = answered
         if got == z3.unsat:
@@ -589,7 +602,6 @@ class Problem:
                 seconds=time.perf_counter() - started,
             )
         model = solver_of[0].model()
-        ceiling: int | None = None if beyond is None else beyond * sign
         step = 1
         while ceiling is None or best < ceiling:
             target = best + step if ceiling is None else (best + ceiling + 1) // 2
