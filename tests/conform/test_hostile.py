@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from arbitro.cli.main import main
+from tests.support.clock import stopwatch
 
 HOSTILE = [sys.executable, str(Path(__file__).parent / "hostile.py")]
 ROOT = Path(__file__).parent.parent.parent
@@ -65,20 +66,23 @@ def test_a_hostile_adapter_gets_one_line_and_exit_3(
     pids = tmp_path / "pids"
     monkeypatch.setenv("HOSTILE_PIDS", str(pids))
     argv = ["conform", "escoba-es", "--games", "2", "--timeout", "1", "--deadline", "20"]
-    began = time.monotonic()
     try:
-        assert main([*argv, "--", *HOSTILE, mode]) == 3
-        took = time.monotonic() - began
+        with stopwatch() as run:
+            code = main([*argv, "--", *HOSTILE, mode])
+        assert code == 3
         out, err = capsys.readouterr()
         assert out.count("\n") == 1 and words in out and err == "", (out, err)
         assert len(out) < 400
-        assert took < 8  # one second of timeout, then the adapter's group ended
+        # one second of timeout, then the adapter's group ended: nothing waited for what the
+        # adapter holds (a hang of 60 s, a detached child's 60 s, the run's 20 s deadline)
+        run.assert_within(waits=1, fails_past=20)
         time.sleep(0.1)
         left = [p for p in _pids(pids) if _alive(p)]
         if mode.startswith("detached"):
             # its child left the group for a session of its own: nothing arbitro could end
-            # without hunting processes; it does not hold arbitro up
-            assert len(left) <= 1
+            # without hunting processes; it does not hold arbitro up (it still sleeps, holding
+            # the adapter's output, when the run has ended)
+            assert len(left) == 1
         else:
             assert left == []
     finally:
@@ -130,17 +134,19 @@ def test_a_slow_engine_stops_at_the_deadline_with_its_results_so_far(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     argv = ["conform", "escoba-es", "--games", "200", "--deadline", "2", "--", *HOSTILE, "slow"]
-    began = time.monotonic()
-    assert main(argv) == 1  # it lists no moves: a disagreement, found before the deadline
-    assert time.monotonic() - began < 6
+    with stopwatch() as run:
+        code = main(argv)
+    assert code == 1  # it lists no moves: a disagreement, found before the deadline
+    # the deadline cuts the wait for an answer: 200 games at 0.3 s an answer take hours
+    run.assert_within(waits=2, fails_past=20)
     out = capsys.readouterr().out
     assert "stopped at the --deadline after" in out and "of 200 games" in out
     assert "legal · " in out
 
 
 def test_ctrl_c_gives_the_results_so_far_and_ends_the_adapter(tmp_path: Path) -> None:
-    pids = tmp_path / "pids"
-    env = {**os.environ, "HOSTILE_PIDS": str(pids)}
+    pids, log = tmp_path / "pids", tmp_path / "log"
+    env = {**os.environ, "HOSTILE_PIDS": str(pids), "HOSTILE_LOG": str(log)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "arbitro.cli", "conform", "escoba-es", "--games", "200",
          "--", *HOSTILE, "slow"],
@@ -148,11 +154,12 @@ def test_ctrl_c_gives_the_results_so_far_and_ends_the_adapter(tmp_path: Path) ->
         start_new_session=True,
     )  # fmt: skip
     try:
-        for _ in range(100):  # until the adapter runs, then a few games
-            time.sleep(0.1)
-            if pids.exists():
+        # until the adapter has answered a few moves (however long a busy machine makes that)
+        until = time.monotonic() + 120
+        while time.monotonic() < until and proc.poll() is None:
+            if log.exists() and len(log.read_text().split()) >= 3:
                 break
-        time.sleep(1.5)
+            time.sleep(0.1)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=20)
     finally:
