@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from arbitro.cli.main import main
-from tests.support.clock import stopwatch
+from tests.support.clock import stopwatch, stretched
 
 HOSTILE = [sys.executable, str(Path(__file__).parent / "hostile.py")]
 ROOT = Path(__file__).parent.parent.parent
@@ -51,9 +51,9 @@ def _pids(path: Path) -> list[int]:
         ("long-line", "longer than"),
         ("crash", "exit status 3); its last words: engine: cannot deal"),
         ("early-exit", "stopped answering at 'start' (exit status 0)"),
-        ("hang", "no answer to 'legal' within 1 s"),
+        ("hang", "no answer to 'legal' within {t} s"),
         ("detached", "stopped answering at 'start' (exit status 0)"),
-        ("detached-hang", "no answer to 'hello' within 1 s"),
+        ("detached-hang", "no answer to 'hello' within {t} s"),
     ],
 )
 def test_a_hostile_adapter_gets_one_line_and_exit_3(
@@ -65,17 +65,20 @@ def test_a_hostile_adapter_gets_one_line_and_exit_3(
 ) -> None:
     pids = tmp_path / "pids"
     monkeypatch.setenv("HOSTILE_PIDS", str(pids))
-    argv = ["conform", "escoba-es", "--games", "2", "--timeout", "1", "--deadline", "20"]
+    # a second to answer on an idle machine, more on a busy one: the adapter must start first
+    timeout = stretched(1)
+    argv = ["conform", "escoba-es", "--games", "2", "--timeout", f"{timeout:g}"]
     try:
         with stopwatch() as run:
-            code = main([*argv, "--", *HOSTILE, mode])
+            code = main([*argv, "--deadline", "60", "--", *HOSTILE, mode])
         assert code == 3
         out, err = capsys.readouterr()
+        words = words.format(t=f"{timeout:g}")
         assert out.count("\n") == 1 and words in out and err == "", (out, err)
         assert len(out) < 400
-        # one second of timeout, then the adapter's group ended: nothing waited for what the
-        # adapter holds (a hang of 60 s, a detached child's 60 s, the run's 20 s deadline)
-        run.assert_within(waits=1, fails_past=20)
+        # at most the timeout, then the adapter's group ended: nothing waited for what the
+        # adapter holds (a hang of 60 s, a detached child's 60 s, the run's 60 s deadline)
+        run.assert_within(waits=timeout, fails_past=60)
         time.sleep(0.1)
         left = [p for p in _pids(pids) if _alive(p)]
         if mode.startswith("detached"):
@@ -133,12 +136,13 @@ def test_a_flood_on_stderr_does_not_grow_memory() -> None:
 def test_a_slow_engine_stops_at_the_deadline_with_its_results_so_far(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    argv = ["conform", "escoba-es", "--games", "200", "--deadline", "2", "--", *HOSTILE, "slow"]
+    deadline = stretched(2)  # time for the adapter to start and answer a few moves
+    argv = ["conform", "escoba-es", "--games", "200", "--deadline", f"{deadline:g}"]
     with stopwatch() as run:
-        code = main(argv)
+        code = main([*argv, "--", *HOSTILE, "slow"])
     assert code == 1  # it lists no moves: a disagreement, found before the deadline
     # the deadline cuts the wait for an answer: 200 games at 0.3 s an answer take hours
-    run.assert_within(waits=2, fails_past=20)
+    run.assert_within(waits=deadline, fails_past=30)
     out = capsys.readouterr().out
     assert "stopped at the --deadline after" in out and "of 200 games" in out
     assert "legal · " in out

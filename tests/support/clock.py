@@ -16,11 +16,13 @@ the machine is.
 
 from __future__ import annotations
 
+import os
 import resource
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 # what a run waits for by design besides its timeouts: the exit of a child given 0.05 to 1 s to
 # quit, select() rounds of 0.1 to 0.25 s, a process start; measured at about 1.5 s on an idle
@@ -38,6 +40,16 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """CPU seconds the live process `pid` has used (0 once it is gone): for a test that waits
+    until another process has done some work, which a busy machine makes take longer."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 def slowdown(cpu: float = 0.05) -> float:
     """Wall seconds one CPU second takes now (at least 1): a busy loop of `cpu` CPU seconds,
     timed. On an idle core 1; with three busy processes for two cores about 1.5 to 2."""
@@ -45,6 +57,13 @@ def slowdown(cpu: float = 0.05) -> float:
     while time.process_time() - cpu0 < cpu:
         pass
     return max(1.0, (time.perf_counter() - wall0) / (time.process_time() - cpu0))
+
+
+def stretched(seconds: float) -> float:
+    """`seconds` times the machine's slowdown now, to one decimal: a timeout a test gives a
+    process that must start and answer first (a Python adapter's start takes a tenth of a second
+    idle, and seconds when the machine is busy)."""
+    return round(seconds * max(slowdown(), slowdown()), 1)
 
 
 @dataclass
