@@ -9,20 +9,69 @@ and its workers (the machine is shared, so the load average is printed too: wall
 other work, CPU time much less), the verdicts, how many results were reused across readings, and
 the slowest properties. Nothing is asserted.
 
+Also reported, read from the last recorded mutation runs (`benchmarks/mutants.py --json`, kept in
+benchmarks/mutants-engine.json and benchmarks/mutants-spec.json; no mutant is run here): the share of
+engine mutants killed by `prove --refine` alone, by the suite, by either (targets: 95% by refine
+alone, 100% by the suite), and the share of spec mutants that turn a property REFUTED.
+
 Usage: uv run python benchmarks/bench_prove.py [--jobs 2] [--defaults-only] [--refine-only]
+       uv run python benchmarks/bench_prove.py --mutants-only
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import time
+from pathlib import Path
+from typing import Any
 
 from arbitro.model.spec import rulebook_ids
 from arbitro.proofs.runner import Report, prove
 
 TARGETS = {"defaults": 30.0, "every reading": 300.0, "refine": 300.0}
+HERE = Path(__file__).resolve().parent
+ENGINE_RUN = HERE / "mutants-engine.json"
+SPEC_RUN = HERE / "mutants-spec.json"
+KILL_TARGETS = {"refine": 95.0, "suite": 100.0}
+
+
+def _rate(rows: list[dict[str, Any]], killed: Any) -> tuple[int, int, float]:
+    n = sum(killed(r) for r in rows)
+    return n, len(rows), 100.0 * n / max(len(rows), 1)
+
+
+def mutation_rates(engine: Path = ENGINE_RUN, spec: Path = SPEC_RUN) -> list[str]:
+    """The kill rates of the last recorded mutation runs, one line each."""
+    lines: list[str] = []
+    if engine.is_file():
+        rows: list[dict[str, Any]] = json.loads(engine.read_text(encoding="utf-8"))
+        for layer in ("refine", "suite"):
+            ran = [r for r in rows if layer in r and r[layer]["status"] != "error"]
+            n, total, pct = _rate(ran, lambda r, x=layer: r[x]["status"] == "killed")
+            errors = sum(1 for r in rows if layer in r and r[layer]["status"] == "error")
+            missing = sum(1 for r in rows if layer not in r)
+            target = KILL_TARGETS[layer]
+            lines.append(
+                f"engine mutants killed by {layer:<6} {n}/{total} ({pct:.0f}%)  target "
+                f"{target:.0f}%: {'met' if pct >= target and total else 'NOT met'}"
+                + (f"  ({errors} errors, {missing} not run)" if errors or missing else "")
+            )
+        n, total, pct = _rate(
+            rows, lambda r: any(r[x]["status"] == "killed" for x in ("refine", "suite") if x in r)
+        )
+        lines.append(f"engine mutants killed by either  {n}/{total} ({pct:.0f}%)")
+    else:
+        lines.append(f"engine mutants: no run recorded ({engine.name} is absent)")
+    if spec.is_file():
+        srows: list[dict[str, Any]] = json.loads(spec.read_text(encoding="utf-8"))
+        n, total, pct = _rate(srows, lambda r: r["status"] == "killed")
+        lines.append(f"spec mutants turning a property REFUTED  {n}/{total} ({pct:.0f}%)")
+    else:
+        lines.append(f"spec mutants: no run recorded ({spec.name} is absent)")
+    return lines
 
 
 def cpu_seconds() -> float:
@@ -81,8 +130,13 @@ def main() -> None:
     p.add_argument("--timeout", type=float, default=600.0, help="the wall-clock safety net")
     p.add_argument("--defaults-only", action="store_true")
     p.add_argument("--refine-only", action="store_true")
+    p.add_argument("--mutants-only", action="store_true", help="only the recorded kill rates")
     args = p.parse_args()
     started = time.perf_counter()
+    for line in mutation_rates():
+        print(line)
+    if args.mutants_only:
+        return
     if not args.refine_only:
         measure("defaults", False, args.jobs, args.timeout)
         if not args.defaults_only:

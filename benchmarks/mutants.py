@@ -36,18 +36,21 @@ checks that every snippet still occurs exactly once and runs a few mutants end t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
-import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 import tomllib
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = Path(os.environ.get("ARBITRO_RULEBOOKS", ROOT.parent / "shared" / "rulebooks"))
@@ -61,13 +64,12 @@ that `prove --refine` is run with in a mutant's copy: the command's walk (`proof
 with smaller budgets than its defaults, so that a mutant costs a minute, not the full run's hour."""
 REFINE = """
 import sys
-from arbitro.proofs import refine
-reports = refine.run({books!r}, (), deals=None, samples={samples}, budget={budget})
-for r in reports:
-    said = "agree" if r.ok else r.unavailable or f"{{r.first.kind}}: {{r.first.detail}}"
-    print(f"{{r.target}}: {{r.states}} states: {{said}}")
-sys.exit(0 if all(r.ok for r in reports) else 1)
+from benchmarks.mutants import refine_walk
+sys.exit(refine_walk({books!r}, budget={budget}, samples={samples}))
 """
+FIRST_PASS = 10
+"""The refine layer's first pass walks 1/FIRST_PASS of each budget over every target, so a bug that
+any target shows dies in seconds; the second pass is the whole walk (see `refine_walk`)."""
 SUITE = ("tests/model", "tests/proofs")
 LAYERS = ("refine", "suite")
 
@@ -479,6 +481,240 @@ MUTANTS: tuple[Mutant, ...] = (
 )
 
 
+# ---------------------------------------------------------------- the refine layer's walk
+
+
+def refine_walk(books: Sequence[str], *, budget: int, samples: int) -> int:
+    """`prove --refine`'s walk of these rulebooks (`proofs.refine.run`: every explorer
+    configuration of the books, `budget` states each; `samples` states of full-size play per
+    book over its seatings; the family's kept hands), reordered so that a broken engine is caught
+    early, and stopped at the first disagreement (exit 1; 0 when everything agrees).
+
+    First pass: 1/FIRST_PASS of every budget — sampled play of every seating (its seeded prefix),
+    the kept hands, the first states of every configuration. Second pass: the whole walk (the
+    sampled play and configurations again with their full budgets; the sampled play is seeded, so
+    the first pass was a prefix of it). Every check of the command's walk is run, cheap ones
+    first; nothing is left out."""
+    from arbitro.model.schema import rules_for
+    from arbitro.proofs import refine
+    from arbitro.proofs.explore_config import config_names, load_config, model_of
+
+    checks: dict[Any, Any] = {}
+
+    def check_for(key: Any, rules: Any, seating: Any) -> Any:
+        if key not in checks:
+            checks[key] = refine.refiner_for(rules, seating)
+        return checks[key]
+
+    def said(rep: Any, stage: str) -> int:
+        how = "agree" if rep.ok else rep.unavailable or f"{rep.first.kind}: {rep.first.detail}"
+        print(f"{stage}: {rep.target}: {rep.states} states: {how}"[:600], flush=True)
+        if rep.unavailable:
+            return 2
+        return 0 if rep.ok else 1
+
+    configs = [c for c in (load_config(n) for n in config_names()) if c.rulebook in books]
+    plays = []
+    for book in books:
+        rules = rules_for(book)
+        model = refine._model_for(book)
+        seatings = list(model.seatings(rules))
+        plays += [(book, rules, model, s, max(1, samples // len(seatings))) for s in seatings]
+    for stage, part in (("first pass", FIRST_PASS), ("whole walk", 1)):
+        for book, rules, model, seating, n in plays:
+            label = f"{book}, {seating.players} players in {seating.sides} sides"
+            check = check_for((book, seating), rules, seating)
+            rep = refine.sampled(
+                model, rules, seating, max(1, n // part), rulebook=book,
+                target=f"{label} (sampled)", check=check,
+            )  # fmt: skip
+            if code := said(rep, stage):
+                return code
+            if part != 1:
+                kept = refine.directed(
+                    model, rules, seating, rulebook=book, target=f"{label} (kept hands)",
+                    check=check,
+                )  # fmt: skip
+                if kept is not None and (code := said(kept, stage)):
+                    return code
+        for cfg in configs:
+            model = model_of(cfg)
+            check = check_for(cfg.name, cfg.rules, cfg.seating)
+            orders, how = refine.orders_for(model, cfg.rules, cfg.seating, None)
+            rep = refine.exhaustive(
+                model, cfg.rules, cfg.seating, orders, rulebook=cfg.rulebook,
+                options=cfg.options, config=cfg.name, check=check, target=cfg.name,
+                budget=None if how == "every deal" and part == 1 else budget // part,
+                max_states=budget // part,
+            )  # fmt: skip
+            if code := said(rep, stage):
+                return code
+    return 0
+
+
+# ---------------------------------------------------------------- spec mutants
+
+
+@dataclass(frozen=True)
+class SpecMutant:
+    """One changed rule: in spec/`book`.toml, the value of the clause `key` becomes `value` (a
+    TOML literal). It is proved as a spec of its own (`arbitro prove --spec FILE`)."""
+
+    name: str
+    book: str
+    key: str
+    value: str
+    about: str
+
+
+def _s(book: str, key: str, value: str, about: str, tag: str = "") -> SpecMutant:
+    return SpecMutant(f"{book}-{key.replace('_', '-')}{tag}", book, key, value, about)
+
+
+SPEC_MUTANTS: tuple[SpecMutant, ...] = (
+    # wild limits
+    _s("samba-en", "wild_cap", "3", "a set may hold three wilds (the book: two)", "-up"),
+    _s("samba-en", "wild_cap", "1", "a set may hold one wild only (the book: two)", "-down"),
+    _s("canasta-es", "wild_cap", "2", "a set may hold two wilds only (the book: three)"),
+    _s("samba-fr", "wilds_at_most_naturals", "false", "a set may hold more wilds than naturals"),
+    # meld minimums and sizes
+    _s("samba-en", "set_min", "4", "a set needs four cards (the book: three)"),
+    _s("samba-en", "sequence_min", "4", "an escalera needs four cards (the book: three)"),
+    _s("samba-en", "sequence_max", "8", "an escalera holds eight cards (the book: seven)"),
+    _s(
+        "canasta-es", "set_start_min_naturals", "1", "a set starts with one natural (the book: two)"
+    ),
+    _s(
+        "canasta-es",
+        "wild_meld_min_start",
+        "4",
+        "a wild meld starts with four wilds (the book: five)",
+    ),
+    _s("samba-en", "completed_size", "6", "a canasta is six cards (the book: seven)"),
+    # score values
+    _s(
+        "samba-en",
+        "card_points",
+        "{ joker = 40, two = 20, ace = 20, high = 10, low = 5, black_three = 5 }",
+        "a joker counts 40 (the book: 50)",
+    ),
+    _s("samba-en", "bonus_samba", "450", "a samba scores 450 (the book: 500)"),
+    _s("canasta-es", "bonus_dirty_canasta", "305", "a dirty canasta scores 305 (the book: 300)"),
+    _s("canasta-es", "red_three_each", "90", "a red three scores 90 (the book: 100)"),
+    _s(
+        "canasta-es",
+        "black_three_hand_penalty",
+        "100",
+        "a black three left in hand costs 100 (the book: 95)",
+    ),
+    _s("escoba-es", "velo_points", "2", "the seven of coins scores two (the book: one)"),
+    _s("escoba-es", "escoba_points", "2", "an escoba scores two (the book: one)"),
+    _s("escoba-es", "setenta_points", "2", "the setenta scores two (the book: one)"),
+    # capture target, dealing, game end
+    _s("escoba-es", "capture_sum", "14", "a capture makes 14 (the book: 15)"),
+    _s("escoba-es", "capture_sum", "16", "a capture makes 16 (the book: 15)", "-up"),
+    _s("escoba-es", "table_initial", "5", "five cards to the table at the deal (the book: four)"),
+    _s("escoba-es", "hand_size", "4", "four cards to each hand (the book: three)"),
+    _s("escoba-es", "target_score", "15", "the game is to 15 (the book: 21)"),
+)
+
+
+def spec_text(book: str, key: str | None, value: str, new_id: str, root: Path = ROOT) -> str:
+    """The book's spec with the first `value = ...` line after `key = "KEY"` (the clause's own
+    value, before its readings) replaced, and its id changed to `new_id`."""
+    text = (root / "spec" / f"{book}.toml").read_text(encoding="utf-8")
+    old_id = f'id = "{book}"\n'
+    if text.count(old_id) < 1:
+        raise MutantError(f"spec/{book}.toml: no line {old_id.strip()!r}")
+    text = text.replace(old_id, f'id = "{new_id}"\n', 1)
+    if key is None:
+        return text
+    at = text.find(f'\nkey = "{key}"\n')
+    if at < 0:
+        raise MutantError(f"spec/{book}.toml: no clause with key {key!r}")
+    start = text.find("\nvalue = ", at)
+    nxt = text.find("\n[[clause]]", at + 1)
+    if start < 0 or (0 <= nxt < start):
+        raise MutantError(f"spec/{book}.toml: the clause {key!r} has no value line")
+    end = text.find("\n", start + 1)
+    while text[end + 1 : end + 2] in (" ", "]", "}") and end + 1 < len(
+        text
+    ):  # a value on many lines
+        end = text.find("\n", end + 1)
+    return text[: start + 1] + f"value = {value}" + text[end:]
+
+
+def prove_spec(path: Path, timeout: float) -> tuple[Outcome, list[dict[str, Any]]]:
+    """`arbitro prove --spec FILE --json --jobs 1` on a spec file: the outcome (status "ran" or
+    "error") and the results."""
+    code = cli(ROOT)
+    with tempfile.TemporaryDirectory(prefix="arbitro-specmut-") as tmp:
+        out = Path(tmp) / "out.json"
+        args = ["-c", code, "prove", "--spec", str(path), "--json", "--jobs", "1"]
+        got = _run(ROOT, args, timeout, stdout=out)
+        try:
+            data = json.loads(out.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return Outcome("error", got.seconds, got.detail), []
+    return Outcome("ran", got.seconds, ""), list(data.get("results", []))
+
+
+def verdicts(results: Sequence[dict[str, Any]]) -> dict[str, tuple[str, bool]]:
+    """Each check's verdict and whether it carries a witness, as "property/check"."""
+    out: dict[str, tuple[str, bool]] = {}
+    for r in results:
+        for c in r.get("checks", []):
+            out[f"{r['property']}/{c['name']}"] = (c["verdict"], "witness" in c)
+    return out
+
+
+def run_spec_mutants(
+    chosen: Sequence[SpecMutant], timeout: float, jobs: int
+) -> list[dict[str, Any]]:
+    """Each book's spec renamed and unchanged (the baseline), then each mutant: the checks that
+    are REFUTED with a witness on the mutant and were not on the baseline."""
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="arbitro-specmut-") as tmp:
+
+        def prove_one(book: str, m: SpecMutant | None) -> tuple[Outcome, list[dict[str, Any]]]:
+            new_id = f"{book}-{'base' if m is None else 'm' + str(SPEC_MUTANTS.index(m))}"
+            path = Path(tmp) / f"{new_id}.toml"
+            text = spec_text(
+                book, None if m is None else m.key, "" if m is None else m.value, new_id
+            )
+            path.write_text(text, encoding="utf-8")
+            return prove_spec(path, timeout)
+
+        with ThreadPoolExecutor(max(1, jobs)) as pool:
+            books = sorted({m.book for m in chosen})
+            base = {b: pool.submit(prove_one, b, None) for b in books}
+            runs = {m: pool.submit(prove_one, m.book, m) for m in chosen}
+            base_v = {}
+            for b, f in base.items():
+                o, res = f.result()
+                base_v[b] = verdicts(res)
+                print(f"baseline {b}: {o.status} in {o.seconds:.0f}s: " + ", ".join(
+                    f"{k} {v[0]}" for k, v in base_v[b].items()), flush=True)  # fmt: skip
+            for m, f in runs.items():
+                o, res = f.result()
+                got = verdicts(res)
+                was = base_v[m.book]
+                turned = sorted(k for k, (v, w) in got.items()
+                                if v == "REFUTED" and w and was.get(k, ("",))[0] != "REFUTED")  # fmt: skip
+                changed = sorted(f"{k} {was.get(k, ('absent',))[0]}->{v}"
+                                 for k, (v, _) in got.items() if was.get(k, ("",))[0] != v)  # fmt: skip
+                status = "error" if o.status == "error" else "killed" if turned else "survived"
+                row = {"name": m.name, "book": m.book, "key": m.key, "value": m.value,
+                       "about": m.about, "status": status, "refuted": turned,
+                       "changed": changed, "cpu_seconds": round(o.seconds, 1),
+                       "detail": o.detail}  # fmt: skip
+                rows.append(row)
+                print(f"{m.name:40} {status} ({o.seconds:.0f}s): "
+                      + (", ".join(turned) or "no property REFUTED") + (f" [{o.detail}]" if o.detail else ""),
+                      flush=True)  # fmt: skip
+    return rows
+
+
 # ---------------------------------------------------------------- patching
 
 
@@ -561,11 +797,6 @@ def _env(copy: Path) -> dict[str, str]:
     return env
 
 
-def _child_cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
 def cli(copy: Path) -> str:
     """Python code running the copy's `arbitro` command (its entry point in pyproject.toml)."""
     with (copy / "pyproject.toml").open("rb") as f:
@@ -586,27 +817,63 @@ def engine_line(copy: Path) -> str:
     return (got.stdout + got.stderr).strip()
 
 
-def _run(copy: Path, args: Sequence[str], timeout: float) -> Outcome:
-    cpu = _child_cpu()
-    try:
-        got = subprocess.run(
-            [sys.executable, *args],
-            cwd=copy,
-            env=_env(copy),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        return Outcome("error", _child_cpu() - cpu, f"no answer within {timeout:g} s")
-    spent = _child_cpu() - cpu
-    tail = [x for x in (got.stdout + got.stderr).strip().splitlines() if x.strip()][-3:]
+LIVE: set[int] = set()
+"""The layer runs under way, each the leader of its own process group (in this process's session,
+so they share its scheduling group and niceness: the whole run counts as one job to the kernel)."""
+
+
+def _stop_live(signum: int, _frame: Any) -> None:
+    """On SIGTERM or SIGINT, stop every layer run under way (process groups of their own, so a
+    signal to this one does not reach them), then exit."""
+    for pid in list(LIVE):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+    os._exit(128 + signum)
+
+
+def _run(copy: Path, args: Sequence[str], timeout: float, stdout: Path | None = None) -> Outcome:
+    """Run `python args` in the copy; its CPU is its own and its waited-for children's
+    (`os.wait4` of this one process, so layers running side by side are counted apart)."""
+    with tempfile.TemporaryFile() as log, open(stdout or os.devnull, "wb") as out:
+        p = subprocess.Popen(
+            [sys.executable, *args], cwd=copy, env=_env(copy), stdout=out if stdout else log,
+            stderr=log if stdout else subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            process_group=0,
+        )  # fmt: skip
+        LIVE.add(p.pid)
+        deadline = time.monotonic() + timeout
+        late = False
+        try:
+            while True:
+                pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() > deadline:
+                    late = True
+                    os.killpg(p.pid, signal.SIGKILL)
+                    pid, status, usage = os.wait4(p.pid, 0)
+                    break
+                time.sleep(0.2)
+        except BaseException:
+            os.killpg(p.pid, signal.SIGKILL)
+            os.wait4(p.pid, 0)
+            raise
+        finally:
+            LIVE.discard(p.pid)
+            p.returncode = -1  # reaped here: Popen must not wait for it again
+        spent = usage.ru_utime + usage.ru_stime
+        log.seek(0)
+        text = log.read().decode(errors="replace")
+    if late:
+        return Outcome("error", spent, f"no answer within {timeout:g} s")
+    code = os.waitstatus_to_exitcode(status)
+    tail = [x for x in text.strip().splitlines() if x.strip()][-3:]
     detail = " | ".join(tail)[-400:]
-    if got.returncode == 0:
+    if code == 0:
         return Outcome("survived", spent, detail)
-    if got.returncode == 1:
+    if code == 1:
         return Outcome("killed", spent, detail)
-    return Outcome("error", spent, f"exit {got.returncode}: {detail}")
+    return Outcome("error", spent, f"exit {code}: {detail}")
 
 
 def run_refine(copy: Path, family: str, extra: Sequence[str], timeout: float) -> Outcome:
@@ -619,6 +886,15 @@ def run_refine(copy: Path, family: str, extra: Sequence[str], timeout: float) ->
         code = REFINE.format(books=list(FAMILY_BOOKS[family]), samples=samples, budget=budget)
         args = ["-c", code]
     return _run(copy, args, timeout)
+
+
+def suite_order(tests: Sequence[str], family: str) -> list[str]:
+    """The default suite with the mutated family's engine tests first, then the proofs' tests,
+    then the other families' (the same tests: with -x, a killed mutant stops sooner)."""
+    if tuple(tests) != SUITE:
+        return list(tests)
+    others = [f"tests/model/{f}" for f in sorted(FAMILY_BOOKS) if f != family]
+    return [f"tests/model/{family}", "tests/proofs", *others]
 
 
 def run_suite(copy: Path, tests: Sequence[str], timeout: float) -> Outcome:
@@ -667,7 +943,7 @@ def run_one(
             if layer == "refine":
                 out[layer] = run_refine(copy, family, refine_args, timeout)
             else:
-                out[layer] = run_suite(copy, tests, timeout)
+                out[layer] = run_suite(copy, suite_order(tests, family), timeout)
         return out
 
 
@@ -702,6 +978,73 @@ def render(rows: Sequence[Row], layers: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def _cell(o: dict[str, Any] | None) -> str:
+    if o is None:
+        return "not run"
+    how = o["status"]
+    if how == "killed" and o.get("detail"):
+        first = o["detail"].split(" | ")[-1]
+        if ": " in first and first.startswith(("first pass", "whole walk")):
+            stage, target = first.split(": ")[:2]
+            how += f" ({stage}, {target.split(' (')[0]})"
+    return how
+
+
+def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -> str:
+    """The recorded runs as the tables of docs/proofs.md's mutation section."""
+    lines = ["| mutant | what it breaks | `refine` | suite | CPU s (refine + suite) |",
+             "|---|---|---|---|---|"]  # fmt: skip
+    for r in engine:
+        cpu = " + ".join(f"{r[x]['cpu_seconds']:.0f}" if x in r else "-" for x in LAYERS)
+        lines.append(f"| `{r['name']}` | {r['about']} | {_cell(r.get('refine'))} | "
+                     f"{_cell(r.get('suite'))} | {cpu} |")  # fmt: skip
+    if spec:
+        lines += ["", "| spec mutant | the change | checks turned REFUTED | CPU s |", "|---|---|---|---|"]  # fmt: skip
+        for s in spec:
+            got = ", ".join(f"`{x}`" for x in s["refuted"]) or s["status"]
+            lines.append(f"| `{s['name']}` | {s['about']} | {got} | {s['cpu_seconds']:.0f} |")
+    return "\n".join(lines)
+
+
+def spec_main(args: argparse.Namespace) -> int:
+    chosen = [m for m in SPEC_MUTANTS if not args.only or m.name in args.only]
+    if args.list:
+        for m in chosen:
+            print(f"{m.name:44} {m.about}")
+        return 0
+    for m in chosen:
+        try:
+            spec_text(m.book, m.key, m.value, "x")
+        except MutantError as e:
+            print(f"mutants.py: {e}", file=sys.stderr)
+            return 2
+    if args.json and Path(args.json).exists() and not args.force:
+        print(f"mutants.py: {args.json} exists; --force overwrites it", file=sys.stderr)
+        return 2
+    started = time.time()
+    rows = run_spec_mutants(chosen, args.timeout, args.jobs)
+    killed = sum(r["status"] == "killed" for r in rows)
+    print(f"\nspec mutants turning a property REFUTED with a witness: {killed}/{len(rows)} "
+          f"({100.0 * killed / max(len(rows), 1):.0f}%) in {time.time() - started:.0f} s of wall time")  # fmt: skip
+    for r in rows:
+        if r["status"] != "killed":
+            print(f"{r['status']}: {r['name']}: {r['about']}")
+    if args.json:
+        from arbitro.safe_write import write_text
+
+        write_text(args.json, json.dumps(rows, indent=2) + "\n", force=True)
+    return 0
+
+
+def row_json(r: Row) -> dict[str, Any]:
+    m = r.mutant
+    return {
+        "name": m.name, "family": m.family, "file": m.file, "about": m.about,
+        **{x: {"status": o.status, "cpu_seconds": round(o.seconds, 1), "detail": o.detail}
+           for x, o in r.outcomes.items()},
+    }  # fmt: skip
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--list", action="store_true", help="list the mutants and stop")
@@ -712,10 +1055,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="an extra argument for `arbitro prove --refine` (repeatable)")  # fmt: skip
     p.add_argument("--test", action="append", metavar="PATH", help=f"suite paths (default {SUITE})")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per layer run")
+    p.add_argument("--jobs", type=int, default=1, help="mutants run side by side (default 1)")
     p.add_argument("--no-control", action="store_true", help="skip the unmutated control run")
-    p.add_argument("--json", metavar="FILE", help="also write the rows as JSON here")
+    p.add_argument("--json", metavar="FILE",
+                   help="also write the rows as JSON here, rewritten as each mutant ends")  # fmt: skip
     p.add_argument("--force", action="store_true", help="overwrite the --json file")
+    p.add_argument("--spec-mutants", action="store_true",
+                   help="the spec mutants instead: each changed rule proved as a spec of its own")  # fmt: skip
+    p.add_argument("--markdown", nargs=2, metavar=("ENGINE_JSON", "SPEC_JSON"),
+                   help="print recorded runs as markdown tables (no mutant is run)")  # fmt: skip
     args = p.parse_args(argv)
+    if args.markdown:
+        got = [json.loads(Path(f).read_text(encoding="utf-8")) if Path(f).is_file() else []
+               for f in args.markdown]  # fmt: skip
+        print(markdown(got[0], got[1]))
+        return 0
+    signal.signal(signal.SIGTERM, _stop_live)
+    signal.signal(signal.SIGINT, _stop_live)
+    if args.spec_mutants:
+        return spec_main(args)
 
     problems = snippet_problems()
     chosen = [
@@ -735,45 +1093,53 @@ def main(argv: Sequence[str] | None = None) -> int:
         known = {m.name for m in MUTANTS}
         print(f"mutants.py: unknown mutants {sorted(set(args.only) - known)}", file=sys.stderr)
         return 2
+    from arbitro.safe_write import write_text
+
+    if args.json and Path(args.json).exists() and not args.force:
+        print(f"mutants.py: {args.json} exists; --force overwrites it", file=sys.stderr)
+        return 2
     layers = tuple(args.layer or LAYERS)
     tests = tuple(args.test or SUITE)
     started = time.time()
-    if not args.no_control:
-        for family in sorted({m.family for m in chosen}):
-            control = run_one(None, family, layers, tests=tests, refine_args=args.refine_arg,
-                              timeout=args.timeout)  # fmt: skip
-            bad = {x: o for x, o in control.items() if o.status != "survived"}
-            print(f"control ({family}, unmutated): " + ", ".join(
-                f"{x} {o.status} in {o.seconds:.0f}s" for x, o in control.items()), flush=True)  # fmt: skip
-            if bad:
-                for x, o in bad.items():
-                    print(f"  {x} does not pass on the real engine: {o.detail}", file=sys.stderr)
-                return 1
     rows: list[Row] = []
-    for m in chosen:
-        got = run_one(m, m.family, layers, tests=tests, refine_args=args.refine_arg,
-                      timeout=args.timeout)  # fmt: skip
-        rows.append(Row(m, got))
-        print(f"{m.name:36} " + ", ".join(f"{x} {o.status} ({o.seconds:.0f}s)"
-                                          for x, o in got.items()), flush=True)  # fmt: skip
+
+    def one(m: Mutant | None, family: str) -> dict[str, Outcome]:
+        return run_one(m, family, layers, tests=tests, refine_args=args.refine_arg,
+                       timeout=args.timeout)  # fmt: skip
+
+    families = [] if args.no_control else sorted({m.family for m in chosen})
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        controls = {pool.submit(one, None, f): f for f in families}
+        pending = {pool.submit(one, m, m.family): m for m in chosen}
+        for fut in as_completed([*controls, *pending]):
+            if fut in controls:
+                control = fut.result()
+                print(f"control ({controls[fut]}, unmutated): " + ", ".join(
+                    f"{x} {o.status} in {o.seconds:.0f}s" for x, o in control.items()), flush=True)  # fmt: skip
+                bad = {x: o for x, o in control.items() if o.status != "survived"}
+                if bad:
+                    for x, o in bad.items():
+                        print(
+                            f"  {x} does not pass on the real engine: {o.detail}", file=sys.stderr
+                        )
+                    for f in pending:
+                        f.cancel()
+                    return 1
+                continue
+            m = pending[fut]
+            got = fut.result()
+            rows.append(Row(m, got))
+            print(f"{m.name:36} " + ", ".join(f"{x} {o.status} ({o.seconds:.0f}s)"
+                                              for x, o in got.items()), flush=True)  # fmt: skip
+            if args.json:
+                order = {x.name: i for i, x in enumerate(MUTANTS)}
+                data = [row_json(r) for r in sorted(rows, key=lambda r: order[r.mutant.name])]
+                write_text(args.json, json.dumps(data, indent=2) + "\n", force=True)
+    order = {x.name: i for i, x in enumerate(MUTANTS)}
+    rows.sort(key=lambda r: order[r.mutant.name])
     print()
     print(render(rows, layers))
     print(f"\n{len(rows)} mutants in {time.time() - started:.0f} s of wall time")
-    if args.json:
-        data = [
-            {
-                "name": r.mutant.name,
-                "family": r.mutant.family,
-                "file": r.mutant.file,
-                "about": r.mutant.about,
-                **{x: {"status": o.status, "cpu_seconds": round(o.seconds, 1), "detail": o.detail}
-                   for x, o in r.outcomes.items()},
-            }
-            for r in rows
-        ]  # fmt: skip
-        from arbitro.safe_write import write_text
-
-        write_text(args.json, json.dumps(data, indent=2) + "\n", force=args.force)
     return 0
 
 

@@ -1,15 +1,17 @@
 """The Dask cluster long jobs fan out over: a local one of N processes, or a running one.
 
 Used by the explorer (one deal split over workers, or a task per deal) and by the commands that
-run many independent tasks (`simulate --workers`). Needs the `cluster` extra.
+run many independent tasks (`simulate`, `report`, `conform`, `findings --recompute`, `prove`):
+`cluster` opens the cluster asked for (or none) and `run_tasks` maps a job's tasks over it, the
+same code with or without one. Needs the `cluster` extra.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from arbitro.model.errors import ArbitroError
 
@@ -26,16 +28,60 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def check_workers(workers: int) -> None:
-    """``--workers N``: 0 (none) up to the cores here; more needs a cluster (``--scheduler``)."""
-    if workers < 0:
-        raise ClusterError(f"--workers must be 0 or more, got {workers}")
+T = TypeVar("T")
+
+
+def check_workers(workers: int | None) -> None:
+    """``--workers N``: 1 up to the cores here (None: not asked); more needs a cluster
+    (``--scheduler``)."""
+    if workers is None:
+        return
+    if workers < 1:
+        raise ClusterError(f"--workers must be at least 1, got {workers}")
     cores = usable_cores()
     if workers > cores:
         raise ClusterError(
             f"--workers {workers} is more than the {cores} cores here; for more workers"
             " start a Dask cluster and pass --scheduler (docs/scaling.md)"
         )
+
+
+@contextlib.contextmanager
+def cluster(scheduler: str | None, workers: int | None) -> Iterator[Any]:
+    """The Dask client asked for (`dask_client`), or None when neither ``scheduler`` nor
+    ``workers`` is given: the tasks then run in this process (`run_tasks`)."""
+    if not scheduler and not workers:
+        yield None
+        return
+    with dask_client(scheduler, workers or 0) as client:
+        yield client
+
+
+def run_tasks(
+    client: Any, fn: Callable[..., T], tasks: Sequence[tuple[Any, ...]], in_order: bool = True
+) -> Iterator[tuple[int, T]]:
+    """``fn(*task)`` of every task, with the task's index: one after another in this process
+    without a ``client``; else on the cluster's workers, given back in task order (``in_order``)
+    or as each finishes. When the caller stops early (Ctrl-C, an error, a failure it stops at)
+    the tasks not yet done are cancelled. A task's exception is raised here as it was raised."""
+    if client is None:
+        for i, task in enumerate(tasks):
+            yield i, fn(*task)
+        return
+    futures = [client.submit(fn, *task, pure=False) for task in tasks]
+    try:
+        if in_order:
+            for i, fut in enumerate(futures):
+                yield i, fut.result()
+        else:
+            from dask.distributed import as_completed
+
+            index = {fut.key: i for i, fut in enumerate(futures)}
+            for fut in as_completed(futures):  # type: ignore[no-untyped-call]
+                yield index[fut.key], fut.result()
+    finally:
+        with contextlib.suppress(Exception), _quiet_dask():
+            client.cancel(futures)
 
 
 @contextlib.contextmanager

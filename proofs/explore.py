@@ -40,7 +40,7 @@ from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.model.escoba.state import EscobaState
 from arbitro.model.family import family_holding
 from arbitro.model.game import Game, GameModel
-from arbitro.proofs.cluster import dask_client
+from arbitro.proofs.cluster import dask_client, run_tasks
 from arbitro.proofs.explore_config import Config, model_of
 
 R = TypeVar("R")
@@ -643,14 +643,11 @@ def _fan_out(
     total: Result,
 ) -> None:
     """One task per deal, merged into ``total`` in seed order as they finish in order."""
-    futures = client.map(
-        _task, [config] * len(seeds), list(seeds), max_states=max_states, symmetry=symmetry,
-        pure=False,
-    )  # fmt: skip
-    for n, fut in enumerate(futures, 1):
-        total.merge(fut.result())
+    tasks = [(config, seed, max_states, symmetry) for seed in seeds]
+    for n, one in run_tasks(client, _task, tasks):
+        total.merge(one)
         if progress is not None:
-            progress(n, len(seeds))
+            progress(n + 1, len(seeds))
 
 
 # ---------------------------------------------------------------- the proofs' score facts

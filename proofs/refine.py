@@ -83,10 +83,14 @@ def refiner_for(rules: Any, seating: Seating) -> StateCheck:
     return make(rules, seating)
 
 
-DIRECTED: dict[str, str] = {"escoba": "arbitro.proofs.escoba.hand_scores:directed"}
+DIRECTED: dict[str, str] = {
+    "escoba": "arbitro.proofs.escoba.hand_scores:directed",
+    "rummy": "arbitro.proofs.rummy.positions:directed",
+}
 """Each game family's kept hands to walk besides the sampled ones, as "module:function" of
 (rules, seating) -> [(dealer, deck order, actions as JSON)]: hands random play rarely meets
-(Escoba: a side taking every card, fourteen escobas)."""
+(Escoba: a side taking every card, fourteen escobas; Samba and Canasta: an upcard covered twice,
+a red three as the stock's last card)."""
 
 
 def directed(

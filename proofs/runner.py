@@ -31,6 +31,7 @@ from arbitro.model.family import GameFamily
 from arbitro.model.schema import Options, rules_for
 from arbitro.model.spec import Rulebook, load_rulebook, use_spec_file
 from arbitro.proofs import smt
+from arbitro.proofs.cluster import run_tasks
 from arbitro.proofs.properties import family, for_family, names
 from arbitro.proofs.recording import Recorder
 from arbitro.proofs.verdict import NotEncoded, Result, Verdict, not_covered
@@ -200,10 +201,14 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
 
 
 def _run_all(
-    jobs: list[Job], workers: int, progress: Callable[[int, int], None] | None = None
+    jobs: list[Job],
+    workers: int,
+    progress: Callable[[int, int], None] | None = None,
+    client: Any = None,
 ) -> list[list[tuple[Result, dict[str, Any]]]]:
-    """Each job's results, in order; split into single properties and run heaviest first.
-    Ctrl-C raises _Partial with the results of the parts finished before it."""
+    """Each job's results, in order; split into single properties and run heaviest first: over
+    the Dask ``client``'s workers, else ``workers`` processes here. Ctrl-C raises _Partial with
+    the results of the parts finished before it."""
     parts = [(i, part) for i, job in enumerate(jobs) for part in _split(job)]
     parts.sort(
         key=lambda ip: min(
@@ -219,9 +224,10 @@ def _run_all(
         return out
 
     try:
-        if workers <= 1 or len(parts) <= 1:
-            for k, (_, part) in enumerate(parts):
-                done[k] = run_job(part)
+        if client is not None or workers <= 1 or len(parts) <= 1:
+            tasks = [(part,) for _, part in parts]
+            for k, got in run_tasks(client, run_job, tasks, in_order=False):
+                done[k] = got
                 if progress is not None:
                     progress(len(done), len(parts))
         else:
@@ -265,11 +271,14 @@ def prove(
     rlimit: int = smt.DEFAULT_RLIMIT,
     spec: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    client: Any = None,
 ) -> Report:
     """Check the properties of each rulebook (every reading with `all_readings`): each solver call
     gets `rlimit` resource units, and `timeout` seconds of wall clock as a safety net. `spec` is
-    a user's own spec file (its rulebook is then one of `rulebooks`). Ctrl-C raises Interrupted,
-    whose report holds the results finished before it."""
+    a user's own spec file (its rulebook is then one of `rulebooks`). One task per book, reading
+    and property: over a Dask ``client``'s workers when given, else ``workers`` processes here;
+    the results are the same. Ctrl-C raises Interrupted, whose report holds the results
+    finished before it."""
     started = time.perf_counter()
     if timeout <= 0:
         raise OptionError(f"--timeout must be a positive number of seconds, got {timeout:g}")
@@ -301,7 +310,7 @@ def prove(
         return Report(results, time.perf_counter() - started, timeout, all_readings, rlimit)
 
     try:
-        first = _run_all([job(b.id, base, props, {}) for b in books], workers, progress)
+        first = _run_all([job(b.id, base, props, {}) for b in books], workers, progress, client)
     except _Partial as e:
         first = e.got
         for b, got in zip(books, first, strict=True):
@@ -331,7 +340,7 @@ def prove(
                     known = {r.name: r for r, _ in same}
                     jobs.append(job(b.id, reading, again, known))
         try:
-            again_got = _run_all(jobs, workers, progress)
+            again_got = _run_all(jobs, workers, progress, client)
         except _Partial as e:
             for again_job, got in zip(jobs, e.got, strict=True):
                 reused[(again_job.rulebook, _key(again_job.options))] += got

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from arbitro.cli.fan_out import add_fan_out
 from arbitro.model.errors import ArbitroError, OptionError
 from arbitro.model.spec import load_rulebook
 
@@ -69,18 +70,10 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
         action="store_true",
         help="walk states up to renaming the suits the rules treat alike",
     )
-    fan = ex.add_mutually_exclusive_group()
-    fan.add_argument(
-        "--workers",
-        type=int,
-        default=0,
-        metavar="N",
-        help="N local processes (Dask): one deal's states split over them, or deals spread",
-    )
-    fan.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="the workers of a running Dask cluster (tcp://HOST:PORT), used as --workers",
+    add_fan_out(
+        ex,
+        "one deal's states",
+        "N local processes (Dask): one deal's states split over them, or deals spread",
     )
     ex.add_argument(
         "--option",
@@ -183,7 +176,6 @@ def _write(p: Path, text: str | bytes, force: bool) -> None:
 
 
 def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> int:
-    from arbitro.proofs.cluster import check_workers
     from arbitro.proofs.explore import (
         check_scores,
         explore_deal,
@@ -195,7 +187,6 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
     overrides = _house_rules(args, config) if args.option or args.override else {}
     if overrides or args.option:
         config = _with(config, args.option, overrides)
-    check_workers(args.workers)
     outputs = {k: getattr(args, k) for k in ("graphml", "dot", "picture")}
     targets = {k: _target(v, args.force) for k, v in outputs.items() if v}
     if "picture" in targets and targets["picture"].suffix not in (".svg", ".png"):
@@ -227,7 +218,7 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
                 max_states=args.max_states,
                 symmetry=args.symmetry,
                 scheduler=args.scheduler,
-                workers=args.workers,
+                workers=args.workers or 0,
                 progress=bar if len(seeds) > 1 else None,
             )
         finally:

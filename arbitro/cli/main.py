@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar, NoReturn
 
 from arbitro.cli import explore_cmd
+from arbitro.cli.fan_out import add_fan_out
 from arbitro.model.errors import ArbitroError, OptionError, did_you_mean
 from arbitro.model.spec import Rulebook, load_all, load_rulebook
 
@@ -519,30 +520,11 @@ def _dead_end_dir(path: str, prefix: str, force: bool) -> Path:
     return d
 
 
-def _add_workers(p: argparse.ArgumentParser, what: str) -> None:
-    """--workers N | --scheduler ADDRESS: the job's independent tasks over a Dask cluster."""
-    fan = p.add_mutually_exclusive_group()
-    fan.add_argument(
-        "--workers",
-        type=int,
-        default=0,
-        metavar="N",
-        help=f"{what} over N local processes (Dask), at most one per core; the same results",
-    )
-    fan.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help=f"{what} over the workers of a running Dask cluster (tcp://HOST:PORT)",
-    )
-
-
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from arbitro.proofs.cluster import check_workers
     from arbitro.reports.terminal import ProgressBar
     from arbitro.safe_write import check_target, open_atomic
     from arbitro.simulation.simulate import Records, game_transcript, simulate
 
-    check_workers(args.workers)
     book, options, rules, model, seating = _setup(args)
     if args.overrides and args.dead_ends:
         raise OptionError(
@@ -592,7 +574,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 check=args.check,
                 on_hand=on_hand,
                 record_lengths=args.policy != "uniform",
-                workers=args.workers,
+                workers=args.workers or 0,
                 scheduler=args.scheduler,
             )
         finally:
@@ -635,12 +617,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from arbitro.proofs.cluster import check_workers
     from arbitro.reports.html_report import build_report
     from arbitro.reports.terminal import ProgressBar
     from arbitro.safe_write import check_target, write_text
 
-    check_workers(args.workers)
     book, options, _rules, model, seating = _setup(args)
     check_target(args.output, args.force)
     progress = ProgressBar("games")
@@ -659,7 +639,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             args.players,
             args.teams,
             args.layout,
-            workers=args.workers,
+            workers=args.workers or 0,
             scheduler=args.scheduler,
             overrides=args.overrides,
         )
@@ -857,7 +837,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="replace an existing records file or transcripts"
     )
     sim.add_argument("--json", action="store_true", help="machine-readable output")
-    _add_workers(sim, "games")
+    add_fan_out(sim, "games")
     sim.set_defaults(func=cmd_simulate)
 
     rep = sub.add_parser(
@@ -876,7 +856,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play the same seeds under two readings of a clause (default: its first two)",
     )
     rep.add_argument("--json", action="store_true", help="print the report's numbers as JSON")
-    _add_workers(rep, "games")
+    add_fan_out(rep, "games")
     rep.set_defaults(func=cmd_report)
 
     play = sub.add_parser("play", help="play one random game and write it as a transcript")

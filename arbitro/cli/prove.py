@@ -78,7 +78,12 @@ def register(sub: Any) -> None:
         help="a wall-clock safety net: seconds a solver call may take before it is stopped "
         f"(default {SAFETY_NET:g}; an answer it cuts off is UNKNOWN and says so)",
     )
-    p.add_argument("--jobs", type=int, default=2, metavar="N", help="worker processes (default 2)")
+    p.add_argument(
+        "--jobs", type=int, default=None, metavar="N", help="worker processes here (default 2)"
+    )
+    from arbitro.cli.fan_out import add_fan_out
+
+    add_fan_out(p, "one task per book, reading and property")
     p.add_argument(
         "--claims",
         action="store_true",
@@ -178,7 +183,13 @@ def cmd_prove(args: argparse.Namespace) -> int:
     from arbitro.proofs import smt
     from arbitro.proofs.runner import prove
 
-    jobs = capped_jobs(args.jobs)
+    fan = bool(args.workers or args.scheduler)
+    if fan and args.jobs is not None:
+        raise OptionError(
+            "--jobs (processes here) and --workers/--scheduler (a Dask cluster) both say where"
+            " the proofs run; give one"
+        )
+    jobs = capped_jobs(2 if args.jobs is None else args.jobs)
     if args.rlimit < 0:
         raise OptionError(f"--rlimit must be 0 (no limit) or a positive number, got {args.rlimit}")
     books = list(args.rulebooks)
@@ -189,31 +200,42 @@ def cmd_prove(args: argparse.Namespace) -> int:
         if own not in books:
             books.append(own)
     if args.refine:
+        if fan:
+            raise OptionError(
+                "--refine runs in this process; --workers/--scheduler are for the properties"
+            )
         return cmd_refine(args, books)
     books = books or rulebook_ids()
     smt.set_rlimit(args.rlimit)  # the claims below are checked in this process
-    from arbitro.proofs.runner import Interrupted
+    from arbitro.proofs.cluster import cluster
+    from arbitro.proofs.runner import Interrupted, Report
     from arbitro.reports.terminal import ProgressBar
 
     progress = ProgressBar("proofs")
     interrupted = False
     try:
-        report = prove(
-            books,
-            parse_options(args.option),
-            all_readings=args.all_readings,
-            timeout=args.timeout,
-            properties=args.property or None,
-            workers=jobs,
-            rlimit=args.rlimit,
-            spec=args.spec,
-            progress=progress,
-        )
+        with cluster(args.scheduler, args.workers) as client:
+            report = prove(
+                books,
+                parse_options(args.option),
+                all_readings=args.all_readings,
+                timeout=args.timeout,
+                properties=args.property or None,
+                workers=jobs,
+                rlimit=args.rlimit,
+                spec=args.spec,
+                progress=progress,
+                client=client,
+            )
     except Interrupted as e:
         progress.close()
         if e.report is None:
             raise
         report = e.report
+        interrupted = True
+    except KeyboardInterrupt:  # while the cluster's workers started: nothing was proved yet
+        progress.close()
+        report = Report([], 0.0, args.timeout, args.all_readings, args.rlimit)
         interrupted = True
     progress.close()
     claims: list[Any] = []

@@ -410,19 +410,18 @@ def _fan_out(
     client: Any,
 ) -> None:
     """The games over a Dask cluster in runs of consecutive games, counted in game order."""
-    from arbitro.proofs.cluster import dask_client
+    from arbitro.proofs.cluster import dask_client, run_tasks
 
     with (
         contextlib.nullcontext(client) if client is not None else dask_client(scheduler, workers)
     ) as client:
         n = len(client.scheduler_info(n_workers=-1)["workers"]) or 1
         size = max(1, min(50, games // (4 * n) or 1))
-        runs = [(a, min(a + size, games)) for a in range(0, games, size)]
         same = (model, rules, seating, policy, seed)
         rest = (max_hands, check, record_lengths)
-        futures = [client.submit(_play_run, *same, a, b, *rest, pure=False) for a, b in runs]
-        for fut in futures:
-            for g, game, hands, broken in fut.result():
+        runs = [(*same, a, min(a + size, games), *rest) for a in range(0, games, size)]
+        for _, outcomes in run_tasks(client, _play_run, runs):
+            for g, game, hands, broken in outcomes:
                 violation = Violation(*broken) if broken is not None else None
                 if on_hand is not None:
                     for h in hands:

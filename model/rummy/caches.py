@@ -18,34 +18,36 @@ cleared when full.
 
 from __future__ import annotations
 
-RULES = 16
+from typing import Final
+
+RULES: Final = 16
 """`tables.tables` and `checks`: the rules objects whose tables are kept (a server session uses
 one; rebuilding the tables of another takes about a millisecond)."""
-MEMO = 4096
+MEMO: Final = 4096
 """`Tables.memo`, per rules: meld classifications and what each meld takes (85.1% / 85.1%,
 at most 2,436 keys for one variant; 80.4% at 1,024), and the exact search's answers of
 `arrange.reaches` (a listing and the play of a refused candidate ask the same question)."""
-SIDES = 256
+SIDES: Final = 256
 """`Tables.by_id`, per rules: a side's melds and what they take (73.3% / 74.6%)."""
-MELDS = 1024
+MELDS: Final = 1024
 """`Tables.per_meld`, per rules: what a meld takes, by the meld object (86.5% / 86.9%)."""
-RANK_OPTIONS = 1024
+RANK_OPTIONS: Final = 1024
 """`arrange.rank_options` (98.2% / 98.2%, 818 keys), `arrange._rank_pairs` (99.4%, 101 keys) and
 `arrange._rank_ends` (its outcomes filtered for going out, keyed as `rank_options` and whether a
 card may be kept over)."""
-SUIT_MOVES = 4096
+SUIT_MOVES: Final = 4096
 """`arrange._suit_moves` (77.2% / 77.2%, 2,027 keys); `arrange.suit_options` is called only
 through it and keeps no cache of its own."""
-LAYS = 4096
+LAYS: Final = 4096
 """`laying._choose` (86.2% / 86.2%), `laying._set_lays` (82.5% / 83.5%) and `laying._rank_lays`
 (the same lays keyed by the rank's cards in hand), `laying._seq_lays`
 (77.3% / 77.3%)."""
-SMALL = 1024
+SMALL: Final = 1024
 """`laying._runs` (52.1% / 52.1%, 862 keys) and `pile._combos` (95.5% / 95.5%, 766 keys)."""
-CHECKS = 2048
+CHECKS: Final = 2048
 """`checks`, per rules: the whole-state check of each meld (the deck per layout besides); melds
 recur as `Tables.per_meld` shows."""
-RESULTS = 256
+RESULTS: Final = 256
 """`scoring.hand_result`: the protocol's view of the finished hands last asked about."""
 
 __all__ = [

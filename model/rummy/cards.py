@@ -11,28 +11,37 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import groupby
+from typing import Final
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.schema import CardPoints
 
-SUITS = "CDHS"
+SUITS: Final = "CDHS"
 """Clubs, diamonds, hearts, spades: diamonds and hearts are red."""
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-TWO, THREE, FOUR, SEVEN, EIGHT, ACE = 0, 1, 2, 5, 6, 12
+TWO: Final = 0
+THREE: Final = 1
+FOUR: Final = 2
+SEVEN: Final = 5
+EIGHT: Final = 6
+ACE: Final = 12
 """Rank indices (a card's rank is ``card >> 2``)."""
-PACK = 52
+PACK: Final = 52
 """Cards in one pack (without its jokers): card numbers 0 to 51."""
-JOKER = PACK
-KINDS = PACK + 1
+JOKER: Final = 52
+KINDS: Final = 53
 """Distinct cards: the 52 of a pack and the joker."""
-LOWEST_THREE = THREE * 4
+LOWEST_THREE: Final = 4
 """The first three: the cards below it are the twos (wild)."""
-LOWEST_NATURAL = FOUR * 4
+LOWEST_NATURAL: Final = 8
 """The first four: naturals are the cards from it up to the joker; threes lie between."""
 
-RED_THREES = (THREE * 4 + DIAMONDS, THREE * 4 + HEARTS)
-BLACK_THREES = (THREE * 4 + CLUBS, THREE * 4 + SPADES)
+RED_THREES: Final = (THREE * 4 + DIAMONDS, THREE * 4 + HEARTS)
+BLACK_THREES: Final = (THREE * 4 + CLUBS, THREE * 4 + SPADES)
 
 CARD_CLASSES = ("joker", "two", "wild", "red_three", "black_three")
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from arbitro.model.errors import IllegalAction, MalformedInput
 from arbitro.model.rummy import caches
@@ -59,7 +59,7 @@ from arbitro.model.rummy.cards import (
     is_wild,
     remove,
 )
-from arbitro.model.rummy.going_out import answer, ask
+from arbitro.model.rummy.going_out import answer, ask, can_go_out
 from arbitro.model.rummy.laying import lay_candidates, shape
 from arbitro.model.rummy.melding import add, finish_opening, freed_options, lay, merge, replace_wild
 from arbitro.model.rummy.melds import (
@@ -165,8 +165,8 @@ class _Listed:
         self.next: dict[Action, State] = {}
 
 
-_LISTED = _Listed()
-_TYPES = frozenset(_ACTION_TYPES)
+_LISTED: Final = _Listed()
+_TYPES: Final = frozenset(_ACTION_TYPES)
 
 
 def apply(rules: RummyRules, state: State, action: object) -> State:
@@ -301,12 +301,12 @@ def random_step(rules: RummyRules, state: State, rng: random.Random) -> tuple[Ac
     return a, apply(rules, state, a)
 
 
-_new: Any = tuple.__new__
+_new: Final[Any] = tuple.__new__
 """Actions are built by `tuple.__new__(type, (tag, fields...))` in the listing loops: what their
 constructors do, without a Python call per action."""
 
 
-_DISCARDS: dict[int, tuple[Discard, ...]] = {}
+_DISCARDS: Final[dict[int, tuple[Discard, ...]]] = {}
 
 
 def _discards(seat: int) -> tuple[Discard, ...]:
@@ -348,7 +348,7 @@ class _Moment:
             return self._draw()
         if step == ANSWER:
             p = partner(s, s.seat)
-            return [Answer(p, True), Answer(p, False)]
+            return [_new(Answer, (9, p, True)), _new(Answer, (9, p, False))]
         return self._freed()
 
     def _draw(self) -> list[Action]:
@@ -512,7 +512,7 @@ class _Moment:
                     a = _new(AddToMeld, (3, seat, i, c))
                     if opening and left >= 3:
                         m = melds[i]
-                        grown = Meld(m.kind, m.key, tuple(sorted((*m.cards, c))))
+                        grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
                         rest = remove(hand, (c,))
                         if self._reaches(rest, (*melds[:i], grown, *melds[i + 1 :])) or judge(a):
                             push(a)
@@ -542,7 +542,7 @@ class _Moment:
                             if fast or judge(a):
                                 push(a)
         if pend:
-            a = FinishOpening(seat)
+            a = _new(FinishOpening, (6, seat))
             if judge(a):
                 push(a)
         if len(hand) >= 2 and quick:
@@ -560,8 +560,14 @@ class _Moment:
             and not s.melded
             and len(hand) >= 2
         ):
-            a = AskPartner(seat)
-            if judge(a):
+            a = _new(AskPartner, (8, seat))
+            if quick:
+                # `going_out.ask` refuses a player holding the rest of a pile taken to open, or
+                # one who cannot go out; the rest is the test above (no refusal raised, no state
+                # built: `apply` plays the ask)
+                if not s.held and can_go_out(t, s):
+                    push(a)
+            elif judge(a):
                 push(a)
         if s.no_discard:
             a = Stop(seat)
@@ -574,7 +580,7 @@ class _Moment:
         after it, short of what going out requires even if that card finished another meld: then
         the last card could not go out and the addition is refused (`going_out.one_card_ok`)."""
         m = melds[i]
-        grown = Meld(m.kind, m.key, tuple(sorted((*m.cards, c))))
+        grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
         t = self.t
         done, clean, dirty = going_out_counts(t, (*melds[:i], grown, *melds[i + 1 :]))
         r = t.rules

@@ -16,10 +16,10 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import groupby
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from arbitro.model.rummy import caches
-from arbitro.model.rummy.cards import BLACK_THREES, JOKER, LOWEST_THREE
+from arbitro.model.rummy.cards import BLACK_THREES, JOKER, LOWEST_NATURAL, LOWEST_THREE
 from arbitro.model.rummy.melds import SET, Meld
 from arbitro.model.rummy.tables import Tables
 
@@ -102,16 +102,16 @@ class Shape(NamedTuple):
         return (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
 
 
-_WILD_KINDS = (*range(LOWEST_THREE), JOKER)
+_WILD_KINDS: Final = (*range(LOWEST_THREE), JOKER)
 # what `Counter.update` runs (in C), without Counter's own overhead
 _count_elements: Callable[[dict[int, int], Iterable[int]], None]
 _count_elements = collections._count_elements  # type: ignore[attr-defined]
 
 
-_new_shape: Any = tuple.__new__
+_new_shape: Final[Any] = tuple.__new__
 """`Shape(...)` without the Python call of a NamedTuple's constructor."""
 
-_LAST: list[Any] = [None, None, None]
+_LAST: Final[list[Any]] = [None, None, None]
 """The pool, tables and shape worked out last: the list of legal actions and the going-out
 screens of one state read the same hand."""
 
@@ -143,23 +143,34 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
         tuple([(c, got[c]) for c in BLACK_THREES if c in got]) if b0 in got or b1 in got else ()
     )
     # the naturals, card by card: their ranks, the cards of each rank, their escalera positions
-    # (`Tables.seq_bit` is 0 without escaleras)
-    nat_rank = t.nat_rank
+    # (`Tables.seq_bit` is 0 without escaleras); the naturals lie between the threes and the
+    # joker, sorted, so the cards of a rank come together
     seq_bit = t.seq_bit
     nats: dict[int, list[int]] = {}
     rank_count: dict[int, int] = {}
     bits = 0
+    rank = -1
+    held = 0
+    same: list[int] = []
     for c, n in got.items():
-        k = nat_rank[c]
-        if k >= 0:
-            bits |= seq_bit[c]
-            same = nats.get(k)
-            if same is None:
-                nats[k] = [c]
-                rank_count[k] = n
-            else:
-                same.append(c)
-                rank_count[k] += n
+        if c < LOWEST_NATURAL:
+            continue
+        if c >= JOKER:
+            break
+        bits |= seq_bit[c]
+        k = c >> 2
+        if k == rank:
+            same.append(c)
+            held += n
+        else:
+            if rank >= 0:
+                rank_count[rank] = held
+            rank = k
+            held = n
+            same = [c]
+            nats[k] = same
+    if rank >= 0:
+        rank_count[rank] = held
     sh: Shape = _new_shape(
         Shape, (tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw, nats)
     )

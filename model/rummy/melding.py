@@ -18,6 +18,7 @@ opening is finished) and, through `melds`, every meld-shape clause.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any, Final
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy.actions import AddToMeld, FinishOpening, LayMeld, Merge, ReplaceWild
@@ -50,8 +51,11 @@ from arbitro.model.rummy.table import (
 )
 from arbitro.model.rummy.tables import Tables
 
-THREE_WILDS = "three_wilds_in_canasta"
+THREE_WILDS: Final = "three_wilds_in_canasta"
 """The priced act of putting a wild too many into a set."""
+
+_new: Final[Any] = tuple.__new__
+"""`Meld(...)` without the Python call of a NamedTuple's constructor."""
 
 
 def held_without(hand: tuple[int, ...], cards: tuple[int, ...], j: Judge) -> tuple[int, ...]:
@@ -129,27 +133,30 @@ def lay(t: Tables, s: State, a: LayMeld, j: Judge = STRICT) -> State:
 
 def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
     """The AddToMeld action."""
+    # the fields read by index: an action's named fields are properties of an interpreted class
+    i = a[2]  # not checked to be an int (`well_formed` checks the card)
+    card: int = a[3]
     melds = mover_side(s).melds
-    if not 0 <= a.meld < len(melds):
-        raise MalformedInput(f"the side has no meld {a.meld}")
+    if not 0 <= i < len(melds):
+        raise MalformedInput(f"the side has no meld {i}")
     if s.step == FREED:
-        if a.card != s.freed:
+        if card != s.freed:
             j.refuse("clean_by_replacing_wilds", "the freed wild must be placed first")
-        if a.meld == s.freed_meld:
+        if i == s.freed_meld:
             j.refuse("clean_by_replacing_wilds", "a freed wild cannot go back where it came from")
         hand = s.hands[s.seat]
     else:
-        hand = held_without(s.hands[s.seat], (a.card,), j)
-    m = melds[a.meld]
-    p = add_problem(t, m, a.card)
+        hand = held_without(s.hands[s.seat], (card,), j)
+    m = melds[i]
+    p = add_problem(t, m, card)
     if p:
         j.refuse(p, "that card cannot join that meld", THREE_WILDS if p == "wild_cap" else None)
-        w = wild_count(m.cards) + is_wild(a.card)
+        w = wild_count(m.cards) + is_wild(card)
         _wild_limits(t, p, len(m.cards) + 1 - w, w, j)
     j.stop()
-    grown = Meld(m.kind, m.key, tuple(sorted((*m.cards, a.card))))
+    grown: Meld = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, card)))))
     new = list(melds)
-    new[a.meld] = grown
+    new[i] = grown
     s2 = after_meld(s, with_hand(s, hand), with_melds(s, new))
     return settle(t, s2, j)
 

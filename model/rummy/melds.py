@@ -13,7 +13,7 @@ Implements *:set-min, *:set-start-min-naturals, *:wild-cap, *:wilds-at-most-natu
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from arbitro.model.rummy.cards import (
     JOKER,
@@ -25,7 +25,10 @@ from arbitro.model.rummy.cards import (
 )
 from arbitro.model.rummy.tables import Tables
 
-SET, SEQ, WILDS, BLACK3 = 0, 1, 2, 3
+SET: Final = 0
+SEQ: Final = 1
+WILDS: Final = 2
+BLACK3: Final = 3
 KIND_NAMES = ("set", "escalera", "wilds", "black-threes")
 
 

@@ -14,7 +14,7 @@ are not even held), the module calls `halt`, which ends the judging.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Final, NoReturn
 
 
 class Refusal(Exception):
@@ -59,5 +59,5 @@ class Judge:
             raise Halt
 
 
-STRICT = Judge()
+STRICT: Final = Judge()
 """The judge of `apply` and `legal_actions`: the first refusal is raised."""

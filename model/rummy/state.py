@@ -16,11 +16,14 @@ no other melds).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from arbitro.model.rummy.melds import Meld
 
-DRAW, PLAY, ANSWER, FREED = "draw", "play", "answer", "freed"
+DRAW: Final = "draw"
+PLAY: Final = "play"
+ANSWER: Final = "answer"
+FREED: Final = "freed"
 STEPS = (DRAW, PLAY, ANSWER, FREED)
 
 
@@ -98,10 +101,13 @@ def replaced(state: State, **changes: Any) -> State:
     return tuple.__new__(State, fields)
 
 
-HANDS, PILE, SEAT, STEP = _INDEX["hands"], _INDEX["pile"], _INDEX["seat"], _INDEX["step"]
+HANDS: Final = _INDEX["hands"]
+PILE: Final = _INDEX["pile"]
+SEAT: Final = _INDEX["seat"]
+STEP: Final = _INDEX["step"]
 TURN_FIELDS = State._fields[STEP + 1 :]
 """The per-turn fields (`TURN_START`): they follow `step` in `State`."""
-_CLEAN_START = _INDEX["clean_start"]
+_CLEAN_START: Final = _INDEX["clean_start"]
 
 
 def next_turn(
@@ -123,9 +129,12 @@ def next_turn(
     return tuple.__new__(State, fields)
 
 
-_STOCK, _TABLE = _INDEX["stock"], _INDEX["table"]
-_MELDED, _FREED, _FREED_MELD = _INDEX["melded"], _INDEX["freed"], _INDEX["freed_meld"]
-_NO_DISCARD = _INDEX["no_discard"]
+_STOCK: Final = _INDEX["stock"]
+_TABLE: Final = _INDEX["table"]
+_MELDED: Final = _INDEX["melded"]
+_FREED: Final = _INDEX["freed"]
+_FREED_MELD: Final = _INDEX["freed_meld"]
+_NO_DISCARD: Final = _INDEX["no_discard"]
 
 
 def after_meld(state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Side, ...]) -> State:

@@ -71,19 +71,20 @@ def draw(t: Tables, s: State, a: Draw, j: Judge) -> State:
     """The Draw action: the turn's cards from the stock, or the end of the hand when the stock is
     exhausted and *:stock-out lets the hand end. *:draw-count, *:draw-short-stock."""
     r = t.rules
+    count = a[2]  # `a.count` (a property of an interpreted class), not checked to be an int
     if s.step != DRAW:
         j.halt("draw_count", "the player has already drawn this turn", "draw_two_instead_of_one")
     if exhausted(r, s):
         if r.stock_out != "hand_ends":
             j.refuse("stock_out", "the stock is exhausted: the pile must be taken")
-        if a.count != r.draw_count:
+        if count != r.draw_count:
             j.refuse("draw_count", f"a draw is of {r.draw_count} card(s)")
         j.stop()
         return end_hand(t, s, "stock-out", -1)
     want = min(r.draw_count, len(s.stock))
-    if a.count != want:
-        act = "draw_two_instead_of_one" if a.count > want else None
-        j.halt("draw_count", f"the draw is of {want} card(s), not {a.count}", act)
+    if count != want:
+        act = "draw_two_instead_of_one" if count > want else None
+        j.halt("draw_count", f"the draw is of {want} card(s), not {count}", act)
     stock = s.stock
     drawn = stock[:want]
     if RED_THREES[0] in drawn or RED_THREES[1] in drawn:

@@ -5,13 +5,16 @@ its own.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.arrange import SideFacts, side_facts
 from arbitro.model.rummy.melds import SEQ, SET, WILDS, Meld, is_clean
 from arbitro.model.rummy.state import Side, State, replaced
 from arbitro.model.rummy.tables import Tables
+
+_new: Final[Any] = tuple.__new__
+"""`Side(...)` without the Python call of a NamedTuple's constructor."""
 
 
 class SideView:
@@ -108,7 +111,7 @@ def with_melds(
     """The table with the mover's side holding `melds` (sorted here), opened as given."""
     i = state.seat % state.sides
     sd = state.table[i]
-    new = Side(tuple(sorted(melds)), sd.red_threes, sd.opened if opened is None else opened)
+    new = _new(Side, (tuple(sorted(melds)), sd.red_threes, sd.opened if opened is None else opened))
     return (*state.table[:i], new, *state.table[i + 1 :])
 
 

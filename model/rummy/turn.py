@@ -55,7 +55,8 @@ def begin_turn(
 
 def discard(t: Tables, s: State, a: Discard, j: Judge = STRICT) -> State:
     """The Discard action: the turn passes, or the last card goes out."""
-    hand = held_without(s.hands[s.seat], (a.card,), j)
+    card: int = a[2]  # `a.card`, a property of an interpreted class
+    hand = held_without(s.hands[s.seat], (card,), j)
     if s.no_discard:
         t.consult("last_red_three_ends_hand")
         j.refuse("last_red_three_ends_hand", "play stops after the last red three: no discard")
@@ -65,11 +66,11 @@ def discard(t: Tables, s: State, a: Discard, j: Judge = STRICT) -> State:
         if s.answer == "yes":
             j.refuse("ask_partner", "the partner said yes: the player must go out this turn")
         j.stop()
-        return begin_turn(t, s, (s.seat + 1) % s.players, with_hand(s, hand), (*s.pile, a.card))
+        return begin_turn(t, s, (s.seat + 1) % s.players, with_hand(s, hand), (*s.pile, card))
     for problem in go_out_problems(t, s, by_discard=True, every=j.found is not None):
         j.refuse(*problem)
     j.stop()
-    s2 = replaced(opened(s), hands=with_hand(s, ()), pile=(*s.pile, a.card))
+    s2 = replaced(opened(s), hands=with_hand(s, ()), pile=(*s.pile, card))
     return end_hand(t, s2, "went-out", s.seat)
 
 

@@ -136,20 +136,33 @@ def describe(data: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------- score-bounds
 
 
-def signs(rules: RummyRules, timeout: float, cfg: Config | None = None) -> list[Check]:
-    """Credits never negative, debits never positive: one check per category."""
+def signs(
+    rules: RummyRules, timeout: float, cfg: Config | None = None, problem: smt.Problem | None = None
+) -> list[Check]:
+    """Credits never negative, debits never positive: one check per category (`problem`: the
+    configuration's facts already written, as `bounds` has them)."""
     cfg = cfg if cfg is not None else config(rules)
     facts = cfg.facts.items
     checks: list[Check] = []
-    for cat in CREDITS + DEBITS:
-        term = cfg.categories[cat]
-        claim = term >= 0 if cat in CREDITS else term <= 0
+    cats = CREDITS + DEBITS
+    # every sign asked of one solver first (no core, no witness); only a sign that can break is
+    # asked again, on its own, for its witness
+    claims = [cfg.categories[c] >= 0 if c in CREDITS else cfg.categories[c] <= 0 for c in cats]
+    if problem is None:
+        problem = smt.Problem(facts, list(cfg.categories.values()))
+    first = problem.satisfiable_each([~c for c in claims], timeout)
+    for cat, claim, status in zip(cats, claims, first, strict=True):
+        word = "never negative" if cat in CREDITS else "never positive"
+        if status == "unsat":
+            checks.append(
+                Check(f"sign/{cat}", f"the {cat} category is {word}", Verdict.PROVED, 0.0)
+            )
+            continue
 
         def dec(v: Mapping[str, Value], cat: str = cat, cfg: Config = cfg) -> Witness:
             data = decode(cfg, v)
             return Witness(f"{cat} is {data['categories'][cat]}: {describe(data)}", data)
 
-        word = "never negative" if cat in CREDITS else "never positive"
         checks.append(
             prove(f"sign/{cat}", f"the {cat} category is {word}", facts, claim, dec, timeout)
         )
@@ -182,15 +195,31 @@ def _end(reached: int | None, bound: int | None, exact: bool) -> str:
     return end_text(reached, False)
 
 
+SEARCH_SHARE = 50
+"""The searches for the ends of `score-bounds` give each solver call 1/SEARCH_SHARE of the
+resource limit (5,000,000 units by default; `--rlimit 0`: no limit): an optimum the solver
+cannot close within it is reported as the best configuration found and a bound proved past it,
+the gap stated, instead of spending the whole limit on the last step of a hard integer search
+(samba-fr's six-pack layouts)."""
+
+
 def bounds(rules: RummyRules, timeout: float) -> Result:
     """`score-bounds`: the signs, then each end of every category and of the hand score — the
     optimum when the solver proves it; else the best configuration found and a bound proved past
-    it (`_ceiling`), the gap between them stated. PROVED when every end has a proved bound."""
+    it (`_ceiling`), the gap between them stated. PROVED when every end has a proved bound. The
+    searches run with 1/SEARCH_SHARE of the resource limit per call."""
+    limit = smt.rlimit()
+    with smt.use_rlimit(max(1, limit // SEARCH_SHARE) if limit else 0):
+        return _bounds(rules, timeout)
+
+
+def _bounds(rules: RummyRules, timeout: float) -> Result:
     started = time.perf_counter()
     cfg = config(rules)
     facts = cfg.facts.items
     unit = card_unit(rules)
-    checks = signs(rules, timeout, cfg)
+    problem = smt.Problem(facts, [*cfg.categories.values(), cfg.score])
+    checks = signs(rules, timeout, cfg, problem)
     # the bounds
     values: dict[str, Any] = {}
     reached: dict[str, list[int | None]] = {}
@@ -199,7 +228,6 @@ def bounds(rules: RummyRules, timeout: float) -> Result:
     verdict = Verdict.PROVED
     t0 = time.perf_counter()
     extremes: dict[str, Any] = {}
-    problem = smt.Problem(facts, [*cfg.categories.values(), cfg.score])
     signed = {c.name.removeprefix("sign/"): c.verdict is Verdict.PROVED for c in checks}
     proved: dict[tuple[str, bool], int] = {}
     settled: dict[str, list[bool]] = {}
@@ -349,4 +377,13 @@ def step(rules: RummyRules, timeout: float) -> Result:
     )
 
 
-__all__ = ["CATEGORIES", "bounds", "card_unit", "decode", "describe", "signs", "step"]
+__all__ = [
+    "CATEGORIES",
+    "SEARCH_SHARE",
+    "bounds",
+    "card_unit",
+    "decode",
+    "describe",
+    "signs",
+    "step",
+]

@@ -110,6 +110,20 @@ def test_prove_ends_with_its_results_so_far_and_no_worker_left() -> None:
 
 
 @pytest.mark.slow
+def test_prove_over_dask_workers_ends_with_its_results_so_far_and_no_worker_left() -> None:
+    pytest.importorskip("dask.distributed")
+    # the run, its fork server and two workers started (more than 3 processes), then Ctrl-C
+    # within the proofs (a Ctrl-C while the workers start is the explorer's test's case)
+    code, out, err = interrupt(
+        ["prove", "escoba-es", "samba-fr", "--workers", "2"], 8.0, wait_for_children=3
+    )
+    assert code == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "results finished before Ctrl-C" in err
+    assert out
+
+
+@pytest.mark.slow
 def test_explore_ends_with_the_states_so_far() -> None:
     code, out, err = interrupt(
         ["explore", "escoba-es", "--config", "escoba-28h4", "--deal", "0"], 3.0
@@ -146,6 +160,18 @@ def test_conform_ends_with_the_games_so_far_and_no_adapter_left() -> None:
     code, out, err = interrupt(["conform", "escoba-es", "--games", "100000", "--", *adapter], 4.0)
     assert code == 130, err
     assert "Traceback" not in err
+    assert "stopped by Ctrl-C after" in out
+
+
+@pytest.mark.slow
+def test_conform_over_dask_workers_ends_with_the_games_so_far_and_no_adapter_left() -> None:
+    pytest.importorskip("dask.distributed")
+    adapter = [sys.executable, str(ROOT / "tests" / "conform" / "escoba_adapter.py")]
+    argv = ["conform", "escoba-es", "--games", "100000", "--workers", "2", "--", *adapter]
+    # the run, its fork server, two workers and their adapters started, then Ctrl-C
+    code, out, err = interrupt(argv, 8.0, wait_for_children=5)
+    assert code == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert "stopped by Ctrl-C after" in out
 
 

@@ -44,6 +44,7 @@ def test_prove_jobs_below_one_are_refused(asked: int) -> None:
         ["explore", "escoba-es", "--config", "escoba-tiny", "--workers", "24"],
         ["simulate", "escoba-es", "--games", "1", "--workers", "24"],
         ["report", "escoba-es", "--games", "1", "--workers", "24", "--output", "r.html"],
+        ["prove", "escoba-es", "--all-readings", "--workers", "24"],
     ],
 )
 def test_workers_past_the_cores_are_refused_in_one_line_naming_the_way_past(
@@ -61,7 +62,26 @@ def test_workers_past_the_cores_are_refused_in_one_line_naming_the_way_past(
 
 
 def test_workers_up_to_the_cores_are_taken(two_cores: None) -> None:
-    cluster.check_workers(0)
+    cluster.check_workers(None)  # not asked: the job runs in this process
+    cluster.check_workers(1)
     cluster.check_workers(2)
-    with pytest.raises(cluster.ClusterError):
-        cluster.check_workers(3)
+    for asked in (3, 0, -1):
+        with pytest.raises(cluster.ClusterError):
+            cluster.check_workers(asked)
+
+
+@pytest.mark.parametrize(
+    ("asked", "message"),
+    [
+        ("0", "--workers must be at least 1, got 0"),
+        ("-2", "--workers must be at least 1, got -2"),
+        ("two", "--workers must be a whole number of processes, got 'two'"),
+        ("99999999999999999999", "--workers 99999999999999999999 is more than the 2 cores"),
+    ],
+)
+def test_a_workers_count_that_is_no_count_is_refused_in_one_line(
+    two_cores: None, asked: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "escoba-es", "--games", "1", "--workers", asked]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -53,3 +54,61 @@ def test_mutants_end_to_end() -> None:
         assert control["suite"].status == "survived", control["suite"].detail
         got = m.run_one(mutant, mutant.family, ["suite"], tests=tests, timeout=600)
         assert got["suite"].status == "killed", (name, got["suite"].detail)
+
+
+def _values(spec: dict[str, Any], key: str) -> list[Any]:
+    """A clause's value and its readings' values, in the file's order."""
+    c = next(c for c in spec["clause"] if c.get("key") == key)
+    return [c.get("value"), *[r["value"] for r in c.get("reading", [])]]
+
+
+def test_every_spec_mutant_changes_one_value() -> None:
+    """Each spec mutant's file is the book's with its id and the one clause's value changed."""
+    import tomllib
+
+    m = harness()
+    assert len(m.SPEC_MUTANTS) >= 20
+    assert len({x.name for x in m.SPEC_MUTANTS}) == len(m.SPEC_MUTANTS)
+    for x in m.SPEC_MUTANTS:
+        book = tomllib.loads((ROOT / "spec" / f"{x.book}.toml").read_text(encoding="utf-8"))
+        got = tomllib.loads(m.spec_text(x.book, x.key, x.value, "changed"))
+        assert got["rulebook"]["id"] == "changed"
+        want = tomllib.loads(f"v = {x.value}")["v"]
+
+        before, after = _values(book, x.key), _values(got, x.key)
+        changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+        assert len(changed) == 1, x.name
+        assert after[changed[0]] == want and before[changed[0]] != want, x.name
+        # nothing else of the book moves
+        rest = [c for c in got["clause"] if c.get("key") != x.key]
+        assert rest == [c for c in book["clause"] if c.get("key") != x.key], x.name
+
+
+def test_the_suite_order_runs_the_same_tests() -> None:
+    m = harness()
+    for family in ("escoba", "rummy"):
+        got = m.suite_order(m.SUITE, family)
+        assert got[0] == f"tests/model/{family}"
+        assert sorted(got) == sorted(
+            ["tests/proofs", *(f"tests/model/{p.name}" for p in (ROOT / "tests/model").iterdir()
+                               if p.is_dir() and p.name != "__pycache__")]
+        )  # fmt: skip
+
+
+def test_bench_prove_reads_the_kill_rates(tmp_path: Path) -> None:
+    import json
+
+    bench = importlib.import_module("benchmarks.bench_prove")
+    rows = [
+        {"name": "a", "refine": {"status": "killed"}, "suite": {"status": "killed"}},
+        {"name": "b", "refine": {"status": "survived"}, "suite": {"status": "killed"}},
+        {"name": "c", "refine": {"status": "error"}, "suite": {"status": "survived"}},
+    ]
+    (tmp_path / "e.json").write_text(json.dumps(rows), encoding="utf-8")
+    (tmp_path / "s.json").write_text(json.dumps([{"status": "killed"}, {"status": "survived"}]))
+    got = bench.mutation_rates(tmp_path / "e.json", tmp_path / "s.json")
+    assert got[0].startswith("engine mutants killed by refine 1/2 (50%)") and "NOT met" in got[0]
+    assert "1 errors" in got[0]
+    assert got[1].startswith("engine mutants killed by suite  2/3 (67%)")
+    assert got[2].startswith("engine mutants killed by either  2/3 (67%)")
+    assert got[3].startswith("spec mutants turning a property REFUTED  1/2 (50%)")

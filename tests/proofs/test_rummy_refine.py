@@ -358,3 +358,81 @@ def test_an_upcard_left_uncovered_is_caught() -> None:
         assert abstract.deal_consistent(r, lay, bad) == "unsat"
         return
     pytest.fail("no deal with a joker in a hand and a single upcard")
+
+
+class _Broken:
+    """The engine with one answer changed (`deal` or `apply` wrapped), every other method its
+    own: a mutant of the engine without a copy of model/."""
+
+    def __init__(self, **changed: Any) -> None:
+        self.changed = changed
+
+    def __getattr__(self, name: str) -> Any:
+        return self.changed.get(name, getattr(RUMMY, name))
+
+
+def test_built_positions_reach_a_double_cover_and_a_last_red_three() -> None:
+    """The positions `prove --refine` walks besides random play (`proofs/rummy/positions.py`):
+    samba-es covers wilds and threes turned up (samba-es:upcard-cover) and stops play on a last
+    red three (samba-es:last-red-three-ends-hand); its built positions deal a pile of two covered
+    cards under an uncovered one, and play to a draw that takes the stock's last card, a red
+    three, and stops. The real engine agrees with the relation on every state of them."""
+    from arbitro.proofs.rummy import positions
+
+    r = rummy("samba-es")
+    seat = next(iter(RUMMY.seatings(r)))
+    order = positions.upcard_twice(r, seat)
+    assert order is not None
+    pile = RUMMY.state_to_json(RUMMY.deal(r, RUMMY.new_game(r, seat, 0), order))["pile"]
+    assert len(pile) == 3 and pile[-1][0] not in "23" and pile[-1] != "JK"
+    dealer, order, acts = positions.play(r, seat, positions.last_red(r, seat) or [])
+    state = RUMMY.deal(r, RUMMY.new_game(r, seat, dealer), order)
+    stopped = False
+    for act in acts:
+        before = RUMMY.state_to_json(state)
+        state = RUMMY.apply(r, state, RUMMY.action_from_json(act))
+        after = RUMMY.state_to_json(state)
+        if act["type"] == "draw" and not after["stock"] and before["stock"][-1][0] == "3":
+            stopped = after["no_discard"]
+    assert stopped
+    rep = refine.directed(RUMMY, r, seat, rulebook="samba-es", target="built")
+    assert rep is not None and rep.ok and rep.deals == 2, rep.first
+
+
+def test_an_upcard_covered_once_is_caught_on_a_built_position() -> None:
+    """The engine mutant `rummy-upcard-cover-once` (benchmarks/mutants.py): the deal covers a
+    covered upcard once, even by another card that must be covered. Random play rarely deals two
+    covered cards in a row; the built position does, and the refiner reports it there."""
+    r = rummy("samba-es")
+    seat = next(iter(RUMMY.seatings(r)))
+
+    def deal_once(rules: Any, state: Any, order: Any) -> Any:
+        s = RUMMY.state_to_json(RUMMY.deal(rules, state, order))
+        pile, stock = s["pile"], s["stock"]
+        if len(pile) > 2:  # covered more than once: put the later covers back on the stock
+            s = {**s, "pile": pile[:2], "stock": [*pile[2:], *stock]}
+        return RUMMY.state_from_json(rules, s)
+
+    broken = _Broken(deal=deal_once)
+    rep = refine.directed(broken, r, seat, rulebook="samba-es", target="built")  # type: ignore[arg-type]
+    assert rep is not None and rep.first is not None
+    assert rep.first.kind == "invariant" and "upcard" in rep.first.detail
+
+
+def test_play_going_on_after_the_last_red_three_is_caught_on_a_built_position() -> None:
+    """The engine mutant `rummy-last-red-no-stop`: a red three drawn as the stock's last card
+    does not stop play. The built position draws it; the refiner reports the draw's successor
+    (samba-es:last-red-three-ends-hand)."""
+    r = rummy("samba-es")
+    seat = next(iter(RUMMY.seatings(r)))
+
+    def apply_on(rules: Any, state: Any, action: Any) -> Any:
+        s = RUMMY.state_to_json(RUMMY.apply(rules, state, action))
+        if s["no_discard"]:
+            s = {**s, "no_discard": False}
+        return RUMMY.state_from_json(rules, s)
+
+    broken = _Broken(apply=apply_on)
+    rep = refine.directed(broken, r, seat, rulebook="samba-es", target="built")  # type: ignore[arg-type]
+    assert rep is not None and rep.first is not None
+    assert rep.first.kind == "successor" and "last-red-three-ends-hand" in rep.first.detail

@@ -1,0 +1,130 @@
+"""Positions random play rarely meets, built for `prove --refine` to check (Samba and Canasta).
+
+Each is a deck order stacked from the rules' card classes (never from a rulebook's name), dealt by
+the engine and played on by a fixed chooser over the engine's own legal actions, so that the
+refiner (`arbitro.proofs.rummy.refine`) checks every state on the way:
+
+- **the upcard covered twice** (*:upcard-cover): the cards after the hands are two of covered
+  classes and then one of no covered class, so the deal must cover the upcard, then cover the
+  covering card, before a card that stays up shows;
+- **the last card of the stock a red three** (*:last-red-three-ends-hand, *:stock-out): the hands
+  and the upcard hold no red three and the deck's last card is one; the chooser draws and
+  discards until the stock runs out, so the draw that takes that red three is checked (it stops
+  play without a discard exactly where the book says so).
+
+Implements, as positions to check, *:upcard-cover and *:last-red-three-ends-hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from arbitro.model.game import Seating
+from arbitro.model.rummy.model import RUMMY
+from arbitro.model.schema import RummyRules
+from arbitro.proofs.rummy import cards as C
+from arbitro.proofs.rummy.moves import in_classes
+
+PREFERRED = ("draw", "discard")
+"""The chooser's order: the first legal action of the first of these types, else the engine's
+first legal action (a red three's replacement, a question answered, the end of play)."""
+MAX_STEPS = 600
+"""A played position stops after this many actions (the stock of the largest deck runs out
+well before)."""
+
+Position = tuple[int, list[int], list[dict[str, Any]]]
+"""(dealer, deck order, the actions from the deal as the engine's JSON)."""
+
+
+def _kind(card: int) -> int:
+    return C.kind_of(RUMMY.card_name(card))
+
+
+def _need(rules: RummyRules, seating: Seating) -> int:
+    """How many cards the deal hands out before the upcard."""
+    lay = next(x for x in rules.layouts if x.name == seating.layout)
+    return lay.players * lay.hand_size
+
+
+def upcard_twice(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose upcard and the card covering it are both of covered classes, the next
+    card of none; None when the book covers no class or the deck has too few such cards."""
+    deck = sorted(RUMMY.deck(rules, seating))
+    covered = [c for c in deck if in_classes(_kind(c), rules.upcard_cover)]
+    # plain: neither covered nor a red three (a red three dealt would be replaced from the stock)
+    plain = [c for c in deck if c not in covered and _kind(c) not in C.RED_THREES]
+    need = _need(rules, seating)
+    if len(covered) < 2 or len(plain) < need + 1:
+        return None
+    # two covered cards of different kinds where the deck has them: a wild under another class
+    first = covered[0]
+    second = next((c for c in covered if _kind(c) != _kind(first)), covered[1])
+    order = [*plain[:need], first, second, plain[need]]
+    return _complete(deck, order)
+
+
+def last_red(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose hands and upcard hold no red three and whose last card is one."""
+    deck = sorted(RUMMY.deck(rules, seating))
+    reds = [c for c in deck if _kind(c) in C.RED_THREES]
+    plain = [
+        c
+        for c in deck
+        if _kind(c) not in C.RED_THREES and not in_classes(_kind(c), rules.upcard_cover)
+    ]
+    need = _need(rules, seating)
+    if not reds or len(plain) < need + 1:
+        return None
+    head = [*plain[: need + 1], reds[0]]
+    return [*head[:-1], *_complete(deck, head)[len(head) :], reds[0]]
+
+
+def _complete(deck: Sequence[int], head: Sequence[int]) -> list[int]:
+    """`head` followed by the rest of the deck (a multiset: copies count), in deck order."""
+    left = list(deck)
+    for c in head:
+        left.remove(c)
+    return [*head, *left]
+
+
+def play(rules: RummyRules, seating: Seating, order: Sequence[int], dealer: int = 0) -> Position:
+    """The deal of `order`, then the chooser's actions (PREFERRED) until the hand ends."""
+    state: Any = RUMMY.deal(rules, RUMMY.new_game(rules, seating, dealer), order)
+    acts: list[dict[str, Any]] = []
+    for _ in range(MAX_STEPS):
+        if RUMMY.phase(state) != "play":
+            break
+        legal = RUMMY.legal_actions(rules, state)
+        if not legal:
+            break
+        as_json = [RUMMY.action_to_json(a) for a in legal]
+        k = next((i for t in PREFERRED for i, a in enumerate(as_json) if a["type"] == t), 0)
+        acts.append(as_json[k])
+        state = RUMMY.apply(rules, state, legal[k])
+    return dealer, list(order), acts
+
+
+BUILDERS: tuple[Callable[[RummyRules, Seating], list[int] | None], ...] = (upcard_twice, last_red)
+
+
+def directed(rules: RummyRules, seating: Seating) -> list[Position]:
+    """The built positions of a seating for `prove --refine` to walk (see the module)."""
+    out: list[Position] = []
+    for build in BUILDERS:
+        order = build(rules, seating)
+        if order is not None:
+            out.append(play(rules, seating, order))
+    return out
+
+
+__all__ = [
+    "BUILDERS",
+    "MAX_STEPS",
+    "PREFERRED",
+    "Position",
+    "directed",
+    "last_red",
+    "play",
+    "upcard_twice",
+]
