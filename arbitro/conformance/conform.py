@@ -16,6 +16,7 @@ the decisions compared per clause (docs/conformance.md).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -43,6 +44,7 @@ from arbitro.oracle.core import Oracle
 from arbitro.oracle.jsonio import clean_text, shorten
 from arbitro.oracle.notation import is_position_line, move_text, position_line, read_position_line
 from arbitro.oracle.protocol import validate
+from arbitro.proofs.cluster import cluster, run_tasks
 
 REPORT_FIELDS = {
     "escoba": ("hands", "table", "piles", "to_move"),
@@ -174,6 +176,7 @@ class Outcome:
     agreed: set[str]
     steps: int
     evidence: Counter[str] = field(default_factory=Counter)
+    game: int = 0
 
     @property
     def disagreement(self) -> Disagreement | None:
@@ -1231,13 +1234,20 @@ def conform(
     keep_going: bool = True,
     ignore: Sequence[str] = (),
     blame_budget: int = 40,
+    workers: int = 0,
+    scheduler: str | None = None,
 ) -> Run:
     """Play `games` seeded hands in lockstep with the engine behind `command`; every
     disagreement minimised and blamed by counterfactual (`blame_budget` changes tried at most;
     `readings=False`: not tried). `keep_going`: a game goes on after a disagreement where it
     can; `ignore`: disagreements blamed on these clauses are set aside. `deadline` (in
     seconds) bounds the whole run: when it comes, as on Ctrl-C, the run stops with the results
-    so far (`Run.stopped`), and the adapter is ended either way."""
+    so far (`Run.stopped`), and the adapter is ended either way.
+
+    With `workers` (a local Dask cluster) or `scheduler` (a running one) the games are played
+    in batches of consecutive games, and each group of disagreements minimised and blamed, on
+    the workers, each task with an engine process of its own; the run is counted here in game
+    and group order, so that it is the run of one process."""
     oracle = Oracle(
         rulebook, dict(options or {}), players=players, layout=layout, overrides=overrides
     )
@@ -1270,7 +1280,10 @@ def conform(
     found: list[Disagreement] = []
     groups: dict[tuple[str, str], list[Disagreement]] = {}
     evidence: Counter[str] = Counter()
+    elsewhere = 0  # requests answered by the engines the workers started
+    stack = contextlib.ExitStack()
     try:
+        client = stack.enter_context(cluster(scheduler, workers))
         hello = adapter.ask("hello")
         try:
             validate(hello, "adapter-hello", "hello")
@@ -1286,40 +1299,58 @@ def conform(
         engine_options = run.declared.get("options") or {}
         if any(k not in (options or {}) for k in engine_options):
             # the readings the engine declares it plays, where the command line says none
-            oracle = Oracle(
-                rulebook,
-                {**engine_options, **(options or {})},
-                players=players,
-                layout=layout,
-                overrides=overrides,
-            )
+            options = {**engine_options, **(options or {})}
+            oracle = Oracle(rulebook, options, players=players, layout=layout, overrides=overrides)
             announce["options"] = run.options = oracle.describe()["options"]
             ls = Lockstep(adapter, oracle, announce, keep_going=keep_going)
         ls.positions = bool(run.declared.get("positions"))
-        for game, start in enumerate(_starts(oracle, games, seed)):
-            out = ls.play(start, following([], f"{seed}:{game}"), game)
-            run.played += 1
-            run.steps += out.steps
-            run.per_game.append(len(out.found))
-            evidence.update(out.evidence)
-            ls.suspect_free |= out.agreed
-            if not out.found:
-                run.agreeing += 1
-            found += out.found
-            if progress is not None:
-                progress(game + 1, games)
+
+        def engine() -> Lockstep | _Engine:
+            """What a task plays against: this process's lockstep, or how a worker starts its
+            own (with the clauses found suspect-free so far, which order the candidates)."""
+            if client is None:
+                return ls
+            left = None if until is None else until - time.monotonic()
+            return _Engine(
+                tuple(command), timeout, left, rulebook, dict(options or {}), players, layout,
+                dict(overrides or {}), dict(announce), keep_going, ls.positions,
+                frozenset(ls.suspect_free),
+            )  # fmt: skip
+
+        starts = list(enumerate(_starts(oracle, games, seed)))
+        size = 1 if client is None else _batch_size(client, games)
+        batches = [starts[a : a + size] for a in range(0, games, size)]
+        tasks = [(engine(), _play_one, [(g, st, seed) for g, st in b]) for b in batches]
+        for b, done in run_tasks(client, _in_lockstep, tasks):
+            for out in done.got:
+                game = out.game
+                _count(run, ls, out, evidence)
+                found += out.found
+                if progress is not None:
+                    progress(game + 1, games)
+            elsewhere += done.requests
+            game = batches[b][0][0] + len(done.got)
+            done.stop()
+        game = games - 1
         for d in found:
             # grouped by their likeliest clause until the counterfactual settles the blame
             d.clause = ls.blame(d.kind, d.clauses, d.detail)
             groups.setdefault(d.key(), []).append(d)
-        for k, ds in list(groups.items()):
-            small = minimise(ls, ds[0], budget)
+        keys = list(groups)
+        settle = engine()
+        settling = [
+            (settle, _settle_one, [(ds[0], budget, blame_budget, readings)])
+            for ds in groups.values()
+        ]
+        for k, done in run_tasks(client, _in_lockstep, settling):
+            elsewhere += done.requests
+            done.stop()
+            ds = groups[keys[k]]
+            small = done.got[0]
             small.games = sorted({x.game for x in ds})
             small.seen = len(ds)
-            if readings:
-                counterfactual(ls, small, blame_budget)
             _merge(run, small, ignore)
-            del groups[k]
+            del groups[keys[k]]
     except AdapterFailure as e:
         run.failure = {"kind": e.kind, "message": str(e), "game": game}
     except Deadline:
@@ -1328,7 +1359,8 @@ def conform(
         run.stopped = "interrupted"
     finally:
         adapter.close()
-        run.requests = adapter.requests
+        run.requests = adapter.requests + elsewhere
+        stack.close()
     if run.stopped:
         # what was found before the run stopped, as it was found (neither minimised nor blamed)
         if not groups and not run.disagreements:
@@ -1341,6 +1373,116 @@ def conform(
             _merge(run, ds[0], ignore)
     run.profile = profile(oracle, evidence, run.disagreements, run.ignored)
     return run
+
+
+def _count(run: Run, ls: Lockstep, out: Outcome, evidence: Counter[str]) -> None:
+    """Count one game played in lockstep, in game order: its disagreements' candidates ordered
+    by the clauses no agreeing move of an earlier game turned on (as they were when it was
+    played here; a worker, which saw no earlier game, left them in the order they came)."""
+    for d in out.found:
+        d.clauses.sort(key=lambda c: c in ls.suspect_free and d.kind not in ("legal", "score"))
+        d.clause = ls.blame(d.kind, d.clauses, d.detail)
+    run.played += 1
+    run.steps += out.steps
+    run.per_game.append(len(out.found))
+    evidence.update(out.evidence)
+    ls.suspect_free |= out.agreed
+    if not out.found:
+        run.agreeing += 1
+
+
+@dataclass(frozen=True)
+class _Engine:
+    """How a worker starts its own engine under test, and arbitro's side of the lockstep, as
+    this process has them."""
+
+    command: tuple[str, ...]
+    timeout: float
+    seconds_left: float | None  # of the run's deadline
+    rulebook: str
+    options: dict[str, Any]
+    players: int | None
+    layout: str | None
+    overrides: dict[str, Any]
+    announce: dict[str, Any]
+    keep_going: bool
+    positions: bool
+    suspect_free: frozenset[str]
+
+
+@dataclass
+class _Done:
+    """What a task gives back: what it produced, in order (those before a failure too), the
+    requests its own engine answered, and why it stopped early, if it did."""
+
+    got: list[Any]
+    requests: int = 0
+    failure: tuple[str, str] | None = None  # AdapterFailure's kind and message
+    deadline: bool = False
+
+    def stop(self) -> None:
+        """Raise here what stopped the task there."""
+        if self.failure is not None:
+            raise AdapterFailure(*self.failure)
+        if self.deadline:
+            raise Deadline("the run's deadline came")
+
+
+def _in_lockstep(
+    engine: Lockstep | _Engine, step: Callable[[Lockstep, Any], Any], items: Sequence[Any]
+) -> _Done:
+    """`step(lockstep, item)` for each item, against this process's lockstep or (in a worker)
+    one of the engine's own, ended afterwards whatever happened."""
+    done = _Done([])
+    own: Adapter | None = None
+    try:
+        if isinstance(engine, Lockstep):
+            ls = engine
+        else:
+            until = None if engine.seconds_left is None else time.monotonic() + engine.seconds_left
+            own = Adapter(engine.command, engine.timeout, until)
+            oracle = Oracle(
+                engine.rulebook, engine.options, players=engine.players, layout=engine.layout,
+                overrides=engine.overrides,
+            )  # fmt: skip
+            ls = Lockstep(own, oracle, engine.announce, engine.keep_going, engine.positions)
+            ls.suspect_free = set(engine.suspect_free)
+            own.ask("hello")
+        for item in items:
+            done.got.append(step(ls, item))
+    except AdapterFailure as e:
+        done.failure = (e.kind, str(e))
+    except Deadline:
+        done.deadline = True
+    finally:
+        if own is not None:
+            own.close()
+            done.requests = own.requests - 1  # its hello: this process asked the run's
+    return done
+
+
+def _play_one(ls: Lockstep, item: tuple[int, Start, int]) -> Outcome:
+    """Game `g` from its start, its moves chosen by the run's seed."""
+    g, start, seed = item
+    out = ls.play(start, following([], f"{seed}:{g}"), g)
+    out.game = g
+    return out
+
+
+def _settle_one(ls: Lockstep, item: tuple[Disagreement, int, int, bool]) -> Disagreement:
+    """A group's disagreement minimised, then blamed by counterfactual (`readings`)."""
+    d, budget, blame_budget, readings = item
+    small = minimise(ls, d, budget)
+    if readings:
+        counterfactual(ls, small, blame_budget)
+    return small
+
+
+def _batch_size(client: Any, games: int) -> int:
+    """Games per task on a cluster: about four tasks per worker, at most 50 games each (each
+    task starts an engine of its own)."""
+    n = len(client.scheduler_info(n_workers=-1)["workers"]) or 1
+    return max(1, min(50, games // (4 * n) or 1))
 
 
 def _merge(run: Run, d: Disagreement, ignore: Sequence[str]) -> None:
@@ -1700,11 +1842,14 @@ def _run(args: argparse.Namespace, command: list[str], progress: Callable[[int, 
         keep_going=not args.stop_at_first,
         ignore=args.ignore or (),
         blame_budget=args.blame_budget,
+        workers=args.workers or 0,
+        scheduler=args.scheduler,
     )
 
 
 def register(sub: Any) -> None:
     """Add `arbitro conform` and `arbitro adapter` to the command line's subparsers."""
+    from arbitro.cli.fan_out import add_fan_out
     from arbitro.conformance import conform_adapter
 
     p = sub.add_parser(
@@ -1749,6 +1894,7 @@ def register(sub: Any) -> None:
         action="store_true",
         help="end each game at its first disagreement",
     )
+    add_fan_out(p, "games and blame, each task with its own engine process,")
     p.add_argument("--json", action="store_true", help="the whole result as one JSON object")
     p.add_argument("--html", metavar="FILE", help="also write the compliance profile as HTML")
     p.add_argument("--force", action="store_true", help="overwrite the HTML file")

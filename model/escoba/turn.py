@@ -17,7 +17,7 @@ from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.dealing import deal_round
 from arbitro.model.escoba.game_end import game_winner
 from arbitro.model.escoba.scoring import hand_points
-from arbitro.model.escoba.state import NOBODY, EscobaState, Play
+from arbitro.model.escoba.state import NOBODY, EscobaState, Play, put
 from arbitro.model.schema import EscobaRules
 
 _new_state: Final = tuple.__new__
@@ -33,8 +33,12 @@ def apply(rules: EscobaRules, state: EscobaState, action: object) -> EscobaState
     if listed[0] is state:
         # the state just listed (the usual case): a legal action is one of its plays
         plays: tuple[Play, ...] = listed[1][0]
-        if action in plays:
-            return play_unchecked(rules, t, state, plays[plays.index(action)])
+        for p in plays:
+            if p is action:  # the listed object itself, as a caller choosing among them passes
+                return play_unchecked(rules, t, state, p)
+        for p in plays:
+            if p == action:
+                return play_unchecked(rules, t, state, p)
     return play_unchecked(rules, t, state, legal_play(rules, t, state, action))
 
 
@@ -85,9 +89,9 @@ def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play
                 e0, e1 = escobas
                 escobas = (e0 + 1, e1) if side == 0 else (e0, e1 + 1)
         else:
-            piles = _put(piles, side, piles[side] | cap | bit)
+            piles = put(piles, side, piles[side] | cap | bit)
             if not table:
-                escobas = _put(escobas, side, escobas[side] + 1)
+                escobas = put(escobas, side, escobas[side] + 1)
         last = side
     else:
         table |= bit
@@ -109,13 +113,6 @@ def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play
         (players, sides, layout, "play", dealer, to_move, hand_number, deal_number, hands, table,
          stock, piles, escobas, last, scores, points),
     )  # fmt: skip
-
-
-def _put(values: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
-    """``values`` with item ``i`` replaced by ``v``."""
-    out = list(values)
-    out[i] = v
-    return tuple(out)
 
 
 def end_hand(
@@ -143,10 +140,10 @@ def end_hand(
         elif t.rest_to_dealer:
             taker = dealer % state.sides
     if taker != NOBODY:
-        piles = _put(piles, taker, piles[taker] | table)
+        piles = put(piles, taker, piles[taker] | table)
         table = 0
         if t.rest_is_escoba:
-            escobas = _put(escobas, taker, escobas[taker] + 1)
+            escobas = put(escobas, taker, escobas[taker] + 1)
     points, totals = hand_points(rules, t, piles, escobas)
     before = state.scores
     scores = tuple([before[i] + totals[i] for i in range(len(before))])

@@ -136,20 +136,33 @@ def describe(data: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------- score-bounds
 
 
-def signs(rules: RummyRules, timeout: float, cfg: Config | None = None) -> list[Check]:
-    """Credits never negative, debits never positive: one check per category."""
+def signs(
+    rules: RummyRules, timeout: float, cfg: Config | None = None, problem: smt.Problem | None = None
+) -> list[Check]:
+    """Credits never negative, debits never positive: one check per category (`problem`: the
+    configuration's facts already written, as `bounds` has them)."""
     cfg = cfg if cfg is not None else config(rules)
     facts = cfg.facts.items
     checks: list[Check] = []
-    for cat in CREDITS + DEBITS:
-        term = cfg.categories[cat]
-        claim = term >= 0 if cat in CREDITS else term <= 0
+    cats = CREDITS + DEBITS
+    # every sign asked of one solver first (no core, no witness); only a sign that can break is
+    # asked again, on its own, for its witness
+    claims = [cfg.categories[c] >= 0 if c in CREDITS else cfg.categories[c] <= 0 for c in cats]
+    if problem is None:
+        problem = smt.Problem(facts, list(cfg.categories.values()))
+    first = problem.satisfiable_each([~c for c in claims], timeout)
+    for cat, claim, status in zip(cats, claims, first, strict=True):
+        word = "never negative" if cat in CREDITS else "never positive"
+        if status == "unsat":
+            checks.append(
+                Check(f"sign/{cat}", f"the {cat} category is {word}", Verdict.PROVED, 0.0)
+            )
+            continue
 
         def dec(v: Mapping[str, Value], cat: str = cat, cfg: Config = cfg) -> Witness:
             data = decode(cfg, v)
             return Witness(f"{cat} is {data['categories'][cat]}: {describe(data)}", data)
 
-        word = "never negative" if cat in CREDITS else "never positive"
         checks.append(
             prove(f"sign/{cat}", f"the {cat} category is {word}", facts, claim, dec, timeout)
         )
@@ -205,7 +218,8 @@ def _bounds(rules: RummyRules, timeout: float) -> Result:
     cfg = config(rules)
     facts = cfg.facts.items
     unit = card_unit(rules)
-    checks = signs(rules, timeout, cfg)
+    problem = smt.Problem(facts, [*cfg.categories.values(), cfg.score])
+    checks = signs(rules, timeout, cfg, problem)
     # the bounds
     values: dict[str, Any] = {}
     reached: dict[str, list[int | None]] = {}
@@ -214,7 +228,6 @@ def _bounds(rules: RummyRules, timeout: float) -> Result:
     verdict = Verdict.PROVED
     t0 = time.perf_counter()
     extremes: dict[str, Any] = {}
-    problem = smt.Problem(facts, [*cfg.categories.values(), cfg.score])
     signed = {c.name.removeprefix("sign/"): c.verdict is Verdict.PROVED for c in checks}
     proved: dict[tuple[str, bool], int] = {}
     settled: dict[str, list[bool]] = {}

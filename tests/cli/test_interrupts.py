@@ -164,6 +164,18 @@ def test_conform_ends_with_the_games_so_far_and_no_adapter_left() -> None:
 
 
 @pytest.mark.slow
+def test_conform_over_dask_workers_ends_with_the_games_so_far_and_no_adapter_left() -> None:
+    pytest.importorskip("dask.distributed")
+    adapter = [sys.executable, str(ROOT / "tests" / "conform" / "escoba_adapter.py")]
+    argv = ["conform", "escoba-es", "--games", "100000", "--workers", "2", "--", *adapter]
+    # the run, its fork server, two workers and their adapters started, then Ctrl-C
+    code, out, err = interrupt(argv, 8.0, wait_for_children=5)
+    assert code == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "stopped by Ctrl-C after" in out
+
+
+@pytest.mark.slow
 def test_findings_recompute_ends_with_the_findings_so_far(tmp_path: Path) -> None:
     # an empty cache: everything is derived anew (minutes), and Ctrl-C comes within the claims
     code, out, err = interrupt(

@@ -20,6 +20,7 @@ from arbitro.games import model_for
 from arbitro.model.schema import rules_for
 from arbitro.model.spec import load_rulebook
 from arbitro.simulation import simulate as sim
+from tests.support.inline_client import InlineClient
 
 
 def _run(tmp_path: Path, name: str, argv: list[str], capsys: pytest.CaptureFixture[str]) -> Any:
@@ -49,23 +50,6 @@ def test_two_workers_give_one_process_s_records(
     assert one[1].count(b"\n") >= 3  # records of several hands were compared
 
 
-class _Inline:
-    """A stand-in for a Dask client that runs each task at once, here."""
-
-    class _Done:
-        def __init__(self, value: Any) -> None:
-            self.value = value
-
-        def result(self) -> Any:
-            return self.value
-
-    def scheduler_info(self, n_workers: int = 0) -> dict[str, Any]:
-        return {"workers": {"a": {}, "b": {}}}
-
-    def submit(self, fn: Any, *args: Any, pure: bool = True) -> _Inline._Done:
-        return self._Done(fn(*args))
-
-
 def test_runs_are_counted_in_game_order(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fan-out's runs, played out of order, still count in game order: the same hands reach
     the records as in one process. Counting a run's games backwards breaks it."""
@@ -76,7 +60,7 @@ def test_runs_are_counted_in_game_order(monkeypatch: pytest.MonkeyPatch) -> None
 
     @contextlib.contextmanager
     def inline(scheduler: str | None, workers: int) -> Any:
-        yield _Inline()
+        yield InlineClient()
 
     monkeypatch.setattr("arbitro.proofs.cluster.dask_client", inline)
 
