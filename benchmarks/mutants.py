@@ -1014,7 +1014,9 @@ def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -
             "|---|---|---|---|",
         ]
         for s in spec:
-            got = ", ".join(f"`{x}`" for x in s["refuted"]) or s["status"]
+            got = ", ".join(f"`{x}`" for x in s["refuted"]) or (
+                "none" if s["status"] == "survived" else s["status"]
+            )
             lines.append(f"| `{s['name']}` | {s['about']} | {got} | {s['cpu_seconds']:.0f} |")
     return "\n".join(lines)
 
