@@ -394,13 +394,15 @@ answer depends on nothing else, and each asker reads the literals as its own cla
 
 
 def check_claim(
-    facts: Sequence[Fact], claim: BoolTerm, *, timeout: float
+    facts: Sequence[Fact], claim: BoolTerm, *, timeout: float, minimise: bool = True
 ) -> tuple[Outcome, Outcome | None]:
     """Whether the facts force `claim`: the outcome for facts and not-claim and, when that is
-    unsat, for the facts alone (unsat then: the claim holds vacuously). One solver session."""
+    unsat, for the facts alone (unsat then: the claim holds vacuously). One solver session.
+    `minimise`: whether the first outcome's core is minimised (the second's always is: it is the
+    one a report shows)."""
     started = time.perf_counter()
     s = _Session(facts, [~claim])
-    first = _answer(s, True, started, timeout, True)
+    first = _answer(s, True, started, timeout, minimise)
     if first.status != "unsat":
         return first, None
     return first, _answer(s, False, time.perf_counter(), timeout, True, want_values=False)
@@ -534,7 +536,8 @@ class Problem:
         one call), and the search then halves the gap at once. A first
         assignment gives a value; then "at least value + step" is asked, jumping to each
         new assignment's value and doubling the step, until a check is unsat; from there the gap
-        is halved. The answer is proved by the last unsat check (nothing reaches one beyond it).
+        is halved, the best found asked first as the optimum (is anything better?). The answer is
+        proved by the last unsat check (nothing reaches one beyond it).
         A question the incremental solver cannot settle within its share of the budget gets a
         fresh solver over the same script: Z3 preprocesses a fresh problem far better than an
         incremental one. A constant objective is its own optimum. `timeout` is the wall-clock
@@ -603,15 +606,25 @@ class Problem:
             )
         model = solver_of[0].model()
         step = 1
+        probe = False
         while ceiling is None or best < ceiling:
-            target = best + step if ceiling is None else (best + ceiling + 1) // 2
+            if ceiling is None:
+                target = best + step
+            elif probe:
+                # the best found is the candidate: only "nothing better" is left to prove, which
+                # settles it in one call where the search already found the optimum
+                target = best + 1
+            else:
+                target = (best + ceiling + 1) // 2
             got, value = ask(target)
             if got == z3.sat and value is not None:
                 model = solver_of[0].model()
                 best = value
                 step *= 2
+                probe = False
             elif got == z3.unsat:
                 ceiling = target - 1
+                probe = target > best + 1
             else:
                 return Optimum(
                     "unknown",

@@ -137,18 +137,20 @@ def prove(
     timeout: float,
     values: Mapping[str, Any] | None = None,
     premises: Sequence[Fact] | None = None,
+    minimise: bool = True,
 ) -> Check:
     """Check that every assignment satisfying `facts` satisfies `claim`.
 
     PROVED when facts and not-claim are unsatisfiable; then the premises alone are checked too
     (`premises` when given — a superset of `facts`, such as a move's guards with its effects),
-    and if they cannot hold the check is marked vacuous with the clauses that clash. REFUTED with
+    and if they cannot hold the check is marked vacuous with the clauses that clash (a minimised
+    core; `minimise=False` leaves a proof's own core as the solver gives it). REFUTED with
     the decoded assignment when facts and not-claim are satisfiable. UNKNOWN otherwise.
     """
     started = time.perf_counter()
     target = claim if isinstance(claim, BoolTerm) else all_of(f.term for f in claim)
     if premises is None:
-        out, after = smt.check_claim(facts, target, timeout=timeout)
+        out, after = smt.check_claim(facts, target, timeout=timeout, minimise=minimise)
     else:
         out = smt.check(facts, [~target], timeout=timeout)
         after = None

@@ -88,6 +88,15 @@ def setenta_label(rank: int) -> str:
     return str(rank + 1) if rank < 7 else "figures"
 
 
+class Listed:
+    """The state `legal_actions` listed last and its plays: `apply` on that same state object finds
+    its play among them without listing again. Changed in place, each listing."""
+
+    def __init__(self) -> None:
+        self.state: object = None
+        self.plays: tuple[Any, ...] = ()
+
+
 @dataclass(frozen=True)
 class Tables:
     """What the model precomputes from one EscobaRules value; built once per rules object."""
@@ -114,6 +123,9 @@ class Tables:
     after: tuple[tuple[int, ...], ...]
     deals: dict[int, int]  # players -> deals in a hand
     turn_orders: dict[int, tuple[tuple[int, ...], ...]]  # players -> by dealer, the turn order
+    hand_size: int  # cards to each seat in the opening deal
+    table_initial: int  # cards to the table in the opening deal
+    zeros: tuple[tuple[int, ...], ...]  # by a count up to the most players seated, that many 0s
     redeal_size: int  # cards to each seat in a later deal
     redeal_table: int  # cards to the table in a later deal
     # by players (indexed as `after`), by dealer: who deals the next hand
@@ -122,11 +134,21 @@ class Tables:
     rest_to_dealer: bool  # nobody captured in the hand: the dealer's side takes the rest
     rest_is_escoba: bool  # taking the rest counts as an escoba
     target_score: int  # a game ends once a side reaches it at the end of a hand
+    # the points of a hand (model.escoba.scoring), read once from the rules
+    cards_points: int
+    oros_points: int
+    velo_points: int
+    setenta_points: int
+    escoba_points: int
+    variant_cards_double: bool
+    variant_oros_all: bool
+    variant_sevens_all: bool
+    setenta_needs_all: bool  # a side missing a suit shows no setenta (model.escoba.setenta)
     # what the model remembers per rules object, each bounded (see the modules that fill them)
-    listings: dict[int, tuple[tuple[Any, ...], int, int]]  # model.escoba.capture
+    listings: dict[int, tuple[Any, ...]]  # model.escoba.capture
     seen: list[int]  # model.escoba.capture.listing
-    # the state last listed and its listing, in one slot (one tuple, replaced whole)
-    listed: list[tuple[Any, tuple[tuple[Any, ...], int, int]]]  # model.escoba.capture
+    listed: Listed  # the state last listed and its plays (model.escoba.capture)
+    captures: dict[int, Any]  # the capturing plays made, by seat, card and mask (the same)
     points: dict[Hashable, Any]  # model.escoba.scoring
     stocks: dict[tuple[int, ...], tuple[int, bool]]  # model.escoba.checks
     # the stock last looked up in `stocks` and its answer, in one slot (model.escoba.checks)
@@ -208,6 +230,9 @@ def _build(rules: EscobaRules) -> Tables:
         turn_orders={
             n: tuple(turn_order(rules, n, dealer) for dealer in range(n)) for n in seat_counts
         },
+        hand_size=rules.hand_size,
+        table_initial=rules.table_initial,
+        zeros=tuple((0,) * n for n in range(max(seat_counts, default=0) + 1)),
         redeal_size=rules.redeal_size,
         redeal_table=rules.redeal_table,
         next_dealers=tuple(
@@ -218,9 +243,19 @@ def _build(rules: EscobaRules) -> Tables:
         rest_to_dealer=rules.rest_without_capturer == "dealer",
         rest_is_escoba=rules.rest_is_escoba,
         target_score=rules.target_score,
+        cards_points=rules.cards_points,
+        oros_points=rules.oros_points,
+        velo_points=rules.velo_points,
+        setenta_points=rules.setenta_points,
+        escoba_points=rules.escoba_points,
+        variant_cards_double=rules.variant_cards_double,
+        variant_oros_all=rules.variant_oros_all,
+        variant_sevens_all=rules.variant_sevens_all,
+        setenta_needs_all=rules.setenta_missing_suit == "no_setenta",
         listings={},
         seen=[-1] * SEEN_SLOTS,
-        listed=[(None, ((), 0, 0))],
+        listed=Listed(),
+        captures={},
         points={},
         stocks={},
         last_stock=[(None, (0, True))],

@@ -11,13 +11,19 @@ escoba-es:redeal-table, escoba-es:deals-per-hand and escoba-es:opening-sweeps.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from arbitro.model.errors import IllegalAction, MalformedInput, OptionError, SpecError
 from arbitro.model.escoba.cards import Tables, pile_value, tables
 from arbitro.model.escoba.seats import check_seating
-from arbitro.model.escoba.state import NOBODY, EscobaState
+from arbitro.model.escoba.state import NOBODY, EscobaState, put
 from arbitro.model.game import Seating
 from arbitro.model.schema import EscobaRules
+
+_new_state: Final = tuple.__new__
+"""Builds an EscobaState from its fields in order without the NamedTuple keyword machinery."""
+_STATE: Final = EscobaState
+"""The class, as a name compiled code reads directly (an imported name is looked up each time)."""
 
 
 def deals_in_hand(rules: EscobaRules, players: int) -> int:
@@ -114,16 +120,11 @@ def check_order(t: Tables, order: Sequence[int]) -> tuple[int, ...]:
     Its items are checked as plain objects before anything reads them as card numbers.
     """
     try:
-        cards = tuple(order)
+        cards = order if type(order) is tuple else tuple(order)
     except TypeError:
         raise MalformedInput("a deck order is a sequence of card numbers") from None
-    try:
-        # a permutation: as many cards as the deck, the deck's cards, all of them ints (True
-        # equals 1 in a set)
-        if len(cards) == t.size and set(cards) == t.deck_set and set(map(type, cards)) == {int}:
-            return cards
-    except TypeError:
-        pass  # something unhashable: the loop below names the first stranger
+    # one pass over the order: each item a card of the deck (an int: True equals 1 but is no
+    # card), and every card once (as many items as cards, and all the deck's cards met)
     items: tuple[object, ...] = cards
     full = t.full
     mask = 0
@@ -147,41 +148,29 @@ def deal(rules: EscobaRules, state: EscobaState, order: Sequence[int]) -> Escoba
         clause = rules.cid("target_score") if state.phase == "over" else rules.cid("redeal_size")
         why = "the game is over" if state.phase == "over" else "the hand in progress is not over"
         raise IllegalAction(cards, clause=clause, reason=f"cannot deal: {why}")
-    seating = state.seating
-    n = seating.players
+    n = state.players
+    sides = state.sides
     check_deal_count(rules, t, n)
     dealer = state.dealer
     seats = t.turn_orders[n][dealer]
-    hands, used = deal_round(cards, seats, n, rules.hand_size)
+    hands, used = deal_round(cards, seats, n, t.hand_size)
     table = 0
-    for c in cards[used : used + rules.table_initial]:
+    rest = used + t.table_initial
+    for c in cards[used:rest]:
         table |= 1 << c
-    stock = cards[used + rules.table_initial :]
-    piles = [0] * seating.sides
-    escobas = [0] * seating.sides
+    stock = cards[rest:]
+    piles = t.zeros[sides] if sides < len(t.zeros) else (0,) * sides
+    escobas = piles
     last = NOBODY
     sweeps = opening_sweep(rules, t, table)
     if sweeps:
-        side = seating.side_of(dealer)
-        piles[side] = table
-        escobas[side] = sweeps
+        side = dealer % sides  # the dealer's side (Seating.side_of)
+        piles = put(piles, side, table)
+        escobas = put(escobas, side, sweeps)
         last = side
         table = 0
-    return EscobaState(
-        players=n,
-        sides=seating.sides,
-        layout=seating.layout,
-        phase="play",
-        dealer=dealer,
-        to_move=seats[0],
-        hand_number=state.hand_number + 1,
-        deal_number=1,
-        hands=hands,
-        table=table,
-        stock=stock,
-        piles=tuple(piles),
-        escobas=tuple(escobas),
-        last_capturer=last,
-        scores=state.scores,
-        last_points=state.last_points,
-    )
+    return _new_state(
+        _STATE,
+        (n, sides, state.layout, "play", dealer, seats[0], state.hand_number + 1, 1, hands, table,
+         stock, piles, escobas, last, state.scores, state.last_points),
+    )  # fmt: skip

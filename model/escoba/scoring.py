@@ -65,34 +65,35 @@ def score_piles(
     counts = [p.bit_count() for p in piles]
     lead = sole_leader(rules, counts)
     if lead is not None:
-        cards[lead] = rules.cards_points * (2 if cards_double(rules, counts, lead) else 1)
+        double = t.variant_cards_double and cards_double(rules, counts, lead)
+        cards[lead] = t.cards_points * (2 if double else 1)
 
     coins = [(p & t.oros).bit_count() for p in piles]
     lead = sole_leader(rules, coins)
     if lead is not None:
-        all_coins = rules.variant_oros_all and coins[lead] == t.oros.bit_count()
-        oros[lead] = rules.oros_points * (2 if all_coins else 1)
+        all_coins = t.variant_oros_all and coins[lead] == t.oros.bit_count()
+        oros[lead] = t.oros_points * (2 if all_coins else 1)
 
     if t.velo >= 0:
         for side, p in enumerate(piles):
             if p >> t.velo & 1:
-                velo[side] = rules.velo_points
+                velo[side] = t.velo_points
 
     leaders = setenta_leaders(rules, t, piles)
     if len(leaders) == 1:
-        seventy[leaders[0]] = rules.setenta_points
+        seventy[leaders[0]] = t.setenta_points
     elif leaders and rules.category_tie != "nobody":  # pragma: no cover
         raise ValueError(f"unknown category tie rule {rules.category_tie!r}")
 
-    if rules.variant_sevens_all and t.sevens:
+    if t.variant_sevens_all and t.sevens:
         for side, p in enumerate(piles):
             if p & t.sevens == t.sevens:
                 # three points in all for the setenta and the seven of oros instead of two
                 seventy[side] += 1
 
+    points = t.escoba_points
     return tuple(
-        (cards[s], oros[s], velo[s], seventy[s], escobas[s] * rules.escoba_points)
-        for s in range(sides)
+        [(cards[s], oros[s], velo[s], seventy[s], escobas[s] * points) for s in range(sides)]
     )
 
 

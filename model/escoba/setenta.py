@@ -25,10 +25,26 @@ def setenta(rules: EscobaRules, t: Tables, pile: int) -> tuple[int, ...] | None:
     return tuple(best)
 
 
+def setenta_key(t: Tables, pile: int) -> int:
+    """The pile's setenta as one int that orders setentas as `setenta` does; -1 when it has none.
+
+    Digit s (3 bits) counts the suits whose best card has strength s: comparing two setentas
+    strongest card first is comparing these counts from the strongest down, and a digit never
+    exceeds the four suits, so the int compares the same way.
+    """
+    best = t.suit_best
+    key = 0
+    for shift in t.suit_shifts:
+        key += 1 << 3 * best[(pile >> shift) & RANK_BITS]
+    if key & 7 and t.setenta_needs_all:  # a suit missing (strength MISSING) and no setenta then
+        return -1
+    return key
+
+
 def setenta_leaders(rules: EscobaRules, t: Tables, piles: tuple[int, ...]) -> list[int]:
     """The sides whose setenta is best (several when tied, none when nobody has one)."""
-    shown = [setenta(rules, t, p) for p in piles]
-    best = max((s for s in shown if s is not None), default=None)
-    if best is None:
+    keys = [setenta_key(t, p) for p in piles]
+    best = max(keys)
+    if best < 0:
         return []
-    return [side for side, s in enumerate(shown) if s == best]
+    return [side for side, k in enumerate(keys) if k == best]

@@ -155,6 +155,13 @@ class EscobaState(NamedTuple):
         return None if points is None else hand_result(points)
 
 
+def put(values: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
+    """``values`` with item ``i`` replaced by ``v``."""
+    out = list(values)
+    out[i] = v
+    return tuple(out)
+
+
 def progress(state: EscobaState) -> int:
     """Plays made in the hand, up to a constant: each takes one card out of the hands and the
     stock (a later deal moves cards from one to the other), so it grows by one with every

@@ -72,7 +72,7 @@ def move_check(rel: Relation, timeout: float) -> Check:
     statement = f"{rel.move} keeps every card kind's total"
     # one session: the claim under every fact of the move, then (proved) the facts alone, whose
     # unsat says the move never happens under the book's clauses
-    return prove(rel.move, statement, rel.facts.items, claim, decode, timeout)
+    return prove(rel.move, statement, rel.facts.items, claim, decode, timeout, minimise=False)
 
 
 def deal_check(deal: DealRelation, timeout: float) -> Check:
@@ -99,6 +99,7 @@ def deal_check(deal: DealRelation, timeout: float) -> Check:
         conserved(deal.pre_total(), deal.post_zones()),
         decode,
         timeout,
+        minimise=False,
     )
 
 

@@ -74,7 +74,15 @@ def meld_caps(
         )
 
     out.append(
-        prove("lay", "a meld as laid keeps the caps", f.items, caps_m.items, dec_lay, timeout)
+        prove(
+            "lay",
+            "a meld as laid keeps the caps",
+            f.items,
+            caps_m.items,
+            dec_lay,
+            timeout,
+            minimise=False,
+        )
     )
 
     # adding one card, one meld kind at a time (each query is smaller and says which kind)
@@ -115,6 +123,7 @@ def meld_caps(
                 caps_grown.items,
                 dec_add,
                 timeout,
+                minimise=False,
             )
         )
 
@@ -150,6 +159,7 @@ def meld_caps(
             caps_u.items,
             dec_merge,
             timeout,
+            minimise=False,
         )
     )
 
@@ -189,6 +199,7 @@ def meld_caps(
             caps_after.items,
             dec_clean,
             timeout,
+            minimise=False,
         )
     )
     return tuple(out)
@@ -258,6 +269,7 @@ def exact(rules: RummyRules, timeout: float, guard: RummyRules | None = None) ->
                 built,
                 dec,
                 timeout,
+                minimise=False,
             )
         )
     return tuple(out)

@@ -16,6 +16,7 @@ import pytest
 
 from arbitro.cli.main import main
 from arbitro.simulation.policies import POLICIES
+from tests.support.clock import process_cpu_seconds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -158,10 +159,14 @@ def test_ctrl_c_keeps_the_results_so_far(tmp_path: Path) -> None:
         start_new_session=True,
     )
     try:
-        deadline = time.time() + 60
-        while time.time() < deadline and not any(tmp_path.glob(".r.jsonl.*.tmp")):
+        # once the records are open, some hands played: CPU seconds of the run, which a busy
+        # machine stretches in wall time but not in work done
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not any(tmp_path.glob(".r.jsonl.*.tmp")):
             time.sleep(0.1)
-        time.sleep(1.5)
+        start = process_cpu_seconds(proc.pid)
+        while time.monotonic() < deadline and process_cpu_seconds(proc.pid) < start + 1.5:
+            time.sleep(0.1)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:

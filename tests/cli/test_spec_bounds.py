@@ -58,9 +58,9 @@ def test_a_spec_past_a_bound_is_refused_at_once_naming_key_and_bound(
     bound: int,
 ) -> None:
     path = _copy(tmp_path, rb_id, "my-book", pattern, replacement)
-    start = time.monotonic()
+    start = time.process_time()  # the work done, whatever else the machine runs
     assert main(["simulate", rb_id, "--spec", str(path), "--games", "1"]) == 2
-    assert time.monotonic() - start < 30
+    assert time.process_time() - start < 10
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert key in err and f"at most {bound}" in err, err
@@ -109,9 +109,9 @@ def test_a_long_word_in_a_spec_is_refused_not_rendered_for_minutes(
 
     word = "x" * (MAX_SPEC_TEXT + 1)
     path = _copy(tmp_path, "samba-en", "my-book", r'(paraphrase = ")[^"]*', rf"\g<1>{word}")
-    start = time.monotonic()
+    start = time.process_time()
     assert main(["rules", "show", "--spec", str(path)]) == 2
-    assert time.monotonic() - start < 10
+    assert time.process_time() - start < 5
     err = capsys.readouterr().err
     assert "paraphrase" in err and f"at most {MAX_SPEC_TEXT:,} characters" in err
 

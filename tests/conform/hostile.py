@@ -8,10 +8,11 @@ garbage (a line that is not JSON), not-an-object, wrong-id, bad-legal (legal not
 bad-position (start answered with a position that lacks fields), surrogate (`hello` naming the
 engine with an escaped lone surrogate), long-line (an answer of 17 MB with no newline); crash
 (exits at `start` with a message on stderr), early-exit (exits 0 after `hello`), hang (never
-answers `legal`), detached (leaves a child in a session of its own holding stdout, then exits),
-detached-hang (the same child, and the adapter itself hangs), forks (leaves a child in its own
-process group, sleeping), flood (100 MB on stderr without a
-newline, then a crash), slow (answers `legal` after 0.3 s: a live engine, only slow).
+answers `legal`), detached (leaves a child in a session of its own holding stdout for 60 s,
+then exits), detached-hang (the same child, and the adapter itself hangs), forks (leaves a child
+in its own process group, sleeping), flood (100 MB on stderr without a newline, then a crash),
+slow (answers `legal` after 0.3 s: a live engine, only slow). With $HOSTILE_LOG set it appends
+a line to that file for each `legal` it answers; with $HOSTILE_PIDS, its pid and its children's.
 """
 
 import json
@@ -28,6 +29,13 @@ def say(obj: object) -> None:
     sys.stdout.flush()
 
 
+def note(what: str) -> None:
+    # what it has answered, for a test that waits for it rather than for a length of time
+    if os.environ.get("HOSTILE_LOG"):
+        with open(os.environ["HOSTILE_LOG"], "a") as f:
+            f.write(f"{what}\n")
+
+
 def note_pid(pid: int) -> None:
     # where the test finds the processes to check (and to end what escaped the group)
     if os.environ.get("HOSTILE_PIDS"):
@@ -39,7 +47,7 @@ def detach() -> None:
     child = os.fork()
     if child == 0:
         os.setsid()  # out of the adapter's process group: signals to the group miss it
-        time.sleep(20)
+        time.sleep(60)
         os._exit(0)
     note_pid(child)
 
@@ -118,5 +126,6 @@ for line in sys.stdin:
         if MODE == "slow":
             time.sleep(0.3)
         say({"id": rid, "ok": True, "result": []})
+        note(op)
     else:
         say({"id": rid, "ok": False, "error": {"type": "error", "message": "not supported"}})

@@ -28,6 +28,7 @@ from arbitro.conformance.conform import Lockstep, conform, following, html, text
 from arbitro.conformance.conform_adapter import Adapter
 from arbitro.oracle.core import Oracle
 from arbitro.oracle.notation import move_text, position_line
+from tests.support.clock import stopwatch, stretched
 
 HERE = Path(__file__).parent
 PY = sys.executable
@@ -143,10 +144,11 @@ def test_a_broken_adapter_gets_a_one_line_verdict(
 def test_the_adapter_process_is_ended_even_when_it_hangs(tmp_path: Path) -> None:
     pidfile = tmp_path / "pid"
     script = f"import os,time; open({str(pidfile)!r},'w').write(str(os.getpid())); time.sleep(60)"
-    start = time.monotonic()
-    run = conform("escoba-es", [PY, "-c", script], games=1, seed=0, timeout=0.5)
+    timeout = stretched(0.5)  # time for it to start and note its pid, however busy the machine
+    with stopwatch() as took:
+        run = conform("escoba-es", [PY, "-c", script], games=1, seed=0, timeout=timeout)
     assert run.failure is not None and run.failure["kind"] == "timeout"
-    assert time.monotonic() - start < 10
+    took.assert_within(waits=timeout, fails_past=60)  # not the 60 s the adapter sleeps
     pid = int(pidfile.read_text())
     time.sleep(0.2)
     with pytest.raises(ProcessLookupError):
