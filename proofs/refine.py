@@ -93,6 +93,32 @@ DIRECTED: dict[str, str] = {
 a red three as the stock's last card)."""
 
 
+STARTS: dict[str, str] = {
+    "escoba": "arbitro.proofs.escoba.refine:start",
+}
+"""Each game family's starting points for sampled play, as "module:function" of (rules, seating,
+rng) -> running totals per side or None: a game the engine starts at those totals (as a
+transcript header's `scores` does), so that sampled hands also end games. A family
+without one starts every sampled hand at 0 points."""
+
+
+def _start(
+    model: Game[R, S, A], rules: R, seating: Seating, dealer: int, rng: random.Random
+) -> tuple[S, list[int] | None]:
+    """A game for one sampled deal: from the family's starting points when it has them."""
+    state = model.new_game(rules, seating, dealer)
+    where = STARTS.get(family(rules))
+    if where is None:
+        return state, None
+    module, name = where.split(":")
+    totals = getattr(importlib.import_module(module), name)(rules, seating, rng)
+    if totals is None:
+        return state, None
+    d = model.state_to_json(state)
+    d["scores"] = list(totals)
+    return model.state_from_json(rules, d), list(totals)
+
+
 def directed(
     model: GameModel, rules: Any, seating: Seating, *, rulebook: str, target: str,
     check: StateCheck | None = None,
@@ -179,7 +205,7 @@ class Report:
 
 def _header(
     model: GameModel, rulebook: str, options: Any, seating: Seating, order: Sequence[int],
-    config: str | None, dealer: int = 0,
+    config: str | None, dealer: int = 0, scores: Sequence[int] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     head: dict[str, Any] = {
         "type": "header",
@@ -194,6 +220,8 @@ def _header(
     }
     if config is not None:
         head["config"] = config
+    if scores is not None:
+        head["scores"] = list(scores)
     return head
 
 
@@ -212,6 +240,10 @@ def transcript(
     actions as `legal`; for a differing successor, that action."""
     lines = [header]
     start = model.new_game(rules, seating, int(header.get("dealer", 0)))
+    if header.get("scores") is not None:
+        d = model.state_to_json(start)
+        d["scores"] = list(header["scores"])
+        start = model.state_from_json(rules, d)
     state = model.deal(rules, start, list(order))
     for step, a in enumerate(path, 1):
         lines.append(_line(model, state, step, model.action_to_json(a)))
@@ -334,7 +366,8 @@ def sampled(
         rng.shuffle(order)
         dealer = rng.randrange(seating.players)
         rep.deals += 1
-        state = model.deal(rules, model.new_game(rules, seating, dealer), order)
+        game, totals = _start(model, rules, seating, dealer, rng)
+        state = model.deal(rules, game, order)
         path: list[Any] = []
         while model.phase(state) == "play" and rep.states < states:
             actions, successors, bad = _check_state(model, rules, check, state)
@@ -342,7 +375,7 @@ def sampled(
             rep.actions += len(actions)
             if bad is not None:
                 rep.first = bad
-                head = _header(model, rulebook, options, seating, order, None, dealer)
+                head = _header(model, rulebook, options, seating, order, None, dealer, totals)
                 rep.transcript = transcript(model, rules, head, order, path, seating, bad)
                 rep.cpu_seconds = time.process_time() - started
                 return rep
@@ -488,6 +521,7 @@ __all__ = [
     "EVERY_DEAL_UP_TO",
     "REFINERS",
     "SAMPLES",
+    "STARTS",
     "Disagreement",
     "RefineError",
     "Refiner",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -334,8 +335,24 @@ def _json(seat: int, p: tuple[int, int]) -> dict[str, Any]:
     return {"seat": seat, "card": card_name(c), "capture": [card_name(x) for x in _bits(m)]}
 
 
+NEAR_END = 6
+"""How many points short of *:target-score a sampled game near its end starts each side: about
+what one hand gives a side, so that many sampled hands end the game, some exactly on the target."""
+
+
+def start(rules: EscobaRules, seating: Seating, rng: random.Random) -> list[int] | None:
+    """Where a sampled hand's game starts (see `proofs.refine.STARTS`): every other hand at 0
+    points, the others near the game's end, each side's total drawn from the `NEAR_END` points
+    below *:target-score, so that the hand-end row checks the game's end (a side alone on or
+    past the target wins, *:target-score; level sides play on, *:target-tie)."""
+    if rng.random() < 0.5:
+        return None
+    top = rules.target_score
+    return [rng.randrange(max(0, top - NEAR_END), top) for _ in range(seating.sides)]
+
+
 def refiner(rules: Any, seating: Seating) -> EscobaRefiner:
     return EscobaRefiner(rules, seating)
 
 
-__all__ = ["EscobaRefiner", "read", "refiner"]
+__all__ = ["NEAR_END", "EscobaRefiner", "read", "refiner", "start"]

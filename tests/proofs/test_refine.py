@@ -259,6 +259,23 @@ def test_a_game_that_does_not_end_on_the_target_is_caught() -> None:
     assert "target" in rep.first.detail
 
 
+def test_sampled_play_ends_games_and_catches_one_that_does_not_end_on_the_target() -> None:
+    """Full-size play starts some hands near the game's end (`escoba/refine.start`), so sampled
+    hands end games: a side exactly on escoba-es' 21 and alone in front has won
+    (escoba-es:target-score). The transcript starts the game at those totals and replays."""
+    rules = rules_for("escoba-es")
+    seating = Seating(2, 2)
+    assert refine.sampled(ESCOBA, rules, seating, 1000, rulebook="escoba-es").ok
+    broken = Broken(apply=_exactly_on_target_plays_on)
+    rep = refine.sampled(broken, rules, seating, 1000, rulebook="escoba-es")
+    assert rep.first is not None and rep.first.kind == "successor", rep.first
+    assert "target 21" in rep.first.detail
+    head = rep.transcript[0]
+    assert isinstance(head["scores"], list) and max(head["scores"]) < 21
+    verdict = check_lines([json.dumps(t) for t in rep.transcript])
+    assert verdict.status == "incomplete", verdict  # replayed to its last line, no hand claimed
+
+
 # ---------------------------------------------------------------- broken rules in the relation
 
 
