@@ -317,6 +317,33 @@ def _discards(seat: int) -> tuple[Discard, ...]:
     return got
 
 
+_ADDS: Final[dict[int, tuple[AddToMeld, ...]]] = {}
+
+
+def _adds(seat: int, meld: int) -> tuple[AddToMeld, ...]:
+    """Every card's AddToMeld by `seat` onto meld `meld`, built once, as `_discards`."""
+    key = seat * 1024 + meld
+    got = _ADDS.get(key)
+    if got is None:
+        got = _ADDS[key] = tuple([_new(AddToMeld, (3, seat, meld, c)) for c in range(KINDS)])
+    return got
+
+
+_LAYS: Final[dict[tuple[int, tuple[int, ...]], LayMeld]] = {}
+
+
+def _lay(seat: int, cards: tuple[int, ...]) -> LayMeld:
+    """The LayMeld of `cards` by `seat`, shared by the listings that offer it (at most
+    `caches.LAYS` kept)."""
+    key = (seat, cards)
+    got = _LAYS.get(key)
+    if got is None:
+        if len(_LAYS) >= caches.LAYS:
+            _LAYS.clear()
+        got = _LAYS[key] = _new(LayMeld, (2, seat, cards))
+    return got
+
+
 class _Moment:
     """One state's legal actions, worked out in canonical order (see the module's docstring)."""
 
@@ -453,7 +480,7 @@ class _Moment:
             lays.sort()
             several = r.several_sets_same_rank
             for laid in lays:
-                a = _new(LayMeld, (2, seat, laid))
+                a = _lay(seat, laid)
                 if left - len(laid) >= 2 and (plain or opening):
                     m: Meld
                     if laid[0] >= LOWEST_NATURAL and laid[-1] < JOKER:
@@ -488,6 +515,7 @@ class _Moment:
             nats = sh.nats
             wild_list = [w for w, _ in sh.wild_kinds]
             for i, rank, wild_ok, ends in adds:
+                row = _adds(seat, i) if i < 1024 else None
                 cards: Sequence[int]
                 if rank >= 0:
                     nat = nats.get(rank)
@@ -504,12 +532,15 @@ class _Moment:
                     cards = wild_list
                 else:
                     cards = [c for c in ends if c in held]
-                if fast:
+                if fast and row is not None:
                     for c in cards:
-                        push(_new(AddToMeld, (3, seat, i, c)))
+                        push(row[c])
                     continue
                 for c in cards:
-                    a = _new(AddToMeld, (3, seat, i, c))
+                    a = row[c] if row is not None else _new(AddToMeld, (3, seat, i, c))
+                    if fast:
+                        push(a)
+                        continue
                     if opening and left >= 3:
                         m = melds[i]
                         grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
@@ -547,7 +578,9 @@ class _Moment:
                 push(a)
         if len(hand) >= 2 and quick:
             if not (s.no_discard or pend or s.answer == "yes"):
-                out += map(_discards(seat).__getitem__, sh.distinct)
+                row_d = _discards(seat)
+                for c in sh.distinct:
+                    push(row_d[c])
         else:
             for c in sh.distinct:
                 a = _new(Discard, (7, seat, c))

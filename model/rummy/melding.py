@@ -61,6 +61,10 @@ _new: Final[Any] = tuple.__new__
 def held_without(hand: tuple[int, ...], cards: tuple[int, ...], j: Judge) -> tuple[int, ...]:
     """`hand` without `cards`; a card the player does not hold would be in two places (*:packs)."""
     try:
+        if len(cards) == 1:
+            # one card (a discard, an addition): the hand cut around it
+            i = hand.index(cards[0])
+            return hand[:i] + hand[i + 1 :]
         return remove(hand, cards)
     except ValueError:
         j.halt(

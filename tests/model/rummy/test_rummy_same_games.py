@@ -44,9 +44,10 @@ def test_a_broken_rule_shows_where_the_games_part(tmp_path: Path, parted: object
     copy = _tree(tmp_path / "copy")
     engine = copy / "model" / "rummy" / "engine.py"
     text = engine.read_text(encoding="utf-8")
-    listing = "out += map(_discards(seat).__getitem__, sh.distinct)"
+    listing = "for c in sh.distinct:\n                    push(row_d[c])"
     assert listing in text
-    engine.write_text(text.replace(listing, listing[:-1] + "[1:])"), encoding="utf-8")
+    broken = listing.replace("sh.distinct:", "sh.distinct[1:]:")
+    engine.write_text(text.replace(listing, broken), encoding="utf-8")
     found, _ = parted(ROOT, copy, "samba-en", 0, 2)  # type: ignore[operator]
     assert len(found) == 2
     for hand in found:
