@@ -54,10 +54,16 @@ def mutation_rates(engine: Path = ENGINE_RUN, spec: Path = SPEC_RUN) -> list[str
             errors = sum(1 for r in rows if layer in r and r[layer]["status"] == "error")
             missing = sum(1 for r in rows if layer not in r)
             target = KILL_TARGETS[layer]
+            verdict = (
+                f"not measured ({missing} not run, {errors} errors)"
+                if missing or errors or not total
+                else "met"
+                if pct >= target
+                else "NOT met"
+            )
             lines.append(
                 f"engine mutants killed by {layer:<6} {n}/{total} ({pct:.0f}%)  target "
-                f"{target:.0f}%: {'met' if pct >= target and total else 'NOT met'}"
-                + (f"  ({errors} errors, {missing} not run)" if errors or missing else "")
+                f"{target:.0f}%: {verdict}"
             )
         n, total, pct = _rate(
             rows, lambda r: any(r[x]["status"] == "killed" for x in ("refine", "suite") if x in r)

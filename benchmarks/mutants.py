@@ -39,6 +39,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -127,8 +128,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _e(
         "sweep-many-sides-uncounted",
         "turn.py",
-        "escobas = _put(escobas, side, escobas[side] + 1)\n",
-        "escobas = _put(escobas, side, escobas[side] + (side != 2))\n",
+        "escobas = put(escobas, side, escobas[side] + 1)\n",
+        "escobas = put(escobas, side, escobas[side] + (side != 2))\n",
         "with three sides, the third side's sweeps are not escobas",
     ),
     _e(
@@ -163,22 +164,22 @@ MUTANTS: tuple[Mutant, ...] = (
     _e(
         "deal-stock-overlap",
         "dealing.py",
-        "    stock = cards[used + rules.table_initial :]\n",
-        "    stock = cards[used + rules.table_initial - 1 :]\n",
+        "    stock = cards[rest:]\n",
+        "    stock = cards[rest - 1 :]\n",
         "the stock starts one card early: the last table card is in the stock too",
     ),
     _e(
         "sweep-to-first-player",
         "dealing.py",
-        "        side = seating.side_of(dealer)\n",
-        "        side = seating.side_of(seats[0])\n",
+        "        side = dealer % sides  # the dealer's side (Seating.side_of)\n",
+        "        side = seats[0] % sides\n",
         "the opening sweep goes to the first player's side, not the dealer's",
     ),
     _e(
         "double-sweep-single",
         "dealing.py",
-        "        escobas[side] = sweeps\n",
-        "        escobas[side] = 1\n",
+        "        escobas = put(escobas, side, sweeps)\n",
+        "        escobas = put(escobas, side, 1)\n",
         "an opening table worth two sweeps scores one",
     ),
     # ------------------------------------------------------------ Escoba: scoring and game end
@@ -192,8 +193,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _e(
         "velo-double",
         "scoring.py",
-        "                velo[side] = rules.velo_points\n",
-        "                velo[side] = rules.velo_points * (1 + (p.bit_count() > 30))\n",
+        "                velo[side] = t.velo_points\n",
+        "                velo[side] = t.velo_points * (1 + (p.bit_count() > 30))\n",
         "the seven of coins scores two when its side holds more than 30 cards",
     ),
     _e(
@@ -206,8 +207,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _e(
         "setenta-tie-broken",
         "scoring.py",
-        "    if len(leaders) == 1:\n        seventy[leaders[0]] = rules.setenta_points\n",
-        "    if leaders:\n        seventy[leaders[0]] = rules.setenta_points\n",
+        "    if len(leaders) == 1:\n        seventy[leaders[0]] = t.setenta_points\n",
+        "    if leaders:\n        seventy[leaders[0]] = t.setenta_points\n",
         "a tied setenta gives its point to the first tied side",
     ),
     _e(
@@ -379,9 +380,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "discard-two-skips",
         "turn.py",
-        "return begin_turn(t, s, (s.seat + 1) % s.players, with_hand(s, hand), (*s.pile, a.card))",
-        "return begin_turn(t, s, (s.seat + 1 + (a.card < 4)) % s.players, with_hand(s, hand),"
-        " (*s.pile, a.card))",
+        "return begin_turn(t, s, (s.seat + 1) % s.players, with_hand(s, hand), (*s.pile, card))",
+        "return begin_turn(t, s, (s.seat + 1 + (card < 4)) % s.players, with_hand(s, hand),"
+        " (*s.pile, card))",
         "discarding a two skips the next player",
     ),
     # ------------------------------------------------------------ Samba/Canasta: the deal
@@ -979,27 +980,39 @@ def render(rows: Sequence[Row], layers: Sequence[str]) -> str:
 
 
 def _cell(o: dict[str, Any] | None) -> str:
+    """A layer's outcome for the table; for a refine kill, the row that caught it (its kind, the
+    walk's target and pass)."""
     if o is None:
         return "not run"
-    how = o["status"]
-    if how == "killed" and o.get("detail"):
-        first = o["detail"].split(" | ")[-1]
-        if ": " in first and first.startswith(("first pass", "whole walk")):
-            stage, target = first.split(": ")[:2]
-            how += f" ({stage}, {target.split(' (')[0]})"
+    how = str(o["status"])
+    last = str(o.get("detail", "")).split(" | ")[-1]
+    parts = last.split(": ")
+    if how == "killed" and len(parts) >= 4 and parts[0] in ("first pass", "whole walk"):
+        how += f" ({parts[3]}: {parts[1]}, {parts[0]})"
+    failed = re.search(r"(test_\w+\.py::[\w\[\]\-]+)", str(o.get("detail", "")))
+    if how == "killed" and failed:
+        how += f" (`{failed.group(1)}`)"
     return how
 
 
 def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -> str:
-    """The recorded runs as the tables of docs/proofs.md's mutation section."""
-    lines = ["| mutant | what it breaks | `refine` | suite | CPU s (refine + suite) |",
-             "|---|---|---|---|---|"]  # fmt: skip
+    """The recorded runs as the tables of docs/proofs.md's mutation section (a table per
+    non-empty run)."""
+    lines: list[str] = []
+    if engine:
+        lines += ["| mutant | what it breaks | `refine` | suite | CPU s (refine + suite) |",
+                  "|---|---|---|---|---|"]  # fmt: skip
     for r in engine:
         cpu = " + ".join(f"{r[x]['cpu_seconds']:.0f}" if x in r else "-" for x in LAYERS)
         lines.append(f"| `{r['name']}` | {r['about']} | {_cell(r.get('refine'))} | "
                      f"{_cell(r.get('suite'))} | {cpu} |")  # fmt: skip
+    if engine and spec:
+        lines.append("")
     if spec:
-        lines += ["", "| spec mutant | the change | checks turned REFUTED | CPU s |", "|---|---|---|---|"]  # fmt: skip
+        lines += [
+            "| spec mutant | the change | checks turned REFUTED | CPU s |",
+            "|---|---|---|---|",
+        ]
         for s in spec:
             got = ", ".join(f"`{x}`" for x in s["refuted"]) or s["status"]
             lines.append(f"| `{s['name']}` | {s['about']} | {got} | {s['cpu_seconds']:.0f} |")
