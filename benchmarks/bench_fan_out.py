@@ -9,7 +9,7 @@ Each job runs first in this process, then over one local cluster of `--workers` 
 - prove: escoba-es under every reading, two properties (deal-arithmetic, table-rest);
 - findings: the derivation for escoba-es (claims, witness searches, open questions in play).
 
-Usage: uv run python benchmarks/bench_fan_out.py [--workers 2] [--games 200] [--conform-games 12]
+Usage: uv run python benchmarks/bench_fan_out.py [--workers 2] [--games 200] [--conform-games 20]
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ ADAPTER = [sys.executable, "-m", "arbitro.cli", "adapter"]
 
 def _untimed(v: Any) -> Any:
     if isinstance(v, dict):
-        return {k: _untimed(x) for k, x in v.items() if "seconds" not in k}
+        return {k: _untimed(x) for k, x in v.items() if "seconds" not in str(k)}
     if isinstance(v, list):
         return [_untimed(x) for x in v]
     return v
@@ -84,7 +84,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--conform-games", type=int, default=12)
+    ap.add_argument("--conform-games", type=int, default=20)
     args = ap.parse_args()
     todo = jobs(args.games, args.conform_games)
     one: dict[str, tuple[float, Any]] = {}

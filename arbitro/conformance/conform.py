@@ -1497,10 +1497,10 @@ def _settle_one(ls: Lockstep, item: tuple[Disagreement, int, int, bool]) -> Disa
 
 
 def _batch_size(client: Any, games: int) -> int:
-    """Games per task on a cluster: about four tasks per worker, at most 50 games each (each
-    task starts an engine of its own)."""
+    """Games per task on a cluster: about two tasks per worker, at most 50 games each (each
+    task starts an engine of its own, which may take a second)."""
     n = len(client.scheduler_info(n_workers=-1)["workers"]) or 1
-    return max(1, min(50, games // (4 * n) or 1))
+    return max(1, min(50, -(-games // (2 * n))))
 
 
 def _merge(run: Run, d: Disagreement, ignore: Sequence[str]) -> None:
