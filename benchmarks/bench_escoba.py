@@ -3,9 +3,12 @@
 The baseline engine (commit BASELINE, 0ab071d, unless --baseline says otherwise) is extracted with
 `git archive` into a temporary directory. Each round draws a fresh seed; both engines then play
 the same seeded random hands in their own subprocess — deck orders from ``rng.shuffle``, every play
-``actions[rng.randrange(len(actions))]`` — and time only the loop of `ESCOBA.deal`,
-`ESCOBA.legal_actions` and `ESCOBA.apply`, deck orders shuffled beforehand (after WARM_UP untimed
-hands from another seed). The time is CPU time of the worker (`time.process_time`): the machine
+``actions[int(u * len(actions))]`` for the next of a list of ``rng.random()`` draws — and time only
+the loop of `ESCOBA.deal`, `ESCOBA.legal_actions` and `ESCOBA.apply`, deck orders shuffled and
+draws made beforehand (after WARM_UP untimed hands from another seed), so the time is the
+engine's. With --in-loop-draws every play is ``actions[rng.randrange(len(actions))]`` inside the
+timed loop instead, as this benchmark measured before: ``randrange`` is Python code, about a
+quarter of the loop's instructions with the compiled engine, so it pulls the ratio towards 1. The time is CPU time of the worker (`time.process_time`): the machine
 may be shared, and wall time would count waits for a core too.
 The two engines run one after the other inside a round, in alternating order, so the machine's
 drift touches both; the ratio of a round is baseline time / current time. Both engines must make
@@ -22,7 +25,7 @@ drift with the machine's load, as CPU time does on a shared machine (needs valgr
 minute per engine).
 
 Usage: uv run python benchmarks/bench_escoba.py [--rounds 7] [--hands 400] [--players 2] [--teams]
-       [--baseline COMMIT] [--profile] [--instructions]
+       [--baseline COMMIT] [--profile] [--instructions] [--in-loop-draws]
 """
 
 from __future__ import annotations
@@ -64,10 +67,12 @@ from arbitro.model.schema import rules_for
 
 seed, hands, players, sides = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 WARM_UP = int(sys.argv[5])
+IN_LOOP = sys.argv[6] == "1"
 rules = rules_for("escoba-es")
 seating = Seating(players, sides, "teams" if sides < players else "")
 start = ESCOBA.new_game(rules, seating)
 deck = list(ESCOBA.deck(rules, seating))
+deal, legal_actions, apply = ESCOBA.deal, ESCOBA.legal_actions, ESCOBA.apply
 
 def play(rng, n):
     orders = []
@@ -75,16 +80,29 @@ def play(rng, n):
         order = deck[:]
         rng.shuffle(order)
         orders.append(order)
+    # a play takes a card of the deck: a hand has fewer plays than the deck has cards
+    draws = [rng.random() for _ in range(n * len(deck))]
     plays = []
+    k = 0
     t0 = time.process_time()
     os.getppid()  # under callgrind (--instructions), a dump: the loop's count starts here
-    for order in orders:
-        s = ESCOBA.deal(rules, start, order)
-        while s.phase == "play":
-            actions = ESCOBA.legal_actions(rules, s)
-            a = actions[rng.randrange(len(actions))]
-            s = ESCOBA.apply(rules, s, a)
-            plays.append(a)
+    if IN_LOOP:
+        for order in orders:
+            s = deal(rules, start, order)
+            while s.phase == "play":
+                actions = legal_actions(rules, s)
+                a = actions[rng.randrange(len(actions))]
+                s = apply(rules, s, a)
+                plays.append(a)
+    else:
+        for order in orders:
+            s = deal(rules, start, order)
+            while s.phase == "play":
+                actions = legal_actions(rules, s)
+                a = actions[int(draws[k] * len(actions))]
+                k += 1
+                s = apply(rules, s, a)
+                plays.append(a)
     os.getppid()
     seconds = time.process_time() - t0
     digest = hashlib.sha256(repr([tuple(a) for a in plays]).encode()).hexdigest()[:16]
@@ -114,10 +132,13 @@ def extract(commit: str, into: Path) -> Path:
     return tree
 
 
-def run(tree: Path, seed: str, hands: int, players: int, sides: int) -> dict[str, object]:
+def run(
+    tree: Path, seed: str, hands: int, players: int, sides: int, in_loop: bool
+) -> dict[str, object]:
     env = dict(os.environ, PYTHONPATH=str(tree), ARBITRO_SPEC_DIR=str(tree / "spec"))
+    args = [seed, str(hands), str(players), str(sides), str(WARM_UP), "1" if in_loop else "0"]
     out = subprocess.run(
-        [sys.executable, "-c", WORKER, seed, str(hands), str(players), str(sides), str(WARM_UP)],
+        [sys.executable, "-c", WORKER, *args],
         env=env,
         capture_output=True,
         text=True,
@@ -129,7 +150,9 @@ def run(tree: Path, seed: str, hands: int, players: int, sides: int) -> dict[str
     return result
 
 
-def instructions(tree: Path, hands: int, players: int, sides: int) -> tuple[float, str, str]:
+def instructions(
+    tree: Path, hands: int, players: int, sides: int, in_loop: bool
+) -> tuple[float, str, str]:
     """Instructions per play of the engine in ``tree`` (callgrind), the digest of its plays and
     which engine ran.
 
@@ -142,7 +165,7 @@ def instructions(tree: Path, hands: int, players: int, sides: int) -> tuple[floa
         out = subprocess.run(
             ["valgrind", "--tool=callgrind", "--dump-before=os_getppid*",
              f"--callgrind-out-file={tmp}/cg.%p", sys.executable, "-c", WORKER, "bench-0",
-             str(hands), str(players), str(sides), str(WARM_UP)],
+             str(hands), str(players), str(sides), str(WARM_UP), "1" if in_loop else "0"],
             env=env, capture_output=True, text=True, cwd=tree,
         )  # fmt: skip
         if out.returncode != 0:
@@ -163,7 +186,7 @@ def instructions(tree: Path, hands: int, players: int, sides: int) -> tuple[floa
 def profile(hands: int, players: int, sides: int) -> None:
     """Profile this tree's engine in this process (the worker's loop, warm-up included)."""
     saved = sys.argv
-    sys.argv = ["worker", "profile", str(hands), str(players), str(sides), str(WARM_UP)]
+    sys.argv = ["worker", "profile", str(hands), str(players), str(sides), str(WARM_UP), "0"]
     prof = cProfile.Profile()
     prof.enable()
     try:
@@ -193,28 +216,38 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--instructions", action="store_true", help="count instructions with callgrind instead"
     )
+    p.add_argument(
+        "--in-loop-draws",
+        action="store_true",
+        help="draw each play with rng.randrange inside the timed loop (this benchmark's old loop)",
+    )
     args = p.parse_args(argv)
     players, sides = (4, 2) if args.teams else (args.players, args.players)
+    draws = "draws in the loop" if args.in_loop_draws else "draws made beforehand"
     if args.profile:
         profile(args.hands, players, sides)
         return 0
     if args.instructions:
         with tempfile.TemporaryDirectory() as tmp:
             base_tree = extract(args.baseline, Path(tmp))
-            base, base_digest, base_engine = instructions(base_tree, args.hands, players, sides)
-            cur, cur_digest, cur_engine = instructions(ROOT, args.hands, players, sides)
+            base, base_digest, base_engine = instructions(
+                base_tree, args.hands, players, sides, args.in_loop_draws
+            )
+            cur, cur_digest, cur_engine = instructions(
+                ROOT, args.hands, players, sides, args.in_loop_draws
+            )
         if base_digest != cur_digest:
             raise SystemExit("bench_escoba: the engines made different plays from the same seed")
         print(f"baseline {args.baseline}: {base_engine}\ncurrent: {cur_engine}")
         print(
             f"escoba-es, {players} players in {sides} sides, {args.hands} hands: instructions per"
-            f" play (legal_actions + apply): baseline {args.baseline} {base:,.0f}, current"
+            f" play (legal_actions + apply, {draws}): baseline {args.baseline} {base:,.0f}, current"
             f" {cur:,.0f}; ratio {base / cur:.2f}{verdict(args.baseline, base / cur)}"
         )
         return 0
     print(
         f"escoba-es, {players} players in {sides} sides: legal_actions + apply,"
-        f" {args.hands} hands per engine per round, baseline {args.baseline}"
+        f" {args.hands} hands per engine per round, {draws}, baseline {args.baseline}"
     )
     ratios: list[float] = []
     rates: dict[str, list[float]] = {"baseline": [], "current": []}
@@ -224,7 +257,10 @@ def main(argv: list[str] | None = None) -> int:
         for r in range(args.rounds):
             seed = f"bench-{r}"
             order = ["baseline", "current"] if r % 2 == 0 else ["current", "baseline"]
-            got = {name: run(trees[name], seed, args.hands, players, sides) for name in order}
+            got = {
+                name: run(trees[name], seed, args.hands, players, sides, args.in_loop_draws)
+                for name in order
+            }
             if got["baseline"]["digest"] != got["current"]["digest"]:
                 raise SystemExit(
                     f"bench_escoba: round {r}: the engines made different plays from the same seed"

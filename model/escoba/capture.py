@@ -38,9 +38,9 @@ _PLAY: Final = Play
 LAYS: Final = tuple(tuple(Play(seat, c, 0) for c in range(64)) for seat in range(16))
 """By seat and card, the play laying that card on the table (made once, shared by every listing)."""
 
-Listing = tuple[tuple[Play, ...], int, int]
-"""The legal plays of a hand over a table, then the masks of the hand's cards that can take one
-group or more, and two groups or more (what `clauses.clauses_key` asks of a play)."""
+CAPTURES_LIMIT: Final = 1 << 14
+"""The most capturing plays remembered per rules object (`Tables.captures`) before they are
+forgotten all at once: a play met again is the same object, not a new one built."""
 
 
 def table_sums(t: Tables, table: int) -> tuple[list[int], list[int]]:
@@ -64,6 +64,7 @@ def table_sums(t: Tables, table: int) -> tuple[list[int], list[int]]:
 
 def add_groups(
     out: list[Play],
+    made: dict[int, Play],
     seat: int,
     c: int,
     values: tuple[int, ...],
@@ -73,20 +74,25 @@ def add_groups(
     need: int,
     taken: int,
 ) -> None:
-    """Appends to ``out``, in ascending mask order, seat ``seat`` playing ``c`` and taking
-    ``taken`` with each group of the first ``i`` table cards worth ``need``; ``need`` > 0 is one of
-    their sums (a bit of ``reach[i]``), so there is at least one."""
+    """Appends to ``out``, in ascending mask order, seat ``seat`` (below 16) playing ``c`` and
+    taking ``taken`` with each group of the first ``i`` table cards worth ``need``; ``need`` > 0 is
+    one of their sums (a bit of ``reach[i]``), so there is at least one. ``made`` holds the plays
+    built before, by seat, card and mask (`play_key`)."""
     while True:
         i -= 1
         # every group without card i has a lower mask than every group with it: those first
         if reach[i] >> need & 1:
-            add_groups(out, seat, c, values, cards, reach, i, need, taken)
+            add_groups(out, made, seat, c, values, cards, reach, i, need, taken)
         x = cards[i]
         taken |= 1 << x
         need -= values[x]
         if need <= 0:
             if need == 0:
-                out.append(_new_play(_PLAY, (seat, c, taken)))
+                key = (taken << 6 | c) << 4 | seat
+                play = made.get(key)
+                if play is None:
+                    play = made[key] = _new_play(_PLAY, (seat, c, taken))
+                out.append(play)
             return
         if not reach[i] >> need & 1:
             return
@@ -99,7 +105,7 @@ def groups_of(t: Tables, table: int, card: int) -> tuple[int, ...]:
     if not need or not reach[-1] >> need & 1:
         return ()
     found: list[Play] = []
-    add_groups(found, 0, card, t.values, cards, reach, len(cards), need, 0)
+    add_groups(found, {}, 0, card, t.values, cards, reach, len(cards), need, 0)
     return tuple(p.capture for p in found)
 
 
@@ -117,8 +123,8 @@ WIDE: Final = 1 << 63
 """Set in the key of a listing of a larger hand (or a seat past 15): keys that are not narrow."""
 
 
-def listing(t: Tables, seat: int, hand: int, table: int) -> Listing:
-    """The legal plays of ``seat`` holding ``hand`` over ``table`` (see `Listing`).
+def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
+    """The legal plays of ``seat`` holding ``hand`` over ``table``.
 
     Remembered per rules object (bounded by LISTINGS_LIMIT) from the second time they are asked
     for: the plays depend on nothing else, and an exploration asks for the same few again and
@@ -155,11 +161,14 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> Listing:
     needs = t.needs
     forced = t.capture_forced
     lays = LAYS[seat] if seat < 16 else tuple(Play(seat, c, 0) for c in range(64))
+    made = t.captures
+    if seat >= 16:
+        made = {}  # plays of a seat past 15 are not remembered: their keys would overlap
+    elif len(made) >= CAPTURES_LIMIT:
+        made.clear()
     out: list[Play] = []
     cards: list[int] = []
     reach: list[int] = []
-    ones = 0
-    twos = 0
     while hand:
         low = hand & -hand
         c = low.bit_length() - 1
@@ -172,36 +181,35 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> Listing:
             out.append(lays[c])
         if not reach:
             cards, reach = table_sums(t, table)
-        before = len(out)
-        add_groups(out, seat, c, values, cards, reach, len(cards), need, 0)
-        ones |= low
-        if len(out) - before > 1:
-            twos |= low
+        add_groups(out, made, seat, c, values, cards, reach, len(cards), need, 0)
+    plays = tuple(out)
     slot = key % SEEN_SLOTS
     seen = t.seen
     if seen[slot] != key:
         seen[slot] = key
-        return (tuple(out), ones, twos)
+        return plays
     if len(listings) >= LISTINGS_LIMIT:
         listings.clear()
-    hit = listings[key] = (tuple(out), ones, twos)
-    return hit
+    listings[key] = plays
+    return plays
 
 
 def legal_actions(rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:
     """Every legal play of the seat to move, in canonical order (card, then capture mask).
 
     A card that can capture has only its capturing plays; one that cannot is laid on the table.
-    The state and its listing are kept as `Tables.listed`: `apply` on the same state object finds
+    The state and its plays are kept as `Tables.listed`: `apply` on the same state object finds
     its play among them without listing again.
     """
     if state.phase != "play":
         return ()
     t = tables(rules)
     seat = state.to_move
-    hit = listing(t, seat, state.hands[seat], state.table)
-    t.listed[0] = (state, hit)
-    return hit[0]
+    plays = listing(t, seat, state.hands[seat], state.table)
+    listed = t.listed
+    listed.state = state
+    listed.plays = plays
+    return plays
 
 
 def coerce_play(action: object, players: int, deck: int) -> Play:

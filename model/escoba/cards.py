@@ -88,6 +88,15 @@ def setenta_label(rank: int) -> str:
     return str(rank + 1) if rank < 7 else "figures"
 
 
+class Listed:
+    """The state `legal_actions` listed last and its plays: `apply` on that same state object finds
+    its play among them without listing again. Changed in place, each listing."""
+
+    def __init__(self) -> None:
+        self.state: object = None
+        self.plays: tuple[Any, ...] = ()
+
+
 @dataclass(frozen=True)
 class Tables:
     """What the model precomputes from one EscobaRules value; built once per rules object."""
@@ -136,10 +145,10 @@ class Tables:
     variant_sevens_all: bool
     setenta_needs_all: bool  # a side missing a suit shows no setenta (model.escoba.setenta)
     # what the model remembers per rules object, each bounded (see the modules that fill them)
-    listings: dict[int, tuple[tuple[Any, ...], int, int]]  # model.escoba.capture
+    listings: dict[int, tuple[Any, ...]]  # model.escoba.capture
     seen: list[int]  # model.escoba.capture.listing
-    # the state last listed and its listing, in one slot (one tuple, replaced whole)
-    listed: list[tuple[Any, tuple[tuple[Any, ...], int, int]]]  # model.escoba.capture
+    listed: Listed  # the state last listed and its plays (model.escoba.capture)
+    captures: dict[int, Any]  # the capturing plays made, by seat, card and mask (the same)
     points: dict[Hashable, Any]  # model.escoba.scoring
     stocks: dict[tuple[int, ...], tuple[int, bool]]  # model.escoba.checks
     # the stock last looked up in `stocks` and its answer, in one slot (model.escoba.checks)
@@ -245,7 +254,8 @@ def _build(rules: EscobaRules) -> Tables:
         setenta_needs_all=rules.setenta_missing_suit == "no_setenta",
         listings={},
         seen=[-1] * SEEN_SLOTS,
-        listed=[(None, ((), 0, 0))],
+        listed=Listed(),
+        captures={},
         points={},
         stocks={},
         last_stock=[(None, (0, True))],

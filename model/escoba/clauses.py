@@ -52,9 +52,15 @@ def clauses_key(
     # how many groups the card can take, up to two: from the listing just made for this state
     groups = 0
     if t.needs[c]:
-        listed = t.listed[0]
-        hit = listed[1] if listed[0] is state else listing(t, seat, state.hands[seat], table)
-        groups = (hit[1] >> c & 1) + (hit[2] >> c & 1)
+        listed = t.listed
+        plays = (
+            listed.plays if listed.state is state else listing(t, seat, state.hands[seat], table)
+        )
+        for p in plays:
+            if p[1] == c and p[2]:
+                groups += 1
+                if groups == 2:
+                    break
     # the round is over when this card empties the last hand holding cards
     hands = state.hands
     over = hands[seat] == 1 << c and hands.count(0) == len(hands) - 1

@@ -29,10 +29,10 @@ _STATE: Final = EscobaState
 def apply(rules: EscobaRules, state: EscobaState, action: object) -> EscobaState:
     """The state after ``action``; IllegalAction names the most specific clause it breaks."""
     t = tables(rules)
-    listed = t.listed[0]
-    if listed[0] is state:
+    listed = t.listed
+    if listed.state is state:
         # the state just listed (the usual case): a legal action is one of its plays
-        plays: tuple[Play, ...] = listed[1][0]
+        plays: tuple[Play, ...] = listed.plays
         for p in plays:
             if p is action:  # the listed object itself, as a caller choosing among them passes
                 return play_unchecked(rules, t, state, p)
@@ -48,12 +48,12 @@ def legal_play(rules: EscobaRules, t: Tables, state: EscobaState, action: object
     A legal play is one of the listed ones: the listed value is returned, whose fields are ints
     even when the action is an equal tuple of other numbers.
     """
-    listed = t.listed[0]
-    if listed[0] is state:
-        plays: tuple[Play, ...] = listed[1][0]
+    listed = t.listed
+    if listed.state is state:
+        plays: tuple[Play, ...] = listed.plays
     elif state.phase == "play":
         seat = state.to_move
-        plays = listing(t, seat, state.hands[seat], state.table)[0]
+        plays = listing(t, seat, state.hands[seat], state.table)
     else:
         plays = ()
     try:
@@ -68,8 +68,15 @@ def legal_play(rules: EscobaRules, t: Tables, state: EscobaState, action: object
 
 def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play) -> EscobaState:
     """The state after a play already known to be legal (`apply` checks first)."""
-    (players, sides, layout, _, dealer, _, hand_number, deal_number, hands, table, stock, piles,
-     escobas, last, scores, points) = state  # fmt: skip
+    # the fields a play leaves alone are passed on as the objects they are (read through a plain
+    # tuple's items, compiled code does not convert them to machine ints and back)
+    f: tuple[object, ...] = state
+    players = state.players
+    hands = state.hands
+    table = state.table
+    piles = state.piles
+    escobas = state.escobas
+    last = state.last_capturer
     seat, c, cap = play
     bit = 1 << c
     hand = hands[seat] ^ bit
@@ -80,6 +87,7 @@ def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play
         held[seat] = hand
         hands = tuple(held)
     if cap:
+        sides = state.sides
         side = seat % sides
         table ^= cap
         if sides == 2:
@@ -95,23 +103,31 @@ def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play
         last = side
     else:
         table |= bit
-    if hand or any(hands):
-        to_move = t.after[players][seat]
-    elif deal_number >= t.deals[players]:
+    held_any = hand != 0
+    if not held_any:
+        for h in hands:
+            if h:
+                held_any = True
+                break
+    if held_any:
+        return _new_state(
+            _STATE,
+            (f[0], f[1], f[2], "play", f[4], t.after[players][seat], f[6], f[7], hands, table,
+             f[10], piles, escobas, last, f[14], f[15]),
+        )  # fmt: skip
+    deal_number = state.deal_number
+    if deal_number >= t.deals[players]:
         return end_hand(rules, state, deal_number, hands, table, piles, escobas, last)
-    else:
-        # the round is played out: the dealer deals again from the stock
-        order = t.turn_orders[players][dealer]
-        hands, used = deal_round(stock, order, players, t.redeal_size)
-        for x in stock[used : used + t.redeal_table]:
-            table |= 1 << x
-        stock = stock[used + t.redeal_table :]
-        deal_number += 1
-        to_move = order[0]
+    # the round is played out: the dealer deals again from the stock
+    stock = state.stock
+    order = t.turn_orders[players][state.dealer]
+    hands, used = deal_round(stock, order, players, t.redeal_size)
+    for x in stock[used : used + t.redeal_table]:
+        table |= 1 << x
     return _new_state(
         _STATE,
-        (players, sides, layout, "play", dealer, to_move, hand_number, deal_number, hands, table,
-         stock, piles, escobas, last, scores, points),
+        (f[0], f[1], f[2], "play", f[4], order[0], f[6], deal_number + 1, hands, table,
+         stock[used + t.redeal_table :], piles, escobas, last, f[14], f[15]),
     )  # fmt: skip
 
 

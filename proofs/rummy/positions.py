@@ -10,13 +10,18 @@ refiner (`arbitro.proofs.rummy.refine`) checks every state on the way:
 - **the last card of the stock a red three** (*:last-red-three-ends-hand, *:stock-out): the hands
   and the upcard hold no red three and the deck's last card is one; the chooser draws and
   discards until the stock runs out, so the draw that takes that red three is checked (it stops
-  play without a discard exactly where the book says so).
+  play without a discard exactly where the book says so);
+- **eager hands**: seeded deals played by a chooser that takes the pile whenever the engine
+  allows it and lays and adds at once, so the pile is taken early and often, by sides that have
+  opened and by sides that have not, and players go out.
 
-Implements, as positions to check, *:upcard-cover and *:last-red-three-ends-hand.
+Implements, as positions to check, *:upcard-cover, *:last-red-three-ends-hand and, through the
+eager hands, *:pile-wild-pair-after, *:frozen-by and *:blocked-by-top.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -88,24 +93,45 @@ def _complete(deck: Sequence[int], head: Sequence[int]) -> list[int]:
     return [*head, *left]
 
 
-def play(rules: RummyRules, seating: Seating, order: Sequence[int], dealer: int = 0) -> Position:
-    """The deal of `order`, then the chooser's actions (PREFERRED) until the hand ends."""
+def play(
+    rules: RummyRules, seating: Seating, order: Sequence[int], dealer: int = 0,
+    preferred: Sequence[str] = PREFERRED, steps: int = MAX_STEPS,
+) -> Position:  # fmt: skip
+    """The deal of `order`, then the chooser's actions (the first legal action of the first type
+    of `preferred`, else the first legal action) until the hand ends or `steps` were played."""
     state: Any = RUMMY.deal(rules, RUMMY.new_game(rules, seating, dealer), order)
     acts: list[dict[str, Any]] = []
-    for _ in range(MAX_STEPS):
+    for _ in range(steps):
         if RUMMY.phase(state) != "play":
             break
         legal = RUMMY.legal_actions(rules, state)
         if not legal:
             break
         as_json = [RUMMY.action_to_json(a) for a in legal]
-        k = next((i for t in PREFERRED for i, a in enumerate(as_json) if a["type"] == t), 0)
+        k = next((i for t in preferred for i, a in enumerate(as_json) if a["type"] == t), 0)
         acts.append(as_json[k])
         state = RUMMY.apply(rules, state, legal[k])
     return dealer, list(order), acts
 
 
 BUILDERS: tuple[Callable[[RummyRules, Seating], list[int] | None], ...] = (upcard_twice, last_red)
+
+EAGER = ("take-pile", "finish-opening", "lay", "add", "draw", "discard")
+"""The chooser of the eager hands: the pile taken whenever the engine allows it, melds laid and
+added to at once; so the pile is taken early and often, by sides that have opened and by sides
+that have not (the cases *:pile-wild-pair-after, *:frozen-by and *:blocked-by-top tell apart)."""
+EAGER_DEALS = 2
+EAGER_STEPS = 150
+
+
+def eager(rules: RummyRules, seating: Seating) -> list[Position]:
+    """Hands from seeded deck orders played by the EAGER chooser."""
+    out: list[Position] = []
+    for seed in range(EAGER_DEALS):
+        order = list(RUMMY.deck(rules, seating))
+        random.Random(f"eager:{seed}").shuffle(order)
+        out.append(play(rules, seating, order, preferred=EAGER, steps=EAGER_STEPS))
+    return out
 
 
 def directed(rules: RummyRules, seating: Seating) -> list[Position]:
@@ -115,7 +141,7 @@ def directed(rules: RummyRules, seating: Seating) -> list[Position]:
         order = build(rules, seating)
         if order is not None:
             out.append(play(rules, seating, order))
-    return out
+    return out + eager(rules, seating)
 
 
 __all__ = [

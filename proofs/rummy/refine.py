@@ -437,6 +437,11 @@ class Refiner:
         of random play."""
         if pre["phase"] != "play":
             return None
+        blacks = {C.name(k) for k in C.BLACK_THREES}
+        if any(c in blacks for side in pre["table"] for m in side["melds"] for c in m["cards"]):
+            # black threes are melded only by a player going out, within the turn that ends the
+            # hand: no position of play stops with them on the table (the hand's end is checked)
+            return None
         res = score_hand(tables(self.rules), state, "stock-out", -1)
         return self.score_difference({**pre, "result": {"reason": "stock-out"}}, res)
 
