@@ -437,7 +437,12 @@ def _canasta_reaches_minimum(claim: Claim, r: RummyRules, started: float) -> Che
 
 
 def _never(claim: Claim, r: RummyRules, timeout: float, started: float) -> Check:
-    """By induction over every move: no red three is ever in a hand, so none reaches the pile."""
+    """By induction over every move: no red three is ever in a hand, so none reaches the pile.
+
+    The relation lays every red three out as soon as it is received, whatever the book (no field
+    of a spec keeps one in a hand), so this is a statement about the relation, which a change to
+    a spec cannot break: a relation that let a drawn red three join the hand refutes it (tested),
+    and the refiner ties the relation to the engine."""
     from arbitro.proofs.rummy.moves import red, relations
     from arbitro.proofs.terms import all_of
 
@@ -468,7 +473,10 @@ def _never(claim: Claim, r: RummyRules, timeout: float, started: float) -> Check
         claim,
         True,
         started,
-        "no move puts a red three in a hand or onto the pile (induction over every move)",
+        "no move puts a red three in a hand or onto the pile (induction over every move of the "
+        "relation, which lays every red three out as it is received under every book: no spec "
+        "change can break this; an engine that keeps or discards one parts from the relation "
+        "at `prove --refine`)",
         core=(r.cid("red_three_initial_replacement"),),
     )
 

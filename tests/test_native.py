@@ -105,6 +105,7 @@ def test_pure_and_compiled_engines_play_the_same_games() -> None:
 @pytest.mark.skipif(
     os.environ.get(native.ENV) == "0", reason="this run is already the pure-Python engine"
 )
+@pytest.mark.slow
 def test_the_pure_python_engine_replays_the_goldens() -> None:
     """The fallback stays tested: the replay goldens of every rulebook and the model's own
     tests of Escoba captures and Samba/Canasta fast paths, run again from source."""

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.skipif(shutil.which("uv") is None, reason="uv is needed to build the wheel")
+@pytest.mark.slow
 def test_installed_wheel_lists_the_rulebooks(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     subprocess.run(

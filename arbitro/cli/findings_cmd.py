@@ -46,6 +46,9 @@ def register(sub: Any) -> None:
         metavar="FILE",
         help="your own spec file: its findings, and its differences with the books of its game",
     )
+    from arbitro.cli.fan_out import add_fan_out
+
+    add_fan_out(f, "deriving (one task per claim check, meld search, witness search group…)")
     f.add_argument("--output", metavar="FILE", help="file to write (default: print)")
     f.add_argument("--force", action="store_true", help="replace an existing --output file")
     f.set_defaults(func=run)
@@ -80,6 +83,9 @@ def run(args: argparse.Namespace) -> int:
                 use_cache=not args.recompute,  # --recompute: derive once and replace the cache
                 progress=progress_to_stderr if sys.stderr.isatty() else None,
                 into=derived,
+                workers=args.workers or 0,
+                scheduler=args.scheduler,
+                spec=args.spec,
             )
         except KeyboardInterrupt:
             # the findings of what was derived before Ctrl-C, said to be partial and never cached

@@ -1282,6 +1282,7 @@ def conform(
     evidence: Counter[str] = Counter()
     elsewhere = 0  # requests answered by the engines the workers started
     stack = contextlib.ExitStack()
+    client = None
     try:
         client = stack.enter_context(cluster(scheduler, workers))
         hello = adapter.ask("hello")
@@ -1360,6 +1361,9 @@ def conform(
     finally:
         adapter.close()
         run.requests = adapter.requests + elsewhere
+        if client is not None and run.stopped is not None:
+            with contextlib.suppress(Exception):
+                client.run(_end_engines)  # the tasks still running end with their engines
         stack.close()
     if run.stopped:
         # what was found before the run stopped, as it was found (neither minimised nor blamed)
@@ -1441,6 +1445,7 @@ def _in_lockstep(
         else:
             until = None if engine.seconds_left is None else time.monotonic() + engine.seconds_left
             own = Adapter(engine.command, engine.timeout, until)
+            _ENGINES.add(own)
             oracle = Oracle(
                 engine.rulebook, engine.options, players=engine.players, layout=engine.layout,
                 overrides=engine.overrides,
@@ -1457,8 +1462,21 @@ def _in_lockstep(
     finally:
         if own is not None:
             own.close()
+            _ENGINES.discard(own)
             done.requests = own.requests - 1  # its hello: this process asked the run's
     return done
+
+
+_ENGINES: set[Adapter] = set()
+"""The engines the tasks running in this (worker) process started."""
+
+
+def _end_engines() -> None:
+    """End every engine a task of this worker is playing, so that a run stopped by Ctrl-C or
+    its deadline leaves none (an engine runs in a session of its own, which Ctrl-C at the
+    terminal does not reach, and may not end when its input closes)."""
+    for engine in list(_ENGINES):
+        engine.close()
 
 
 def _play_one(ls: Lockstep, item: tuple[int, Start, int]) -> Outcome:
@@ -1479,10 +1497,10 @@ def _settle_one(ls: Lockstep, item: tuple[Disagreement, int, int, bool]) -> Disa
 
 
 def _batch_size(client: Any, games: int) -> int:
-    """Games per task on a cluster: about four tasks per worker, at most 50 games each (each
-    task starts an engine of its own)."""
+    """Games per task on a cluster: about two tasks per worker, at most 50 games each (each
+    task starts an engine of its own, which may take a second)."""
     n = len(client.scheduler_info(n_workers=-1)["workers"]) or 1
-    return max(1, min(50, games // (4 * n) or 1))
+    return max(1, min(50, -(-games // (2 * n))))
 
 
 def _merge(run: Run, d: Disagreement, ignore: Sequence[str]) -> None:

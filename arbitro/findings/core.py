@@ -24,11 +24,11 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from arbitro.findings.compare import VOCABULARY, canonical, diff, rule_value
 from arbitro.model.family import family_of_game
@@ -206,6 +206,7 @@ def cache_dir() -> Path:
 
 
 Progress = Callable[[str], None]
+T = TypeVar("T")
 
 
 def derive(
@@ -214,18 +215,17 @@ def derive(
     progress: Progress | None = None,
     dead_end_hands: int = 20,
     into: dict[str, Any] | None = None,
+    client: Any = None,
+    spec: str | None = None,
 ) -> dict[str, Any]:
     """Everything the findings derive by solver, computation and play, as JSON-able data, filled
-    into `into` when given (so that a caller keeps what was derived before a Ctrl-C)."""
-    from arbitro.findings.dead_ends import dead_ends
-    from arbitro.model.rummy.family import FAMILY as RUMMY
-    from arbitro.model.schema import rules_for
-    from arbitro.proofs.claims import check_book
-    from arbitro.proofs.clashes import book_clashes
-    from arbitro.proofs.dead_rules import book_dead_rules, escalera_wild_core
-    from arbitro.proofs.differences import arises
-    from arbitro.proofs.moot import book_moot
+    into `into` when given (so that a caller keeps what was derived before a Ctrl-C).
 
+    The work is tasks, run one after another here, or over a Dask `client`'s workers (`spec`: the
+    user's spec file among `books`, which a worker registers first): per book its claims, its
+    meld searches (clashes, dead rules, refuted properties) and its dead ends; one per group of
+    witness searches that share a search; one per open question looked for in play. They are
+    merged here in this order, so the data is the same either way."""
     started = time.perf_counter()
 
     def say(msg: str) -> None:
@@ -243,50 +243,32 @@ def derive(
         "properties": [],
     }
     out["moot"] = {}
-    for b in books:
-        say(f"{b.id}: claims")
-        for checked in check_book(b, timeout=timeout):
-            row = checked.to_json()
-            row.pop("seconds", None)  # timings stay out: the data is the same on any machine
-            out["claims"].append(row)
-        for m in book_moot(rules_for(b)):
-            out["moot"][m.clause] = m.to_json()
-        if not RUMMY.plays(b.game):
-            continue  # clashes and dead rules are searched among Samba's and Canasta's melds
-        say(f"{b.id}: clause clashes and dead rules")
-        out["clashes"] += [c.to_json() for c in book_clashes(b, timeout)]
-        out["dead_rules"] += [d.to_json() for d in book_dead_rules(b, timeout)]
-        core = escalera_wild_core(rules_for(b), timeout)  # type: ignore[arg-type]
-        if core is not None:
-            out["escalera_wild"][b.id] = list(core)
-        out["properties"] += refuted_properties(b, timeout)
-        say(f"{b.id}: dead ends")
-        for d in dead_ends(b, hands=dead_end_hands):
-            out["dead_ends"].append(
-                {
-                    "rulebook": d.rulebook,
-                    "layout": d.layout,
-                    "clauses": list(d.clauses),
-                    "hands": d.hands,
-                    "sampled": d.sampled,
-                    "actions": d.actions,
-                    "replayed": d.replayed,
-                    "transcript": d.transcript,
-                    "seed": d.seed,
-                }
-            )
-        # games that never end are not looked for by random play: play that runs out of patience
-        # proves nothing, and a claim that a game never ends needs a proof or a replayed cycle
+    book_parts = [
+        (f"{b.id}: {what}", (spec, part, b, timeout, dead_end_hands))
+        for b in books
+        for what, part in _BOOK_PARTS
+        if part is _claims or _searched(b)
+    ]
+    for got in _tasks(client, book_parts, say):
+        for key, value in got.items():
+            if isinstance(value, list):
+                out[key] += value
+            else:
+                out[key].update(value)
+    # games that never end are not looked for by random play: play that runs out of patience
+    # proves nothing, and a claim that a game never ends needs a proof or a replayed cycle
     # only a clause that never applies as a whole: a dead row of an opening table says nothing
     # of the other rows, where two tables may still differ
     dead = {x["clause"] for x in out["dead_rules"] if not x.get("options") and x["whole"]}
-    done: dict[str, Any] = {}
-    for job in witness_jobs(books):
+    jobs = witness_jobs(books)
+    found: dict[str, Any] = {}
+    searched: list[WitnessJob] = []
+    for job in jobs:
         ids = [_cid(books, m, job.key) for m in (job.first, job.second)]
         if all(i in dead for i in ids):
             # the rule never applies in either book: no case can tell them apart, and the
             # findings cite the dead-rule proofs instead of a search
-            out["witnesses"][job.label] = {
+            found[job.label] = {
                 "key": job.key,
                 "books": [_name(*job.first), _name(*job.second)],
                 "how": "none",
@@ -294,9 +276,14 @@ def derive(
                 "text": f"not searched: {job.key.replace('_', ' ')} never applies in either book",
                 "checked": "",
             }
-            continue
-        say(f"witness: {job.label}")
-        out["witnesses"][job.label] = job.run(timeout, done).to_json()
+        else:
+            searched.append(job)
+    groups = _sharing(searched)
+    searches = [(f"witness: {g[0].label}", (spec, _witnesses, g, timeout)) for g in groups]
+    for got in _tasks(client, searches, say):
+        found.update(got)
+        out["witnesses"] = {j.label: found[j.label] for j in jobs if j.label in found}
+    out["witnesses"] = {j.label: found[j.label] for j in jobs if j.label in found}
     out["arises"] = {}
     # a book whose own readings a witness tells apart needs no position of play for that clause;
     # a witness against another book says nothing about this book's open point
@@ -306,16 +293,146 @@ def derive(
         if out["witnesses"][f"{key}|{first}|{second}"]["found"]
         and second.startswith(first + " (reading")
     }
-    for b in books:
-        rules = rules_for(b)
-        for c in b.clauses:
-            if f"{c.key}|{b.id}" in told or not _open_question(c) or c.id in out["moot"]:
-                continue
-            say(f"{b.id}: where {c.key} comes up in play")
-            got = arises(rules, c.key)
-            if got is not None:
-                out["arises"][c.id] = got
+    questions = [
+        (f"{b.id}: where {c.key} comes up in play", (spec, _arises, b, c.id, c.key))
+        for b in books
+        for c in b.clauses
+        if f"{c.key}|{b.id}" not in told and _open_question(c) and c.id not in out["moot"]
+    ]
+    for got in _tasks(client, questions, say):
+        out["arises"].update(got)
     return out
+
+
+def _tasks(
+    client: Any, tasks: Sequence[tuple[str, tuple[Any, ...]]], say: Callable[[str], None]
+) -> Iterator[Any]:
+    """Each task's result, in task order (`cluster.run_tasks`), each named to `progress` as it
+    starts when run here, as it comes back when run on a cluster."""
+    from arbitro.proofs.cluster import run_tasks
+
+    results = run_tasks(client, _run_part, [args for _, args in tasks])
+    for i in range(len(tasks)):
+        if client is None:
+            say(tasks[i][0])
+        _, got = next(results)
+        if client is not None:
+            say(tasks[i][0])
+        yield got
+
+
+def _run_part(spec: str | None, part: Callable[..., T], *args: Any) -> T:
+    """One part of the derivation (in a worker, which registers the user's spec file first)."""
+    if spec is not None:
+        from arbitro.model.spec import use_spec_file
+
+        use_spec_file(Path(spec))
+    return part(*args)
+
+
+def _searched(book: Rulebook) -> bool:
+    """Clashes, dead rules and dead ends are searched among Samba's and Canasta's melds."""
+    from arbitro.model.rummy.family import FAMILY as RUMMY
+
+    return RUMMY.plays(book.game)
+
+
+def _claims(book: Rulebook, timeout: float, hands: int) -> dict[str, Any]:
+    """The book's claims checked, and its clauses that never matter."""
+    from arbitro.model.schema import rules_for
+    from arbitro.proofs.claims import check_book
+    from arbitro.proofs.moot import book_moot
+
+    claims = []
+    for checked in check_book(book, timeout=timeout):
+        row = checked.to_json()
+        row.pop("seconds", None)  # timings stay out: the data is the same on any machine
+        claims.append(row)
+    moot = {m.clause: m.to_json() for m in book_moot(rules_for(book))}
+    return {"claims": claims, "moot": moot}
+
+
+def _melds(book: Rulebook, timeout: float, hands: int) -> dict[str, Any]:
+    """The book's clause clashes, dead rules, the wild cards an escalera may hold, and prove's
+    opening-table property refuted."""
+    from arbitro.model.schema import rules_for
+    from arbitro.proofs.clashes import book_clashes
+    from arbitro.proofs.dead_rules import book_dead_rules, escalera_wild_core
+
+    core = escalera_wild_core(rules_for(book), timeout)  # type: ignore[arg-type]
+    return {
+        "clashes": [c.to_json() for c in book_clashes(book, timeout)],
+        "dead_rules": [d.to_json() for d in book_dead_rules(book, timeout)],
+        "escalera_wild": {} if core is None else {book.id: list(core)},
+        "properties": refuted_properties(book, timeout),
+    }
+
+
+def _dead_ends(book: Rulebook, timeout: float, hands: int) -> dict[str, Any]:
+    """The hands of random play that end with no legal move, each with its causes."""
+    from arbitro.findings.dead_ends import dead_ends
+
+    return {
+        "dead_ends": [
+            {
+                "rulebook": d.rulebook,
+                "layout": d.layout,
+                "clauses": list(d.clauses),
+                "hands": d.hands,
+                "sampled": d.sampled,
+                "actions": d.actions,
+                "replayed": d.replayed,
+                "transcript": d.transcript,
+                "seed": d.seed,
+            }
+            for d in dead_ends(book, hands=hands)
+        ]
+    }
+
+
+_BOOK_PARTS: tuple[tuple[str, Callable[[Rulebook, float, int], dict[str, Any]]], ...] = (
+    ("claims", _claims),
+    ("clause clashes and dead rules", _melds),
+    ("dead ends", _dead_ends),
+)
+"""A book's parts of the derivation, in the order they are merged."""
+
+
+def _sharing(jobs: Sequence[WitnessJob]) -> list[list[WitnessJob]]:
+    """The witness jobs in groups, each job with every other that tries one of its pairs (so
+    that a pair is searched once), in the order of their first jobs."""
+    groups: list[list[WitnessJob]] = []
+    labels: list[set[str]] = []
+    for job in jobs:
+        mine = {_label(job.key, a, b) for a, b in ((job.first, job.second), *job.others)}
+        hit = [i for i, ls in enumerate(labels) if ls & mine]
+        if not hit:
+            groups.append([job])
+            labels.append(mine)
+            continue
+        first = hit[0]
+        for i in reversed(hit[1:]):  # groups this job joins together
+            groups[first] += groups.pop(i)
+            labels[first] |= labels.pop(i)
+        groups[first].append(job)
+        labels[first] |= mine
+    order = {id(job): i for i, job in enumerate(jobs)}
+    return [sorted(g, key=lambda job: order[id(job)]) for g in groups]
+
+
+def _witnesses(jobs: Sequence[WitnessJob], timeout: float) -> dict[str, Any]:
+    """Each job's witness, the pairs they share searched once."""
+    done: dict[str, Any] = {}
+    return {job.label: job.run(timeout, done).to_json() for job in jobs}
+
+
+def _arises(book: Rulebook, cid: str, key: str) -> dict[str, Any]:
+    """Where the open question of clause `cid` comes up in play, when it does."""
+    from arbitro.model.schema import rules_for
+    from arbitro.proofs.differences import arises
+
+    got = arises(rules_for(book), key)
+    return {} if got is None else {cid: got}
 
 
 PROPERTY_FIELDS = (
@@ -417,12 +534,17 @@ def load_or_derive(
     progress: Progress | None = None,
     store: bool = True,
     into: dict[str, Any] | None = None,
+    workers: int = 0,
+    scheduler: str | None = None,
+    spec: str | None = None,
 ) -> tuple[dict[str, Any], str]:
     """The derived data for these books, from the cache when it holds this digest and passes
     every check (`findings.cache.read`); else derived now and written to the cache when its
     results are deterministic (a cache that cannot be written is skipped, never an error).
     `use_cache` false derives again without reading the cache; `store` false never writes it.
-    `into` receives what is derived as it is derived. Returns the data and where it came from."""
+    `into` receives what is derived as it is derived. Deriving is fanned out over a local Dask
+    cluster of `workers` processes or a running one at `scheduler` when asked (`derive`), with
+    the same data. Returns the data and where it came from."""
     from arbitro.findings import cache as findings_cache
 
     path, key = cache_path(books)
@@ -431,7 +553,10 @@ def load_or_derive(
             return findings_cache.read(path, key), f"cache {path}"
         except (OSError, findings_cache.CacheMismatch):
             pass  # missing, or not what derive writes: derived again below
-    data = derive(books, progress=progress, into=into)
+    from arbitro.proofs.cluster import cluster
+
+    with cluster(scheduler, workers) as client:
+        data = derive(books, progress=progress, into=into, client=client, spec=spec)
     if store and not findings_cache.write(path, key, data):
         return data, "derived now (not cached)"
     return data, "derived now"

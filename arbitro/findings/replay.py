@@ -20,6 +20,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from arbitro.model.game import GameModel, Seating
+
 EXHIBITS = "exhibits"
 SUPPORTS = "supports"
 
@@ -73,20 +75,20 @@ def _rules(spec: Mapping[str, Any], books: Mapping[str, Any], name: str) -> Any:
     return dataclasses.replace(r, rulebook=name)
 
 
-def _model(rules: Any) -> Any:
+def _model(rules: object) -> GameModel:
     from arbitro.proofs.differences import _model as model_for
 
     return model_for(rules)
 
 
-def _seating(model: Any, rules: Any, layout: str) -> Any:
+def _seating(model: GameModel, rules: Any, layout: str) -> Seating:
     for s in model.seatings(rules):
         if (s.layout or f"{s.players} players") == layout:
             return s
     raise LookupError(f"no layout {layout!r}")
 
 
-def _their_seating(model: Any, ra: Any, rb: Any, layout: str) -> Any:
+def _their_seating(model: GameModel, ra: Any, rb: Any, layout: str) -> Seating:
     """Book B's seating for A's layout: the one of that name, else the one seating as many
     players in as many sides (the books name their tables differently)."""
     try:
@@ -99,7 +101,7 @@ def _their_seating(model: Any, ra: Any, rb: Any, layout: str) -> Any:
         raise
 
 
-def _played(model: Any, rules: Any, w: Mapping[str, Any], like: Any = None) -> Any:
+def _played(model: GameModel, rules: Any, w: Mapping[str, Any], like: Any = None) -> Any:
     """The deal and moves of `w` replayed under `rules`: the state they reach (at the table of
     `like`'s layout when the layout is another book's)."""
     seating = (
@@ -273,7 +275,7 @@ def _mixed(sets: Mapping[str, Any], a: str, b: str) -> list[str]:
 
 
 def _on_both(
-    model: Any,
+    model: GameModel,
     w: Mapping[str, Any],
     sets: Mapping[str, Any],
     books: Mapping[str, Any],
@@ -307,7 +309,7 @@ def _on_both(
 
 
 def _same_position(
-    model: Any,
+    model: GameModel,
     w: Mapping[str, Any],
     ra: Any,
     rb: Any,

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter, OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any, TypeVar, TypeVarTuple
 
 from arbitro.games import choose_seating, model_for
 from arbitro.model.errors import (
@@ -61,6 +61,10 @@ class Refused(IllegalAction):
         return f"{self.move} refused: {base}" if self.move else base
 
 
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
+
+
 def refusal_json(e: IllegalAction) -> dict[str, Any]:
     out: dict[str, Any] = {"clause": e.clause, "reason": e.reason}
     if e.penalty is not None:
@@ -68,7 +72,7 @@ def refusal_json(e: IllegalAction) -> dict[str, Any]:
     return out
 
 
-def _read(what: str, read: Any, *args: Any) -> Any:
+def _read(what: str, read: Callable[[*Ts], T], *args: *Ts) -> T:
     """A model's reader on input already checked against the schema; should it still trip over
     the input, the error is the input's (typed), not a crash."""
     try:

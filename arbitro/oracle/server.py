@@ -15,6 +15,7 @@ it on, so a client sends moves, not states. The number of kept positions is boun
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Callable, Hashable, Iterable
 from typing import IO, Any, BinaryIO
@@ -472,7 +473,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=_cmd_serve)
 
 
-def _cmd_serve(args: Any) -> int:
+def _cmd_serve(args: argparse.Namespace) -> int:
     if not 0 <= args.max_positions <= 10_000_000:
         raise OptionError(f"--max-positions: from 0 to 10000000, got {args.max_positions}")
     if args.spec:

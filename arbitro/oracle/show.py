@@ -6,6 +6,7 @@ TRANSCRIPT a transcript file, shown after its step N (default: its last action).
 
 from __future__ import annotations
 
+import argparse
 import json
 import textwrap
 from pathlib import Path
@@ -135,7 +136,7 @@ def register(sub: Any) -> None:
     p.set_defaults(func=_cmd_show)
 
 
-def _cmd_show(args: Any) -> int:
+def _cmd_show(args: argparse.Namespace) -> int:
     if args.step is not None and args.step < 0:
         raise MalformedInput(f"show: --step must be 0 or more, not {args.step}")
     try:
@@ -144,7 +145,7 @@ def _cmd_show(args: Any) -> int:
         raise MalformedInput(f"show: the input lacks the field {exc.args[0]!r}") from None
 
 
-def _show(args: Any) -> int:
+def _show(args: argparse.Namespace) -> int:
     text = args.what
     path = Path(text)
     if not is_position_line(text) and path.is_file():

@@ -11,11 +11,14 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, ProgressColumn, TaskID
 
 PIPED_WIDTH = 100
 
@@ -106,34 +109,58 @@ STATUS_STYLE = {
 }
 
 
-class ProgressBar:
-    """A progress bar with rate and time left on stderr, shown only on a terminal and only once a
-    run has lasted a second; `update(done, total)` after each unit of work."""
+class _Live:
+    """What a progress bar and a ticker share: drawn on stderr, only on a terminal and only once a
+    run has lasted a second; gone when closed."""
 
-    def __init__(self, unit: str = "games", stream: IO[str] | None = None) -> None:
+    def __init__(self, unit: str, stream: IO[str] | None) -> None:
         self.stream = sys.stderr if stream is None else stream
         self.unit = unit
         self.started = time.perf_counter()
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.bar: Any = None
-        self.task: Any = None
+        self.bar: Progress | None = None
+        self.task: TaskID | None = None
+
+    def _shown(self) -> bool:
+        """Whether to draw now: on a terminal, once the run has lasted a second."""
+        return self.tty and (self.bar is not None or time.perf_counter() - self.started >= 1.0)
+
+    def _start(self, columns: Sequence[str | ProgressColumn]) -> Progress:
+        from rich.progress import Progress
+
+        self.bar = Progress(*columns, console=Console(file=self.stream), transient=True)
+        self.bar.start()
+        return self.bar
+
+    def _rate(self, done: int) -> float:
+        return done / max(time.perf_counter() - self.started, 1e-9)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+class ProgressBar(_Live):
+    """A progress bar with rate and time left on stderr, shown only on a terminal and only once a
+    run has lasted a second; `update(done, total)` after each unit of work."""
+
+    def __init__(self, unit: str = "games", stream: IO[str] | None = None) -> None:
+        super().__init__(unit, stream)
 
     def __call__(self, done: int, total: int) -> None:
-        if not self.tty:
+        if not self._shown():
             return
         if self.bar is None:
-            if time.perf_counter() - self.started < 1.0:
-                return
             from rich.progress import (
                 BarColumn,
                 MofNCompleteColumn,
-                Progress,
                 TextColumn,
                 TimeElapsedColumn,
                 TimeRemainingColumn,
             )
 
-            self.bar = Progress(
+            columns = [
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
@@ -142,64 +169,42 @@ class ProgressBar:
                 TextColumn("elapsed,"),
                 TimeRemainingColumn(compact=True, elapsed_when_finished=False),
                 TextColumn("left"),
-                console=Console(file=self.stream),
-                transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task(self.unit, total=total, rate="")
-        elapsed = max(time.perf_counter() - self.started, 1e-9)
-        self.bar.update(self.task, completed=done, rate=f"{done / elapsed:,.1f} {self.unit}/s")
+            ]
+            self.task = self._start(columns).add_task(self.unit, total=total, rate="")
+        assert self.bar is not None and self.task is not None
+        self.bar.update(self.task, completed=done, rate=f"{self._rate(done):,.1f} {self.unit}/s")
         if done >= total:
             self.close()
 
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
 
-
-class Ticker:
+class Ticker(_Live):
     """The progress of a walk whose end is not known ahead (the states of a deal): what is done,
     the rate and the time elapsed on stderr, shown only on a terminal and once the walk has
     lasted a second. No time left is shown, since nothing tells how far the end is."""
 
     def __init__(self, unit: str = "states", stream: IO[str] | None = None) -> None:
-        self.stream = sys.stderr if stream is None else stream
-        self.unit = unit
-        self.started = time.perf_counter()
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.bar: Any = None
-        self.task: Any = None
+        super().__init__(unit, stream)
 
     def __call__(self, done: int, note: str = "") -> None:
-        if not self.tty:
+        if not self._shown():
             return
         if self.bar is None:
-            if time.perf_counter() - self.started < 1.0:
-                return
-            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
-            self.bar = Progress(
+            columns = [
                 TextColumn("{task.description}"),
                 BarColumn(),
                 TextColumn("{task.fields[count]}"),
                 TextColumn("{task.fields[rate]}"),
                 TimeElapsedColumn(),
                 TextColumn("elapsed"),
-                console=Console(file=self.stream),
-                transient=True,
-            )
-            self.bar.start()
-            self.task = self.bar.add_task(note, total=None, count="", rate="")
-        elapsed = max(time.perf_counter() - self.started, 1e-9)
+            ]
+            bar = self._start(columns)
+            self.task = bar.add_task(note, total=None, count="", rate="")
+        assert self.bar is not None and self.task is not None
         self.bar.update(
             self.task,
             description=note,
             count=plural(done, self.unit.rstrip("s"), self.unit),
-            rate=f"{done / elapsed:,.0f} {self.unit}/s",
+            rate=f"{self._rate(done):,.0f} {self.unit}/s",
         )
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None

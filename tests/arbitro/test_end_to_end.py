@@ -83,7 +83,14 @@ def play_through_server(server: Server, rulebook: str, seed: int) -> list[str]:
     return [canonical_line(header), *(canonical_line(o) for o in body)]
 
 
-@pytest.mark.parametrize("rulebook", _available())
+@pytest.mark.parametrize(
+    "rulebook",
+    # Escoba by default; the Samba and Canasta games (hundreds of turns each) in the slow run
+    [
+        r if r.startswith("escoba") else pytest.param(r, marks=pytest.mark.slow)
+        for r in _available()
+    ],
+)
 def test_a_game_played_through_serve_checks_valid(rulebook: str, tmp_path: Path) -> None:
     server = Server()
     try:

@@ -16,6 +16,7 @@ from tests.support.browser import NEEDS_CHROMIUM, DevTools
 pytestmark = NEEDS_CHROMIUM
 
 
+@pytest.mark.slow
 def test_the_report_renders_every_plot(browser: DevTools, tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     argv = ["report", "samba-en", "--games", "4", "--policy", "fast", "--output", str(page)]

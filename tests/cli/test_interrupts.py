@@ -189,3 +189,24 @@ def test_findings_recompute_ends_with_the_findings_so_far(tmp_path: Path) -> Non
         out.split()
     )
     assert not list((tmp_path / "cache").glob("findings-*.json"))  # nothing partial is cached
+
+
+@pytest.mark.slow
+def test_findings_recompute_over_dask_workers_ends_with_the_findings_so_far(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("dask.distributed")
+    # the run, its fork server and two workers started, then Ctrl-C within the derivation
+    code, out, err = interrupt(
+        ["findings", "--recompute", "--workers", "2"],
+        10.0,
+        wait_for_children=3,
+        env={"ARBITRO_CACHE": str(tmp_path / "cache")},
+    )
+    assert code == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err and "interrupted" in err
+    assert "internal-contradiction" in out
+    assert "stopped by Ctrl-C: only the results derived before it (not cached)" in " ".join(
+        out.split()
+    )
+    assert not list((tmp_path / "cache").glob("findings-*.json"))

@@ -148,6 +148,7 @@ def _cases(tmp: Path) -> list[tuple[list[str], str]]:
     ]
 
 
+@pytest.mark.slow
 def test_every_bad_command_line_is_one_line_and_exit_2(tmp_path: Path) -> None:
     (tmp_path / "exists.jsonl").write_text("not a transcript\n", encoding="utf-8")
     (tmp_path / "adir").mkdir()
@@ -196,6 +197,7 @@ def test_a_full_device_on_stdout_is_one_line() -> None:
     )
 
 
+@pytest.mark.slow
 def test_help_and_version_work() -> None:
     assert arbitro("--version").stdout.startswith("arbitro ")
     assert "simulate" in arbitro("--help").stdout

@@ -99,3 +99,27 @@ def test_a_scheduler_that_does_not_answer_is_one_line(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "no Dask scheduler answered at '127.0.0.1:1'" in err and err.count("\n") == 1, err
+
+
+def test_a_worker_s_engines_are_ended_even_when_they_ignore_the_end_of_their_input() -> None:
+    """What a worker runs when the run stops (Ctrl-C, the deadline): every engine its tasks
+    started ends, even one that would outlive its closed input (its own session is out of the
+    terminal's reach)."""
+    import subprocess
+    import time
+
+    from arbitro.conformance.conform_adapter import Adapter
+
+    stubborn = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"
+    engine = Adapter([sys.executable, "-c", stubborn])
+    cf._ENGINES.add(engine)
+    try:
+        time.sleep(0.3)  # it has set its handler
+        cf._end_engines()
+        assert engine.proc.wait(timeout=10) is not None
+    finally:
+        cf._ENGINES.discard(engine)
+        if engine.proc.poll() is None:
+            engine.proc.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                engine.proc.wait(5)

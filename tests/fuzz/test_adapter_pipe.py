@@ -18,24 +18,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from arbitro.cli.main import main
+from tests.support.clock import children
 
 pytestmark = pytest.mark.slow
 
 ADAPTER = Path(__file__).resolve().parents[1] / "support" / "spoiling_adapter.py"
 ALLOWED = ("split", "crlf", "pad", "burst")
 BROKEN = ("double", "blank", "tail", "noeol", "exit")
-
-
-def _children() -> set[int]:
-    out = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == os.getpid():
-            out.add(int(stat.parent.name))
-    return out
 
 
 @settings(
@@ -56,7 +45,7 @@ def _children() -> set[int]:
 @example({3: "blank", 9: "pad"})
 @example({2: "burst", 4: "split", 6: "crlf"})
 def test_what_the_pipe_carries_is_judged_or_ends_the_run_in_one_line(plan: dict[int, str]) -> None:
-    before = _children()
+    before = children()
     argv = [
         "conform", "escoba-es", "--players", "2", "--games", "1", "--seed", "3",
         "--timeout", "10", "--deadline", "120", "--shrink-budget", "2",
@@ -74,4 +63,4 @@ def test_what_the_pipe_carries_is_judged_or_ends_the_run_in_one_line(plan: dict[
     else:
         assert code == 3, (plan, shown)
         assert shown.count("\n") == 1 and len(shown) < 400, shown
-    assert _children() <= before  # the adapter was ended and reaped
+    assert children() <= before  # the adapter was ended and reaped

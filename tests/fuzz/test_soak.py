@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import importlib
-import os
 import sys
 import tracemalloc
 from collections.abc import Callable, Iterator
@@ -21,6 +20,7 @@ import pytest
 from arbitro.conformance import conform_adapter
 from arbitro.conformance.conform import conform
 from arbitro.oracle.server import Server, answer_bytes
+from tests.support.clock import children
 
 pytestmark = pytest.mark.slow
 
@@ -111,25 +111,12 @@ def _peak_during(run: Callable[[], Any]) -> tuple[Any, int]:
         tracemalloc.stop()
 
 
-def _children() -> set[int]:
-    """The processes whose parent is this one (zombies included)."""
-    out = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == os.getpid():
-            out.add(int(stat.parent.name))
-    return out
-
-
 @pytest.fixture
 def no_orphans() -> Iterator[None]:
     """Every adapter process conform started is ended and reaped when the test ends."""
-    before = _children()
+    before = children()
     yield
-    assert _children() <= before
+    assert children() <= before
 
 
 def _conform(flood_kb: int, games: int) -> Any:

@@ -63,3 +63,17 @@ def test_a_capture_that_loses_its_cards_is_refuted() -> None:
 def test_conservation_holds_for_every_seating() -> None:
     res = I.conservation(_book(), T)
     assert res.verdict is Verdict.PROVED, res.summary
+
+
+def test_a_later_deal_that_forgets_the_stock_is_refuted() -> None:
+    """A relation whose later deal does not say what the stock keeps: the stock after it may
+    hold anything, and the step is refuted (the first, guard-less proof fails, and the check
+    with every guard finds a later deal the rules allow that breaks the invariant)."""
+
+    def forget(rel: R.Relation) -> R.Relation:
+        rel.effects = Facts(f for f in rel.effects if "keeps the rest" not in f.note)
+        return rel
+
+    check = I.step_check(_book(), I.Instance(TWO, 0, 0, "lay", "redeal"), "cards", T, forget)
+    assert check.verdict is Verdict.REFUTED
+    assert check.witness is not None and "laid" in check.witness.text

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from arbitro.model.schema import Band, DealCount, Sweep
 from arbitro.proofs.escoba import moves as escoba_moves
 from arbitro.proofs.escoba import scoring as escoba_scoring
@@ -231,3 +233,35 @@ def test_the_real_books_hold_where_the_mutants_do_not() -> None:
 
 
 _ = C
+
+
+def test_red_three_claim_refutes_a_relation_where_drawn_red_threes_join_the_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """canasta-es' claim "a red three reaches the pile only as the upcard" holds on the relation,
+    which lays every red three out as it is drawn, whatever the book: no spec change breaks it.
+    With the draw's effects changed so that drawn red threes join the hand (as an engine that
+    kept them would play), the same check is REFUTED and names the draw."""
+    from arbitro.model.spec import load_rulebook
+    from arbitro.proofs import claims
+
+    r = rummy("canasta-es")
+    claim = next(c for c in load_rulebook("canasta-es").claims if c.id.endswith("only-as-upcard"))
+    assert claims.check_claim(claim, r).verdict is Verdict.PROVED
+    real = moves.relations
+
+    def kept(rules: object) -> dict[str, moves.Relation]:
+        out = dict(real(rules))  # type: ignore[arg-type]
+        rel = out["draw"]
+        x = rel.params["drawn"]
+        rel.effects = Facts(
+            [f for f in rel.effects if "hand" not in f.note and "red threes" not in f.note]
+        )
+        rel.effects.given(rel.post["hand"].eq(rel.pre["hand"] + x), "drawn cards, red threes too")
+        rel.effects.given(rel.post["reds"].eq(rel.pre["reds"]), "nothing laid out")
+        return out
+
+    monkeypatch.setattr(moves, "relations", kept)
+    got = claims.check_claim(claim, r)
+    assert got.verdict is Verdict.REFUTED and got.check.witness is not None
+    assert got.check.witness.data["move"] == "draw"

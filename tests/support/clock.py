@@ -1,4 +1,5 @@
-"""Time bounds that hold on a busy machine and still fail on the behaviour they guard.
+"""Time bounds that hold on a busy machine and still fail on the behaviour they guard, and the
+processes a test started.
 
 A test that asserts "this took under 8 s" fails when the machine is busy (CI runs the suite on two
 cores, two test workers and whatever else runs there). What such a test guards is almost always
@@ -48,6 +49,20 @@ def process_cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def children() -> set[int]:
+    """The processes whose parent is this one (zombies included): a test that runs an adapter
+    compares them before and after, to see it ended and reaped."""
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            out.add(int(stat.parent.name))
+    return out
 
 
 def slowdown(cpu: float = 0.05) -> float:
