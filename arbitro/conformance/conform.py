@@ -1867,8 +1867,8 @@ def _run(args: argparse.Namespace, command: list[str], progress: Callable[[int, 
 
 def register(sub: Any) -> None:
     """Add `arbitro conform` and `arbitro adapter` to the command line's subparsers."""
-    from arbitro.cli.fan_out import add_fan_out
     from arbitro.conformance import conform_adapter
+    from arbitro.fan_out import add_fan_out
 
     p = sub.add_parser(
         "conform",
