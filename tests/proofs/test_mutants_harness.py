@@ -95,6 +95,14 @@ def test_the_suite_order_runs_the_same_tests() -> None:
         )  # fmt: skip
 
 
+def test_the_suite_layer_leaves_out_the_snippet_check() -> None:
+    """In a mutated copy the snippet check fails by construction: it must not count as a kill."""
+    m = harness()
+    args = m.suite_args(m.suite_order(m.SUITE, "rummy"))
+    assert "--ignore=tests/proofs/test_mutants_harness.py" in args
+    assert (ROOT / "tests/proofs/test_mutants_harness.py").is_file()
+
+
 def test_bench_prove_reads_the_kill_rates(tmp_path: Path) -> None:
     import json
 
