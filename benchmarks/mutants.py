@@ -823,6 +823,8 @@ def engine_line(copy: Path) -> str:
 
 
 LIVE: set[int] = set()
+COPIES: set[str] = set()
+"""The temporary folders holding the mutated copies under way."""
 """The layer runs under way, each the leader of its own process group (in this process's session,
 so they share its scheduling group and niceness: the whole run counts as one job to the kernel)."""
 
@@ -833,6 +835,8 @@ def _stop_live(signum: int, _frame: Any) -> None:
     for pid in list(LIVE):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)
+    for tmp in list(COPIES):  # os._exit skips the temporary folders' own clean-up
+        shutil.rmtree(tmp, ignore_errors=True)
     os._exit(128 + signum)
 
 
@@ -881,14 +885,17 @@ def _run(copy: Path, args: Sequence[str], timeout: float, stdout: Path | None = 
     return Outcome("error", spent, f"exit {code}: {detail}")
 
 
-def run_refine(copy: Path, family: str, extra: Sequence[str], timeout: float) -> Outcome:
-    """`prove --refine` of the family's rulebooks, as the command walks them (see REFINE_SIZE);
-    `extra` arguments, if any, run the command itself with them instead."""
+def run_refine(
+    copy: Path, family: str, extra: Sequence[str], timeout: float, books: Sequence[str] = ()
+) -> Outcome:
+    """`prove --refine` of the family's rulebooks (or of `books` among them), as the command walks
+    them (see REFINE_SIZE); `extra` arguments, if any, run the command itself with them instead."""
+    chosen = [b for b in FAMILY_BOOKS[family] if not books or b in books] or FAMILY_BOOKS[family]
     if extra:
-        args = ["-c", cli(copy), "prove", "--refine", *FAMILY_BOOKS[family], *extra]
+        args = ["-c", cli(copy), "prove", "--refine", *chosen, *extra]
     else:
         budget, samples = REFINE_SIZE[family]
-        code = REFINE.format(books=list(FAMILY_BOOKS[family]), samples=samples, budget=budget)
+        code = REFINE.format(books=list(chosen), samples=samples, budget=budget)
         args = ["-c", code]
     return _run(copy, args, timeout)
 
@@ -939,22 +946,36 @@ def run_one(
     tests: Sequence[str] = SUITE,
     refine_args: Sequence[str] = (),
     timeout: float = 1800.0,
+    books: Sequence[str] = (),
 ) -> dict[str, Outcome]:
     """Copy the repository, plant `m` (None: the unmutated control), run the layers."""
     with tempfile.TemporaryDirectory(prefix="arbitro-mutant-") as tmp:
-        copy = copy_tree(root, Path(tmp) / "repo")
-        if m is not None:
-            apply_mutant(copy, m)
-        line = engine_line(copy)
-        if "pure-Python" not in line:
-            return {x: Outcome("error", 0.0, f"the copy does not run from source: {line}") for x in layers}  # fmt: skip
-        out: dict[str, Outcome] = {}
-        for layer in layers:
-            if layer == "refine":
-                out[layer] = run_refine(copy, family, refine_args, timeout)
-            else:
-                out[layer] = run_suite(copy, suite_order(tests, family), timeout)
-        return out
+        COPIES.add(tmp)
+        try:
+            return _run_layers(
+                m, family, layers, Path(tmp), root, tests, refine_args, timeout, books
+            )
+        finally:
+            COPIES.discard(tmp)
+
+
+def _run_layers(
+    m: Mutant | None, family: str, layers: Sequence[str], tmp: Path, root: Path,
+    tests: Sequence[str], refine_args: Sequence[str], timeout: float, books: Sequence[str],
+) -> dict[str, Outcome]:  # fmt: skip
+    copy = copy_tree(root, tmp / "repo")
+    if m is not None:
+        apply_mutant(copy, m)
+    line = engine_line(copy)
+    if "pure-Python" not in line:
+        return {x: Outcome("error", 0.0, f"the copy does not run from source: {line}") for x in layers}  # fmt: skip
+    out: dict[str, Outcome] = {}
+    for layer in layers:
+        if layer == "refine":
+            out[layer] = run_refine(copy, family, refine_args, timeout, books)
+        else:
+            out[layer] = run_suite(copy, suite_order(tests, family), timeout)
+    return out
 
 
 def _rate(rows: Sequence[Row], layer: str | None) -> str:
@@ -1077,6 +1098,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--layer", action="append", choices=LAYERS, help="only these layers")
     p.add_argument("--refine-arg", action="append", default=[], metavar="ARG",
                    help="an extra argument for `arbitro prove --refine` (repeatable)")  # fmt: skip
+    p.add_argument("--book", action="append", metavar="RULEBOOK",
+                   help="the refine layer walks only these of the family's rulebooks")  # fmt: skip
     p.add_argument("--test", action="append", metavar="PATH", help=f"suite paths (default {SUITE})")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per layer run")
     p.add_argument("--jobs", type=int, default=1, help="mutants run side by side (default 1)")
@@ -1129,7 +1152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def one(m: Mutant | None, family: str) -> dict[str, Outcome]:
         return run_one(m, family, layers, tests=tests, refine_args=args.refine_arg,
-                       timeout=args.timeout)  # fmt: skip
+                       timeout=args.timeout, books=args.book or ())  # fmt: skip
 
     families = [] if args.no_control else sorted({m.family for m in chosen})
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
