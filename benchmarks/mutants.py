@@ -47,6 +47,7 @@ import sys
 import tempfile
 import time
 import tomllib
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -1009,12 +1010,14 @@ def render(rows: Sequence[Row], layers: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def _cell(o: dict[str, Any] | None) -> str:
+def _cell(o: dict[str, Any] | None, usual: str = "") -> str:
     """A layer's outcome for the table; for a refine kill, the row that caught it (its kind, the
-    walk's target and pass)."""
+    walk's target and pass); the run it comes from when that is not the `usual` one."""
     if o is None:
         return "not run"
     how = str(o["status"])
+    if o.get("run") and o["run"] != usual:
+        how += f" [{o['run']}]"
     last = str(o.get("detail", "")).split(" | ")[-1]
     parts = last.split(": ")
     if how == "killed" and len(parts) >= 4 and parts[0] in ("first pass", "whole walk"):
@@ -1029,13 +1032,15 @@ def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -
     """The recorded runs as the tables of docs/proofs.md's mutation section (a table per
     non-empty run)."""
     lines: list[str] = []
+    runs = Counter(r[x]["run"] for r in engine for x in LAYERS if x in r and r[x].get("run"))
+    usual = runs.most_common(1)[0][0] if runs else ""
     if engine:
         lines += ["| mutant | what it breaks | `refine` | suite | CPU s (refine + suite) |",
                   "|---|---|---|---|---|"]  # fmt: skip
     for r in engine:
         cpu = " + ".join(f"{r[x]['cpu_seconds']:.0f}" if x in r else "-" for x in LAYERS)
-        lines.append(f"| `{r['name']}` | {r['about']} | {_cell(r.get('refine'))} | "
-                     f"{_cell(r.get('suite'))} | {cpu} |")  # fmt: skip
+        lines.append(f"| `{r['name']}` | {r['about']} | {_cell(r.get('refine'), usual)} | "
+                     f"{_cell(r.get('suite'), usual)} | {cpu} |")  # fmt: skip
     if engine and spec:
         lines.append("")
     if spec:
@@ -1081,6 +1086,22 @@ def spec_main(args: argparse.Namespace) -> int:
     return 0
 
 
+def join_runs(files: Sequence[str]) -> list[dict[str, Any]]:
+    """The rows of several recorded runs (`FILE` or `FILE#LABEL`), joined by mutant: each layer's
+    outcome from the last file that has it, stamped with the file's label as `run` (unless it
+    has one), in the order of MUTANTS."""
+    rows: dict[str, dict[str, Any]] = {}
+    for item in files:
+        path, _, label = item.partition("#")
+        for r in json.loads(Path(path).read_text(encoding="utf-8")):
+            row = rows.setdefault(r["name"], {k: v for k, v in r.items() if k not in LAYERS})
+            for x in LAYERS:
+                if x in r:
+                    row[x] = {**r[x], **({"run": label} if label and "run" not in r[x] else {})}
+    order = {m.name: i for i, m in enumerate(MUTANTS)}
+    return sorted(rows.values(), key=lambda r: order.get(r["name"], len(order)))
+
+
 def row_json(r: Row) -> dict[str, Any]:
     m = r.mutant
     return {
@@ -1111,7 +1132,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="the spec mutants instead: each changed rule proved as a spec of its own")  # fmt: skip
     p.add_argument("--markdown", nargs=2, metavar=("ENGINE_JSON", "SPEC_JSON"),
                    help="print recorded runs as markdown tables (no mutant is run)")  # fmt: skip
+    p.add_argument("--join", nargs="+", metavar="FILE[#LABEL]",
+                   help="join recorded runs by mutant (the last file's outcome of each layer wins) "
+                        "into the --json file (no mutant is run)")  # fmt: skip
     args = p.parse_args(argv)
+    if args.join:
+        if not args.json:
+            print("mutants.py: --join needs --json FILE", file=sys.stderr)
+            return 2
+        from arbitro.safe_write import write_text
+
+        try:
+            joined = join_runs(args.join)
+            write_text(args.json, json.dumps(joined, indent=2) + "\n", force=args.force)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"mutants.py: cannot join {' '.join(args.join)}: {e}", file=sys.stderr)
+            return 2
+        return 0
     if args.markdown:
         got = [json.loads(Path(f).read_text(encoding="utf-8")) if Path(f).is_file() else []
                for f in args.markdown]  # fmt: skip
