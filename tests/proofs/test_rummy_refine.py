@@ -551,7 +551,9 @@ def test_a_red_three_lost_while_replacing_a_red_three_is_caught() -> None:
         table = [{**t, "red_threes": t["red_threes"][:1]} for t in s["table"]]
         return RUMMY.state_from_json(rules, {**s, "table": table})
 
-    broken = _Broken(deal=deal_losing)
-    rep = refine.directed(broken, r, seat, rulebook="canasta-es", target="built")  # type: ignore[arg-type]
-    assert rep is not None and rep.first is not None
-    assert rep.first.kind == "invariant" and "deck invariant" in rep.first.detail
+    assert positions.red_for_red in positions.BUILDERS  # walked by `prove --refine`
+    state = deal_losing(r, RUMMY.new_game(r, seat, 0), order)
+    acts = RUMMY.legal_actions(r, state)
+    d = Refiner(r, seat)(state, acts, [RUMMY.apply(r, state, a) for a in acts])
+    # canasta-es plays two packs: two threes of diamonds, and the deal kept one
+    assert d is not None and d.kind == "invariant" and "3D 2 in the deck, 1 in play" in d.detail, d
