@@ -144,5 +144,5 @@ def test_runs_join_by_mutant_the_last_run_winning(tmp_path: Path) -> None:
     assert "[now]" in table[1] and "[then]" not in table[0] + table[1]
     # the rates over the rows each layer ran on: a's suite was not run
     text = m.markdown(got, [])
-    assert "killed by `refine` alone: **1 of 2** run (50%" in text
+    assert "killed by `refine` alone: **2 of 2** run (100%" in text
     assert f"**not run** against `suite`: `{a}`" in text
