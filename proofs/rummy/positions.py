@@ -11,11 +11,15 @@ refiner (`arbitro.proofs.rummy.refine`) checks every state on the way:
   and the upcard hold no red three and the deck's last card is one; the chooser draws and
   discards until the stock runs out, so the draw that takes that red three is checked (it stops
   play without a discard exactly where the book says so);
+- **a red three replaced by a red three** (*:red-three-initial-replacement): where the deal
+  replaces red threes, the first card dealt is one and the first card of the stock, drawn to
+  replace it, is another, so the deal must lay that one out too and draw again;
 - **eager hands**: seeded deals played by a chooser that takes the pile whenever the engine
   allows it and lays and adds at once, so the pile is taken early and often, by sides that have
   opened and by sides that have not, and players go out.
 
-Implements, as positions to check, *:upcard-cover, *:last-red-three-ends-hand and, through the
+Implements, as positions to check, *:upcard-cover, *:last-red-three-ends-hand,
+*:red-three-initial-replacement and, through the
 eager hands, *:pile-wild-pair-after, *:frozen-by and *:blocked-by-top.
 """
 
@@ -85,6 +89,25 @@ def last_red(rules: RummyRules, seating: Seating) -> list[int] | None:
     return [*head[:-1], *_complete(deck, head)[len(head) :], reds[0]]
 
 
+def red_for_red(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose first card dealt is a red three and whose first card after the hands
+    (its replacement, where red threes are replaced at the deal) is another, replaced in turn by
+    a plain card; None when the book replaces red threes later or the deck has one red three."""
+    if rules.red_three_initial_replacement != "at_deal":
+        return None
+    deck = sorted(RUMMY.deck(rules, seating))
+    reds = [c for c in deck if _kind(c) in C.RED_THREES]
+    plain = [
+        c
+        for c in deck
+        if _kind(c) not in C.RED_THREES and not in_classes(_kind(c), rules.upcard_cover)
+    ]
+    need = _need(rules, seating)
+    if len(reds) < 2 or len(plain) < need + 1:
+        return None
+    return _complete(deck, [reds[0], *plain[: need - 1], reds[1], *plain[need - 1 : need + 1]])
+
+
 def _complete(deck: Sequence[int], head: Sequence[int]) -> list[int]:
     """`head` followed by the rest of the deck (a multiset: copies count), in deck order."""
     left = list(deck)
@@ -114,7 +137,11 @@ def play(
     return dealer, list(order), acts
 
 
-BUILDERS: tuple[Callable[[RummyRules, Seating], list[int] | None], ...] = (upcard_twice, last_red)
+BUILDERS: tuple[Callable[[RummyRules, Seating], list[int] | None], ...] = (
+    upcard_twice,
+    last_red,
+    red_for_red,
+)
 
 EAGER = ("take-pile", "finish-opening", "lay", "add", "draw", "discard")
 """The chooser of the eager hands: the pile taken whenever the engine allows it, melds laid and
@@ -152,5 +179,6 @@ __all__ = [
     "directed",
     "last_red",
     "play",
+    "red_for_red",
     "upcard_twice",
 ]
