@@ -492,7 +492,9 @@ def _stated_value(claim: Claim, rules: Any, started: float) -> Check:
         core: tuple[str, ...] = (rules.cid(key),)
     except (ArbitroError, AttributeError, KeyError) as e:
         return _unknown(claim, started, f"cannot read {key}: {e}")
-    return _done(claim, got == f["value"], started, f"the rules give {key} = {got!r}", {"value": got}, core)
+    return _done(
+        claim, got == f["value"], started, f"the rules give {key} = {got!r}", {"value": got}, core
+    )
 
 
 def _game_rule(claim: Claim, started: float) -> Check:
