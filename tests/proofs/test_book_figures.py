@@ -119,3 +119,17 @@ def test_a_raised_minimum_is_refuted_with_a_meld_of_the_books_minimum(key: str, 
     r, meld = _refuted({key: 4})
     assert len(meld) == size
     assert _engine_takes(rummy("samba-en"), meld) and not _engine_takes(r, meld)
+
+
+def test_a_stated_value_claim_fails_on_a_changed_clause() -> None:
+    """The claim check itself: samba-en's claim that the book writes its wild cap as two holds of
+    the book's rules and is REFUTED, naming the clause, once the value is changed."""
+    from arbitro.proofs.claims import check_claim
+
+    r = rummy("samba-en")
+    claim = next(
+        c for c in load_rulebook("samba-en").claims if c.id == "samba-en:claim:stated-wild-cap"
+    )
+    assert check_claim(claim, r).check.verdict is Verdict.PROVED
+    bad = check_claim(claim, dataclasses.replace(r, wild_cap=3)).check
+    assert bad.verdict is Verdict.REFUTED and bad.core == ("samba-en:wild-cap",)
