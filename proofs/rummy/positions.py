@@ -18,6 +18,9 @@ refiner (`arbitro.proofs.rummy.refine`) checks every state on the way:
   the longest escalera, in a row of one suit, and the eager chooser lays it and grows it to its
   maximum, so a state holds the escalera and the card that would extend it past the book's
   limit (the refiner asks the engine to refuse that addition);
+- **a wild meld at its finished size** (*:completed-size, where *:wild-canasta lays wild melds):
+  the first player holds one wild more than a finished meld and nothing else that melds; the
+  same chooser lays the wilds, grows the meld to its finished size and keeps a wild;
 - **eager hands**: seeded deals played by a chooser that takes the pile whenever the engine
   allows it and lays and adds at once, so the pile is taken early and often, by sides that have
   opened and by sides that have not, and players go out.
@@ -115,16 +118,46 @@ def red_for_red(rules: RummyRules, seating: Seating) -> list[int] | None:
 def long_escalera(rules: RummyRules, seating: Seating) -> list[int] | None:
     """A deck order whose first player holds the top *:sequence-max + 1 escalera ranks of one
     suit, the rest of the hand cards that meld with nothing (black threes, naturals of other
-    ranks, no two of a rank), and draws cards of the run's ranks in other suits: the eager
+    ranks, no two of a rank), and draws cards of the run's ranks in other suits: the growing
     chooser lays an escalera, grows it to its maximum and keeps the card that would extend it
     once more, in a state whose additions the refiner compares. None without escaleras, or
     when the hand is too small."""
     if not rules.sequences or rules.sequence_max < 1:
         return None
+    ranks = C.sequence_positions(rules)[-(rules.sequence_max + 1) :]
+    if len(ranks) <= rules.sequence_max:
+        return None
+    spade = C.SUITS.index("S")
+    draws = [C.kind(r, (r + s) % 3) for s in (0, 1, 2) for r in ranks]
+    return _stacked(rules, seating, [C.kind(r, spade) for r in ranks], ranks, draws)
+
+
+def long_wild_meld(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose first player holds one wild card more than a finished wild meld
+    (*:completed-size), the rest of the hand cards that meld with nothing: the growing chooser
+    lays a meld of wilds alone, grows it to the finished size and keeps one wild, in a state
+    whose additions the refiner compares (a finished wild meld takes no more). None where wild
+    melds are not laid (*:wild-canasta) or the hand is too small."""
+    if not rules.wild_canasta or rules.completed_size < 1:
+        return None
+    wilds = [k for k in range(C.KINDS) if C.is_wild(k)]
+    core = [wilds[i % len(wilds)] for i in range(rules.completed_size + 1)]
+    reserved = C.NATURAL_RANKS[-3:]  # drawn, never dealt to the first player: no pair in hand
+    draws = [C.kind(r, s) for s in (0, 1, 2) for r in reserved]
+    return _stacked(rules, seating, core, reserved, draws)
+
+
+def _stacked(
+    rules: RummyRules, seating: Seating, core: list[int], ranks: Sequence[int], draws: list[int]
+) -> list[int] | None:
+    """A deck order whose first player holds the cards of kinds `core` and fills the hand with
+    cards that meld with nothing (black threes, one natural of each rank not in `ranks`), the
+    cards of kinds `draws` then first in the stock (the upcard and the first draws); the other
+    hands get cards of no covered class and no red three, so nothing is replaced at the deal.
+    None when the deck or the hand cannot hold that."""
     lay = next(x for x in rules.layouts if x.name == seating.layout)
     n, size = lay.players, lay.hand_size
-    ranks = C.sequence_positions(rules)[-(rules.sequence_max + 1) :]
-    if len(ranks) <= rules.sequence_max or size < len(ranks) + 2:
+    if size < len(core) + 2:
         return None
     deck = sorted(RUMMY.deck(rules, seating))
     left = list(deck)
@@ -135,21 +168,15 @@ def long_escalera(rules: RummyRules, seating: Seating) -> list[int] | None:
             left.remove(got)
         return got
 
-    spade = C.SUITS.index("S")
-    run = [take(C.kind(r, spade)) for r in ranks]
-    fillers: list[int | None] = [take(k) for k in C.BLACK_THREES for _ in range(3)]
-    fillers += [take(C.kind(r, (r + 1) % 3)) for r in C.NATURAL_RANKS if r not in ranks]
-    mine = [c for c in (*run, *(f for f in fillers if f is not None)) if c is not None]
-    if len(mine) < size or None in run:
+    mine = [take(k) for k in core]
+    if None in mine:
         return None
-    mine = mine[:size]
-    for c in fillers[size - len(run) :]:  # fillers not dealt go back
-        if c is not None and c not in mine:
-            left.append(c)
-    left.sort()
-    # cards of the run's ranks in other suits: the upcard and the first draws (no pair in hand)
-    got = [take(C.kind(r, (r + s) % 3)) for s in (0, 1, 2) for r in ranks]
-    others = [c for c in got if c is not None]
+    fillers = [take(k) for k in C.BLACK_THREES for _ in range(3)]
+    fillers += [take(C.kind(r, (r + 1) % 3)) for r in C.NATURAL_RANKS if r not in ranks]
+    hand = [c for c in (*mine, *fillers) if c is not None][:size]
+    if len(hand) < size:
+        return None
+    others = [c for c in (take(k) for k in draws) if c is not None]
     plain = [
         c
         for c in left
@@ -161,9 +188,8 @@ def long_escalera(rules: RummyRules, seating: Seating) -> list[int] | None:
     order: list[int] = []
     rest = iter(plain)
     for i in range(need):
-        order.append(mine[i // n] if i % n == 0 else next(rest))
-    order += others
-    return _complete(deck, order)
+        order.append(hand[i // n] if i % n == 0 else next(rest))
+    return _complete(deck, [*order, *others])
 
 
 def _complete(deck: Sequence[int], head: Sequence[int]) -> list[int]:
@@ -216,6 +242,7 @@ BUILDERS: tuple[tuple[Builder, tuple[str, ...], int], ...] = (
     (last_red, PREFERRED, MAX_STEPS),
     (red_for_red, PREFERRED, MAX_STEPS),
     (long_escalera, GROWING, GROWING_STEPS),
+    (long_wild_meld, GROWING, GROWING_STEPS),
 )
 """Each built deck order with the chooser that plays it and how many of its actions are kept."""
 
@@ -268,6 +295,7 @@ __all__ = [
     "directed",
     "last_red",
     "long_escalera",
+    "long_wild_meld",
     "play",
     "red_for_red",
     "upcard_twice",

@@ -651,3 +651,47 @@ def test_a_new_set_from_the_pile_with_the_stock_out_is_caught() -> None:
         assert any("stock-out" in str(b) for b in bad), bad
         return
     pytest.fail("no draw step of a side that has opened met")
+
+
+def test_a_wild_past_a_finished_wild_meld_accepted_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine mutant `rummy-wild-meld-grows` (a finished wild meld takes one wild more):
+    canasta-es lays melds of wilds alone and finishes them at seven cards (canasta-es:
+    completed-size). The built position deals the first player eight wilds; the growing chooser
+    lays five, adds two and keeps one. There the refiner asks the engine to add the eighth wild,
+    which it must refuse; an engine that accepts it is caught."""
+    from arbitro.proofs.rummy import positions
+
+    r = rummy("canasta-es")
+    seat = next(iter(RUMMY.seatings(r)))
+    order = positions.long_wild_meld(r, seat)
+    assert order is not None
+    assert positions.long_wild_meld in [b for b, _, _ in positions.BUILDERS]
+    dealer, order, acts = positions.play(r, seat, order, preferred=positions.GROWING, steps=20)
+    state = RUMMY.deal(r, RUMMY.new_game(r, seat, dealer), order)
+    ref = Refiner(r, seat)
+    for act in acts:
+        pre = RUMMY.state_to_json(state)
+        melds = pre["table"][int(pre["seat"]) % int(pre["sides"])]["melds"]
+        full = [i for i, m in enumerate(melds) if m["kind"] == "wilds" and len(m["cards"]) == 7]
+        wild = [c for c in pre["hands"][int(pre["seat"])] if c == "JK" or c[0] == "2"]
+        if full and wild and ref.decided(pre):
+            break
+        state = RUMMY.apply(r, state, RUMMY.action_from_json(act))
+    else:
+        pytest.fail("the built position never holds a finished wild meld and a wild")
+    legal = RUMMY.legal_actions(r, state)
+    succ = [RUMMY.apply(r, state, a) for a in legal]
+    assert ref(state, legal, succ) is None
+
+    def apply_on(rules: Any, s: Any, action: Any) -> Any:
+        a = RUMMY.action_to_json(action)
+        if a["type"] == "add" and a["meld"] == full[0] and a["card"] in wild:
+            return s  # accepted
+        return RUMMY.apply(rules, s, action)
+
+    _engine_in_refiner(monkeypatch, apply=apply_on)
+    d = ref(state, legal, succ)
+    assert d is not None and d.kind == "enabled", d
+    assert "accepts" in d.detail and "completed-size" in d.detail
