@@ -21,6 +21,9 @@ refiner (`arbitro.proofs.rummy.refine`) checks every state on the way:
 - **a wild meld at its finished size** (*:completed-size, where *:wild-canasta lays wild melds):
   the first player holds one wild more than a finished meld and nothing else that melds; the
   same chooser lays the wilds, grows the meld to its finished size and keeps a wild;
+- **the stock run out** (*:stock-out, where it forces a take onto a meld only): seeded deals
+  drawn and discarded to the stock's end, with hands grown long, so the pile is offered with the
+  stock exhausted to a player holding a pair of its top card's rank;
 - **eager hands**: seeded deals played by a chooser that takes the pile whenever the engine
   allows it and lays and adds at once, so the pile is taken early and often, by sides that have
   opened and by sides that have not, and players go out.
@@ -262,9 +265,21 @@ EAGER_HANDS: tuple[tuple[str, tuple[str, ...], bool, int, tuple[int, ...]], ...]
 `random.Random(f"eager:{seed}")` shuffles the deck)."""
 
 
+STOCK_OUT_DEALS = (4,)
+"""Seeded deals played by the PREFERRED chooser (draw and discard, nobody melds) until the stock
+runs out, where *:stock-out forces a take onto a meld only: the pile is then offered to a player
+holding a natural pair of its top card's rank, which starts no meld from it."""
+
+
 def eager(rules: RummyRules, seating: Seating) -> list[Position]:
-    """Hands from seeded deck orders played by the choosers of EAGER_HANDS."""
+    """Hands from seeded deck orders played by the choosers of EAGER_HANDS (and, where the stock
+    running out forces a take onto a meld only, the STOCK_OUT_DEALS played to the stock's end)."""
     out: list[Position] = []
+    if rules.stock_out == "forced_take_if_matches_meld":
+        for seed in STOCK_OUT_DEALS:
+            order = list(RUMMY.deck(rules, seating))
+            random.Random(f"eager:{seed}").shuffle(order)
+            out.append(play(rules, seating, order))
     for _, preferred, keep, steps, seeds in EAGER_HANDS:
         for seed in seeds:
             order = list(RUMMY.deck(rules, seating))
@@ -291,6 +306,7 @@ __all__ = [
     "GROWING",
     "MAX_STEPS",
     "PREFERRED",
+    "STOCK_OUT_DEALS",
     "Position",
     "directed",
     "last_red",

@@ -400,8 +400,9 @@ def test_built_positions_reach_a_double_cover_and_a_last_red_three() -> None:
     assert stopped
     rep = refine.directed(RUMMY, r, seat, rulebook="samba-es", target="built")
     # built: the upcard covered twice, the last red three, the escalera at its maximum (samba-es
-    # replaces red threes on the owner's turn: no red-for-red deal); then the seeded hands
-    hands = sum(len(seeds) for *_, seeds in positions.EAGER_HANDS)
+    # replaces red threes on the owner's turn: no red-for-red deal; lays no wild melds); then the
+    # seeded hands, and the deals played to the stock's end (its stock-out forces a take onto a meld)
+    hands = sum(len(seeds) for *_, seeds in positions.EAGER_HANDS) + len(positions.STOCK_OUT_DEALS)
     assert rep is not None and rep.ok and rep.deals == 3 + hands, rep.first
 
 
@@ -695,3 +696,29 @@ def test_a_wild_past_a_finished_wild_meld_accepted_is_caught(
     d = ref(state, legal, succ)
     assert d is not None and d.kind == "enabled", d
     assert "accepts" in d.detail and "completed-size" in d.detail
+
+
+@pytest.mark.slow
+def test_a_new_set_from_the_pile_with_the_stock_out_is_caught_on_a_built_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`rummy-stock-out-take-any` on the positions `prove --refine` walks: samba-es's deal
+    played by drawing and discarding to the stock's end (positions.STOCK_OUT_DEALS). An engine
+    that lets a natural pair start a new set from the pile once the stock is out (played here as
+    the other reading, take_pile_if_able) goes on past the stock's end and takes the pile so;
+    the take-pile relation's samba-es:stock-out guard refuses that step."""
+    from arbitro.proofs.rummy import positions
+
+    r = rummy("samba-es")
+    loose = dataclasses.replace(r, stock_out="take_pile_if_able")
+    seat = next(iter(RUMMY.seatings(r)))
+    broken = _Broken(
+        legal_actions=lambda rules, s: RUMMY.legal_actions(loose, s),
+        apply=lambda rules, s, a: RUMMY.apply(loose, s, a),
+    )
+    monkeypatch.setattr(positions, "RUMMY", broken)  # the built hands played by that engine
+    monkeypatch.setattr(positions, "BUILDERS", ())
+    monkeypatch.setattr(positions, "EAGER_HANDS", ())
+    rep = refine.directed(broken, r, seat, rulebook="samba-es", target="built")  # type: ignore[arg-type]
+    assert rep is not None and rep.first is not None and rep.first.kind == "successor"
+    assert '"use": "set"' in rep.first.detail and "stock-out" in rep.first.detail
