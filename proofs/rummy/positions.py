@@ -24,6 +24,9 @@ refiner (`arbitro.proofs.rummy.refine`) checks every state on the way:
 - **the stock run out** (*:stock-out, where it forces a take onto a meld only): seeded deals
   drawn and discarded to the stock's end, with hands grown long, so the pile is offered with the
   stock exhausted to a player holding a pair of its top card's rank;
+- **a finished set beside an unfinished one of its rank** (*:merge-sets, where sets of one rank
+  merge and a side may keep several): the first player lays two sets of kings at once and adds
+  the kings it draws later to the newer one until it is finished;
 - **eager hands**: seeded deals played by a chooser that takes the pile whenever the engine
   allows it and lays and adds at once, so the pile is taken early and often, by sides that have
   opened and by sides that have not, and players go out.
@@ -150,12 +153,48 @@ def long_wild_meld(rules: RummyRules, seating: Seating) -> list[int] | None:
     return _stacked(rules, seating, core, reserved, draws)
 
 
+def finished_beside_unfinished(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose first player lays two sets of one rank at once and then, over two more
+    turns, draws four more naturals of it, which the SPLITTING chooser adds to the newer set:
+    the side holds an unfinished set beside a finished one of the same rank, where *:merge-sets
+    lets two sets of a rank merge (only unfinished ones do, in the model's reading), and the
+    refiner compares the merges the engine lists there. None where sets do not merge, a side
+    keeps one set per rank, or the hand is too small."""
+    if not rules.merge_sets or not rules.several_sets_same_rank or rules.draw_count < 1:
+        return None
+    lay = next(x for x in rules.layouts if x.name == seating.layout)
+    king = C.RANKS.index("K")
+    kings = [C.kind(king, s) for s in range(4)]
+    size = 2 * max(rules.set_min, rules.set_start_min_naturals)
+    more = rules.completed_size - size // 2
+    core = [kings[i % 4] for i in range(size)]
+    later = [kings[(size + i) % 4] for i in range(more)]
+    drawn = [r for r in C.NATURAL_RANKS if r != king][-6:]  # never in the first hand: no pair
+    reserved = (king, *drawn)
+    plain = [C.kind(r, s) for r in drawn for s in range(4)]
+    # the stock after the hands: the upcard, then each player's draws, round by round; the
+    # first player's draws of the second turn on are the later kings
+    rounds = 1 + -(-more // rules.draw_count)
+    if 1 + rounds * lay.players * rules.draw_count - more > len(plain):
+        return None  # one pack's worth of each drawn rank is all this counts on
+    draws: list[int] = [plain.pop()]
+    for r in range(rounds):
+        for p in range(lay.players):
+            for _ in range(rules.draw_count):
+                draws.append(later.pop() if p == 0 and r > 0 and later else plain.pop())
+    if later:
+        return None
+    return _stacked(rules, seating, core, reserved, draws, exact=True)
+
+
 def _stacked(
-    rules: RummyRules, seating: Seating, core: list[int], ranks: Sequence[int], draws: list[int]
-) -> list[int] | None:
+    rules: RummyRules, seating: Seating, core: list[int], ranks: Sequence[int], draws: list[int],
+    exact: bool = False,
+) -> list[int] | None:  # fmt: skip
     """A deck order whose first player holds the cards of kinds `core` and fills the hand with
     cards that meld with nothing (black threes, one natural of each rank not in `ranks`), the
-    cards of kinds `draws` then first in the stock (the upcard and the first draws); the other
+    cards of kinds `draws` then first in the stock (the upcard and the first draws; with `exact`,
+    every one of them or None); the other
     hands get cards of no covered class and no red three, so nothing is replaced at the deal.
     None when the deck or the hand cannot hold that."""
     lay = next(x for x in rules.layouts if x.name == seating.layout)
@@ -180,6 +219,8 @@ def _stacked(
     if len(hand) < size:
         return None
     others = [c for c in (take(k) for k in draws) if c is not None]
+    if exact and len(others) < len(draws):
+        return None  # the draws must come in the order given
     plain = [
         c
         for c in left
@@ -206,11 +247,13 @@ def _complete(deck: Sequence[int], head: Sequence[int]) -> list[int]:
 def play(
     rules: RummyRules, seating: Seating, order: Sequence[int], dealer: int = 0,
     preferred: Sequence[str] = PREFERRED, steps: int = MAX_STEPS, keep_wilds: bool = False,
+    last_add: bool = False,
 ) -> Position:  # fmt: skip
     """The deal of `order`, then the chooser's actions (the first legal action of the first type
     of `preferred`, else the first legal action) until the hand ends or `steps` were played.
     With `keep_wilds`, a discard is of the first natural card held that is listed (wilds and
-    threes are kept, so the pile is not frozen by a discard)."""
+    threes are kept, so the pile is not frozen by a discard). With `last_add`, an addition is
+    the last one listed (onto the newest meld)."""
     state: Any = RUMMY.deal(rules, RUMMY.new_game(rules, seating, dealer), order)
     acts: list[dict[str, Any]] = []
     for _ in range(steps):
@@ -228,6 +271,8 @@ def play(
                 if a["type"] == "discard" and C.kind_of(a["card"]) in C.NATURALS
             )
             k = next(natural, k)
+        if last_add and as_json[k]["type"] == "add":
+            k = max(i for i, a in enumerate(as_json) if a["type"] == "add")
         acts.append(as_json[k])
         state = RUMMY.apply(rules, state, legal[k])
     return dealer, list(order), acts
@@ -236,6 +281,9 @@ def play(
 GROWING = ("take-pile", "finish-opening", "add", "lay", "draw", "discard")
 """The chooser of the escalera at its maximum: additions before new melds, so one escalera
 grows to its maximum rather than two being laid."""
+SPLITTING = ("finish-opening", "lay", "add", "draw", "discard")
+"""The chooser of the finished set beside an unfinished one: new sets first, additions onto the
+newest meld (`play`'s last_add), the pile never taken."""
 GROWING_STEPS = 40
 """Its hand is kept that far: the escalera is at its maximum within the first player's turn."""
 
@@ -246,6 +294,7 @@ BUILDERS: tuple[tuple[Builder, tuple[str, ...], int], ...] = (
     (red_for_red, PREFERRED, MAX_STEPS),
     (long_escalera, GROWING, GROWING_STEPS),
     (long_wild_meld, GROWING, GROWING_STEPS),
+    (finished_beside_unfinished, SPLITTING, GROWING_STEPS),
 )
 """Each built deck order with the chooser that plays it and how many of its actions are kept."""
 
@@ -296,7 +345,8 @@ def directed(rules: RummyRules, seating: Seating) -> list[Position]:
     for build, preferred, steps in BUILDERS:
         order = build(rules, seating)
         if order is not None:
-            out.append(play(rules, seating, order, preferred=preferred, steps=steps))
+            last = preferred is SPLITTING
+            out.append(play(rules, seating, order, preferred=preferred, steps=steps, last_add=last))
     return out + eager(rules, seating)
 
 
@@ -309,6 +359,7 @@ __all__ = [
     "STOCK_OUT_DEALS",
     "Position",
     "directed",
+    "finished_beside_unfinished",
     "last_red",
     "long_escalera",
     "long_wild_meld",

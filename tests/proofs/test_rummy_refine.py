@@ -722,3 +722,39 @@ def test_a_new_set_from_the_pile_with_the_stock_out_is_caught_on_a_built_positio
     rep = refine.directed(broken, r, seat, rulebook="samba-es", target="built")  # type: ignore[arg-type]
     assert rep is not None and rep.first is not None and rep.first.kind == "successor"
     assert '"use": "set"' in rep.first.detail and "stock-out" in rep.first.detail
+
+
+def test_an_unfinished_set_merged_into_a_finished_one_is_caught() -> None:
+    """The engine mutant `rummy-merge-finished` (only the first of two sets is checked for being
+    finished, so an unfinished set merges into a finished one after it): samba-fr merges sets of
+    one rank and keeps several (samba-fr:merge-sets, the model's reading: only unfinished sets
+    merge). The built position lays two sets of kings and grows the newer one to a canasta
+    beside the older; an engine that lists the merge there is caught by the enabled-set row."""
+    from arbitro.model.rummy.actions import Merge
+    from arbitro.proofs.rummy import positions
+
+    r = rummy("samba-fr")
+    seat = next(iter(RUMMY.seatings(r)))
+    order = positions.finished_beside_unfinished(r, seat)
+    assert order is not None
+    dealer, order, acts = positions.play(
+        r, seat, order, preferred=positions.SPLITTING, steps=positions.GROWING_STEPS, last_add=True
+    )
+    state = RUMMY.deal(r, RUMMY.new_game(r, seat, dealer), order)
+    ref = Refiner(r, seat)
+    for act in acts:
+        pre = RUMMY.state_to_json(state)
+        melds = pre["table"][int(pre["seat"]) % int(pre["sides"])]["melds"]
+        kings = [i for i, m in enumerate(melds) if m["kind"] == "set" and m["rank"] == "K"]
+        sizes = [len(melds[i]["cards"]) for i in kings]
+        if ref.decided(pre) and len(kings) >= 2 and sizes[0] < 7 <= sizes[-1]:
+            break
+        state = RUMMY.apply(r, state, RUMMY.action_from_json(act))
+    else:
+        pytest.fail("the built position never holds a canasta of kings beside an unfinished set")
+    legal = RUMMY.legal_actions(r, state)
+    succ = [RUMMY.apply(r, state, a) for a in legal]
+    assert ref(state, legal, succ) is None
+    merge = Merge(int(pre["seat"]), kings[0], kings[-1])
+    d = ref(state, (*legal, merge), [*succ, succ[0]])
+    assert d is not None and d.kind == "enabled" and d.extra == (RUMMY.action_to_json(merge),), d
