@@ -32,10 +32,18 @@ CARDS_DOUBLE_OPPONENTS_FEWER_THAN = 10
 
 def sole_leader(rules: EscobaRules, counts: list[int]) -> int | None:
     """The side with the highest count, or None when the lead is shared (category_tie)."""
-    best = max(counts)
-    leaders = [side for side, n in enumerate(counts) if n == best]
-    if len(leaders) == 1:
-        return leaders[0]
+    best = -1
+    leader = 0
+    shared = False
+    for side, n in enumerate(counts):
+        if n > best:
+            best = n
+            leader = side
+            shared = False
+        elif n == best:
+            shared = True
+    if not shared:
+        return leader
     if rules.category_tie == "nobody":
         return None
     raise ValueError(f"unknown category tie rule {rules.category_tie!r}")  # pragma: no cover
