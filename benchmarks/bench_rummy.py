@@ -41,9 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BOOKS = ("samba-es", "samba-en", "samba-fr", "canasta-es")
 TARGET = 3.0
 
-WORKER = r"""
-import json, random, sys, time
-from arbitro.model.rummy import RUMMY
+SEATING = r"""from arbitro.model.rummy import RUMMY
 from arbitro.model.schema import rules_for
 
 def seating_for(rules):
@@ -51,6 +49,17 @@ def seating_for(rules):
         if s.players == 4 and s.sides == 2:
             return s
     return RUMMY.seatings(rules)[0]
+"""
+"""The worker scripts' common start: the engine, and the seating every script plays (four
+players in two sides where the book has it). It runs in a tree of the baseline too, so it is
+source text, not an import."""
+
+WORKER = (
+    r"""
+import json, random, sys, time
+"""
+    + SEATING
+    + r"""
 
 def hand(rules, seating, deck, seed):
     rng = random.Random(seed)
@@ -87,6 +96,7 @@ for line in sys.stdin:
     took = time.process_time() - start
     print(json.dumps({"seconds": took, "actions": actions, "trails": trails}), flush=True)
 """
+)
 
 
 def engine_of(tree: Path) -> str:

@@ -26,18 +26,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_rummy import BOOKS, ROOT, TARGET, extract
+from bench_rummy import BOOKS, ROOT, SEATING, TARGET, extract
 
-WORKER = r"""
+WORKER = (
+    r"""
 import json, os, random, sys
-from arbitro.model.rummy import RUMMY
-from arbitro.model.schema import rules_for
-
-def seating_for(rules):
-    for s in RUMMY.seatings(rules):
-        if s.players == 4 and s.sides == 2:
-            return s
-    return RUMMY.seatings(rules)[0]
+"""
+    + SEATING
+    + r"""
 
 def hand(rules, seating, deck, seed):
     rng = random.Random(seed)
@@ -72,6 +68,7 @@ except ImportError:  # a tree from before the compiled build: its engine runs fr
     engine = "pure-Python engine (a tree without the compiled build)"
 print(json.dumps({"actions": actions, "engine": engine}))
 """
+)
 
 
 def count(path: Path, books: list[str], hands: int, out: Path) -> tuple[list[int], list[int], str]:

@@ -149,16 +149,16 @@ MUTANTS: tuple[Mutant, ...] = (
     _e(
         "turn-order-after-capture",
         "turn.py",
-        "        to_move = t.after[players][seat]\n",
-        "        to_move = t.after[players][seat] if not cap or players != 3 else seat\n",
+        '"play", f[4], t.after[players][seat], f[6]',
+        '"play", f[4], t.after[players][seat] if not cap or players != 3 else seat, f[6]',
         "with three players, a capture lets the same player play again",
     ),
     # ------------------------------------------------------------ Escoba: dealing
     _e(
         "redeal-drops-card",
         "turn.py",
-        "stock = stock[used + t.redeal_table :]",
-        "stock = stock[used + t.redeal_table + (len(stock) == 12) :]",
+        "stock[used + t.redeal_table :], piles",
+        "stock[used + t.redeal_table + (len(stock) == 12) :], piles",
         "the redeal from a stock of 12 cards skips one card",
     ),
     _e(
@@ -1014,7 +1014,9 @@ def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -
             "|---|---|---|---|",
         ]
         for s in spec:
-            got = ", ".join(f"`{x}`" for x in s["refuted"]) or s["status"]
+            got = ", ".join(f"`{x}`" for x in s["refuted"]) or (
+                "none" if s["status"] == "survived" else s["status"]
+            )
             lines.append(f"| `{s['name']}` | {s['about']} | {got} | {s['cpu_seconds']:.0f} |")
     return "\n".join(lines)
 

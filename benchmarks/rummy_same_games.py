@@ -26,18 +26,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench_rummy import BOOKS, ROOT, extract
+from bench_rummy import BOOKS, ROOT, SEATING, extract
 
-WORKER = r"""
+WORKER = (
+    r"""
 import hashlib, json, random, sys
-from arbitro.model.rummy import RUMMY
-from arbitro.model.schema import rules_for
-
-def seating_for(rules):
-    for s in RUMMY.seatings(rules):
-        if s.players == 4 and s.sides == 2:
-            return s
-    return RUMMY.seatings(rules)[0]
+"""
+    + SEATING
+    + r"""
 
 book, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rules = rules_for(book)
@@ -60,6 +56,7 @@ for seed in range(first, first + count):
         shown.append((repr(tuple(before)), [repr(tuple(x)) for x in acts]))
     print(json.dumps({"seed": seed, "steps": steps, "shown": shown}), flush=True)
 """
+)
 
 
 def play(path: Path, book: str, first: int, count: int) -> list[dict[str, Any]]:

@@ -314,6 +314,12 @@ Options = Mapping[str, str | bool]
 """Variant options: a reading label for a clause with readings, or on/off for an optional rule."""
 
 
+def _first_names(names: list[str], most: int = 8) -> str:
+    """The first `most` names, then how many more: a spec missing every key still gets one line."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
+
+
 def check_rulebook(rb: Rulebook) -> None:
     """Every schema key present, no other, and every reading's value of the right type."""
     keys = set(schema_keys(rb.game))
@@ -323,7 +329,8 @@ def check_rulebook(rb: Rulebook) -> None:
         raise SpecError(
             rb.path,
             missing[0],
-            f"missing clause; a {rb.game} spec must define {len(keys)} keys ({len(missing)} missing: {', '.join(missing)})",
+            f"missing clause; a {rb.game} spec must define {len(keys)} keys "
+            f"({len(missing)} missing: {_first_names(missing)})",
         )
     extra = sorted(have - keys)
     if extra:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from arbitro.cli.fan_out import add_fan_out
+from arbitro.fan_out import add_fan_out
 from arbitro.model.errors import ArbitroError, OptionError
 from arbitro.model.spec import load_rulebook
 

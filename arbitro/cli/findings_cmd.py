@@ -46,7 +46,7 @@ def register(sub: Any) -> None:
         metavar="FILE",
         help="your own spec file: its findings, and its differences with the books of its game",
     )
-    from arbitro.cli.fan_out import add_fan_out
+    from arbitro.fan_out import add_fan_out
 
     add_fan_out(f, "deriving (one task per claim check, meld search, witness search group…)")
     f.add_argument("--output", metavar="FILE", help="file to write (default: print)")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar, NoReturn
 
 from arbitro.cli import explore_cmd
-from arbitro.cli.fan_out import add_fan_out
+from arbitro.fan_out import add_fan_out
 from arbitro.model.errors import ArbitroError, OptionError, did_you_mean
 from arbitro.model.spec import Rulebook, load_all, load_rulebook
 

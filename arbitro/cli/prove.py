@@ -81,7 +81,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--jobs", type=int, default=None, metavar="N", help="worker processes here (default 2)"
     )
-    from arbitro.cli.fan_out import add_fan_out
+    from arbitro.fan_out import add_fan_out
 
     add_fan_out(p, "one task per book, reading and property")
     p.add_argument(

@@ -1155,6 +1155,8 @@ def counterfactual(ls: Lockstep, d: Disagreement, budget: int) -> None:
             other = Lockstep(ls.adapter, oracle, ls.announce, ls.keep_going, ls.positions)
             try:
                 got = other.play(d.start, following(d.actions, "blame"), d.game).found
+            except AdapterFailure:
+                raise  # the engine failed, not the change: its channel is out of step from here
             except (ArbitroError, ValueError, TypeError, KeyError) as e:
                 d.tried.append({**alt, "result": f"not playable: {shorten(str(e), 120)}"})
                 continue
@@ -1867,8 +1869,8 @@ def _run(args: argparse.Namespace, command: list[str], progress: Callable[[int, 
 
 def register(sub: Any) -> None:
     """Add `arbitro conform` and `arbitro adapter` to the command line's subparsers."""
-    from arbitro.cli.fan_out import add_fan_out
     from arbitro.conformance import conform_adapter
+    from arbitro.fan_out import add_fan_out
 
     p = sub.add_parser(
         "conform",

@@ -199,3 +199,31 @@ def test_ignoring_an_unknown_clause_is_a_one_line_error(capsys: pytest.CaptureFi
     assert main(["conform", "escoba-es", "--ignore", "escoba-es:nope", "--", *ESCOBA]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no such clause" in err
+
+
+def test_an_adapter_failing_during_blame_ends_the_run_as_a_failed_adapter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An engine that stops answering while a change of clause is replayed has failed, whatever
+    the change: the run ends as a failed adapter (exit 3), not with the change "not playable"
+    and the next requests read from a channel that is out of step."""
+    from arbitro.conformance import conform as C
+
+    blaming = False
+    real_alternatives, real_play = C.alternatives, C.Lockstep.play
+
+    def alternatives(*args: object, **kwargs: object) -> object:
+        nonlocal blaming
+        blaming = True
+        return real_alternatives(*args, **kwargs)  # type: ignore[arg-type]
+
+    def play(self: object, *args: object, **kwargs: object) -> object:
+        if blaming:
+            raise C.AdapterFailure("timeout", "no answer within 1 s to 'legal'")
+        return real_play(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(C, "alternatives", alternatives)
+    monkeypatch.setattr(C.Lockstep, "play", play)
+    run = conform("escoba-es", [*ESCOBA, "--bug", "escoba_points=2"], games=4, seed=1)
+    assert blaming, "the planted bug must reach blame for this test to say anything"
+    assert run.failure is not None and run.failure["kind"] == "timeout", text(run)
