@@ -9,6 +9,8 @@ escoba-es:variant-cards-double-rule, escoba-es:variant-oros-all, escoba-es:varia
 
 from __future__ import annotations
 
+from typing import Final
+
 from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.setenta import setenta_leaders
 from arbitro.model.escoba.state import hand_result
@@ -32,18 +34,10 @@ CARDS_DOUBLE_OPPONENTS_FEWER_THAN = 10
 
 def sole_leader(rules: EscobaRules, counts: list[int]) -> int | None:
     """The side with the highest count, or None when the lead is shared (category_tie)."""
-    best = -1
-    leader = 0
-    shared = False
-    for side, n in enumerate(counts):
-        if n > best:
-            best = n
-            leader = side
-            shared = False
-        elif n == best:
-            shared = True
-    if not shared:
-        return leader
+    best = max(counts)
+    leaders = [side for side, n in enumerate(counts) if n == best]
+    if len(leaders) == 1:
+        return leaders[0]
     if rules.category_tie == "nobody":
         return None
     raise ValueError(f"unknown category tie rule {rules.category_tie!r}")  # pragma: no cover
@@ -105,7 +99,7 @@ def score_piles(
     )
 
 
-POINTS_LIMIT = 1 << 14
+POINTS_LIMIT: Final = 1 << 14
 """The most hand outcomes remembered per rules object before they are forgotten all at once."""
 
 
@@ -121,7 +115,8 @@ def hand_points(
         if len(memo) >= POINTS_LIMIT:
             memo.clear()
         points = score_piles(rules, piles, escobas)
-        hit = memo[key] = (points, tuple(map(sum, points)))
+        totals = [a + b + c + d + e for a, b, c, d, e in points]
+        hit = memo[key] = (points, tuple(totals))
     return hit
 
 
