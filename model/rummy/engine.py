@@ -156,17 +156,41 @@ class _Listed:
     """The legal actions of the state listed last, and the states listing had to play some of
     them into: `apply` takes an action found here without judging it again."""
 
-    __slots__ = ("legal", "next", "rules", "state")
+    __slots__ = ("legal", "next", "rules", "state", "t", "t_rules")
 
     def __init__(self) -> None:
         self.rules: RummyRules | None = None
         self.state: State | None = None
         self.legal: tuple[Action, ...] = ()
         self.next: dict[Action, State] = {}
+        self.t_rules: RummyRules | None = None
+        self.t: Tables | None = None
+        """The tables of `t_rules`, asked for last: `tables` is interpreted code (see
+        `_tables`)."""
 
 
 _LISTED: Final = _Listed()
 _TYPES: Final = frozenset(_ACTION_TYPES)
+
+
+def _tables(rules: RummyRules) -> Tables:
+    """`tables(rules)`, remembered for the rules asked for last without a call into the
+    interpreted `tables` module (a listing and the move played after it ask for the same)."""
+    listed = _LISTED
+    t = listed.t
+    if t is None or listed.t_rules is not rules:
+        t = listed.t = tables(rules)
+        listed.t_rules = rules
+    return t
+
+
+def _listed_as(legal: tuple[Action, ...], a: Action) -> bool:
+    """Whether `a` is one of the actions `legal` listed: the action played is most often the
+    very object listed (found by identity), else an equal one."""
+    for x in legal:
+        if x is a:
+            return True
+    return a in legal
 
 
 def apply(rules: RummyRules, state: State, action: object) -> State:
@@ -174,16 +198,16 @@ def apply(rules: RummyRules, state: State, action: object) -> State:
     listed = _LISTED
     if listed.state is state and listed.rules is rules and type(action) in _TYPES:
         a: Action = action  # type: ignore[assignment]
-        if a in listed.legal:
+        if _listed_as(listed.legal, a):
             # listed as legal: well formed, the mover's, refused by no clause
             got = listed.next.get(a)
-            return got if got is not None else transition(tables(rules), state, a)
+            return got if got is not None else transition(_tables(rules), state, a)
     a = well_formed(state, action)
     mover = state.to_move()
     if a.seat != mover:
         raise _out_of_turn(rules, state, a, mover)
     try:
-        return transition(tables(rules), state, a)
+        return transition(_tables(rules), state, a)
     except Refusal as e:
         raise _illegal(rules, a, e) from None
 
@@ -285,7 +309,7 @@ def legal_actions(rules: RummyRules, state: State) -> tuple[Action, ...]:
     listed.state = state
     reached: dict[Action, State] = {}
     listed.next = reached
-    out = tuple(_Moment(tables(rules), state, reached).legal())
+    out = tuple(_Moment(_tables(rules), state, reached).legal())
     listed.legal = out
     listed.rules = rules
     return out
