@@ -1028,12 +1028,52 @@ def _cell(o: dict[str, Any] | None, usual: str = "") -> str:
     return how
 
 
+def summary(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -> list[str]:
+    """The kill rates of the recorded rows as markdown bullets: per layer of the rows it ran on,
+    its survivors and the mutants it did not run on; then the spec mutants caught."""
+
+    def names(rows: Iterable[dict[str, Any]]) -> str:
+        return ", ".join(f"`{r['name']}`" for r in rows) or "none"
+
+    out: list[str] = []
+    for x, target in (("refine", 95), ("suite", 100)):
+        ran = [r for r in engine if x in r and r[x]["status"] != "error"]
+        killed = [r for r in ran if r[x]["status"] == "killed"]
+        pct = 100.0 * len(killed) / max(len(ran), 1)
+        out.append(
+            f"- killed by `{x}`{' alone' if x == 'refine' else ''}: **{len(killed)} of "
+            f"{len(ran)}** run ({pct:.0f}%; target {target}%); survived: "
+            + names(r for r in ran if r[x]["status"] != "killed")
+        )
+        errors = [r for r in engine if x in r and r[x]["status"] == "error"]
+        if errors:
+            out.append(f"- an error of the run in `{x}` (not counted): {names(errors)}")
+        missing = [r for r in engine if x not in r]
+        if missing:
+            out.append(f"- **not run** against `{x}`: {names(missing)}")
+    both = [r for r in engine if all(x in r for x in LAYERS)]
+    either = [r for r in engine if any(r[x]["status"] == "killed" for x in LAYERS if x in r)]
+    out.append(
+        f"- killed by either layer: {len(either)} of the {len(engine)} mutants; both layers run "
+        f"on {len(both)} of them; survived both: "
+        + names(r for r in both if all(r[x]["status"] == "survived" for x in LAYERS))
+    )
+    if spec:
+        caught = [r for r in spec if r["status"] == "killed"]
+        out.append(
+            f"- spec mutants caught (a check REFUTED with a witness that the baseline does not "
+            f"refute): **{len(caught)} of {len(spec)}** run: {names(caught)}"
+        )
+    return [*out, ""] if out else out
+
+
 def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -> str:
     """The recorded runs as the tables of docs/proofs.md's mutation section (a table per
     non-empty run)."""
     lines: list[str] = []
     runs = Counter(r[x]["run"] for r in engine for x in LAYERS if x in r and r[x].get("run"))
     usual = runs.most_common(1)[0][0] if runs else ""
+    lines += summary(engine, spec)
     if engine:
         lines += ["| mutant | what it breaks | `refine` | suite | CPU s (refine + suite) |",
                   "|---|---|---|---|---|"]  # fmt: skip

@@ -140,5 +140,9 @@ def test_runs_join_by_mutant_the_last_run_winning(tmp_path: Path) -> None:
     assert got[1]["refine"] == {**k, "run": "now"}
     assert got[1]["suite"] == {**k, "run": "then"}
     # a cell from a run other than the usual one (here "then") says which
-    table = m.markdown(got, []).splitlines()
-    assert "[now]" in table[3] and "[then]" not in table[2] + table[3]
+    table = [x for x in m.markdown(got, []).splitlines() if x.startswith("| `")]
+    assert "[now]" in table[1] and "[then]" not in table[0] + table[1]
+    # the rates over the rows each layer ran on: a's suite was not run
+    text = m.markdown(got, [])
+    assert "killed by `refine` alone: **2 of 2** run (100%" in text
+    assert f"**not run** against `suite`: `{a}`" in text

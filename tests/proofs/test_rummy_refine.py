@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from arbitro.model.errors import IllegalAction as IllegalActionError
 from arbitro.model.game import Seating
 from arbitro.model.rummy.actions import AddToMeld
 from arbitro.model.rummy.model import RUMMY
@@ -372,6 +373,7 @@ class _Broken:
         return self.changed.get(name, getattr(RUMMY, name))
 
 
+@pytest.mark.slow
 def test_built_positions_reach_a_double_cover_and_a_last_red_three() -> None:
     """The positions `prove --refine` walks besides random play (`proofs/rummy/positions.py`):
     samba-es covers wilds and threes turned up (samba-es:upcard-cover) and stops play on a last
@@ -397,7 +399,10 @@ def test_built_positions_reach_a_double_cover_and_a_last_red_three() -> None:
             stopped = after["no_discard"]
     assert stopped
     rep = refine.directed(RUMMY, r, seat, rulebook="samba-es", target="built")
-    assert rep is not None and rep.ok and rep.deals == 2 + positions.EAGER_DEALS, rep.first
+    # built: the upcard covered twice, the last red three, the escalera at its maximum (samba-es
+    # replaces red threes on the owner's turn: no red-for-red deal); then the seeded hands
+    hands = sum(len(seeds) for *_, seeds in positions.EAGER_HANDS)
+    assert rep is not None and rep.ok and rep.deals == 3 + hands, rep.first
 
 
 def test_an_upcard_covered_once_is_caught_on_a_built_position() -> None:
@@ -551,9 +556,98 @@ def test_a_red_three_lost_while_replacing_a_red_three_is_caught() -> None:
         table = [{**t, "red_threes": t["red_threes"][:1]} for t in s["table"]]
         return RUMMY.state_from_json(rules, {**s, "table": table})
 
-    assert positions.red_for_red in positions.BUILDERS  # walked by `prove --refine`
+    assert positions.red_for_red in [
+        b for b, _, _ in positions.BUILDERS
+    ]  # walked by `prove --refine`
     state = deal_losing(r, RUMMY.new_game(r, seat, 0), order)
     acts = RUMMY.legal_actions(r, state)
     d = Refiner(r, seat)(state, acts, [RUMMY.apply(r, state, a) for a in acts])
     # canasta-es plays two packs: two threes of diamonds, and the deal kept one
     assert d is not None and d.kind == "invariant" and "3D 2 in the deck, 1 in play" in d.detail, d
+
+
+def _relaxed_walk(book: str, changed: dict[str, Any], hands: str) -> Any:
+    """`prove --refine`'s walk of `book`'s built positions (first seating) against an engine that
+    plays under the rules with `changed` (a guard dropped): the positions are the real engine's
+    (the chooser of the EAGER_HANDS named `hands` only), the engine asked at each state is the
+    relaxed one. Returns the walk's report."""
+    from arbitro.proofs.rummy import positions
+
+    r = rummy(book)
+    loose = dataclasses.replace(r, **changed)
+    seat = next(iter(RUMMY.seatings(r)))
+    broken = _Broken(
+        legal_actions=lambda rules, s: RUMMY.legal_actions(loose, s),
+        apply=lambda rules, s, a: RUMMY.apply(loose, s, a),
+    )
+    chosen = tuple(h for h in positions.EAGER_HANDS if h[0] == hands)
+    assert chosen, hands
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(positions, "EAGER_HANDS", chosen)
+        mp.setattr(positions, "BUILDERS", ())
+        return refine.directed(broken, r, seat, rulebook=book, target="built")  # type: ignore[arg-type]
+
+
+def test_the_top_card_onto_a_meld_before_the_first_take_is_caught() -> None:
+    """The engine mutant `rummy-pile-add-first-take`: the top card alone takes the pile onto a
+    meld before anybody has taken it, where canasta-es (canasta-es:pile-add-after) asks the first
+    take to be made with a natural pair. The eager hand that keeps its wilds (the pile stays
+    unfrozen) opens from the hand with the pile untaken and its top card matching a meld; an
+    engine without the guard takes it there, and the relation refuses the step. The real engine
+    agrees on the same positions (`prove --refine` walks them)."""
+    r = rummy("canasta-es")
+    assert r.pile_add_after == "first_pile_take"
+    rep = _relaxed_walk("canasta-es", {"pile_add_after": "any_time"}, "eager, keeping wilds")
+    assert rep is not None and rep.first is not None and rep.first.kind == "successor"
+    assert '"use": "add"' in rep.first.detail and "pile-add-after" in rep.first.detail
+
+
+def test_a_new_set_from_the_pile_with_the_stock_out_is_caught() -> None:
+    """The engine mutant `rummy-stock-out-take-any`: with the stock exhausted, samba-es
+    (samba-es:stock-out) lets the next player take the pile only when its top card fits a meld of
+    the side; an engine that also lets a natural pair start a new set from it makes a step the
+    take-pile relation refuses under that clause. A position of samba-es play is rebuilt with the
+    stock gone (its cards and the pile's to the next player), a pile of one natural and a pair of
+    its rank in the hand of a side that has opened and has no set of that rank; the real engine
+    refuses the take, the engine without the guard (the other reading, take_pile_if_able) makes
+    it, and the relation refuses that step."""
+    from arbitro.proofs.rummy import abstract
+
+    r = rummy("samba-es")
+    assert r.stock_out == "forced_take_if_matches_meld"
+    loose = dataclasses.replace(r, stock_out="take_pile_if_able")
+    seat_ = next(iter(RUMMY.seatings(r)))
+    ck = abstract.Checker(r)
+    for s, _, _ in walk(r, seat_, 400, 5, eager=True):
+        pre = RUMMY.state_to_json(s)
+        seat, sides = int(pre["seat"]), int(pre["sides"])
+        side = pre["table"][seat % sides]
+        if pre["step"] != "draw" or not side["opened"]:
+            continue
+        other = (seat + 1) % len(pre["hands"])
+        pool = [*pre["stock"], *pre["pile"], *pre["hands"][other]]
+        have = {m["rank"] for m in side["melds"] if m["kind"] == "set"}
+        rank = next(
+            (k for k in ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") if k not in have
+             and sum(c[:-1] == k for c in pool) >= 3),
+            None,
+        )  # fmt: skip
+        if rank is None:
+            continue
+        three = [c for c in pool if c[:-1] == rank][:3]
+        for c in three:
+            pool.remove(c)
+        hands = [list(h) for h in pre["hands"]]
+        hands[seat] += three[:2]
+        hands[other] = pool
+        pre = {**pre, "stock": [], "pile": [three[2]], "hands": hands}
+        before = RUMMY.state_from_json(r, pre)
+        act = {"type": "take-pile", "seat": seat, "use": "set", "cards": sorted(three[:2], key=RUMMY.parse_card)}  # fmt: skip
+        with pytest.raises(IllegalActionError) as refused:
+            RUMMY.apply(r, before, RUMMY.action_from_json(act))
+        assert refused.value.clause == "samba-es:stock-out"
+        post = RUMMY.state_to_json(RUMMY.apply(loose, before, RUMMY.action_from_json(act)))
+        bad = abstract.step_checks(ck, pre, act, post)
+        assert any("stock-out" in str(b) for b in bad), bad
+        return
+    pytest.fail("no draw step of a side that has opened met")
