@@ -47,6 +47,7 @@ import sys
 import tempfile
 import time
 import tomllib
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -72,6 +73,10 @@ FIRST_PASS = 10
 """The refine layer's first pass walks 1/FIRST_PASS of each budget over every target, so a bug that
 any target shows dies in seconds; the second pass is the whole walk (see `refine_walk`)."""
 SUITE = ("tests/model", "tests/proofs")
+SUITE_IGNORE = ("tests/proofs/test_mutants_harness.py",)
+"""Left out of the suite layer: the harness's own tests check that every mutant's old snippet is in
+the engine, which in a mutated copy fails by construction (a "kill" that says nothing of the
+engine)."""
 LAYERS = ("refine", "suite")
 
 
@@ -819,6 +824,8 @@ def engine_line(copy: Path) -> str:
 
 
 LIVE: set[int] = set()
+COPIES: set[str] = set()
+"""The temporary folders holding the mutated copies under way."""
 """The layer runs under way, each the leader of its own process group (in this process's session,
 so they share its scheduling group and niceness: the whole run counts as one job to the kernel)."""
 
@@ -829,6 +836,8 @@ def _stop_live(signum: int, _frame: Any) -> None:
     for pid in list(LIVE):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(pid, signal.SIGKILL)
+    for tmp in list(COPIES):  # os._exit skips the temporary folders' own clean-up
+        shutil.rmtree(tmp, ignore_errors=True)
     os._exit(128 + signum)
 
 
@@ -877,14 +886,17 @@ def _run(copy: Path, args: Sequence[str], timeout: float, stdout: Path | None = 
     return Outcome("error", spent, f"exit {code}: {detail}")
 
 
-def run_refine(copy: Path, family: str, extra: Sequence[str], timeout: float) -> Outcome:
-    """`prove --refine` of the family's rulebooks, as the command walks them (see REFINE_SIZE);
-    `extra` arguments, if any, run the command itself with them instead."""
+def run_refine(
+    copy: Path, family: str, extra: Sequence[str], timeout: float, books: Sequence[str] = ()
+) -> Outcome:
+    """`prove --refine` of the family's rulebooks (or of `books` among them), as the command walks
+    them (see REFINE_SIZE); `extra` arguments, if any, run the command itself with them instead."""
+    chosen = [b for b in FAMILY_BOOKS[family] if not books or b in books] or FAMILY_BOOKS[family]
     if extra:
-        args = ["-c", cli(copy), "prove", "--refine", *FAMILY_BOOKS[family], *extra]
+        args = ["-c", cli(copy), "prove", "--refine", *chosen, *extra]
     else:
         budget, samples = REFINE_SIZE[family]
-        code = REFINE.format(books=list(FAMILY_BOOKS[family]), samples=samples, budget=budget)
+        code = REFINE.format(books=list(chosen), samples=samples, budget=budget)
         args = ["-c", code]
     return _run(copy, args, timeout)
 
@@ -898,11 +910,13 @@ def suite_order(tests: Sequence[str], family: str) -> list[str]:
     return [f"tests/model/{family}", "tests/proofs", *others]
 
 
-def run_suite(copy: Path, tests: Sequence[str], timeout: float) -> Outcome:
-    args = [
+def suite_args(tests: Sequence[str]) -> list[str]:
+    """The pytest command line of the suite layer (the harness's own tests left out)."""
+    return [
         "-m",
         "pytest",
         *tests,
+        *(f"--ignore={x}" for x in SUITE_IGNORE),
         "-x",
         "-q",
         "-p",
@@ -912,7 +926,10 @@ def run_suite(copy: Path, tests: Sequence[str], timeout: float) -> Outcome:
         "-m",
         "not slow",
     ]
-    return _run(copy, args, timeout)
+
+
+def run_suite(copy: Path, tests: Sequence[str], timeout: float) -> Outcome:
+    return _run(copy, suite_args(tests), timeout)
 
 
 @dataclass
@@ -930,22 +947,36 @@ def run_one(
     tests: Sequence[str] = SUITE,
     refine_args: Sequence[str] = (),
     timeout: float = 1800.0,
+    books: Sequence[str] = (),
 ) -> dict[str, Outcome]:
     """Copy the repository, plant `m` (None: the unmutated control), run the layers."""
     with tempfile.TemporaryDirectory(prefix="arbitro-mutant-") as tmp:
-        copy = copy_tree(root, Path(tmp) / "repo")
-        if m is not None:
-            apply_mutant(copy, m)
-        line = engine_line(copy)
-        if "pure-Python" not in line:
-            return {x: Outcome("error", 0.0, f"the copy does not run from source: {line}") for x in layers}  # fmt: skip
-        out: dict[str, Outcome] = {}
-        for layer in layers:
-            if layer == "refine":
-                out[layer] = run_refine(copy, family, refine_args, timeout)
-            else:
-                out[layer] = run_suite(copy, suite_order(tests, family), timeout)
-        return out
+        COPIES.add(tmp)
+        try:
+            return _run_layers(
+                m, family, layers, Path(tmp), root, tests, refine_args, timeout, books
+            )
+        finally:
+            COPIES.discard(tmp)
+
+
+def _run_layers(
+    m: Mutant | None, family: str, layers: Sequence[str], tmp: Path, root: Path,
+    tests: Sequence[str], refine_args: Sequence[str], timeout: float, books: Sequence[str],
+) -> dict[str, Outcome]:  # fmt: skip
+    copy = copy_tree(root, tmp / "repo")
+    if m is not None:
+        apply_mutant(copy, m)
+    line = engine_line(copy)
+    if "pure-Python" not in line:
+        return {x: Outcome("error", 0.0, f"the copy does not run from source: {line}") for x in layers}  # fmt: skip
+    out: dict[str, Outcome] = {}
+    for layer in layers:
+        if layer == "refine":
+            out[layer] = run_refine(copy, family, refine_args, timeout, books)
+        else:
+            out[layer] = run_suite(copy, suite_order(tests, family), timeout)
+    return out
 
 
 def _rate(rows: Sequence[Row], layer: str | None) -> str:
@@ -979,12 +1010,14 @@ def render(rows: Sequence[Row], layers: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def _cell(o: dict[str, Any] | None) -> str:
+def _cell(o: dict[str, Any] | None, usual: str = "") -> str:
     """A layer's outcome for the table; for a refine kill, the row that caught it (its kind, the
-    walk's target and pass)."""
+    walk's target and pass); the run it comes from when that is not the `usual` one."""
     if o is None:
         return "not run"
     how = str(o["status"])
+    if o.get("run") and o["run"] != usual:
+        how += f" [{o['run']}]"
     last = str(o.get("detail", "")).split(" | ")[-1]
     parts = last.split(": ")
     if how == "killed" and len(parts) >= 4 and parts[0] in ("first pass", "whole walk"):
@@ -995,17 +1028,59 @@ def _cell(o: dict[str, Any] | None) -> str:
     return how
 
 
+def summary(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -> list[str]:
+    """The kill rates of the recorded rows as markdown bullets: per layer of the rows it ran on,
+    its survivors and the mutants it did not run on; then the spec mutants caught."""
+
+    def names(rows: Iterable[dict[str, Any]]) -> str:
+        return ", ".join(f"`{r['name']}`" for r in rows) or "none"
+
+    out: list[str] = []
+    for x, target in (("refine", 95), ("suite", 100)):
+        ran = [r for r in engine if x in r and r[x]["status"] != "error"]
+        killed = [r for r in ran if r[x]["status"] == "killed"]
+        pct = 100.0 * len(killed) / max(len(ran), 1)
+        out.append(
+            f"- killed by `{x}`{' alone' if x == 'refine' else ''}: **{len(killed)} of "
+            f"{len(ran)}** run ({pct:.0f}%; target {target}%); survived: "
+            + names(r for r in ran if r[x]["status"] != "killed")
+        )
+        errors = [r for r in engine if x in r and r[x]["status"] == "error"]
+        if errors:
+            out.append(f"- an error of the run in `{x}` (not counted): {names(errors)}")
+        missing = [r for r in engine if x not in r]
+        if missing:
+            out.append(f"- **not run** against `{x}`: {names(missing)}")
+    both = [r for r in engine if all(x in r for x in LAYERS)]
+    either = [r for r in engine if any(r[x]["status"] == "killed" for x in LAYERS if x in r)]
+    out.append(
+        f"- killed by either layer: {len(either)} of the {len(engine)} mutants; both layers run "
+        f"on {len(both)} of them; survived both: "
+        + names(r for r in both if all(r[x]["status"] == "survived" for x in LAYERS))
+    )
+    if spec:
+        caught = [r for r in spec if r["status"] == "killed"]
+        out.append(
+            f"- spec mutants caught (a check REFUTED with a witness that the baseline does not "
+            f"refute): **{len(caught)} of {len(spec)}** run: {names(caught)}"
+        )
+    return [*out, ""] if out else out
+
+
 def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -> str:
     """The recorded runs as the tables of docs/proofs.md's mutation section (a table per
     non-empty run)."""
     lines: list[str] = []
+    runs = Counter(r[x]["run"] for r in engine for x in LAYERS if x in r and r[x].get("run"))
+    usual = runs.most_common(1)[0][0] if runs else ""
+    lines += summary(engine, spec)
     if engine:
         lines += ["| mutant | what it breaks | `refine` | suite | CPU s (refine + suite) |",
                   "|---|---|---|---|---|"]  # fmt: skip
     for r in engine:
         cpu = " + ".join(f"{r[x]['cpu_seconds']:.0f}" if x in r else "-" for x in LAYERS)
-        lines.append(f"| `{r['name']}` | {r['about']} | {_cell(r.get('refine'))} | "
-                     f"{_cell(r.get('suite'))} | {cpu} |")  # fmt: skip
+        lines.append(f"| `{r['name']}` | {r['about']} | {_cell(r.get('refine'), usual)} | "
+                     f"{_cell(r.get('suite'), usual)} | {cpu} |")  # fmt: skip
     if engine and spec:
         lines.append("")
     if spec:
@@ -1051,6 +1126,22 @@ def spec_main(args: argparse.Namespace) -> int:
     return 0
 
 
+def join_runs(files: Sequence[str]) -> list[dict[str, Any]]:
+    """The rows of several recorded runs (`FILE` or `FILE#LABEL`), joined by mutant: each layer's
+    outcome from the last file that has it, stamped with the file's label as `run` (unless it
+    has one), in the order of MUTANTS."""
+    rows: dict[str, dict[str, Any]] = {}
+    for item in files:
+        path, _, label = item.partition("#")
+        for r in json.loads(Path(path).read_text(encoding="utf-8")):
+            row = rows.setdefault(r["name"], {k: v for k, v in r.items() if k not in LAYERS})
+            for x in LAYERS:
+                if x in r:
+                    row[x] = {**r[x], **({"run": label} if label and "run" not in r[x] else {})}
+    order = {m.name: i for i, m in enumerate(MUTANTS)}
+    return sorted(rows.values(), key=lambda r: order.get(r["name"], len(order)))
+
+
 def row_json(r: Row) -> dict[str, Any]:
     m = r.mutant
     return {
@@ -1068,6 +1159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--layer", action="append", choices=LAYERS, help="only these layers")
     p.add_argument("--refine-arg", action="append", default=[], metavar="ARG",
                    help="an extra argument for `arbitro prove --refine` (repeatable)")  # fmt: skip
+    p.add_argument("--book", action="append", metavar="RULEBOOK",
+                   help="the refine layer walks only these of the family's rulebooks")  # fmt: skip
     p.add_argument("--test", action="append", metavar="PATH", help=f"suite paths (default {SUITE})")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per layer run")
     p.add_argument("--jobs", type=int, default=1, help="mutants run side by side (default 1)")
@@ -1079,7 +1172,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="the spec mutants instead: each changed rule proved as a spec of its own")  # fmt: skip
     p.add_argument("--markdown", nargs=2, metavar=("ENGINE_JSON", "SPEC_JSON"),
                    help="print recorded runs as markdown tables (no mutant is run)")  # fmt: skip
+    p.add_argument("--join", nargs="+", metavar="FILE[#LABEL]",
+                   help="join recorded runs by mutant (the last file's outcome of each layer wins) "
+                        "into the --json file (no mutant is run)")  # fmt: skip
     args = p.parse_args(argv)
+    if args.join:
+        if not args.json:
+            print("mutants.py: --join needs --json FILE", file=sys.stderr)
+            return 2
+        from arbitro.safe_write import write_text
+
+        try:
+            joined = join_runs(args.join)
+            write_text(args.json, json.dumps(joined, indent=2) + "\n", force=args.force)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"mutants.py: cannot join {' '.join(args.join)}: {e}", file=sys.stderr)
+            return 2
+        return 0
     if args.markdown:
         got = [json.loads(Path(f).read_text(encoding="utf-8")) if Path(f).is_file() else []
                for f in args.markdown]  # fmt: skip
@@ -1120,7 +1229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def one(m: Mutant | None, family: str) -> dict[str, Outcome]:
         return run_one(m, family, layers, tests=tests, refine_args=args.refine_arg,
-                       timeout=args.timeout)  # fmt: skip
+                       timeout=args.timeout, books=args.book or ())  # fmt: skip
 
     families = [] if args.no_control else sorted({m.family for m in chosen})
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:

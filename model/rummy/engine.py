@@ -156,17 +156,41 @@ class _Listed:
     """The legal actions of the state listed last, and the states listing had to play some of
     them into: `apply` takes an action found here without judging it again."""
 
-    __slots__ = ("legal", "next", "rules", "state")
+    __slots__ = ("legal", "next", "rules", "state", "t", "t_rules")
 
     def __init__(self) -> None:
         self.rules: RummyRules | None = None
         self.state: State | None = None
         self.legal: tuple[Action, ...] = ()
         self.next: dict[Action, State] = {}
+        self.t_rules: RummyRules | None = None
+        self.t: Tables | None = None
+        """The tables of `t_rules`, asked for last: `tables` is interpreted code (see
+        `_tables`)."""
 
 
 _LISTED: Final = _Listed()
 _TYPES: Final = frozenset(_ACTION_TYPES)
+
+
+def _tables(rules: RummyRules) -> Tables:
+    """`tables(rules)`, remembered for the rules asked for last without a call into the
+    interpreted `tables` module (a listing and the move played after it ask for the same)."""
+    listed = _LISTED
+    t = listed.t
+    if t is None or listed.t_rules is not rules:
+        t = listed.t = tables(rules)
+        listed.t_rules = rules
+    return t
+
+
+def _listed_as(legal: tuple[Action, ...], a: Action) -> bool:
+    """Whether `a` is one of the actions `legal` listed: the action played is most often the
+    very object listed (found by identity), else an equal one."""
+    for x in legal:
+        if x is a:
+            return True
+    return a in legal
 
 
 def apply(rules: RummyRules, state: State, action: object) -> State:
@@ -174,16 +198,16 @@ def apply(rules: RummyRules, state: State, action: object) -> State:
     listed = _LISTED
     if listed.state is state and listed.rules is rules and type(action) in _TYPES:
         a: Action = action  # type: ignore[assignment]
-        if a in listed.legal:
+        if _listed_as(listed.legal, a):
             # listed as legal: well formed, the mover's, refused by no clause
             got = listed.next.get(a)
-            return got if got is not None else transition(tables(rules), state, a)
+            return got if got is not None else transition(_tables(rules), state, a)
     a = well_formed(state, action)
     mover = state.to_move()
     if a.seat != mover:
         raise _out_of_turn(rules, state, a, mover)
     try:
-        return transition(tables(rules), state, a)
+        return transition(_tables(rules), state, a)
     except Refusal as e:
         raise _illegal(rules, a, e) from None
 
@@ -285,7 +309,7 @@ def legal_actions(rules: RummyRules, state: State) -> tuple[Action, ...]:
     listed.state = state
     reached: dict[Action, State] = {}
     listed.next = reached
-    out = tuple(_Moment(tables(rules), state, reached).legal())
+    out = tuple(_Moment(_tables(rules), state, reached).legal())
     listed.legal = out
     listed.rules = rules
     return out
@@ -669,14 +693,17 @@ def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
     for i, m in enumerate(melds):
         hit = per_meld.get(id(m))
         if hit is not None and hit[0] is m:
-            got_m = hit[1]
+            entry: tuple[int, int, bool, tuple[int, ...]] = hit[1]
         else:
             got_m = takes(t, m)
+            entry = (i, got_m[0], got_m[1], got_m[2])
             if len(per_meld) >= caches.MELDS:
                 per_meld.clear()
-            per_meld[id(m)] = (m, got_m)
-        if got_m[0] >= 0 or got_m[1] or got_m[2]:
-            adds.append((i, *got_m))
+            per_meld[id(m)] = (m, entry)
+        if entry[1] >= 0 or entry[2] or entry[3]:
+            # the entry with the meld's index in this side's melds (an index kept from another
+            # melds tuple is replaced, not trusted)
+            adds.append(entry if entry[0] == i else (i, entry[1], entry[2], entry[3]))
         if m.kind == SET:
             same = ranks.get(m.key)
             if same is None:

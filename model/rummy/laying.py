@@ -11,12 +11,10 @@ start are remembered, since the same few groups recur in every hand.
 
 from __future__ import annotations
 
-import collections
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from itertools import groupby
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import BLACK_THREES, JOKER, LOWEST_NATURAL, LOWEST_THREE
@@ -24,20 +22,38 @@ from arbitro.model.rummy.melds import SET, Meld
 from arbitro.model.rummy.tables import Tables
 
 
-def submultisets(kinds: list[tuple[int, int]], size: int) -> Iterator[tuple[int, ...]]:
-    """Sorted multisets of `size` cards drawn from (card, available count) pairs, each once."""
+def submultisets(kinds: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
+    """Sorted multisets of `size` cards drawn from (card, available count) pairs, each once:
+    the most copies of the first card first."""
+    rooms = [0] * (len(kinds) + 1)
+    for i in range(len(kinds) - 1, -1, -1):
+        rooms[i] = rooms[i + 1] + kinds[i][1]
+    return _sub(kinds, rooms, 0, size)
+
+
+def _sub(
+    kinds: list[tuple[int, int]], rooms: list[int], i: int, size: int
+) -> list[tuple[int, ...]]:
+    """`submultisets` of the kinds from index `i` on (`rooms[i]`: the cards they hold), built
+    as lists rather than through a recursive generator (a frame per level and per result)."""
     if size == 0:
-        yield ()
-        return
-    if not kinds:
-        return
-    (c, n), rest = kinds[0], kinds[1:]
-    room = sum(k for _, k in rest)
+        return [()]
+    if i == len(kinds):
+        return []
+    c, n = kinds[i]
+    room = rooms[i + 1]
+    out: list[tuple[int, ...]] = []
     for take in range(min(n, size), -1, -1):
         if size - take > room:
             break
-        for tail in submultisets(rest, size - take):
-            yield (c,) * take + tail
+        tails = _sub(kinds, rooms, i + 1, size - take)
+        if take == 0:
+            out += tails
+            continue
+        head = (c,) * take
+        for tail in tails:
+            out.append(head + tail)
+    return out
 
 
 @lru_cache(maxsize=caches.LAYS)
@@ -78,18 +94,43 @@ def _set_lays(
     return tuple(out)
 
 
-class Shape(NamedTuple):
-    """A sorted pool of cards grouped the way candidate melds are read off it."""
+class Shape:
+    """A sorted pool of cards grouped the way candidate melds are read off it (a plain class:
+    compiled, its fields are read without an attribute lookup)."""
 
-    distinct: tuple[int, ...]  # each card once, in order
-    counts: dict[int, int]  # card -> copies held
-    wild_kinds: tuple[tuple[int, int], ...]  # (wild card, count)
-    black_kinds: tuple[tuple[int, int], ...]  # (black three, count)
-    rank_count: dict[int, int]  # natural rank -> cards of it
-    bits: int  # bit 16 * suit + p set when the card at escalera position p of that suit is held
-    wilds: int  # wild cards held
-    nats: dict[int, list[int]]  # natural rank -> its distinct cards held, in order (not to be
-    # changed: every reader of the shape shares them)
+    __slots__ = (
+        "bits",
+        "black_kinds",
+        "counts",
+        "distinct",
+        "nats",
+        "rank_count",
+        "wild_kinds",
+        "wilds",
+    )
+
+    def __init__(
+        self,
+        distinct: tuple[int, ...],
+        counts: dict[int, int],
+        wild_kinds: tuple[tuple[int, int], ...],
+        black_kinds: tuple[tuple[int, int], ...],
+        rank_count: dict[int, int],
+        bits: int,
+        wilds: int,
+        nats: dict[int, list[int]],
+    ) -> None:
+        self.distinct = distinct  # each card once, in order
+        self.counts = counts  # card -> copies held
+        self.wild_kinds = wild_kinds  # (wild card, count)
+        self.black_kinds = black_kinds  # (black three, count)
+        self.rank_count = rank_count  # natural rank -> cards of it
+        self.bits = bits
+        """Bit 16 * suit + p set when the card at escalera position p of that suit is held."""
+        self.wilds = wilds  # wild cards held
+        self.nats = nats
+        """Natural rank -> its distinct cards held, in order (not to be changed: every reader
+        of the shape shares them)."""
 
     def naturals(self, rank: int) -> list[int]:
         """The distinct naturals of `rank` held, in order."""
@@ -102,22 +143,13 @@ class Shape(NamedTuple):
         return (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
 
 
-_WILD_KINDS: Final = (*range(LOWEST_THREE), JOKER)
-# what `Counter.update` runs (in C), without Counter's own overhead
-_count_elements: Callable[[dict[int, int], Iterable[int]], None]
-_count_elements = collections._count_elements  # type: ignore[attr-defined]
-
-
-_new_shape: Final[Any] = tuple.__new__
-"""`Shape(...)` without the Python call of a NamedTuple's constructor."""
-
 _LAST: Final[list[Any]] = [None, None, None]
 """The pool, tables and shape worked out last: the list of legal actions and the going-out
 screens of one state read the same hand."""
 
 
 def shape(t: Tables, pool: tuple[int, ...]) -> Shape:
-    """The `Shape` of the sorted `pool` (counted in C where it can: `_count_elements`, `map`)."""
+    """The `Shape` of the sorted `pool`."""
     last = _LAST
     if last[0] is pool and last[1] is t:
         got_shape: Shape = last[2]
@@ -130,51 +162,52 @@ def shape(t: Tables, pool: tuple[int, ...]) -> Shape:
 
 
 def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
-    got: dict[int, int] = {}
-    _count_elements(got, pool)  # in the pool's (sorted) order
-    nw = 0
-    wild_kinds: tuple[tuple[int, int], ...] = ()
-    if pool and (pool[0] < LOWEST_THREE or pool[-1] == JOKER):
-        wild_kinds = tuple([(c, got[c]) for c in _WILD_KINDS if c in got])
-        for _, k in wild_kinds:
-            nw += k
-    b0, b1 = BLACK_THREES
-    black_kinds = (
-        tuple([(c, got[c]) for c in BLACK_THREES if c in got]) if b0 in got or b1 in got else ()
-    )
-    # the naturals, card by card: their ranks, the cards of each rank, their escalera positions
-    # (`Tables.seq_bit` is 0 without escaleras); the naturals lie between the threes and the
-    # joker, sorted, so the cards of a rank come together
+    # one pass over the sorted pool, a run of equal cards at a time: the wilds (twos, then the
+    # joker) and the black threes come in the order of their card numbers, the
+    # naturals lie between the threes and the joker, sorted, so the cards of a rank come
+    # together; their escalera positions from `Tables.seq_bit` (0 without escaleras)
     seq_bit = t.seq_bit
+    got: dict[int, int] = {}
     nats: dict[int, list[int]] = {}
     rank_count: dict[int, int] = {}
+    wilds: list[tuple[int, int]] = []
+    blacks: list[tuple[int, int]] = []
+    nw = 0
     bits = 0
     rank = -1
     held = 0
     same: list[int] = []
-    for c, n in got.items():
-        if c < LOWEST_NATURAL:
-            continue
-        if c >= JOKER:
-            break
-        bits |= seq_bit[c]
-        k = c >> 2
-        if k == rank:
-            same.append(c)
-            held += n
-        else:
-            if rank >= 0:
-                rank_count[rank] = held
-            rank = k
-            held = n
-            same = [c]
-            nats[k] = same
+    size = len(pool)
+    i = 0
+    while i < size:
+        c = pool[i]
+        j = i + 1
+        while j < size and pool[j] == c:
+            j += 1
+        n = j - i
+        i = j
+        got[c] = n
+        if c >= LOWEST_NATURAL and c < JOKER:
+            bits |= seq_bit[c]
+            k = c >> 2
+            if k == rank:
+                same.append(c)
+                held += n
+            else:
+                if rank >= 0:
+                    rank_count[rank] = held
+                rank = k
+                held = n
+                same = [c]
+                nats[k] = same
+        elif c < LOWEST_THREE or c == JOKER:
+            wilds.append((c, n))
+            nw += n
+        elif c in BLACK_THREES:
+            blacks.append((c, n))
     if rank >= 0:
         rank_count[rank] = held
-    sh: Shape = _new_shape(
-        Shape, (tuple(got), got, wild_kinds, black_kinds, rank_count, bits, nw, nats)
-    )
-    return sh
+    return Shape(tuple(got), got, tuple(wilds), tuple(blacks), rank_count, bits, nw, nats)
 
 
 @lru_cache(maxsize=caches.LAYS)

@@ -196,6 +196,22 @@ def _before(rules: EscobaRules, rel: R.Relation, name: str) -> Facts:
     return g
 
 
+def _lean_before(rules: EscobaRules, g: R.Seating, rel: R.Relation, name: str) -> Facts:
+    """LEAN: the part of what a step assumes before it that ONE needs: each card in one place,
+    counts not negative in the hands (a redeal's guard that every hand is empty), and at the
+    hand's end the stock's shape (the last deal leaves it empty) and a side or nobody captured last
+    (who takes the rest)."""
+    out = Facts()
+    out.given(one_place(rules, rel.pre), "one_place holds before the step")
+    nonneg = [*rel.pre.hands, rel.card, rel.taken]
+    if rel.follow == "end":
+        nonneg += rel.pre.stock
+        out.given(stock_shape(rules, g, rel.pre), "stock_shape holds before the step")
+        out.given((rel.pre.last >= -1) & (rel.pre.last < g.sides), "a side or -1 captured last")
+    out.given(all_of(v.nonneg() for v in nonneg), "counts")
+    return out
+
+
 def step_check(
     rules: EscobaRules,
     inst: Instance,
@@ -210,7 +226,8 @@ def step_check(
     guards holds for every step the rules allow too), one solver call per part of the claim (ONE,
     then SHAPE; at the end, the cards all captured or on the table): small questions the solver
     answers in a fraction of a second, where the whole claim over every guard takes it minutes.
-    When one of them is not unsat, the step is checked again with every guard and the whole claim,
+    ONE is asked first of `_lean_before` alone (the premises it needs), then, when that is not
+    unsat, of everything the step assumes before it. When one of them is not unsat, the step is checked again with every guard and the whole claim,
     so a counterexample is always a step the rules allow. The core is the solver's own (the
     clauses the proof used), not minimised. With `vacuity`, whether the step can happen at all is
     checked too (every guard, no claim)."""
@@ -233,11 +250,16 @@ def step_check(
     core: dict[str, None] = {}
     # SHAPE is about the stock alone: asked of the facts about the stock and the deal number, the
     # same question for every mover and play of a seating, answered once (`smt.check` remembers)
-    asked = [(quick, c) for c in claims[:1]] + [
+    lean = Facts([*(f for f in rel.guards if f.clause not in drop), *rel.follow_guards])
+    lean.extend(rel.effects)
+    lean.extend(_lean_before(rules, g, rel, name))
+    asked = [(lean, c) for c in claims[:1]] + [
         (slice_facts(quick, _stock_part), c) for c in claims[1:]
     ]
     for facts, claim in asked:
         out = smt.check(facts.items, [~claim], timeout=timeout, minimise=False, values=False)
+        if out.status != "unsat" and facts is lean:
+            out = smt.check(quick.items, [~claim], timeout=timeout, minimise=False, values=False)
         if out.status != "unsat":
             break
         core.update(dict.fromkeys(out.core))

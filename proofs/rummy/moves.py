@@ -294,7 +294,10 @@ def in_classes(k: int, classes: tuple[str, ...]) -> bool:
 
 def take_pile(rules: RummyRules) -> list[Relation]:
     """The whole pile taken, its top card used at once, its red threes laid out and the rest to
-    the hand (or held aside until the opening is laid): one relation per use and destination."""
+    the hand (or held aside until the opening is laid): one relation per use and destination.
+    Where *:stock-out forces a take onto a meld once the stock is exhausted, no new meld is
+    started from the pile then; where *:pile-add-after says so, the top card alone goes onto a
+    meld only after the pile's first take of the hand."""
     known(
         "pile_wild_pair_after",
         rules.pile_wild_pair_after,
@@ -384,6 +387,16 @@ def _take_pile(rules: RummyRules, use: str, dest: str) -> Relation:
         _no_melds(rel, "a", "b", post=("a2",))
     else:
         g.add(cid("frozen_by"), ~frozen, "never onto a meld when frozen")
+        known("pile_add_after", r.pile_add_after, ("any_time", "first_pile_take"))
+        if r.pile_add_after == "first_pile_take":
+            taken = Int("pile_taken_before")
+            rel.scalars["pile_taken_before"] = taken
+            g.given(any_of((taken.eq(0), taken.eq(1))), "a flag")
+            g.add(
+                cid("pile_add_after"),
+                taken.eq(1),
+                "the top card alone takes the pile only once somebody has taken it this hand",
+            )
         e.given(y.zero(), "no card of the hand is shown")
         g.add(cid("pile_to_own_set"), any_of((ta.is_set, ta.is_seq)), "a set or an escalera")
         g.add(cid("pile_to_own_set"), implies(ta.is_set, r.pile_to_own_set), "onto a set")
@@ -401,6 +414,14 @@ def _take_pile(rules: RummyRules, use: str, dest: str) -> Relation:
         g.extend(add_facts(r, ta, top))
         e.given(a2.eq(a + top), "the top card joins the meld")
         _no_melds(rel, "b", post=("new",))
+    if r.stock_out == "forced_take_if_matches_meld" and use in ("set", "escalera"):
+        m = rel.pre["stock"].size()
+        short = m < r.draw_count if r.draw_short_stock == "hand_ends" else m.eq(0)
+        g.add(
+            cid("stock_out"),
+            ~short,
+            "with the stock exhausted only a top card that fits a meld takes the pile",
+        )
     rest = pile - top
     e.add(
         cid("red_three_initial_replacement"),

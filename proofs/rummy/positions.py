@@ -11,11 +11,19 @@ refiner (`arbitro.proofs.rummy.refine`) checks every state on the way:
   and the upcard hold no red three and the deck's last card is one; the chooser draws and
   discards until the stock runs out, so the draw that takes that red three is checked (it stops
   play without a discard exactly where the book says so);
+- **a red three replaced by a red three** (*:red-three-initial-replacement): where the deal
+  replaces red threes, the first card dealt is one and the first card of the stock, drawn to
+  replace it, is another, so the deal must lay that one out too and draw again;
+- **an escalera at its maximum** (*:sequence-max): the first player holds one card more than
+  the longest escalera, in a row of one suit, and the eager chooser lays it and grows it to its
+  maximum, so a state holds the escalera and the card that would extend it past the book's
+  limit (the refiner asks the engine to refuse that addition);
 - **eager hands**: seeded deals played by a chooser that takes the pile whenever the engine
   allows it and lays and adds at once, so the pile is taken early and often, by sides that have
   opened and by sides that have not, and players go out.
 
-Implements, as positions to check, *:upcard-cover, *:last-red-three-ends-hand and, through the
+Implements, as positions to check, *:upcard-cover, *:last-red-three-ends-hand,
+*:red-three-initial-replacement, *:sequence-max and, through the
 eager hands, *:pile-wild-pair-after, *:frozen-by and *:blocked-by-top.
 """
 
@@ -85,6 +93,79 @@ def last_red(rules: RummyRules, seating: Seating) -> list[int] | None:
     return [*head[:-1], *_complete(deck, head)[len(head) :], reds[0]]
 
 
+def red_for_red(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose first card dealt is a red three and whose first card after the hands
+    (its replacement, where red threes are replaced at the deal) is another, replaced in turn by
+    a plain card; None when the book replaces red threes later or the deck has one red three."""
+    if rules.red_three_initial_replacement != "at_deal":
+        return None
+    deck = sorted(RUMMY.deck(rules, seating))
+    reds = [c for c in deck if _kind(c) in C.RED_THREES]
+    plain = [
+        c
+        for c in deck
+        if _kind(c) not in C.RED_THREES and not in_classes(_kind(c), rules.upcard_cover)
+    ]
+    need = _need(rules, seating)
+    if len(reds) < 2 or len(plain) < need + 1:
+        return None
+    return _complete(deck, [reds[0], *plain[: need - 1], reds[1], *plain[need - 1 : need + 1]])
+
+
+def long_escalera(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose first player holds the top *:sequence-max + 1 escalera ranks of one
+    suit, the rest of the hand cards that meld with nothing (black threes, naturals of other
+    ranks, no two of a rank), and draws cards of the run's ranks in other suits: the eager
+    chooser lays an escalera, grows it to its maximum and keeps the card that would extend it
+    once more, in a state whose additions the refiner compares. None without escaleras, or
+    when the hand is too small."""
+    if not rules.sequences or rules.sequence_max < 1:
+        return None
+    lay = next(x for x in rules.layouts if x.name == seating.layout)
+    n, size = lay.players, lay.hand_size
+    ranks = C.sequence_positions(rules)[-(rules.sequence_max + 1) :]
+    if len(ranks) <= rules.sequence_max or size < len(ranks) + 2:
+        return None
+    deck = sorted(RUMMY.deck(rules, seating))
+    left = list(deck)
+
+    def take(k: int) -> int | None:
+        got = next((c for c in left if _kind(c) == k), None)
+        if got is not None:
+            left.remove(got)
+        return got
+
+    spade = C.SUITS.index("S")
+    run = [take(C.kind(r, spade)) for r in ranks]
+    fillers: list[int | None] = [take(k) for k in C.BLACK_THREES for _ in range(3)]
+    fillers += [take(C.kind(r, (r + 1) % 3)) for r in C.NATURAL_RANKS if r not in ranks]
+    mine = [c for c in (*run, *(f for f in fillers if f is not None)) if c is not None]
+    if len(mine) < size or None in run:
+        return None
+    mine = mine[:size]
+    for c in fillers[size - len(run) :]:  # fillers not dealt go back
+        if c is not None and c not in mine:
+            left.append(c)
+    left.sort()
+    # cards of the run's ranks in other suits: the upcard and the first draws (no pair in hand)
+    got = [take(C.kind(r, (r + s) % 3)) for s in (0, 1, 2) for r in ranks]
+    others = [c for c in got if c is not None]
+    plain = [
+        c
+        for c in left
+        if _kind(c) not in C.RED_THREES and not in_classes(_kind(c), rules.upcard_cover)
+    ]
+    need = n * size
+    if len(plain) < need - size or len(others) < 4:
+        return None
+    order: list[int] = []
+    rest = iter(plain)
+    for i in range(need):
+        order.append(mine[i // n] if i % n == 0 else next(rest))
+    order += others
+    return _complete(deck, order)
+
+
 def _complete(deck: Sequence[int], head: Sequence[int]) -> list[int]:
     """`head` followed by the rest of the deck (a multiset: copies count), in deck order."""
     left = list(deck)
@@ -95,10 +176,12 @@ def _complete(deck: Sequence[int], head: Sequence[int]) -> list[int]:
 
 def play(
     rules: RummyRules, seating: Seating, order: Sequence[int], dealer: int = 0,
-    preferred: Sequence[str] = PREFERRED, steps: int = MAX_STEPS,
+    preferred: Sequence[str] = PREFERRED, steps: int = MAX_STEPS, keep_wilds: bool = False,
 ) -> Position:  # fmt: skip
     """The deal of `order`, then the chooser's actions (the first legal action of the first type
-    of `preferred`, else the first legal action) until the hand ends or `steps` were played."""
+    of `preferred`, else the first legal action) until the hand ends or `steps` were played.
+    With `keep_wilds`, a discard is of the first natural card held that is listed (wilds and
+    threes are kept, so the pile is not frozen by a discard)."""
     state: Any = RUMMY.deal(rules, RUMMY.new_game(rules, seating, dealer), order)
     acts: list[dict[str, Any]] = []
     for _ in range(steps):
@@ -109,12 +192,32 @@ def play(
             break
         as_json = [RUMMY.action_to_json(a) for a in legal]
         k = next((i for t in preferred for i, a in enumerate(as_json) if a["type"] == t), 0)
+        if keep_wilds and as_json[k]["type"] == "discard":
+            natural = (
+                i
+                for i, a in enumerate(as_json)
+                if a["type"] == "discard" and C.kind_of(a["card"]) in C.NATURALS
+            )
+            k = next(natural, k)
         acts.append(as_json[k])
         state = RUMMY.apply(rules, state, legal[k])
     return dealer, list(order), acts
 
 
-BUILDERS: tuple[Callable[[RummyRules, Seating], list[int] | None], ...] = (upcard_twice, last_red)
+GROWING = ("take-pile", "finish-opening", "add", "lay", "draw", "discard")
+"""The chooser of the escalera at its maximum: additions before new melds, so one escalera
+grows to its maximum rather than two being laid."""
+GROWING_STEPS = 40
+"""Its hand is kept that far: the escalera is at its maximum within the first player's turn."""
+
+Builder = Callable[[RummyRules, Seating], list[int] | None]
+BUILDERS: tuple[tuple[Builder, tuple[str, ...], int], ...] = (
+    (upcard_twice, PREFERRED, MAX_STEPS),
+    (last_red, PREFERRED, MAX_STEPS),
+    (red_for_red, PREFERRED, MAX_STEPS),
+    (long_escalera, GROWING, GROWING_STEPS),
+)
+"""Each built deck order with the chooser that plays it and how many of its actions are kept."""
 
 EAGER = ("take-pile", "finish-opening", "lay", "add", "draw", "discard")
 """The chooser of the eager hands: the pile taken whenever the engine allows it, melds laid and
@@ -122,35 +225,50 @@ added to at once; so the pile is taken early and often, by sides that have opene
 that have not (the cases *:pile-wild-pair-after, *:frozen-by and *:blocked-by-top tell apart)."""
 EAGER_DEALS = 2
 EAGER_STEPS = 150
+EAGER_HANDS: tuple[tuple[str, tuple[str, ...], bool, int, tuple[int, ...]], ...] = (
+    ("eager", EAGER, False, EAGER_STEPS, tuple(range(EAGER_DEALS))),
+    # the pile stays unfrozen while sides open from the hand: the top card alone onto a meld is
+    # asked before anybody has taken the pile (*:pile-add-after)
+    ("eager, keeping wilds", EAGER, True, EAGER_STEPS, (0,)),
+)
+"""The seeded hands: (name, chooser, keep_wilds, actions kept, the seeds of their deck orders:
+`random.Random(f"eager:{seed}")` shuffles the deck)."""
 
 
 def eager(rules: RummyRules, seating: Seating) -> list[Position]:
-    """Hands from seeded deck orders played by the EAGER chooser."""
+    """Hands from seeded deck orders played by the choosers of EAGER_HANDS."""
     out: list[Position] = []
-    for seed in range(EAGER_DEALS):
-        order = list(RUMMY.deck(rules, seating))
-        random.Random(f"eager:{seed}").shuffle(order)
-        out.append(play(rules, seating, order, preferred=EAGER, steps=EAGER_STEPS))
+    for _, preferred, keep, steps, seeds in EAGER_HANDS:
+        for seed in seeds:
+            order = list(RUMMY.deck(rules, seating))
+            random.Random(f"eager:{seed}").shuffle(order)
+            out.append(
+                play(rules, seating, order, preferred=preferred, steps=steps, keep_wilds=keep)
+            )
     return out
 
 
 def directed(rules: RummyRules, seating: Seating) -> list[Position]:
     """The built positions of a seating for `prove --refine` to walk (see the module)."""
     out: list[Position] = []
-    for build in BUILDERS:
+    for build, preferred, steps in BUILDERS:
         order = build(rules, seating)
         if order is not None:
-            out.append(play(rules, seating, order))
+            out.append(play(rules, seating, order, preferred=preferred, steps=steps))
     return out + eager(rules, seating)
 
 
 __all__ = [
     "BUILDERS",
+    "EAGER_HANDS",
+    "GROWING",
     "MAX_STEPS",
     "PREFERRED",
     "Position",
     "directed",
     "last_red",
+    "long_escalera",
     "play",
+    "red_for_red",
     "upcard_twice",
 ]

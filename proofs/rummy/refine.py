@@ -24,7 +24,15 @@ it returns the first place where the engine and the relations of `arbitro.proofs
    also searches arrangements of the hand (can the player still end the turn, reach the
    minimum, go out) which the relation does not encode: there only the successor direction is
    checked (docs/proofs.md, *Refinement*, says so).
-4. **The hand's score.** When an action ends the hand, the final position read into the score
+4. **Refusals.** In a decided state the engine must also refuse, when asked (`apply`), what it
+   does not list: every new meld of another size than its kind's laying size (`off_size_lays`:
+   shorter ones, which the relation's guards refuse, as illegal under a clause the guards name,
+   *:sequence-min, *:set-min…), and every addition the relation refuses of a wild or of a card
+   of the meld's rank or suit (as illegal under a clause the guards name: an eighth card on an
+   escalera of seven, *:sequence-max). A bug in the meld rules that `legal_actions` hides
+   behind its own enumeration (which lays at the laying size, and reads a meld's open ends
+   from its size) still shows in what the oracle answers.
+5. **The hand's score.** When an action ends the hand, the final position read into the score
    encoding (`score.config`) satisfies its facts and gives the engine's points, category by
    category, for every side.
 
@@ -41,6 +49,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from arbitro.model.errors import IllegalAction, MalformedInput
 from arbitro.model.game import Seating
 from arbitro.model.rummy.model import RUMMY
 from arbitro.model.rummy.scoring import score_hand
@@ -60,6 +69,14 @@ def _plus(a: list[int], b: list[int]) -> list[int]:
 
 def _minus(a: list[int], b: list[int]) -> list[int]:
     return [x - y for x, y in zip(a, b, strict=True)]
+
+
+def _near(card: str, meld: Mapping[str, Any]) -> bool:
+    """Whether `card` is a wild or shares the rank (a set) or the suit (an escalera) of the
+    meld's cards: the additions whose refusal turns on the meld's size and caps."""
+    if card == "JK" or card[0] == "2":
+        return True
+    return any(c[:-1] == card[:-1] or c[-1] == card[-1] for c in meld["cards"])
 
 
 def _key(action: Mapping[str, Any]) -> str:
@@ -157,6 +174,7 @@ class Refiner:
         self.wild_size = rules.wild_meld_min_start if rules.wild_canasta else 0
         self.lay_sizes = tuple(sorted({self.set_size, self.run_size, self.wild_size} - {0}))
         self.sets: dict[str, int] = {}
+        self.refused: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------ the invariant
 
@@ -336,7 +354,15 @@ class Refiner:
         zp = abstract.zones(pre, seat)
         melds = abstract.melds_of(pre, seat % int(pre["sides"]))
         self.sets = abstract.set_counts(pre, seat % int(pre["sides"]))
-        ours = {_key(a): a for a in self.candidates(pre) if not self._facts_broken(zp, melds, a)}
+        ours: dict[str, dict[str, Any]] = {}
+        self.refused = []
+        for a in self.candidates(pre):
+            if not self._facts_broken(zp, melds, a):
+                ours[_key(a)] = a
+            elif a["type"] == "add" and _near(
+                a["card"], pre["table"][seat % int(pre["sides"])]["melds"][a["meld"]]
+            ):
+                self.refused.append(a)
         missing = tuple(a for k, a in ours.items() if k not in listed)
         extra = tuple(a for k, a in listed.items() if k not in ours)
         if not missing and not extra:
@@ -350,6 +376,101 @@ class Refiner:
         return Disagreement(
             "enabled", "; ".join(words) + f" (first: {json.dumps(first)})", missing, extra
         )
+
+    def off_size_lays(self, hand: Sequence[str]) -> list[list[str]]:
+        """New melds of every size but the laying sizes that `lays` lists, leaving two cards in
+        the hand: per rank held, its first n naturals with the first w wilds (the suits of a
+        set's cards change nothing the relation reads); per suit, every window of its distinct
+        naturals in order (consecutive or not); the first w wilds alone. Each is a candidate the
+        engine must refuse (`refusal_difference`)."""
+        order = RUMMY.parse_card
+        wilds = sorted((c for c in hand if c == "JK" or c[0] == "2"), key=order)
+        by_rank: dict[str, list[str]] = {}
+        by_suit: dict[str, set[str]] = {}
+        for c in hand:
+            if c in wilds or c[0] == "3":
+                continue
+            by_rank.setdefault(c[:-1], []).append(c)
+            by_suit.setdefault(c[-1], set()).add(c)
+        room = len(hand) - 2
+        found: set[tuple[str, ...]] = set()
+        for naturals in by_rank.values():
+            naturals.sort(key=order)
+            for n in range(1, len(naturals) + 1):
+                for w in range(len(wilds) + 1):
+                    if n + w <= room and n + w != self.set_size:
+                        found.add(tuple(sorted([*naturals[:n], *wilds[:w]], key=order)))
+        for suited in by_suit.values():
+            row = sorted(suited, key=order)
+            for size in range(2, min(len(row), room) + 1):
+                if size != self.run_size:
+                    found.update(tuple(row[i : i + size]) for i in range(len(row) - size + 1))
+        for w in range(1, min(len(wilds), room) + 1):
+            if w != self.wild_size:
+                found.add(tuple(wilds[:w]))
+        return [list(c) for c in sorted(found, key=lambda c: [order(x) for x in c])]
+
+    def refusal_difference(
+        self, state: Any, pre: Mapping[str, Any], legal: Sequence[dict[str, Any]]
+    ) -> Disagreement | None:
+        """In a decided state, the actions the engine must refuse when asked (the oracle's
+        `apply`), not only leave out of `legal_actions`: a new meld of any size but its kind's
+        laying size, and an addition the relation refuses of a card of the meld's rank or suit,
+        or a wild. An addition, or a meld shorter than every laying size, that the relation's
+        guards refuse, the engine refuses as illegal under one of the clauses those guards name
+        (*:sequence-min, *:sequence-max, *:set-min…); a longer meld the guards refuse it
+        refuses in any way (as malformed first, where its size is not the laying size); where
+        they allow it (a meld larger than its laying size), the engine refuses it all the
+        same (melds are laid at their laying size and grown by additions)."""
+        if not self.decided(pre):
+            return None
+        seat = int(pre["seat"])
+        listed = {_key(a) for a in legal}
+        zp = abstract.zones(pre, seat)
+        turn = abstract.turn_scalars({"players": self.players}, seat, seat, False)
+        sets = abstract.set_counts(pre, seat % int(pre["sides"]))
+        # (the action, the clauses the relation refuses it under, whether only a refusal as
+        # illegal under one of them will do: a meld shorter than every laying size)
+        asks: list[tuple[dict[str, Any], list[str], bool]] = []
+        short = min(self.lay_sizes)
+        for cards in self.off_size_lays(pre["hands"][seat]):
+            act: dict[str, Any] = {"type": "lay", "seat": seat, "cards": cards}
+            laid = abstract.counts(cards)
+            post = dict(zp, hand=_minus(zp["hand"], laid))
+            broken = self.ck.check("lay", zp, post, {"new": laid}, {"laid": laid}, {**sets, **turn})
+            clauses = sorted({b.clause for b in broken})
+            asks.append((act, clauses, bool(clauses) and len(cards) < short))
+        melds = abstract.melds_of(pre, seat % int(pre["sides"]))
+        for add in self.refused:
+            card = abstract.counts([add["card"]])
+            m = melds[add["meld"]]
+            pre_z = dict(zp, melds=_minus(zp["melds"], m))
+            post = dict(pre_z, hand=_minus(zp["hand"], card))
+            touched = {"a": m, "a2": _plus(m, card)}
+            broken = self.ck.check("add", pre_z, post, touched, {"card": card}, turn)
+            clauses = sorted({b.clause for b in broken})
+            asks.append((add, clauses, bool(clauses)))
+        for act, clauses, illegal in asks:
+            if _key(act) in listed:
+                continue  # the enabled-set comparison speaks of listed actions
+            under = ", ".join(clauses) or "its guards"
+            try:
+                RUMMY.apply(self.rules, state, RUMMY.action_from_json(act))
+            except IllegalAction as e:
+                if not illegal or e.clause in clauses:
+                    continue
+                why = f"the engine refuses it under {e.clause}, the relation under {under}"
+            except MalformedInput as e:
+                if not illegal:
+                    continue
+                why = f"the relation refuses it under {under}; the engine calls it malformed ({e})"
+            else:
+                why = f"the engine accepts it, the relation refuses it under {under}"
+                if not clauses and act["type"] == "lay":
+                    why = "the engine accepts a meld laid at other than its laying size"
+            text = f"{json.dumps(act)}: {why} (and does not list it)"
+            return Disagreement("enabled", text, (), (act,))
+        return None
 
     def decided_opening(self, pre: Mapping[str, Any]) -> bool:
         """Whether `opening_difference` compares the enabled set here."""
@@ -461,7 +582,11 @@ class Refiner:
         if bad is not None:
             return Disagreement("invariant", f"the position scored now: {bad}")
         legal = [RUMMY.action_to_json(a) for a in actions]
-        d = self.enabled_difference(pre, legal) or self.opening_difference(pre, legal)
+        d = (
+            self.enabled_difference(pre, legal)
+            or self.refusal_difference(state, pre, legal)
+            or self.opening_difference(pre, legal)
+        )
         if d is not None:
             return d
         for k, (act, nxt) in enumerate(zip(legal, successors, strict=True)):

@@ -95,6 +95,14 @@ def test_the_suite_order_runs_the_same_tests() -> None:
         )  # fmt: skip
 
 
+def test_the_suite_layer_leaves_out_the_snippet_check() -> None:
+    """In a mutated copy the snippet check fails by construction: it must not count as a kill."""
+    m = harness()
+    args = m.suite_args(m.suite_order(m.SUITE, "rummy"))
+    assert "--ignore=tests/proofs/test_mutants_harness.py" in args
+    assert (ROOT / "tests/proofs/test_mutants_harness.py").is_file()
+
+
 def test_bench_prove_reads_the_kill_rates(tmp_path: Path) -> None:
     import json
 
@@ -112,3 +120,29 @@ def test_bench_prove_reads_the_kill_rates(tmp_path: Path) -> None:
     assert got[1].startswith("engine mutants killed by suite  2/3 (67%)") and "NOT met" in got[1]
     assert got[2].startswith("engine mutants killed by either  2/3 (67%)")
     assert got[3].startswith("spec mutants turning a property REFUTED  1/2 (50%)")
+
+
+def test_runs_join_by_mutant_the_last_run_winning(tmp_path: Path) -> None:
+    import json
+
+    m = harness()
+    a, b = m.MUTANTS[0].name, m.MUTANTS[1].name
+    k, s = {"status": "killed", "cpu_seconds": 1.0}, {"status": "survived", "cpu_seconds": 2.0}
+    old = [
+        {"name": b, "about": "x", "refine": s, "suite": k},
+        {"name": a, "about": "y", "refine": k},
+    ]
+    new = [{"name": b, "about": "x", "refine": k}]
+    (tmp_path / "old.json").write_text(json.dumps(old), encoding="utf-8")
+    (tmp_path / "new.json").write_text(json.dumps(new), encoding="utf-8")
+    got = m.join_runs([f"{tmp_path / 'old.json'}#then", f"{tmp_path / 'new.json'}#now"])
+    assert [r["name"] for r in got] == [a, b]  # the order of MUTANTS
+    assert got[1]["refine"] == {**k, "run": "now"}
+    assert got[1]["suite"] == {**k, "run": "then"}
+    # a cell from a run other than the usual one (here "then") says which
+    table = [x for x in m.markdown(got, []).splitlines() if x.startswith("| `")]
+    assert "[now]" in table[1] and "[then]" not in table[0] + table[1]
+    # the rates over the rows each layer ran on: a's suite was not run
+    text = m.markdown(got, [])
+    assert "killed by `refine` alone: **2 of 2** run (100%" in text
+    assert f"**not run** against `suite`: `{a}`" in text

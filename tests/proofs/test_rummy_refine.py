@@ -10,6 +10,7 @@ and must be reported, so the check can fail.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import random
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from arbitro.model.errors import IllegalAction as IllegalActionError
 from arbitro.model.game import Seating
 from arbitro.model.rummy.actions import AddToMeld
 from arbitro.model.rummy.model import RUMMY
@@ -371,6 +373,7 @@ class _Broken:
         return self.changed.get(name, getattr(RUMMY, name))
 
 
+@pytest.mark.slow
 def test_built_positions_reach_a_double_cover_and_a_last_red_three() -> None:
     """The positions `prove --refine` walks besides random play (`proofs/rummy/positions.py`):
     samba-es covers wilds and threes turned up (samba-es:upcard-cover) and stops play on a last
@@ -396,7 +399,10 @@ def test_built_positions_reach_a_double_cover_and_a_last_red_three() -> None:
             stopped = after["no_discard"]
     assert stopped
     rep = refine.directed(RUMMY, r, seat, rulebook="samba-es", target="built")
-    assert rep is not None and rep.ok and rep.deals == 2 + positions.EAGER_DEALS, rep.first
+    # built: the upcard covered twice, the last red three, the escalera at its maximum (samba-es
+    # replaces red threes on the owner's turn: no red-for-red deal); then the seeded hands
+    hands = sum(len(seeds) for *_, seeds in positions.EAGER_HANDS)
+    assert rep is not None and rep.ok and rep.deals == 3 + hands, rep.first
 
 
 def test_an_upcard_covered_once_is_caught_on_a_built_position() -> None:
@@ -436,3 +442,212 @@ def test_play_going_on_after_the_last_red_three_is_caught_on_a_built_position() 
     rep = refine.directed(broken, r, seat, rulebook="samba-es", target="built")  # type: ignore[arg-type]
     assert rep is not None and rep.first is not None
     assert rep.first.kind == "successor" and "last-red-three-ends-hand" in rep.first.detail
+
+
+def _engine_in_refiner(monkeypatch: pytest.MonkeyPatch, **changed: Any) -> None:
+    """The refiner asks the engine through `RUMMY` (its `apply` of the actions it must refuse):
+    point it at the engine with one answer changed."""
+    from arbitro.proofs.rummy import refine as rr
+
+    monkeypatch.setattr(rr, "RUMMY", _Broken(**changed))
+
+
+def _suited_pair(hand: list[str]) -> list[str] | None:
+    """Two naturals of one suit held (an escalera two cards long, or a gapped pair)."""
+    nat = sorted({c for c in hand if c[0] not in "23" and c != "JK"}, key=RUMMY.parse_card)
+    for a, b in itertools.combinations(nat, 2):
+        if a[-1] == b[-1]:
+            return [a, b]
+    return None
+
+
+def test_a_short_escalera_refused_as_malformed_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine mutant `rummy-sequence-min-short` (an escalera one card short of
+    *:sequence-min classifies as a meld): the engine then calls a two-card escalera laid
+    malformed (laid at other than its size) instead of refusing it under samba-en:sequence-min.
+    The refiner asks the engine to lay every new meld of any size in a decided state; the book
+    wants three cards at least (samba-en:sequence-min), so two of one suit must be refused as
+    illegal under a clause the relation names."""
+    from arbitro.model.errors import MalformedInput
+
+    ref, s, acts, succ = _decided("samba-en", "discard")
+    assert ref(s, acts, succ) is None
+    pre = RUMMY.state_to_json(s)
+    pair = _suited_pair(pre["hands"][int(pre["seat"])])
+    assert pair is not None and ref.run_size == 3
+
+    def apply_on(rules: Any, state: Any, action: Any) -> Any:
+        a = RUMMY.action_to_json(action)
+        if a["type"] == "lay" and len(a["cards"]) == 2 and a["cards"][0][-1] == a["cards"][1][-1]:
+            raise MalformedInput("an escalera is laid with exactly 3 cards")
+        return RUMMY.apply(rules, state, action)
+
+    _engine_in_refiner(monkeypatch, apply=apply_on)
+    d = ref(s, acts, succ)
+    assert d is not None and d.kind == "enabled" and "malformed" in d.detail, d
+    assert d.extra and d.extra[0]["type"] == "lay" and len(d.extra[0]["cards"]) == 2
+
+
+def _long_escalera(book: str) -> tuple[Refiner, Any, int, str]:
+    """A decided state of samba play rebuilt with an escalera of *:sequence-max cards (5 to J of
+    spades, seven escalera ranks in a row) on the mover's side and the queen of spades, which
+    would extend it, in the mover's hand; every card taken from the stock, so the deck holds.
+    Returns the refiner, the state, the escalera's index among the side's melds and the card."""
+    ref, s, _, _ = _decided(book, "discard")
+    pre = RUMMY.state_to_json(s)
+    run = ["5S", "6S", "7S", "8S", "9S", "10S", "JS"]
+    assert len(run) == ref.rules.sequence_max == 7  # samba: an escalera holds 3 to 7 cards
+    stock = list(pre["stock"])
+    for c in [*run, "QS"]:
+        stock.remove(c)
+    seat = int(pre["seat"])
+    side = seat % int(pre["sides"])
+    table = [dict(t) for t in pre["table"]]
+    table[side] = {**table[side], "melds": [*table[side]["melds"], {"kind": "escalera", "cards": run, "suit": "S"}]}  # fmt: skip
+    hands = [list(h) for h in pre["hands"]]
+    hands[seat] = [*hands[seat], "QS"]
+    new = {**pre, "stock": stock, "table": table, "hands": hands}
+    i = len(table[side]["melds"]) - 1
+    return ref, RUMMY.state_from_json(ref.rules, new), i, "QS"
+
+
+def test_an_addition_past_the_longest_escalera_accepted_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine mutant `rummy-sequence-max-grows` (an escalera at its maximum takes one card
+    more): `legal_actions` still leaves the addition out, but `apply` accepts it. The refiner
+    asks the engine to apply the additions the relation refuses: an eighth card onto an
+    escalera of seven must be refused under samba-en:sequence-max (the book: 3 to 7 cards)."""
+    ref, s, i, card = _long_escalera("samba-en")
+    acts = RUMMY.legal_actions(ref.rules, s)
+    succ = [RUMMY.apply(ref.rules, s, a) for a in acts]
+    assert ref(s, acts, succ) is None
+
+    def apply_on(rules: Any, state: Any, action: Any) -> Any:
+        a = RUMMY.action_to_json(action)
+        if a["type"] == "add" and a["card"] == card and a["meld"] == i:
+            return state  # accepted
+        return RUMMY.apply(rules, state, action)
+
+    _engine_in_refiner(monkeypatch, apply=apply_on)
+    d = ref(s, acts, succ)
+    assert d is not None and d.kind == "enabled", d
+    assert "accepts" in d.detail and "sequence-max" in d.detail
+
+
+def test_a_red_three_lost_while_replacing_a_red_three_is_caught() -> None:
+    """The engine mutant `rummy-deal-red-for-red-lost`: a red three drawn at the deal to replace
+    a red three is lost. canasta-es replaces red threes at the deal (canasta-es:
+    red-three-initial-replacement): the built deal gives the first player a red three and puts
+    another first in the stock, so that side lays out two and draws again. The refiner's deck
+    invariant reports the lost card on the first state."""
+    from arbitro.proofs.rummy import positions
+
+    r = rummy("canasta-es")
+    seat = next(iter(RUMMY.seatings(r)))
+    order = positions.red_for_red(r, seat)
+    assert order is not None
+    dealt = RUMMY.state_to_json(RUMMY.deal(r, RUMMY.new_game(r, seat, 0), order))
+    assert sorted(len(t["red_threes"]) for t in dealt["table"]) == [0, 2]
+    assert positions.red_for_red(rummy("samba-es"), next(iter(RUMMY.seatings(rummy("samba-es"))))) is None  # fmt: skip
+
+    def deal_losing(rules: Any, state: Any, order: Any) -> Any:
+        s = RUMMY.state_to_json(RUMMY.deal(rules, state, order))
+        table = [{**t, "red_threes": t["red_threes"][:1]} for t in s["table"]]
+        return RUMMY.state_from_json(rules, {**s, "table": table})
+
+    assert positions.red_for_red in [
+        b for b, _, _ in positions.BUILDERS
+    ]  # walked by `prove --refine`
+    state = deal_losing(r, RUMMY.new_game(r, seat, 0), order)
+    acts = RUMMY.legal_actions(r, state)
+    d = Refiner(r, seat)(state, acts, [RUMMY.apply(r, state, a) for a in acts])
+    # canasta-es plays two packs: two threes of diamonds, and the deal kept one
+    assert d is not None and d.kind == "invariant" and "3D 2 in the deck, 1 in play" in d.detail, d
+
+
+def _relaxed_walk(book: str, changed: dict[str, Any], hands: str) -> Any:
+    """`prove --refine`'s walk of `book`'s built positions (first seating) against an engine that
+    plays under the rules with `changed` (a guard dropped): the positions are the real engine's
+    (the chooser of the EAGER_HANDS named `hands` only), the engine asked at each state is the
+    relaxed one. Returns the walk's report."""
+    from arbitro.proofs.rummy import positions
+
+    r = rummy(book)
+    loose = dataclasses.replace(r, **changed)
+    seat = next(iter(RUMMY.seatings(r)))
+    broken = _Broken(
+        legal_actions=lambda rules, s: RUMMY.legal_actions(loose, s),
+        apply=lambda rules, s, a: RUMMY.apply(loose, s, a),
+    )
+    chosen = tuple(h for h in positions.EAGER_HANDS if h[0] == hands)
+    assert chosen, hands
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(positions, "EAGER_HANDS", chosen)
+        mp.setattr(positions, "BUILDERS", ())
+        return refine.directed(broken, r, seat, rulebook=book, target="built")  # type: ignore[arg-type]
+
+
+def test_the_top_card_onto_a_meld_before_the_first_take_is_caught() -> None:
+    """The engine mutant `rummy-pile-add-first-take`: the top card alone takes the pile onto a
+    meld before anybody has taken it, where canasta-es (canasta-es:pile-add-after) asks the first
+    take to be made with a natural pair. The eager hand that keeps its wilds (the pile stays
+    unfrozen) opens from the hand with the pile untaken and its top card matching a meld; an
+    engine without the guard takes it there, and the relation refuses the step. The real engine
+    agrees on the same positions (`prove --refine` walks them)."""
+    r = rummy("canasta-es")
+    assert r.pile_add_after == "first_pile_take"
+    rep = _relaxed_walk("canasta-es", {"pile_add_after": "any_time"}, "eager, keeping wilds")
+    assert rep is not None and rep.first is not None and rep.first.kind == "successor"
+    assert '"use": "add"' in rep.first.detail and "pile-add-after" in rep.first.detail
+
+
+def test_a_new_set_from_the_pile_with_the_stock_out_is_caught() -> None:
+    """The engine mutant `rummy-stock-out-take-any`: with the stock exhausted, samba-es
+    (samba-es:stock-out) lets the next player take the pile only when its top card fits a meld of
+    the side; an engine that also lets a natural pair start a new set from it makes a step the
+    take-pile relation refuses under that clause. A position of samba-es play is rebuilt with the
+    stock gone (its cards and the pile's to the next player), a pile of one natural and a pair of
+    its rank in the hand of a side that has opened and has no set of that rank; the real engine
+    refuses the take, the engine without the guard (the other reading, take_pile_if_able) makes
+    it, and the relation refuses that step."""
+    from arbitro.proofs.rummy import abstract
+
+    r = rummy("samba-es")
+    assert r.stock_out == "forced_take_if_matches_meld"
+    loose = dataclasses.replace(r, stock_out="take_pile_if_able")
+    seat_ = next(iter(RUMMY.seatings(r)))
+    ck = abstract.Checker(r)
+    for s, _, _ in walk(r, seat_, 400, 5, eager=True):
+        pre = RUMMY.state_to_json(s)
+        seat, sides = int(pre["seat"]), int(pre["sides"])
+        side = pre["table"][seat % sides]
+        if pre["step"] != "draw" or not side["opened"]:
+            continue
+        other = (seat + 1) % len(pre["hands"])
+        pool = [*pre["stock"], *pre["pile"], *pre["hands"][other]]
+        have = {m["rank"] for m in side["melds"] if m["kind"] == "set"}
+        rank = next(
+            (k for k in ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") if k not in have
+             and sum(c[:-1] == k for c in pool) >= 3),
+            None,
+        )  # fmt: skip
+        if rank is None:
+            continue
+        three = [c for c in pool if c[:-1] == rank][:3]
+        for c in three:
+            pool.remove(c)
+        hands = [list(h) for h in pre["hands"]]
+        hands[seat] += three[:2]
+        hands[other] = pool
+        pre = {**pre, "stock": [], "pile": [three[2]], "hands": hands}
+        before = RUMMY.state_from_json(r, pre)
+        act = {"type": "take-pile", "seat": seat, "use": "set", "cards": sorted(three[:2], key=RUMMY.parse_card)}  # fmt: skip
+        with pytest.raises(IllegalActionError) as refused:
+            RUMMY.apply(r, before, RUMMY.action_from_json(act))
+        assert refused.value.clause == "samba-es:stock-out"
+        post = RUMMY.state_to_json(RUMMY.apply(loose, before, RUMMY.action_from_json(act)))
+        bad = abstract.step_checks(ck, pre, act, post)
+        assert any("stock-out" in str(b) for b in bad), bad
+        return
+    pytest.fail("no draw step of a side that has opened met")

@@ -244,6 +244,20 @@ def test_wild_canasta_in_canasta_es() -> None:
     assert LayMeld(0, C("JK 2C 2D")) in legal(rules_t, s)
 
 
+def test_a_finished_wild_canasta_takes_no_more_wilds() -> None:
+    """canasta-es:wild-canasta: a canasta of wilds is seven of them (canasta-es:completed-size =
+    7); canasta-es:completed-set-growth lets only a natural join a finished canasta, and a wild
+    meld never takes naturals, so the eighth wild is refused."""
+    rules, s = opened("canasta-es", "2S JK", ("JK JK 2C 2D 2H 2S JK",))
+    assert s.table[0].melds[0].kind == WILDS  # type: ignore[attr-defined]
+    assert refusal(add, rules, s, 0, "2S").clause == "canasta-es:completed-size"
+    assert refusal(add, rules, s, 0, "JK").clause == "canasta-es:completed-size"
+    assert not any(isinstance(a, AddToMeld) for a in legal(rules, s))
+    # one wild short of finished, it still takes one
+    rules, s = opened("canasta-es", "2S", ("JK JK 2C 2D 2H 2S",))
+    assert len(add(rules, s, 0, "2S").table[0].melds[0].cards) == 7  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("book", SAMBAS)
 def test_no_wild_meld_in_samba(book: str) -> None:
     """*:wild-canasta = false in the three Samba books, so *:wild-meld-min-start (0) and
