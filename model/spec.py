@@ -649,6 +649,12 @@ CLAIM_KINDS: dict[str, ClaimKind] = {
             (("layout", "str"), ("per_pack", "bool")),
         ),
         _kind(
+            "stated_value",
+            "any",
+            "the book states the value of its own clause `key` as `value`, written at the anchor",
+            (("key", "key"), ("value", "value")),
+        ),
+        _kind(
             "game_rule",
             "any",
             "the rulebook `rulebook` gives its clause `key` the value `value`",

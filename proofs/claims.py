@@ -481,6 +481,22 @@ def _never(claim: Claim, r: RummyRules, timeout: float, started: float) -> Check
     )
 
 
+def _stated_value(claim: Claim, rules: Any, started: float) -> Check:
+    """The book's own number at the anchor against the value its clause gives the rules."""
+    from arbitro.model.errors import ArbitroError
+
+    f = claim.fields
+    key = str(f["key"])
+    try:
+        got = getattr(rules, key)
+        core: tuple[str, ...] = (rules.cid(key),)
+    except (ArbitroError, AttributeError, KeyError) as e:
+        return _unknown(claim, started, f"cannot read {key}: {e}")
+    return _done(
+        claim, got == f["value"], started, f"the rules give {key} = {got!r}", {"value": got}, core
+    )
+
+
 def _game_rule(claim: Claim, started: float) -> Check:
     from arbitro.model.errors import ArbitroError
 
@@ -796,6 +812,8 @@ def check_claim(claim: Claim, rules: Any, timeout: float = 30.0) -> ClaimCheck:
     options: Mapping[str, str | bool] = {}
     if claim.kind == "game_rule":
         return ClaimCheck(claim, options, _game_rule(claim, started), COMPUTATION)
+    if claim.kind == "stated_value":
+        return ClaimCheck(claim, options, _stated_value(claim, rules, started), COMPUTATION)
     if claim.kind == "card_count":
         fn = CARD_COUNT[family_of_rules(rules).name]
         return ClaimCheck(claim, options, fn(claim, rules, started), COMPUTATION)

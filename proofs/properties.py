@@ -39,6 +39,12 @@ def _meld_caps(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
     return meld_caps.run(cast(RummyRules, rules), timeout)
 
 
+def _book_figures(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.rummy import book_figures
+
+    return book_figures.run(rules, timeout)
+
+
 def _score_bounds(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.rummy import scoring
 
@@ -109,6 +115,13 @@ PROPERTIES: tuple[Property, ...] = (
         "rummy",
         "every meld laid or grown by admitted moves keeps the wild limits and sizes",
         _meld_caps,
+    ),
+    Property(
+        "book-figures",
+        "rummy",
+        "every meld the moves build keeps the numbers the book writes out, and every meld "
+        "within them is built",
+        _book_figures,
     ),
     Property(
         "score-bounds",

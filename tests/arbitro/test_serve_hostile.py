@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,11 +27,14 @@ class RawServer:
     """`arbitro serve` fed raw bytes; every answer line is read strictly."""
 
     def __init__(self, *args: str) -> None:
+        # what it writes on stderr goes to a file: a pipe nobody reads until the end could fill
+        # and stop the server mid-answer
+        self.err = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "arbitro.cli", "serve", *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=self.err,
         )
 
     def send(self, data: bytes) -> None:
@@ -56,16 +61,25 @@ class RawServer:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         code = self.proc.wait(timeout=30)
-        assert self.proc.stderr is not None
-        assert self.proc.stderr.read() == b""  # no traceback, ever
+        self.err.seek(0)
+        assert self.err.read() == b""  # no traceback, ever
+        self.err.close()
         return code
 
 
-@pytest.fixture
-def server() -> Any:
+@pytest.fixture(scope="module")
+def shared() -> Iterator[RawServer]:
+    """One server for the module: each case ends by asking it something valid, so every case
+    also checks the server goes on answering after all the hostile lines before it."""
     s = RawServer()
     yield s
     assert s.close() == 0
+
+
+@pytest.fixture
+def server(shared: RawServer) -> RawServer:
+    assert shared.proc.poll() is None, "the server has ended"
+    return shared
 
 
 def test_a_lone_surrogate_in_an_id_is_refused_and_the_server_goes_on(server: RawServer) -> None:

@@ -28,6 +28,7 @@ from arbitro.model.spec import load_rulebook, rulebook_ids
 
 # The Escoba tests' independent referee, imported the way those tests import it.
 from tests.support.escoba_referee import recount as escoba_recount
+from tests.support.sizes import sized
 
 CARD = re.compile(r"^(?:(?:10|[2-9JQKA])[CDHS]|JK|[1-7SCR][ocbe])$")
 
@@ -217,9 +218,8 @@ MACHINES = _machines()
 def test_stateful(rulebook: str, index: int, name: str) -> None:
     machine = type(name, (GameMachine,), {"rulebook": rulebook, "seating_index": index})
     # the profile chosen in conftest: a developer's run is short, CI explores longer
-    ci = settings.default.max_examples >= 200
     settings_ = settings(
-        max_examples=20 if ci else 8, stateful_step_count=100 if ci else 60, deadline=None
+        max_examples=sized(5, 20), stateful_step_count=sized(40, 100), deadline=None
     )
     runner = machine.TestCase
     runner.settings = settings_

@@ -99,7 +99,8 @@ def test_a_child_left_in_the_group_is_ended(
 ) -> None:
     pids = tmp_path / "pids"
     monkeypatch.setenv("HOSTILE_PIDS", str(pids))
-    argv = ["conform", "escoba-es", "--games", "1", "--timeout", "1", "--", *HOSTILE, "forks"]
+    timeout = f"{stretched(1):g}"  # the adapter must start and answer first, on a busy machine too
+    argv = ["conform", "escoba-es", "--games", "1", "--timeout", timeout, "--", *HOSTILE, "forks"]
     assert main(argv) == 1  # it answers: an engine with no legal moves, which disagrees
     capsys.readouterr()
     time.sleep(0.1)

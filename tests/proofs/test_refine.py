@@ -259,6 +259,7 @@ def test_a_game_that_does_not_end_on_the_target_is_caught() -> None:
     assert "target" in rep.first.detail
 
 
+@pytest.mark.slow  # the same bug caught fast: test_a_game_that_does_not_end_on_the_target_is_caught
 def test_sampled_play_ends_games_and_catches_one_that_does_not_end_on_the_target() -> None:
     """Full-size play starts some hands near the game's end (`escoba/refine.start`), so sampled
     hands end games: a side exactly on escoba-es' 21 and alone in front has won

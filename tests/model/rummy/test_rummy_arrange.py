@@ -30,6 +30,7 @@ from arbitro.model.rummy.table import going_out_counts
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.schema import RummyRules
 from tests.support.rummy_helpers import BOOKS, R
+from tests.support.sizes import sized
 
 Node = tuple[tuple[int, ...], tuple[Meld, ...], int, int]
 
@@ -197,7 +198,7 @@ def test_places_all_matches_brute_force(book: str) -> None:
     t = tables(rules)
     rng = random.Random(f"out:{book}")
     checked = 0
-    for _ in range(60):
+    for _ in range(sized(25, 60)):
         hand, melds = placeable_case(rules, rng)
         states = explore(t, hand, melds, allow_black=True)
         outs = {going_out_counts(t, n[1]) for n in states if not n[0]}
@@ -218,7 +219,7 @@ def test_places_all_with_a_card_kept_over(book: str) -> None:
     rules = R(book)
     t = tables(rules)
     rng = random.Random(f"spare:{book}")
-    for _ in range(25):
+    for _ in range(sized(10, 25)):
         hand, melds = placeable_case(rules, rng)
         states = explore(t, hand, melds, allow_black=True)
         for spare, sizes in (("one", (1,)), ("upto1", (0, 1))):

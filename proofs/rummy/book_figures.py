@@ -1,0 +1,91 @@
+"""Property `book-figures`: the meld relation keeps the numbers the book writes out, no more, no less.
+
+`meld-caps` proves the relation's meld guards against caps read from the same rules object, so a
+changed clause value moves both and the property stays PROVED. Here the caps come from the book's
+own words instead: the `stated_value` claims of its spec (`[[claim]]`, each anchored where the
+book writes the number: "more than two wild cards", "un maximum de sept cartes"; the anchor is
+checked against the book's text like every claim's). The caps are the rules with those numbers
+put back (wild cap, meld minimums, the longest escalera, the finished size), and the guards are
+the rules as loaded; proved over the same induction as `meld-caps` (`meld_caps.meld_caps`: every
+meld laid, added to, merged or cleaned by the moves keeps the caps) and its converse
+(`meld_caps.exact`: every meld within the caps is one the moves build). A clause value that
+parts from the book's number (a wild cap raised: a set the moves grow past the book's cap; a
+minimum raised: a meld the book allows that the moves never lay) comes out REFUTED, with the meld.
+
+Implements, as a property, the book's *:wild-cap, *:set-min, *:sequence-min, *:sequence-max and
+*:completed-size where it writes them out.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, cast
+
+from arbitro.model.schema import RummyRules
+from arbitro.model.spec import load_rulebook
+from arbitro.proofs.rummy import meld_caps
+from arbitro.proofs.verdict import Result
+
+NAME = "book-figures"
+STATEMENT = (
+    "every meld the moves build keeps the numbers the book writes out for its meld rules (wild "
+    "cap, meld minimums, longest escalera, finished size), and every meld within them is built"
+)
+FIGURES = ("wild_cap", "set_min", "sequence_min", "sequence_max", "completed_size")
+"""The clause keys whose stated numbers the property reads."""
+
+
+def figures(rules: Any) -> dict[str, Any]:
+    """The numbers the rulebook of `rules` states for the FIGURES, from its `stated_value`
+    claims (none for a book that writes none out)."""
+    book = load_rulebook(rules.rulebook)
+    return {
+        str(c.fields["key"]): c.fields["value"]
+        for c in book.claims
+        if c.kind == "stated_value" and c.fields["key"] in FIGURES
+    }
+
+
+class _Stated:
+    """The rules with the book's stated numbers in place of their fields' values; every other
+    field read from `rules` (a `Recorder` notes it: the property's result under another reading
+    is reused only when those fields agree)."""
+
+    def __init__(self, rules: Any, stated: dict[str, Any]) -> None:
+        self._rules = rules
+        self._stated = stated
+
+    def __getattr__(self, name: str) -> Any:
+        stated = self.__dict__["_stated"]
+        if name in stated:
+            return stated[name]
+        return getattr(self.__dict__["_rules"], name)
+
+
+def run(rules: Any, timeout: float) -> Result:
+    started = time.perf_counter()
+    stated = figures(rules)
+    book = cast(RummyRules, _Stated(rules, stated))
+    guard = cast(RummyRules, rules)
+    checks = (
+        *meld_caps.meld_caps(book, timeout, guard=guard),
+        *meld_caps.exact(book, timeout, guard=guard),
+    )
+    named = ", ".join(f"{k} {v}" for k, v in stated.items()) or "none written out"
+    differ = [k for k, v in stated.items() if getattr(rules, k) != v]
+    summary = f"the book's numbers: {named}" + (
+        f"; the rules differ on {', '.join(differ)}" if differ else ""
+    )
+    return Result(
+        NAME,
+        rules.rulebook,
+        {},
+        STATEMENT,
+        tuple(checks),
+        summary,
+        time.perf_counter() - started,
+        values={"figures": stated},
+    )
+
+
+__all__ = ["FIGURES", "NAME", "STATEMENT", "figures", "run"]

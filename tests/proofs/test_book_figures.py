@@ -1,0 +1,135 @@
+"""The `book-figures` property: the meld relation against the numbers the book writes out.
+
+The numbers expected here are the books' own words (each `stated_value` claim's anchor holds its
+number, checked below against a table of number words of the book's language); a rule changed
+from them must come out REFUTED with a meld that the engine, under the changed rule, treats as
+the witness says.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+import pytest
+
+from arbitro.model.rummy.melds import Meld, classify
+from arbitro.model.rummy.model import RUMMY
+from arbitro.model.rummy.tables import tables
+from arbitro.model.spec import load_rulebook
+from arbitro.proofs.rummy import book_figures
+from arbitro.proofs.verdict import Verdict
+from tests.support.proofs import RUMMY_BOOKS, rummy
+
+WORDS = {
+    "en": {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8},
+    "es": {"uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7},
+    "fr": {"un": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6, "sept": 7},
+}
+"""Small numbers as the books write them (English, Spanish, French)."""
+
+
+def _numbers(anchor: str, language: str) -> set[int]:
+    words = re.findall(r"\w+", anchor.lower())
+    return {int(w) for w in words if w.isdigit()} | {
+        WORDS[language][w] for w in words if w in WORDS[language]
+    }
+
+
+@pytest.mark.parametrize("book", RUMMY_BOOKS)
+def test_every_stated_number_is_written_at_its_anchor(book: str) -> None:
+    """A `stated_value` claim is the book's own number: its anchor (found in the book's text by
+    the spec tests) writes that number out."""
+    stated = [c for c in load_rulebook(book).claims if c.kind == "stated_value"]
+    assert stated
+    language = book.split("-")[1]
+    for c in stated:
+        assert c.fields["value"] in _numbers(c.anchor, language), (c.id, c.anchor)
+
+
+def test_the_numbers_are_read_from_the_claims() -> None:
+    # samba-en: "more than two wild cards", "three to seven cards", "maximum size of seven"
+    assert book_figures.figures(rummy("samba-en")) == {
+        "wild_cap": 2,
+        "set_min": 3,
+        "sequence_min": 3,
+        "sequence_max": 7,
+        "completed_size": 7,
+    }
+
+
+@pytest.mark.slow
+def test_every_book_keeps_its_own_numbers() -> None:
+    for book in RUMMY_BOOKS:
+        res = book_figures.run(rummy(book), 30.0)
+        assert res.verdict is Verdict.PROVED, (book, [c.name for c in res.failing()])
+
+
+def _refuted(changed: dict[str, Any]) -> tuple[Any, list[str]]:
+    """book-figures on samba-en with `changed` clause values (the claims keep the book's
+    numbers): the first refuted check and its witness meld."""
+    r = dataclasses.replace(rummy("samba-en"), **changed)
+    res = book_figures.run(r, 30.0)
+    assert res.verdict is Verdict.REFUTED, changed
+    check = res.failing()[0]
+    assert check.witness is not None
+    return r, list(check.witness.data["meld"])
+
+
+def _engine_takes(rules: Any, meld: list[str]) -> bool:
+    """Whether the engine's meld rules (`classify`) accept these cards as one meld."""
+    cards = tuple(sorted(RUMMY.parse_card(c) for c in meld))
+    return isinstance(classify(tables(rules), cards), Meld)
+
+
+def _wilds(meld: list[str]) -> int:
+    return sum(1 for c in meld if c == "JK" or c[0] == "2")
+
+
+def test_a_raised_wild_cap_is_refuted_with_a_meld_past_the_books_cap() -> None:
+    """samba-en's wild cap changed 2 -> 3 (the spec mutant samba-en-wild-cap-up): the moves
+    build a meld of three wilds, past "more than two wild cards"; the engine under the
+    changed rule lays it, under the book's it does not."""
+    r, meld = _refuted({"wild_cap": 3})
+    assert _wilds(meld) == 3
+    assert _engine_takes(r, meld) and not _engine_takes(rummy("samba-en"), meld)
+
+
+def test_a_lowered_wild_cap_is_refuted_with_a_meld_the_book_allows() -> None:
+    """samba-en's wild cap changed 2 -> 1 (samba-en-wild-cap-down): a set of two wilds is within
+    the book's cap and no move builds it."""
+    r, meld = _refuted({"wild_cap": 1})
+    assert _wilds(meld) == 2
+    assert _engine_takes(rummy("samba-en"), meld) and not _engine_takes(r, meld)
+
+
+def test_a_longer_escalera_is_refuted() -> None:
+    """samba-en's longest escalera changed 7 -> 8 (samba-en-sequence-max): the moves build one of
+    eight cards, past "three to seven cards"."""
+    r, meld = _refuted({"sequence_max": 8})
+    assert len(meld) == 8 and _wilds(meld) == 0
+    assert _engine_takes(r, meld) and not _engine_takes(rummy("samba-en"), meld)
+
+
+@pytest.mark.parametrize(("key", "size"), [("set_min", 3), ("sequence_min", 3)])
+def test_a_raised_minimum_is_refuted_with_a_meld_of_the_books_minimum(key: str, size: int) -> None:
+    """samba-en's set and escalera minimums changed 3 -> 4 (samba-en-set-min,
+    samba-en-sequence-min): a meld of three cards, which the book allows, is never built."""
+    r, meld = _refuted({key: 4})
+    assert len(meld) == size
+    assert _engine_takes(rummy("samba-en"), meld) and not _engine_takes(r, meld)
+
+
+def test_a_stated_value_claim_fails_on_a_changed_clause() -> None:
+    """The claim check itself: samba-en's claim that the book writes its wild cap as two holds of
+    the book's rules and is REFUTED, naming the clause, once the value is changed."""
+    from arbitro.proofs.claims import check_claim
+
+    r = rummy("samba-en")
+    claim = next(
+        c for c in load_rulebook("samba-en").claims if c.id == "samba-en:claim:stated-wild-cap"
+    )
+    assert check_claim(claim, r).check.verdict is Verdict.PROVED
+    bad = check_claim(claim, dataclasses.replace(r, wild_cap=3)).check
+    assert bad.verdict is Verdict.REFUTED and bad.core == ("samba-en:wild-cap",)
