@@ -48,7 +48,7 @@ import tempfile
 import time
 import tomllib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -675,10 +675,14 @@ def verdicts(results: Sequence[dict[str, Any]]) -> dict[str, tuple[str, bool]]:
 
 
 def run_spec_mutants(
-    chosen: Sequence[SpecMutant], timeout: float, jobs: int
+    chosen: Sequence[SpecMutant],
+    timeout: float,
+    jobs: int,
+    done: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Each book's spec renamed and unchanged (the baseline), then each mutant: the checks that
-    are REFUTED with a witness on the mutant and were not on the baseline."""
+    are REFUTED with a witness on the mutant and were not on the baseline. `done` is given the
+    rows so far as each mutant ends."""
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="arbitro-specmut-") as tmp:
 
@@ -715,6 +719,8 @@ def run_spec_mutants(
                        "changed": changed, "cpu_seconds": round(o.seconds, 1),
                        "detail": o.detail}  # fmt: skip
                 rows.append(row)
+                if done is not None:
+                    done(rows)
                 print(f"{m.name:40} {status} ({o.seconds:.0f}s): "
                       + (", ".join(turned) or "no property REFUTED") + (f" [{o.detail}]" if o.detail else ""),
                       flush=True)  # fmt: skip
@@ -1112,17 +1118,21 @@ def spec_main(args: argparse.Namespace) -> int:
         print(f"mutants.py: {args.json} exists; --force overwrites it", file=sys.stderr)
         return 2
     started = time.time()
-    rows = run_spec_mutants(chosen, args.timeout, args.jobs)
+
+    def write(rows: list[dict[str, Any]]) -> None:
+        if args.json:
+            from arbitro.safe_write import write_text
+
+            write_text(args.json, json.dumps(rows, indent=2) + "\n", force=True)
+
+    rows = run_spec_mutants(chosen, args.timeout, args.jobs, write)
     killed = sum(r["status"] == "killed" for r in rows)
     print(f"\nspec mutants turning a property REFUTED with a witness: {killed}/{len(rows)} "
           f"({100.0 * killed / max(len(rows), 1):.0f}%) in {time.time() - started:.0f} s of wall time")  # fmt: skip
     for r in rows:
         if r["status"] != "killed":
             print(f"{r['status']}: {r['name']}: {r['about']}")
-    if args.json:
-        from arbitro.safe_write import write_text
-
-        write_text(args.json, json.dumps(rows, indent=2) + "\n", force=True)
+    write(rows)
     return 0
 
 
