@@ -1094,10 +1094,14 @@ def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -
             "| spec mutant | the change | checks turned REFUTED | CPU s |",
             "|---|---|---|---|",
         ]
+        spec_runs = Counter(s["run"] for s in spec if s.get("run"))
+        spec_usual = spec_runs.most_common(1)[0][0] if spec_runs else ""
         for s in spec:
             got = ", ".join(f"`{x}`" for x in s["refuted"]) or (
                 "none" if s["status"] == "survived" else s["status"]
             )
+            if s.get("run") and s["run"] != spec_usual:
+                got += f" [{s['run']}]"
             lines.append(f"| `{s['name']}` | {s['about']} | {got} | {s['cpu_seconds']:.0f} |")
     return "\n".join(lines)
 
@@ -1144,11 +1148,14 @@ def join_runs(files: Sequence[str]) -> list[dict[str, Any]]:
     for item in files:
         path, _, label = item.partition("#")
         for r in json.loads(Path(path).read_text(encoding="utf-8")):
+            if "refuted" in r:  # a spec mutant's row: the whole row is the later run's
+                rows[r["name"]] = {**r, **({"run": label} if label and "run" not in r else {})}
+                continue
             row = rows.setdefault(r["name"], {k: v for k, v in r.items() if k not in LAYERS})
             for x in LAYERS:
                 if x in r:
                     row[x] = {**r[x], **({"run": label} if label and "run" not in r[x] else {})}
-    order = {m.name: i for i, m in enumerate(MUTANTS)}
+    order = {m.name: i for i, m in enumerate((*MUTANTS, *SPEC_MUTANTS))}
     return sorted(rows.values(), key=lambda r: order.get(r["name"], len(order)))
 
 
