@@ -693,14 +693,17 @@ def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
     for i, m in enumerate(melds):
         hit = per_meld.get(id(m))
         if hit is not None and hit[0] is m:
-            got_m = hit[1]
+            entry: tuple[int, int, bool, tuple[int, ...]] = hit[1]
         else:
             got_m = takes(t, m)
+            entry = (i, got_m[0], got_m[1], got_m[2])
             if len(per_meld) >= caches.MELDS:
                 per_meld.clear()
-            per_meld[id(m)] = (m, got_m)
-        if got_m[0] >= 0 or got_m[1] or got_m[2]:
-            adds.append((i, *got_m))
+            per_meld[id(m)] = (m, entry)
+        if entry[1] >= 0 or entry[2] or entry[3]:
+            # the entry with the meld's index in this side's melds (an index kept from another
+            # melds tuple is replaced, not trusted)
+            adds.append(entry if entry[0] == i else (i, entry[1], entry[2], entry[3]))
         if m.kind == SET:
             same = ranks.get(m.key)
             if same is None:

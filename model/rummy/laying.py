@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from functools import lru_cache
 from itertools import groupby
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import BLACK_THREES, JOKER, LOWEST_NATURAL, LOWEST_THREE
@@ -94,18 +94,43 @@ def _set_lays(
     return tuple(out)
 
 
-class Shape(NamedTuple):
-    """A sorted pool of cards grouped the way candidate melds are read off it."""
+class Shape:
+    """A sorted pool of cards grouped the way candidate melds are read off it (a plain class:
+    compiled, its fields are read without an attribute lookup)."""
 
-    distinct: tuple[int, ...]  # each card once, in order
-    counts: dict[int, int]  # card -> copies held
-    wild_kinds: tuple[tuple[int, int], ...]  # (wild card, count)
-    black_kinds: tuple[tuple[int, int], ...]  # (black three, count)
-    rank_count: dict[int, int]  # natural rank -> cards of it
-    bits: int  # bit 16 * suit + p set when the card at escalera position p of that suit is held
-    wilds: int  # wild cards held
-    nats: dict[int, list[int]]  # natural rank -> its distinct cards held, in order (not to be
-    # changed: every reader of the shape shares them)
+    __slots__ = (
+        "bits",
+        "black_kinds",
+        "counts",
+        "distinct",
+        "nats",
+        "rank_count",
+        "wild_kinds",
+        "wilds",
+    )
+
+    def __init__(
+        self,
+        distinct: tuple[int, ...],
+        counts: dict[int, int],
+        wild_kinds: tuple[tuple[int, int], ...],
+        black_kinds: tuple[tuple[int, int], ...],
+        rank_count: dict[int, int],
+        bits: int,
+        wilds: int,
+        nats: dict[int, list[int]],
+    ) -> None:
+        self.distinct = distinct  # each card once, in order
+        self.counts = counts  # card -> copies held
+        self.wild_kinds = wild_kinds  # (wild card, count)
+        self.black_kinds = black_kinds  # (black three, count)
+        self.rank_count = rank_count  # natural rank -> cards of it
+        self.bits = bits
+        """Bit 16 * suit + p set when the card at escalera position p of that suit is held."""
+        self.wilds = wilds  # wild cards held
+        self.nats = nats
+        """Natural rank -> its distinct cards held, in order (not to be changed: every reader
+        of the shape shares them)."""
 
     def naturals(self, rank: int) -> list[int]:
         """The distinct naturals of `rank` held, in order."""
@@ -117,9 +142,6 @@ class Shape(NamedTuple):
         bits = self.bits
         return (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
 
-
-_new_shape: Final[Any] = tuple.__new__
-"""`Shape(...)` without the Python call of a NamedTuple's constructor."""
 
 _LAST: Final[list[Any]] = [None, None, None]
 """The pool, tables and shape worked out last: the list of legal actions and the going-out
@@ -185,11 +207,7 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
             blacks.append((c, n))
     if rank >= 0:
         rank_count[rank] = held
-    sh: Shape = _new_shape(
-        Shape,
-        (tuple(got), got, tuple(wilds), tuple(blacks), rank_count, bits, nw, nats),
-    )
-    return sh
+    return Shape(tuple(got), got, tuple(wilds), tuple(blacks), rank_count, bits, nw, nats)
 
 
 @lru_cache(maxsize=caches.LAYS)

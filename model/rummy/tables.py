@@ -45,8 +45,9 @@ class Tables:
     """Answers that depend only on these rules and a hashable key (such as a meld), remembered
     by the modules that compute them; cleared at `caches.MEMO` entries (`remember`)."""
     per_meld: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
-    """Per meld object, keyed by its id, (the meld, what `melds.takes` says of it): a meld left
-    alone is the same object from state to state; cleared at `caches.MELDS` entries."""
+    """Per meld object, keyed by its id, (the meld, (its index where it was met, then what
+    `melds.takes` says of it)): a meld left alone is the same object from state to state;
+    cleared at `caches.MELDS` entries."""
     by_id: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
     """Per side's melds tuple, keyed by its id (`table.side_view`): each entry keeps the tuple
     alive, so a hit is checked by identity; cleared at `caches.SIDES` entries."""
