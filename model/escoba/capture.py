@@ -5,12 +5,11 @@ together; if it can take something it must (the player chooses which group); oth
 on the table. Implements escoba-es:capture-sum, escoba-es:capture-forced and
 escoba-es:capture-choice.
 
-How groups are found: with the table's cards ascending, ``reach[i]`` is the set of sums the groups
-of the first i cards make, as a bitmask (bit s: some group is worth s), kept up to the largest sum
-a capture needs, so it is a machine-sized int. A card can capture when its need is in the whole
-table's set; its groups are then listed walking down from the highest card, the groups without a
-card before those with it (ascending mask order), and a branch is entered only when its prefix can
-still make the sum, so every step leads to a group. Capture values are at least 1 (the spec's
+How groups are found: the sums the table's groups make are one bitmask (bit s: some group is worth
+s), kept up to the largest sum a capture needs, so it is a machine-sized int; a card can capture
+when its need is one of them. Its groups are then listed walking down from the highest card, the
+groups without a card before those with it (ascending mask order), and a branch is entered only
+when the cards below it are worth the sum together. Capture values are at least 1 (the spec's
 escoba-es:capture-values is checked when it is read).
 """
 
@@ -43,47 +42,28 @@ CAPTURES_LIMIT: Final = 1 << 14
 forgotten all at once: a play met again is the same object, not a new one built."""
 
 
-def table_sums(t: Tables, table: int) -> tuple[list[int], list[int]]:
-    """The table's cards ascending and, for each prefix of them, the set of sums its groups make
-    (``len(cards) + 1`` bitmasks, bit s set when some group is worth s; the empty prefix makes 0)."""
-    cards: list[int] = []
-    reach: list[int] = [1]
-    r = 1
-    values = t.values
-    top = t.sums_mask
-    m = table
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        r = (r | r << values[c]) & top
-        cards.append(c)
-        reach.append(r)
-    return cards, reach
-
-
 def add_groups(
     out: list[Play],
     made: dict[int, Play],
     seat: int,
     c: int,
     values: tuple[int, ...],
-    cards: list[int],
-    reach: list[int],
-    i: int,
+    rest: int,
+    total: int,
     need: int,
     taken: int,
 ) -> None:
     """Appends to ``out``, in ascending mask order, seat ``seat`` (below 16) playing ``c`` and
-    taking ``taken`` with each group of the first ``i`` table cards worth ``need``; ``need`` > 0 is
-    one of their sums (a bit of ``reach[i]``), so there is at least one. ``made`` holds the plays
-    built before, by seat, card and mask (`play_key`)."""
+    taking ``taken`` with each group of the table cards ``rest`` worth ``need``; ``rest`` is the
+    lowest cards of the table, worth ``total`` together, and 0 < ``need`` <= ``total``. ``made``
+    holds the plays built before, by seat, card and mask (`play_key`)."""
     while True:
-        i -= 1
-        # every group without card i has a lower mask than every group with it: those first
-        if reach[i] >> need & 1:
-            add_groups(out, made, seat, c, values, cards, reach, i, need, taken)
-        x = cards[i]
+        x = rest.bit_length() - 1
+        rest ^= 1 << x
+        total -= values[x]
+        # every group without card x has a lower mask than every group with it: those first
+        if need <= total:
+            add_groups(out, made, seat, c, values, rest, total, need, taken)
         taken |= 1 << x
         need -= values[x]
         if need <= 0:
@@ -94,18 +74,31 @@ def add_groups(
                     play = made[key] = _new_play(_PLAY, (seat, c, taken))
                 out.append(play)
             return
-        if not reach[i] >> need & 1:
+        if need > total:
             return
+
+
+def reachable(t: Tables, table: int) -> int:
+    """The sums the table's groups make, as a bitmask (bit s: some group is worth s), kept up to
+    the largest sum a capture needs, so it is a machine-sized int."""
+    values = t.values
+    top = t.sums_mask
+    r = 1
+    m = table
+    while m:
+        low = m & -m
+        m ^= low
+        r = (r | r << values[low.bit_length() - 1]) & top
+    return r
 
 
 def groups_of(t: Tables, table: int, card: int) -> tuple[int, ...]:
     """The masks of the table groups that ``card`` may take, ascending (empty: it takes nothing)."""
     need = t.needs[card]
-    cards, reach = table_sums(t, table)
-    if not need or not reach[-1] >> need & 1:
+    if not need or not reachable(t, table) >> need & 1:
         return ()
     found: list[Play] = []
-    add_groups(found, {}, 0, card, t.values, cards, reach, len(cards), need, 0)
+    add_groups(found, {}, 0, card, t.values, table, pile_value(t, table), need, 0)
     return tuple(p.capture for p in found)
 
 
@@ -146,29 +139,56 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
             key = (packed << 4 | seat) << 40 | table
     if key < 0:
         key = WIDE | ((hand << 8 | seat) << 40 | table)
-    listings = t.listings
-    hit = listings.get(key)
-    if hit is not None:
-        return hit
+    # the filter first: a key not met last in its slot is not looked up (random play seldom
+    # meets a hand and table twice); one met before is, and is kept once listed
+    slot = key % SEEN_SLOTS
+    seen = t.seen
+    again = seen[slot] == key
+    listings: dict[int, tuple[Play, ...]] = t.listings
+    if again:
+        hit = listings.get(key)
+        if hit is not None:
+            return hit
+    else:
+        seen[slot] = key
     values = t.values
     top = t.sums_mask
-    r = 1
+    r = 1  # the sums the table's groups make (see `reachable`)
+    worth = 0
     m = table
     while m:
         low = m & -m
         m ^= low
-        r = (r | r << values[low.bit_length() - 1]) & top
+        v = values[low.bit_length() - 1]
+        r = (r | r << v) & top
+        worth += v
     needs = t.needs
     forced = t.capture_forced
     lays = LAYS[seat] if seat < 16 else tuple(Play(seat, c, 0) for c in range(64))
+    if seat < 16:
+        # a hand of up to three cards none of which can capture: its lays, without a list
+        m = hand
+        takes = False
+        n = 0
+        while m:
+            low = m & -m
+            m ^= low
+            need = needs[low.bit_length() - 1]
+            n += 1
+            if need and r >> need & 1:
+                takes = True
+                break
+        if not takes and n <= 3:
+            plays = lay_plays(lays, hand, n)
+            if again:
+                keep(listings, key, plays)
+            return plays
     made = t.captures
     if seat >= 16:
         made = {}  # plays of a seat past 15 are not remembered: their keys would overlap
     elif len(made) >= CAPTURES_LIMIT:
         made.clear()
     out: list[Play] = []
-    cards: list[int] = []
-    reach: list[int] = []
     while hand:
         low = hand & -hand
         c = low.bit_length() - 1
@@ -179,19 +199,35 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
             continue
         if not forced:
             out.append(lays[c])
-        if not reach:
-            cards, reach = table_sums(t, table)
-        add_groups(out, made, seat, c, values, cards, reach, len(cards), need, 0)
+        add_groups(out, made, seat, c, values, table, worth, need, 0)
     plays = tuple(out)
-    slot = key % SEEN_SLOTS
-    seen = t.seen
-    if seen[slot] != key:
-        seen[slot] = key
-        return plays
+    if again:
+        keep(listings, key, plays)
+    return plays
+
+
+def lay_plays(lays: tuple[Play, ...], hand: int, n: int) -> tuple[Play, ...]:
+    """The plays laying each of the ``n`` (at most three) cards of ``hand``, ascending."""
+    if n == 0:
+        return ()
+    low = hand & -hand
+    first = lays[low.bit_length() - 1]
+    if n == 1:
+        return (first,)
+    hand ^= low
+    low = hand & -hand
+    second = lays[low.bit_length() - 1]
+    if n == 2:
+        return (first, second)
+    hand ^= low
+    return (first, second, lays[hand.bit_length() - 1])
+
+
+def keep(listings: dict[int, tuple[Play, ...]], key: int, plays: tuple[Play, ...]) -> None:
+    """Remembers a listing met before (LISTINGS_LIMIT bounds them: all go at once past it)."""
     if len(listings) >= LISTINGS_LIMIT:
         listings.clear()
     listings[key] = plays
-    return plays
 
 
 def legal_actions(rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:

@@ -156,6 +156,7 @@ class Tables:
     expected: dict[Hashable, Any]  # model.escoba.checks
     clause_sets: dict[Hashable, frozenset[str]]  # model.escoba.clauses
     refusable: dict[str, frozenset[str]]  # by phase (model.escoba.capture.refusal_clauses)
+    deal_checked: set[int]  # the player counts whose deals were checked against the pack
 
 
 def _build(rules: EscobaRules) -> Tables:
@@ -262,6 +263,7 @@ def _build(rules: EscobaRules) -> Tables:
         expected={},
         clause_sets={},
         refusable={},
+        deal_checked=set(),
     )
 
 

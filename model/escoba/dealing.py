@@ -150,7 +150,9 @@ def deal(rules: EscobaRules, state: EscobaState, order: Sequence[int]) -> Escoba
         raise IllegalAction(cards, clause=clause, reason=f"cannot deal: {why}")
     n = state.players
     sides = state.sides
-    check_deal_count(rules, t, n)
+    if n not in t.deal_checked:  # checked once per player count: the rules do not change
+        check_deal_count(rules, t, n)
+        t.deal_checked.add(n)
     dealer = state.dealer
     seats = t.turn_orders[n][dealer]
     hands, used = deal_round(cards, seats, n, t.hand_size)

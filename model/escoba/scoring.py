@@ -9,6 +9,8 @@ escoba-es:variant-cards-double-rule, escoba-es:variant-oros-all, escoba-es:varia
 
 from __future__ import annotations
 
+from typing import Final
+
 from arbitro.model.escoba.cards import Tables, tables
 from arbitro.model.escoba.setenta import setenta_leaders
 from arbitro.model.escoba.state import hand_result
@@ -97,7 +99,7 @@ def score_piles(
     )
 
 
-POINTS_LIMIT = 1 << 14
+POINTS_LIMIT: Final = 1 << 14
 """The most hand outcomes remembered per rules object before they are forgotten all at once."""
 
 
@@ -113,7 +115,8 @@ def hand_points(
         if len(memo) >= POINTS_LIMIT:
             memo.clear()
         points = score_piles(rules, piles, escobas)
-        hit = memo[key] = (points, tuple(map(sum, points)))
+        totals = [a + b + c + d + e for a, b, c, d, e in points]
+        hit = memo[key] = (points, tuple(totals))
     return hit
 
 

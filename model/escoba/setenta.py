@@ -8,11 +8,13 @@ escoba-es:setenta-order and escoba-es:setenta-missing-suit.
 
 from __future__ import annotations
 
+from typing import Final
+
 from arbitro.model.escoba.cards import RANKS, Tables
 from arbitro.model.schema import EscobaRules
 
-RANK_BITS = (1 << RANKS) - 1
-MISSING = 0
+RANK_BITS: Final = (1 << RANKS) - 1
+MISSING: Final = 0
 """The strength a missing suit has under the "lowest" reading: below every card."""
 
 

@@ -10,7 +10,7 @@ the capture, scoring and game-end clauses.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from arbitro.model.escoba.capture import coerce_play, listing, refusals
 from arbitro.model.escoba.cards import Tables, tables
@@ -72,27 +72,30 @@ def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play
     # tuple's items, compiled code does not convert them to machine ints and back)
     f: tuple[object, ...] = state
     players = state.players
-    hands = state.hands
     table = state.table
     piles = state.piles
     escobas = state.escobas
     last = state.last_capturer
     seat, c, cap = play
     bit = 1 << c
-    hand = hands[seat] ^ bit
+    held: tuple[object, ...] = state.hands
+    hand = state.hands[seat] ^ bit
     if players == 2:
-        hands = (hand, hands[1]) if seat == 0 else (hands[0], hand)
+        # the other seat's hand goes on as the object it is
+        held = (hand, held[1]) if seat == 0 else (held[0], hand)
     else:
-        held = list(hands)
-        held[seat] = hand
-        hands = tuple(held)
+        changed = list(held)
+        changed[seat] = hand
+        held = tuple(changed)
     if cap:
         sides = state.sides
         side = seat % sides
         table ^= cap
         if sides == 2:
             won = cap | bit
-            piles = (piles[0] | won, piles[1]) if side == 0 else (piles[0], piles[1] | won)
+            taken: tuple[object, ...] = piles
+            taken = (piles[0] | won, taken[1]) if side == 0 else (taken[0], piles[1] | won)
+            piles = cast(tuple[int, ...], taken)
             if not table:
                 e0, e1 = escobas
                 escobas = (e0 + 1, e1) if side == 0 else (e0, e1 + 1)
@@ -105,16 +108,17 @@ def play_unchecked(rules: EscobaRules, t: Tables, state: EscobaState, play: Play
         table |= bit
     held_any = hand != 0
     if not held_any:
-        for h in hands:
+        for h in held:
             if h:
                 held_any = True
                 break
     if held_any:
         return _new_state(
             _STATE,
-            (f[0], f[1], f[2], "play", f[4], t.after[players][seat], f[6], f[7], hands, table,
+            (f[0], f[1], f[2], "play", f[4], t.after[players][seat], f[6], f[7], held, table,
              f[10], piles, escobas, last, f[14], f[15]),
         )  # fmt: skip
+    hands = cast(tuple[int, ...], held)
     deal_number = state.deal_number
     if deal_number >= t.deals[players]:
         return end_hand(rules, state, deal_number, hands, table, piles, escobas, last)
