@@ -788,6 +788,26 @@ CLAIM_KINDS: dict[str, ClaimKind] = {
             (("values", "ints"),),
         ),
         _kind(
+            "capture_total",
+            "escoba",
+            "every capture: the card played and the table cards it takes are worth `total`"
+            " together",
+            (("total", "int"),),
+        ),
+        _kind(
+            "category_points",
+            "escoba",
+            "each category of `categories` scores `points` to the side that wins it, nothing to"
+            " the others (the book's variants aside)",
+            (("categories", "categories"), ("points", "int")),
+        ),
+        _kind(
+            "escoba_points",
+            "escoba",
+            "every escoba scores `points` to the side that makes it",
+            (("points", "int"),),
+        ),
+        _kind(
             "guaranteed_points",
             "escoba",
             "a side that captured every card of `holding` wins each point of `categories`, whatever"

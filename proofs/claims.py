@@ -754,6 +754,18 @@ def _table_remainder(claim: Claim, r: EscobaRules, timeout: float, started: floa
     )
 
 
+def _book_number(claim: Claim, r: EscobaRules, timeout: float, started: float) -> Check:
+    from arbitro.proofs.escoba.book_numbers import check
+
+    checks = check(r, claim, timeout)
+    bad = next((c for c in checks if c.verdict is not Verdict.PROVED), None)
+    if bad is not None and bad.verdict is not Verdict.REFUTED:
+        return _unknown(claim, started, bad.reason)
+    data: dict[str, Any] = {} if bad is None or bad.witness is None else dict(bad.witness.data)
+    text = "; ".join(c.statement for c in checks) if bad is None else bad.witness.text  # type: ignore[union-attr]
+    return _done(claim, bad is None, started, text, data)
+
+
 # ---------------------------------------------------------------- dispatch
 
 _Computed = Callable[[Claim, Any, float], Check]
@@ -784,6 +796,9 @@ SOLVED: dict[str, _Solved] = {
     "game_score_below": _game_score_below,
     "never": _never,
     "table_remainder": _table_remainder,
+    "capture_total": _book_number,
+    "category_points": _book_number,
+    "escoba_points": _book_number,
 }
 """Claim kinds put to the solver (or to the proofs' closure of the meld rules, `meld_possible`)."""
 

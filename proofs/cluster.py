@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -63,25 +66,121 @@ def run_tasks(
     """``fn(*task)`` of every task, with the task's index: one after another in this process
     without a ``client``; else on the cluster's workers, given back in task order (``in_order``)
     or as each finishes. When the caller stops early (Ctrl-C, an error, a failure it stops at)
-    the tasks not yet done are cancelled. A task's exception is raised here as it was raised."""
+    the tasks not yet done are cancelled. A task's exception is raised here as it was raised.
+    Waiting on the workers, a Ctrl-C is raised here even where the interpreter dropped it
+    (`ctrl_c_seen`)."""
     if client is None:
         for i, task in enumerate(tasks):
             yield i, fn(*task)
         return
-    futures = [client.submit(fn, *task, pure=False) for task in tasks]
+    futures = []
     try:
+        for task in tasks:
+            futures.append(client.submit(fn, *task, pure=False))
+            check_ctrl_c()
         if in_order:
             for i, fut in enumerate(futures):
-                yield i, fut.result()
+                yield i, wait_result(fut)
         else:
             from dask.distributed import as_completed
 
             index = {fut.key: i for i, fut in enumerate(futures)}
-            for fut in as_completed(futures):  # type: ignore[no-untyped-call]
-                yield index[fut.key], fut.result()
+            pending = as_completed(futures)  # type: ignore[no-untyped-call]
+            while not pending.is_empty():  # type: ignore[no-untyped-call]
+                _wait_until(pending.has_ready)
+                for fut in pending.next_batch(block=False):  # type: ignore[no-untyped-call]
+                    yield index[fut.key], fut.result()
     finally:
         with contextlib.suppress(Exception), _quiet_dask():
             client.cancel(futures)
+
+
+def wait_result(future: Any) -> Any:
+    """A Dask future's result, waited for so that Ctrl-C still ends the wait (`ctrl_c_seen`)."""
+    _wait_until(future.done)
+    return future.result()
+
+
+def wait_gather(client: Any, futures: list[Any]) -> list[Any]:
+    """``client.gather(futures)``, waited for so that Ctrl-C still ends the wait."""
+    for fut in futures:
+        _wait_until(fut.done)
+    return list(client.gather(futures))
+
+
+_CTRL_C = threading.Event()
+
+
+def ctrl_c_seen() -> bool:
+    """Whether Ctrl-C came while a cluster was open.
+
+    Ctrl-C raises KeyboardInterrupt in whatever Python code the main thread runs at that
+    instant, and while a cluster is open that is often a garbage-collector callback or a
+    finaliser of Dask's, where the interpreter prints "Exception ignored" and drops it: the
+    command would then wait for its workers as if nothing had happened. So while a cluster is
+    open Ctrl-C is also noted here, and every wait on the workers (`run_tasks`, `wait_result`,
+    `wait_gather`) raises KeyboardInterrupt once it is."""
+    return _CTRL_C.is_set()
+
+
+def check_ctrl_c() -> None:
+    """KeyboardInterrupt if Ctrl-C came while the cluster was open (`ctrl_c_seen`)."""
+    if _CTRL_C.is_set():
+        raise KeyboardInterrupt
+
+
+POLL_SECONDS = 0.05
+"""The longest a wait on the workers goes without looking for a Ctrl-C the interpreter dropped
+(it looks after 1 ms first, then less and less often)."""
+
+
+def _wait_until(ready: Callable[[], bool]) -> None:
+    pause = 0.001
+    while not ready():
+        check_ctrl_c()
+        time.sleep(pause)
+        pause = min(2 * pause, POLL_SECONDS)
+
+
+@contextlib.contextmanager
+def _noting_ctrl_c() -> Iterator[None]:
+    """Ctrl-C noted (`ctrl_c_seen`) and raised as before, for the time of the block. Only the
+    main thread can set a handler; where SIGINT is ignored or handled by someone else's
+    function it is left as it is."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.getsignal(signal.SIGINT)
+    if before is not signal.default_int_handler:
+        yield
+        return
+
+    def note(sig: int, frame: object) -> None:
+        _CTRL_C.set()
+        raise KeyboardInterrupt
+
+    unraisable = sys.unraisablehook
+
+    def drop(u: Any) -> None:
+        """The dropped Ctrl-C itself is noted, not printed; nor is what it left half-done in
+        Dask's callbacks (its GC timer, interrupted between start and stop, then fails its
+        own assertion at every collection)."""
+        if issubclass(u.exc_type, KeyboardInterrupt):
+            return
+        if _CTRL_C.is_set() and getattr(u.object, "__module__", "").startswith("distributed"):
+            return
+        unraisable(u)
+
+    signal.signal(signal.SIGINT, note)
+    sys.unraisablehook = drop
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        sys.unraisablehook = unraisable
+        _CTRL_C.clear()
 
 
 @contextlib.contextmanager
@@ -112,7 +211,8 @@ def dask_client(scheduler: str | None, workers: int) -> Iterator[Any]:
                 raise KeyboardInterrupt  # held back while the workers started
             Client, _ = _dask()
             client = Client(cluster)
-        yield client
+        with _noting_ctrl_c():
+            yield client
     finally:
         # shutting down after an interrupt: quietly, whatever state the workers are in
         with contextlib.suppress(Exception), _quiet_dask():

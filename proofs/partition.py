@@ -38,6 +38,7 @@ from arbitro.model.escoba import packing
 from arbitro.model.escoba.state import EscobaState
 from arbitro.model.family import family_holding
 from arbitro.model.game import Game, GameModel
+from arbitro.proofs.cluster import wait_gather, wait_result
 from arbitro.proofs.explore import (
     ExploreError,
     Result,
@@ -519,7 +520,7 @@ class DaskRunner:
         run = uuid.uuid4().hex
         self.keys = [f"{run}-{i}" for i in range(self.parts)]
         futures = [self._submit(i, _make, k, walk, i, self.parts) for i, k in enumerate(self.keys)]
-        self.client.gather(futures)
+        wait_gather(self.client, futures)
 
     def exchange(self) -> list[int]:
         n = self.parts
@@ -529,11 +530,11 @@ class DaskRunner:
             self._submit(j, _call, self.keys[j], "receive", [picks[i][j] for i in range(n)])
             for j in range(n)
         ]
-        counts: list[int] = self.client.gather(got)
+        counts: list[int] = wait_gather(self.client, got)
         return counts
 
     def call(self, part: int, method: str, *args: Any) -> Any:
-        return self._submit(part, _call, self.keys[part], method, *args).result()
+        return wait_result(self._submit(part, _call, self.keys[part], method, *args))
 
     def stop(self, wait: bool = True) -> None:
         with contextlib.suppress(Exception):  # a cluster going down takes its partitions along

@@ -91,6 +91,12 @@ def _hand_scores(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
     return hand_scores.run(cast(EscobaRules, rules), timeout)
 
 
+def _book_numbers(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.escoba import book_numbers
+
+    return book_numbers.run(cast(EscobaRules, rules), timeout)
+
+
 def _deal_arithmetic(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import scoring
 
@@ -161,6 +167,13 @@ PROPERTIES: tuple[Property, ...] = (
         "for every seating, the exact set of a side's hand scores: an exhausted search for the "
         "most escobas, and a replayed hand for every score up to the most",
         _hand_scores,
+    ),
+    Property(
+        "book-numbers",
+        "escoba",
+        "the numbers the book's text states (a capture's total, each point's value) hold of the "
+        "guarded relation and the score encoding built from the rules",
+        _book_numbers,
     ),
     Property(
         "deal-arithmetic",

@@ -212,6 +212,19 @@ def _lean_before(rules: EscobaRules, g: R.Seating, rel: R.Relation, name: str) -
     return out
 
 
+def _stock_before(rules: EscobaRules, g: R.Seating, st: R.State) -> Facts:
+    """The part of what a step assumes before it that is about the stock and the deal number
+    alone (`well_formed`'s and SHAPE's): what SHAPE after the step is asked of."""
+    have = R.present(rules)
+    out = Facts()
+    for row in st.stock:
+        out.given(all_of((x >= 0) & (x <= h) for x, h in zip(row.items, have, strict=True)), "0/1")
+        out.given(row.size() <= 1, "one card at most")
+    out.given(st.play.eq(1), "the hand is in play")
+    out.given(stock_shape(rules, g, st), "stock_shape holds before the step")
+    return out
+
+
 def step_check(
     rules: EscobaRules,
     inst: Instance,
@@ -238,27 +251,34 @@ def step_check(
     label = f"{name}/{g.players}p{g.sides}s/{rel.name}/dealer{inst.dealer}"
     statement = f"{rel.name} keeps {name}"
     started = time.perf_counter()
-    before = _before(rules, rel, name)
     if inst.follow == "end":
         claims = [cards_at_end(rules, g, rel)]
     else:
         claims = [one_place(rules, rel.post), stock_shape(rules, g, rel.post)]
     drop = {rules.cid(c) for c in CHOICE}
-    quick = Facts([*(f for f in rel.guards if f.clause not in drop), *rel.follow_guards])
-    quick.extend(rel.effects)
-    quick.extend(before)
+    moves = Facts([*(f for f in rel.guards if f.clause not in drop), *rel.follow_guards])
+    moves.extend(rel.effects)
+    whole: list[Facts] = []
+
+    def before() -> Facts:
+        """Everything the step assumes before it (built when first asked for: a proof from the
+        lean premises does not need it)."""
+        if not whole:
+            whole.append(_before(rules, rel, name))
+        return whole[0]
+
     core: dict[str, None] = {}
+    lean = Facts(moves)
+    lean.extend(_lean_before(rules, g, rel, name))
     # SHAPE is about the stock alone: asked of the facts about the stock and the deal number, the
     # same question for every mover and play of a seating, answered once (`smt.check` remembers)
-    lean = Facts([*(f for f in rel.guards if f.clause not in drop), *rel.follow_guards])
-    lean.extend(rel.effects)
-    lean.extend(_lean_before(rules, g, rel, name))
-    asked = [(lean, c) for c in claims[:1]] + [
-        (slice_facts(quick, _stock_part), c) for c in claims[1:]
-    ]
+    shape = slice_facts(moves, _stock_part)
+    shape.extend(_stock_before(rules, g, rel.pre))
+    asked = [(lean, c) for c in claims[:1]] + [(shape, c) for c in claims[1:]]
     for facts, claim in asked:
         out = smt.check(facts.items, [~claim], timeout=timeout, minimise=False, values=False)
         if out.status != "unsat" and facts is lean:
+            quick = Facts([*moves, *before()])
             out = smt.check(quick.items, [~claim], timeout=timeout, minimise=False, values=False)
         if out.status != "unsat":
             break
@@ -266,7 +286,7 @@ def step_check(
     else:
         vacuous: tuple[str, ...] | None = None
         if vacuity:
-            can = Facts([*rel.guards, *rel.follow_guards, *before])
+            can = Facts([*rel.guards, *rel.follow_guards, *before()])
             seen = smt.check(can.items, timeout=timeout, values=False)
             if seen.status == "unsat":
                 vacuous = seen.core
@@ -278,8 +298,8 @@ def step_check(
             core=vacuous if vacuous is not None else tuple(core),
             vacuous=vacuous is not None,
         )
-    full = Facts([*rel.guards, *rel.follow_guards, *rel.effects, *before])
-    can = Facts([*rel.guards, *rel.follow_guards, *before])
+    full = Facts([*rel.guards, *rel.follow_guards, *rel.effects, *before()])
+    can = Facts([*rel.guards, *rel.follow_guards, *before()])
     return prove(
         label, statement, full.items, all_of(claims), _decode(rel), timeout, premises=can.items
     )
@@ -383,9 +403,16 @@ def deal_check(rules: EscobaRules, g: R.Seating, dealer: int, name: str, timeout
         return Witness(f"the deal from {' '.join(deck)} breaks {name}", {"deck": deck})
 
     core: dict[str, None] = {}
+    # SHAPE is about the stock: asked of the facts about the deck order, the stock and the deal
+    # number alone (not of the table's sweep and the escobas it scores)
+    # number alone (not of the table's sweep and the escobas it scores); ONE of every fact but the
+    # escobas, who captured last and who moves first
+    sliced = slice_facts(f, lambda n: _stock_part(n) or n.startswith("deck"))
+    placed = slice_facts(f, lambda n: not n.startswith(("escobas", "last", "to_move")))
     for part in PARTS[name]:
+        facts = sliced if part is stock_shape else placed
         out = smt.check(
-            f.items, [~part(rules, g, st)], timeout=timeout, minimise=False, values=False
+            facts.items, [~part(rules, g, st)], timeout=timeout, minimise=False, values=False
         )
         if out.status != "unsat":
             claim = all_of(inv(rules, g, st) for inv in INVARIANTS[name])

@@ -18,6 +18,15 @@ refiner (`arbitro.proofs.rummy.refine`) checks every state on the way:
   the longest escalera, in a row of one suit, and the eager chooser lays it and grows it to its
   maximum, so a state holds the escalera and the card that would extend it past the book's
   limit (the refiner asks the engine to refuse that addition);
+- **a wild meld at its finished size** (*:completed-size, where *:wild-canasta lays wild melds):
+  the first player holds one wild more than a finished meld and nothing else that melds; the
+  same chooser lays the wilds, grows the meld to its finished size and keeps a wild;
+- **the stock run out** (*:stock-out, where it forces a take onto a meld only): seeded deals
+  drawn and discarded to the stock's end, with hands grown long, so the pile is offered with the
+  stock exhausted to a player holding a pair of its top card's rank;
+- **a finished set beside an unfinished one of its rank** (*:merge-sets, where sets of one rank
+  merge and a side may keep several): the first player lays two sets of kings at once and adds
+  the kings it draws later to the newer one until it is finished;
 - **eager hands**: seeded deals played by a chooser that takes the pile whenever the engine
   allows it and lays and adds at once, so the pile is taken early and often, by sides that have
   opened and by sides that have not, and players go out.
@@ -115,16 +124,82 @@ def red_for_red(rules: RummyRules, seating: Seating) -> list[int] | None:
 def long_escalera(rules: RummyRules, seating: Seating) -> list[int] | None:
     """A deck order whose first player holds the top *:sequence-max + 1 escalera ranks of one
     suit, the rest of the hand cards that meld with nothing (black threes, naturals of other
-    ranks, no two of a rank), and draws cards of the run's ranks in other suits: the eager
+    ranks, no two of a rank), and draws cards of the run's ranks in other suits: the growing
     chooser lays an escalera, grows it to its maximum and keeps the card that would extend it
     once more, in a state whose additions the refiner compares. None without escaleras, or
     when the hand is too small."""
     if not rules.sequences or rules.sequence_max < 1:
         return None
+    ranks = C.sequence_positions(rules)[-(rules.sequence_max + 1) :]
+    if len(ranks) <= rules.sequence_max:
+        return None
+    spade = C.SUITS.index("S")
+    draws = [C.kind(r, (r + s) % 3) for s in (0, 1, 2) for r in ranks]
+    return _stacked(rules, seating, [C.kind(r, spade) for r in ranks], ranks, draws)
+
+
+def long_wild_meld(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose first player holds one wild card more than a finished wild meld
+    (*:completed-size), the rest of the hand cards that meld with nothing: the growing chooser
+    lays a meld of wilds alone, grows it to the finished size and keeps one wild, in a state
+    whose additions the refiner compares (a finished wild meld takes no more). None where wild
+    melds are not laid (*:wild-canasta) or the hand is too small."""
+    if not rules.wild_canasta or rules.completed_size < 1:
+        return None
+    wilds = [k for k in range(C.KINDS) if C.is_wild(k)]
+    core = [wilds[i % len(wilds)] for i in range(rules.completed_size + 1)]
+    reserved = C.NATURAL_RANKS[-3:]  # drawn, never dealt to the first player: no pair in hand
+    draws = [C.kind(r, s) for s in (0, 1, 2) for r in reserved]
+    return _stacked(rules, seating, core, reserved, draws)
+
+
+def finished_beside_unfinished(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose first player lays two sets of one rank at once and then, over two more
+    turns, draws four more naturals of it, which the SPLITTING chooser adds to the newer set:
+    the side holds an unfinished set beside a finished one of the same rank, where *:merge-sets
+    lets two sets of a rank merge (only unfinished ones do, in the model's reading), and the
+    refiner compares the merges the engine lists there. None where sets do not merge, a side
+    keeps one set per rank, or the hand is too small."""
+    if not rules.merge_sets or not rules.several_sets_same_rank or rules.draw_count < 1:
+        return None
+    lay = next(x for x in rules.layouts if x.name == seating.layout)
+    king = C.RANKS.index("K")
+    kings = [C.kind(king, s) for s in range(4)]
+    size = 2 * max(rules.set_min, rules.set_start_min_naturals)
+    more = rules.completed_size - size // 2
+    core = [kings[i % 4] for i in range(size)]
+    later = [kings[(size + i) % 4] for i in range(more)]
+    drawn = [r for r in C.NATURAL_RANKS if r != king][-6:]  # never in the first hand: no pair
+    reserved = (king, *drawn)
+    plain = [C.kind(r, s) for r in drawn for s in range(4)]
+    # the stock after the hands: the upcard, then each player's draws, round by round; the
+    # first player's draws of the second turn on are the later kings
+    rounds = 1 + -(-more // rules.draw_count)
+    if 1 + rounds * lay.players * rules.draw_count - more > len(plain):
+        return None  # one pack's worth of each drawn rank is all this counts on
+    draws: list[int] = [plain.pop()]
+    for r in range(rounds):
+        for p in range(lay.players):
+            for _ in range(rules.draw_count):
+                draws.append(later.pop() if p == 0 and r > 0 and later else plain.pop())
+    if later:
+        return None
+    return _stacked(rules, seating, core, reserved, draws, exact=True)
+
+
+def _stacked(
+    rules: RummyRules, seating: Seating, core: list[int], ranks: Sequence[int], draws: list[int],
+    exact: bool = False,
+) -> list[int] | None:  # fmt: skip
+    """A deck order whose first player holds the cards of kinds `core` and fills the hand with
+    cards that meld with nothing (black threes, one natural of each rank not in `ranks`), the
+    cards of kinds `draws` then first in the stock (the upcard and the first draws; with `exact`,
+    every one of them or None); the other
+    hands get cards of no covered class and no red three, so nothing is replaced at the deal.
+    None when the deck or the hand cannot hold that."""
     lay = next(x for x in rules.layouts if x.name == seating.layout)
     n, size = lay.players, lay.hand_size
-    ranks = C.sequence_positions(rules)[-(rules.sequence_max + 1) :]
-    if len(ranks) <= rules.sequence_max or size < len(ranks) + 2:
+    if size < len(core) + 2:
         return None
     deck = sorted(RUMMY.deck(rules, seating))
     left = list(deck)
@@ -135,21 +210,17 @@ def long_escalera(rules: RummyRules, seating: Seating) -> list[int] | None:
             left.remove(got)
         return got
 
-    spade = C.SUITS.index("S")
-    run = [take(C.kind(r, spade)) for r in ranks]
-    fillers: list[int | None] = [take(k) for k in C.BLACK_THREES for _ in range(3)]
-    fillers += [take(C.kind(r, (r + 1) % 3)) for r in C.NATURAL_RANKS if r not in ranks]
-    mine = [c for c in (*run, *(f for f in fillers if f is not None)) if c is not None]
-    if len(mine) < size or None in run:
+    mine = [take(k) for k in core]
+    if None in mine:
         return None
-    mine = mine[:size]
-    for c in fillers[size - len(run) :]:  # fillers not dealt go back
-        if c is not None and c not in mine:
-            left.append(c)
-    left.sort()
-    # cards of the run's ranks in other suits: the upcard and the first draws (no pair in hand)
-    got = [take(C.kind(r, (r + s) % 3)) for s in (0, 1, 2) for r in ranks]
-    others = [c for c in got if c is not None]
+    fillers = [take(k) for k in C.BLACK_THREES for _ in range(3)]
+    fillers += [take(C.kind(r, (r + 1) % 3)) for r in C.NATURAL_RANKS if r not in ranks]
+    hand = [c for c in (*mine, *fillers) if c is not None][:size]
+    if len(hand) < size:
+        return None
+    others = [c for c in (take(k) for k in draws) if c is not None]
+    if exact and len(others) < len(draws):
+        return None  # the draws must come in the order given
     plain = [
         c
         for c in left
@@ -161,9 +232,8 @@ def long_escalera(rules: RummyRules, seating: Seating) -> list[int] | None:
     order: list[int] = []
     rest = iter(plain)
     for i in range(need):
-        order.append(mine[i // n] if i % n == 0 else next(rest))
-    order += others
-    return _complete(deck, order)
+        order.append(hand[i // n] if i % n == 0 else next(rest))
+    return _complete(deck, [*order, *others])
 
 
 def _complete(deck: Sequence[int], head: Sequence[int]) -> list[int]:
@@ -177,11 +247,13 @@ def _complete(deck: Sequence[int], head: Sequence[int]) -> list[int]:
 def play(
     rules: RummyRules, seating: Seating, order: Sequence[int], dealer: int = 0,
     preferred: Sequence[str] = PREFERRED, steps: int = MAX_STEPS, keep_wilds: bool = False,
+    last_add: bool = False,
 ) -> Position:  # fmt: skip
     """The deal of `order`, then the chooser's actions (the first legal action of the first type
     of `preferred`, else the first legal action) until the hand ends or `steps` were played.
     With `keep_wilds`, a discard is of the first natural card held that is listed (wilds and
-    threes are kept, so the pile is not frozen by a discard)."""
+    threes are kept, so the pile is not frozen by a discard). With `last_add`, an addition is
+    the last one listed (onto the newest meld)."""
     state: Any = RUMMY.deal(rules, RUMMY.new_game(rules, seating, dealer), order)
     acts: list[dict[str, Any]] = []
     for _ in range(steps):
@@ -199,6 +271,8 @@ def play(
                 if a["type"] == "discard" and C.kind_of(a["card"]) in C.NATURALS
             )
             k = next(natural, k)
+        if last_add and as_json[k]["type"] == "add":
+            k = max(i for i, a in enumerate(as_json) if a["type"] == "add")
         acts.append(as_json[k])
         state = RUMMY.apply(rules, state, legal[k])
     return dealer, list(order), acts
@@ -207,6 +281,9 @@ def play(
 GROWING = ("take-pile", "finish-opening", "add", "lay", "draw", "discard")
 """The chooser of the escalera at its maximum: additions before new melds, so one escalera
 grows to its maximum rather than two being laid."""
+SPLITTING = ("finish-opening", "lay", "add", "draw", "discard")
+"""The chooser of the finished set beside an unfinished one: new sets first, additions onto the
+newest meld (`play`'s last_add), the pile never taken."""
 GROWING_STEPS = 40
 """Its hand is kept that far: the escalera is at its maximum within the first player's turn."""
 
@@ -216,6 +293,8 @@ BUILDERS: tuple[tuple[Builder, tuple[str, ...], int], ...] = (
     (last_red, PREFERRED, MAX_STEPS),
     (red_for_red, PREFERRED, MAX_STEPS),
     (long_escalera, GROWING, GROWING_STEPS),
+    (long_wild_meld, GROWING, GROWING_STEPS),
+    (finished_beside_unfinished, SPLITTING, GROWING_STEPS),
 )
 """Each built deck order with the chooser that plays it and how many of its actions are kept."""
 
@@ -235,9 +314,21 @@ EAGER_HANDS: tuple[tuple[str, tuple[str, ...], bool, int, tuple[int, ...]], ...]
 `random.Random(f"eager:{seed}")` shuffles the deck)."""
 
 
+STOCK_OUT_DEALS = (4,)
+"""Seeded deals played by the PREFERRED chooser (draw and discard, nobody melds) until the stock
+runs out, where *:stock-out forces a take onto a meld only: the pile is then offered to a player
+holding a natural pair of its top card's rank, which starts no meld from it."""
+
+
 def eager(rules: RummyRules, seating: Seating) -> list[Position]:
-    """Hands from seeded deck orders played by the choosers of EAGER_HANDS."""
+    """Hands from seeded deck orders played by the choosers of EAGER_HANDS (and, where the stock
+    running out forces a take onto a meld only, the STOCK_OUT_DEALS played to the stock's end)."""
     out: list[Position] = []
+    if rules.stock_out == "forced_take_if_matches_meld":
+        for seed in STOCK_OUT_DEALS:
+            order = list(RUMMY.deck(rules, seating))
+            random.Random(f"eager:{seed}").shuffle(order)
+            out.append(play(rules, seating, order))
     for _, preferred, keep, steps, seeds in EAGER_HANDS:
         for seed in seeds:
             order = list(RUMMY.deck(rules, seating))
@@ -254,7 +345,8 @@ def directed(rules: RummyRules, seating: Seating) -> list[Position]:
     for build, preferred, steps in BUILDERS:
         order = build(rules, seating)
         if order is not None:
-            out.append(play(rules, seating, order, preferred=preferred, steps=steps))
+            last = preferred is SPLITTING
+            out.append(play(rules, seating, order, preferred=preferred, steps=steps, last_add=last))
     return out + eager(rules, seating)
 
 
@@ -264,10 +356,13 @@ __all__ = [
     "GROWING",
     "MAX_STEPS",
     "PREFERRED",
+    "STOCK_OUT_DEALS",
     "Position",
     "directed",
+    "finished_beside_unfinished",
     "last_red",
     "long_escalera",
+    "long_wild_meld",
     "play",
     "red_for_red",
     "upcard_twice",

@@ -400,8 +400,9 @@ def test_built_positions_reach_a_double_cover_and_a_last_red_three() -> None:
     assert stopped
     rep = refine.directed(RUMMY, r, seat, rulebook="samba-es", target="built")
     # built: the upcard covered twice, the last red three, the escalera at its maximum (samba-es
-    # replaces red threes on the owner's turn: no red-for-red deal); then the seeded hands
-    hands = sum(len(seeds) for *_, seeds in positions.EAGER_HANDS)
+    # replaces red threes on the owner's turn: no red-for-red deal; lays no wild melds); then the
+    # seeded hands, and the deals played to the stock's end (its stock-out forces a take onto a meld)
+    hands = sum(len(seeds) for *_, seeds in positions.EAGER_HANDS) + len(positions.STOCK_OUT_DEALS)
     assert rep is not None and rep.ok and rep.deals == 3 + hands, rep.first
 
 
@@ -651,3 +652,109 @@ def test_a_new_set_from_the_pile_with_the_stock_out_is_caught() -> None:
         assert any("stock-out" in str(b) for b in bad), bad
         return
     pytest.fail("no draw step of a side that has opened met")
+
+
+def test_a_wild_past_a_finished_wild_meld_accepted_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine mutant `rummy-wild-meld-grows` (a finished wild meld takes one wild more):
+    canasta-es lays melds of wilds alone and finishes them at seven cards (canasta-es:
+    completed-size). The built position deals the first player eight wilds; the growing chooser
+    lays five, adds two and keeps one. There the refiner asks the engine to add the eighth wild,
+    which it must refuse; an engine that accepts it is caught."""
+    from arbitro.proofs.rummy import positions
+
+    r = rummy("canasta-es")
+    seat = next(iter(RUMMY.seatings(r)))
+    order = positions.long_wild_meld(r, seat)
+    assert order is not None
+    assert positions.long_wild_meld in [b for b, _, _ in positions.BUILDERS]
+    dealer, order, acts = positions.play(r, seat, order, preferred=positions.GROWING, steps=20)
+    state = RUMMY.deal(r, RUMMY.new_game(r, seat, dealer), order)
+    ref = Refiner(r, seat)
+    for act in acts:
+        pre = RUMMY.state_to_json(state)
+        melds = pre["table"][int(pre["seat"]) % int(pre["sides"])]["melds"]
+        full = [i for i, m in enumerate(melds) if m["kind"] == "wilds" and len(m["cards"]) == 7]
+        wild = [c for c in pre["hands"][int(pre["seat"])] if c == "JK" or c[0] == "2"]
+        if full and wild and ref.decided(pre):
+            break
+        state = RUMMY.apply(r, state, RUMMY.action_from_json(act))
+    else:
+        pytest.fail("the built position never holds a finished wild meld and a wild")
+    legal = RUMMY.legal_actions(r, state)
+    succ = [RUMMY.apply(r, state, a) for a in legal]
+    assert ref(state, legal, succ) is None
+
+    def apply_on(rules: Any, s: Any, action: Any) -> Any:
+        a = RUMMY.action_to_json(action)
+        if a["type"] == "add" and a["meld"] == full[0] and a["card"] in wild:
+            return s  # accepted
+        return RUMMY.apply(rules, s, action)
+
+    _engine_in_refiner(monkeypatch, apply=apply_on)
+    d = ref(state, legal, succ)
+    assert d is not None and d.kind == "enabled", d
+    assert "accepts" in d.detail and "completed-size" in d.detail
+
+
+@pytest.mark.slow
+def test_a_new_set_from_the_pile_with_the_stock_out_is_caught_on_a_built_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`rummy-stock-out-take-any` on the positions `prove --refine` walks: samba-es's deal
+    played by drawing and discarding to the stock's end (positions.STOCK_OUT_DEALS). An engine
+    that lets a natural pair start a new set from the pile once the stock is out (played here as
+    the other reading, take_pile_if_able) goes on past the stock's end and takes the pile so;
+    the take-pile relation's samba-es:stock-out guard refuses that step."""
+    from arbitro.proofs.rummy import positions
+
+    r = rummy("samba-es")
+    loose = dataclasses.replace(r, stock_out="take_pile_if_able")
+    seat = next(iter(RUMMY.seatings(r)))
+    broken = _Broken(
+        legal_actions=lambda rules, s: RUMMY.legal_actions(loose, s),
+        apply=lambda rules, s, a: RUMMY.apply(loose, s, a),
+    )
+    monkeypatch.setattr(positions, "RUMMY", broken)  # the built hands played by that engine
+    monkeypatch.setattr(positions, "BUILDERS", ())
+    monkeypatch.setattr(positions, "EAGER_HANDS", ())
+    rep = refine.directed(broken, r, seat, rulebook="samba-es", target="built")  # type: ignore[arg-type]
+    assert rep is not None and rep.first is not None and rep.first.kind == "successor"
+    assert '"use": "set"' in rep.first.detail and "stock-out" in rep.first.detail
+
+
+def test_an_unfinished_set_merged_into_a_finished_one_is_caught() -> None:
+    """The engine mutant `rummy-merge-finished` (only the first of two sets is checked for being
+    finished, so an unfinished set merges into a finished one after it): samba-fr merges sets of
+    one rank and keeps several (samba-fr:merge-sets, the model's reading: only unfinished sets
+    merge). The built position lays two sets of kings and grows the newer one to a canasta
+    beside the older; an engine that lists the merge there is caught by the enabled-set row."""
+    from arbitro.model.rummy.actions import Merge
+    from arbitro.proofs.rummy import positions
+
+    r = rummy("samba-fr")
+    seat = next(iter(RUMMY.seatings(r)))
+    order = positions.finished_beside_unfinished(r, seat)
+    assert order is not None
+    dealer, order, acts = positions.play(
+        r, seat, order, preferred=positions.SPLITTING, steps=positions.GROWING_STEPS, last_add=True
+    )
+    state = RUMMY.deal(r, RUMMY.new_game(r, seat, dealer), order)
+    ref = Refiner(r, seat)
+    for act in acts:
+        pre = RUMMY.state_to_json(state)
+        melds = pre["table"][int(pre["seat"]) % int(pre["sides"])]["melds"]
+        kings = [i for i, m in enumerate(melds) if m["kind"] == "set" and m["rank"] == "K"]
+        sizes = [len(melds[i]["cards"]) for i in kings]
+        if ref.decided(pre) and len(kings) >= 2 and sizes[0] < 7 <= sizes[-1]:
+            break
+        state = RUMMY.apply(r, state, RUMMY.action_from_json(act))
+    else:
+        pytest.fail("the built position never holds a canasta of kings beside an unfinished set")
+    legal = RUMMY.legal_actions(r, state)
+    succ = [RUMMY.apply(r, state, a) for a in legal]
+    assert ref(state, legal, succ) is None
+    merge = Merge(int(pre["seat"]), kings[0], kings[-1])
+    d = ref(state, (*legal, merge), [*succ, succ[0]])
+    assert d is not None and d.kind == "enabled" and d.extra == (RUMMY.action_to_json(merge),), d

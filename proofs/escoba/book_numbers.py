@@ -1,0 +1,154 @@
+"""Property `book-numbers`: the numbers the book's text states, proved over what the rules build.
+
+The other properties are stated from the rules' fields, the very fields the engine and the
+relation are built from: a spec whose capture sum or score value is changed moves the engine, the
+relation and the statement together, and they keep holding. Here the statement's numbers come from
+the book's own claims (`[[claim]]` of the spec, each quoting the sentence that says it, checked
+against the rulebook's text when the spec is loaded), and the question is put to the encodings
+built from the rules:
+
+- `capture_total` ("suman 15 puntos"): every capture step of the guarded relation
+  (`relation.step`, capture) takes a card and table cards worth the book's total together;
+- `category_points` ("Hay cuatro puntos fijos"): each listed category of the score encoding
+  (`scoring.config`) is worth nothing or the book's points (a variant the options turn on, which
+  the book itself says pays more, leaves its category out);
+- `escoba_points` ("un punto por cada escoba"): the escobas category is the book's points for
+  every escoba.
+
+A rules object whose capture sum or score value differs from what the book says is REFUTED, with
+the capture or the hand's captures as witness.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+
+from arbitro.model.schema import EscobaRules
+from arbitro.model.spec import Claim, load_rulebook
+from arbitro.proofs.escoba import relation as R
+from arbitro.proofs.escoba import scoring
+from arbitro.proofs.escoba.invariants import R_name
+from arbitro.proofs.facts import Facts
+from arbitro.proofs.terms import Value, one_of
+from arbitro.proofs.verdict import Check, Result, Verdict, Witness, combine, prove
+
+NAME = "book-numbers"
+STATEMENT = (
+    "the numbers the book's text states (a capture's total, each category's and each escoba's "
+    "points) hold of the guarded relation and the score encoding built from the rules"
+)
+KINDS = ("capture_total", "category_points", "escoba_points")
+VARIANT = {
+    "cards": "variant_cards_double",
+    "oros": "variant_oros_all",
+    "setenta": "variant_sevens_all",
+}
+"""The book's variants that pay a category more than its fixed point, by category."""
+
+
+def book_claims(rules: EscobaRules) -> list[Claim]:
+    """The claims of the rules' book this property proves (none for a spec without them)."""
+    try:
+        book = load_rulebook(rules.rulebook)
+    except ValueError:
+        return []
+    return [c for c in book.claims if c.kind in KINDS]
+
+
+def capture_total(rules: EscobaRules, claim: Claim, timeout: float) -> Check:
+    """Every capture of the guarded relation (two seats, seat 0 moving, passing the turn: the
+    guard of a capture is the same for every seat and what follows) is worth the claim's total."""
+    want = int(claim.fields["total"])
+    rel = R.step(rules, R.Seating(2, 2), 0, 0, "capture", "pass")
+    vals = R.values(rules)
+    facts = Facts([*rel.domain, *rel.guards])
+    worth = rel.card.points(vals) + rel.taken.points(vals)
+
+    def decode(v: Mapping[str, Value]) -> Witness:
+        names = [R_name(k) for k in range(R.KINDS)]
+        card = [names[k] for k in range(R.KINDS) if int(v.get(f"card[{k}]", 0))]
+        taken = [names[k] for k in range(R.KINDS) if int(v.get(f"taken[{k}]", 0))]
+        got = sum(vals[k] for k in range(R.KINDS) if int(v.get(f"card[{k}]", 0)))
+        got += sum(vals[k] for k in range(R.KINDS) if int(v.get(f"taken[{k}]", 0)))
+        text = f"{' '.join(card)} takes {' '.join(taken)}: worth {got}, the book says {want}"
+        return Witness(text, {"card": card, "taken": taken, "worth": got, "book": want})
+
+    return prove(
+        f"{claim.name}/capture",
+        f"every capture is worth {want} ({claim.anchor!r})",
+        facts.items,
+        worth.eq(want),
+        decode,
+        timeout,
+        minimise=False,
+    )
+
+
+def _score_checks(rules: EscobaRules, claim: Claim, timeout: float) -> list[Check]:
+    cfg = scoring.config(rules)
+    want = int(claim.fields["points"])
+    out: list[Check] = []
+    if claim.kind == "escoba_points":
+        cats = ["escobas"]
+    else:
+        cats = [str(c) for c in claim.fields["categories"]]
+        cats = [c for c in cats if not getattr(rules, VARIANT.get(c, ""), False)]
+    for cat in cats:
+        term = cfg.categories[cat]
+        claim_term = term.eq(want * cfg.escobas) if cat == "escobas" else one_of(term, (0, want))
+
+        def dec(v: Mapping[str, Value], cat: str = cat) -> Witness:
+            data = scoring.decode(cfg, v)
+            return Witness(
+                f"{cat} scores {data['categories'][cat]} (the book: {want}"
+                + (" per escoba" if cat == "escobas" else "")
+                + f"): {scoring.describe(data)}",
+                data,
+            )
+
+        said = "per escoba" if cat == "escobas" else "or nothing"
+        out.append(
+            prove(
+                f"{claim.name}/{cat}",
+                f"{cat} scores {want} {said} ({claim.anchor!r})",
+                cfg.facts.items,
+                claim_term,
+                dec,
+                timeout,
+                minimise=False,
+            )
+        )
+    return out
+
+
+def check(rules: EscobaRules, claim: Claim, timeout: float) -> list[Check]:
+    """The checks of one claim of a kind in `KINDS`."""
+    if claim.kind == "capture_total":
+        return [capture_total(rules, claim, timeout)]
+    return _score_checks(rules, claim, timeout)
+
+
+def run(rules: EscobaRules, timeout: float) -> Result:
+    started = time.perf_counter()
+    claims = book_claims(rules)
+    checks = [c for claim in claims for c in check(rules, claim, timeout)]
+    if not checks:
+        summary = "the book states none of these numbers"
+        return Result(NAME, rules.rulebook, {}, STATEMENT, (), summary,
+                      time.perf_counter() - started)  # fmt: skip
+    verdict = combine([c.verdict for c in checks])
+    if verdict is Verdict.PROVED:
+        summary = (
+            f"the book's numbers hold: {len(checks)} checks "
+            f"({', '.join(sorted({c.name.split('/')[0] for c in checks}))})"
+        )
+    else:
+        bad = next(c for c in checks if c.verdict is verdict)
+        why = bad.witness.text if bad.witness is not None else bad.reason
+        summary = f"{bad.name}: {why}"
+    return Result(NAME, rules.rulebook, {}, STATEMENT, tuple(checks), summary,
+                  time.perf_counter() - started)  # fmt: skip
+
+
+__all__ = ["KINDS", "NAME", "STATEMENT", "book_claims", "capture_total", "check", "run"]
