@@ -1022,8 +1022,6 @@ def _cell(o: dict[str, Any] | None, usual: str = "") -> str:
     if o is None:
         return "not run"
     how = str(o["status"])
-    if o.get("run") and o["run"] != usual:
-        how += f" [{o['run']}]"
     last = str(o.get("detail", "")).split(" | ")[-1]
     parts = last.split(": ")
     if how == "killed" and len(parts) >= 4 and parts[0] in ("first pass", "whole walk"):
@@ -1031,6 +1029,8 @@ def _cell(o: dict[str, Any] | None, usual: str = "") -> str:
     failed = re.search(r"(test_\w+\.py::[\w\[\]\-]+)", str(o.get("detail", "")))
     if how == "killed" and failed:
         how += f" (`{failed.group(1)}`)"
+    if o.get("run") and o["run"] != usual:
+        how += f" [{o['run']}]"
     return how
 
 
@@ -1042,7 +1042,7 @@ def summary(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) ->
         return ", ".join(f"`{r['name']}`" for r in rows) or "none"
 
     out: list[str] = []
-    for x, target in (("refine", 95), ("suite", 100)):
+    for x, target in (("refine", 95), ("suite", 100)) if engine else ():
         ran = [r for r in engine if x in r and r[x]["status"] != "error"]
         killed = [r for r in ran if r[x]["status"] == "killed"]
         pct = 100.0 * len(killed) / max(len(ran), 1)
@@ -1059,10 +1059,14 @@ def summary(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) ->
             out.append(f"- **not run** against `{x}`: {names(missing)}")
     both = [r for r in engine if all(x in r for x in LAYERS)]
     either = [r for r in engine if any(r[x]["status"] == "killed" for x in LAYERS if x in r)]
-    out.append(
-        f"- killed by either layer: {len(either)} of the {len(engine)} mutants; both layers run "
-        f"on {len(both)} of them; survived both: "
-        + names(r for r in both if all(r[x]["status"] == "survived" for x in LAYERS))
+    out += (
+        []
+        if not engine
+        else [
+            f"- killed by either layer: {len(either)} of the {len(engine)} mutants; both layers run "
+            f"on {len(both)} of them; survived both: "
+            + names(r for r in both if all(r[x]["status"] == "survived" for x in LAYERS))
+        ]
     )
     if spec:
         caught = [r for r in spec if r["status"] == "killed"]
