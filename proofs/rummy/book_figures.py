@@ -19,12 +19,14 @@ Implements, as a property, the book's *:wild-cap, *:set-min, *:sequence-min, *:s
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any, cast
 
 from arbitro.model.schema import RummyRules
 from arbitro.model.spec import load_rulebook
 from arbitro.proofs.rummy import meld_caps
-from arbitro.proofs.verdict import Result
+from arbitro.proofs.terms import Value, all_of
+from arbitro.proofs.verdict import Check, Result, Witness, prove
 
 NAME = "book-figures"
 STATEMENT = (
@@ -32,18 +34,58 @@ STATEMENT = (
     "cap, meld minimums, longest escalera, finished size), and every meld within them is built"
 )
 FIGURES = ("wild_cap", "set_min", "sequence_min", "sequence_max", "completed_size")
-"""The clause keys whose stated numbers the property reads."""
+"""The meld clause keys whose stated numbers the property reads."""
+SCORE_FIGURES = (
+    "bonus_samba",
+    "bonus_clean_canasta",
+    "bonus_dirty_canasta",
+    "bonus_going_out",
+    "red_three_each",
+)
+"""The score clause keys whose stated numbers the property reads."""
 
 
-def figures(rules: Any) -> dict[str, Any]:
-    """The numbers the rulebook of `rules` states for the FIGURES, from its `stated_value`
-    claims (none for a book that writes none out)."""
+def figures(rules: Any, keys: tuple[str, ...] = FIGURES) -> dict[str, Any]:
+    """The numbers the rulebook of `rules` states for `keys`, from its `stated_value` claims
+    (none for a book that writes none out)."""
     book = load_rulebook(rules.rulebook)
     return {
         str(c.fields["key"]): c.fields["value"]
         for c in book.claims
-        if c.kind == "stated_value" and c.fields["key"] in FIGURES
+        if c.kind == "stated_value" and c.fields["key"] in keys
     }
+
+
+def scores(rules: Any, stated: dict[str, Any], timeout: float) -> Check:
+    """Every end-of-hand configuration of a side (`score.config`: its melds, hand, red threes,
+    how the hand ended) scores the same in every category under the rules as under the rules
+    with the book's stated score values: REFUTED with the configuration where they part."""
+    from arbitro.proofs.rummy import score
+    from arbitro.proofs.rummy.scoring import decode, describe
+
+    cfg = score.config(cast(RummyRules, rules))
+    book = score.config(cast(RummyRules, _Stated(rules, stated)))
+    same = all_of(cfg.categories[c].eq(book.categories[c]) for c in cfg.categories)
+
+    def dec(v: Mapping[str, Value]) -> Witness:
+        data = decode(cfg, v)
+        theirs = decode(book, v)["categories"]
+        differ = {
+            c: (data["categories"][c], theirs[c])
+            for c in theirs
+            if data["categories"][c] != theirs[c]
+        }
+        return Witness(f"scored (rules, book) {differ}: {describe(data)}", {**data, "book": theirs})
+
+    return prove(
+        "scores",
+        "every configuration scores as the book's stated values score it",
+        cfg.facts.items,
+        same,
+        dec,
+        timeout,
+        minimise=False,
+    )
 
 
 class _Stated:
@@ -67,10 +109,14 @@ def run(rules: Any, timeout: float) -> Result:
     stated = figures(rules)
     book = cast(RummyRules, _Stated(rules, stated))
     guard = cast(RummyRules, rules)
-    checks = (
+    checks: tuple[Check, ...] = (
         *meld_caps.meld_caps(book, timeout, guard=guard),
         *meld_caps.exact(book, timeout, guard=guard),
     )
+    points = figures(rules, SCORE_FIGURES)
+    if points:
+        checks = (*checks, scores(rules, points, timeout))
+    stated = {**stated, **points}
     named = ", ".join(f"{k} {v}" for k, v in stated.items()) or "none written out"
     differ = [k for k, v in stated.items() if getattr(rules, k) != v]
     summary = f"the book's numbers: {named}" + (
@@ -88,4 +134,4 @@ def run(rules: Any, timeout: float) -> Result:
     )
 
 
-__all__ = ["FIGURES", "NAME", "STATEMENT", "figures", "run"]
+__all__ = ["FIGURES", "NAME", "SCORE_FIGURES", "STATEMENT", "figures", "run", "scores"]

@@ -133,3 +133,30 @@ def test_a_stated_value_claim_fails_on_a_changed_clause() -> None:
     assert check_claim(claim, r).check.verdict is Verdict.PROVED
     bad = check_claim(claim, dataclasses.replace(r, wild_cap=3)).check
     assert bad.verdict is Verdict.REFUTED and bad.core == ("samba-en:wild-cap",)
+
+
+@pytest.mark.parametrize(
+    ("book", "key", "value", "category", "stated"),
+    [
+        # samba-en "Natural canastas and sambas: 500 points each" (spec mutant: 450)
+        ("samba-en", "bonus_samba", 450, "canastas", 500),
+        # canasta-es "Canasta sucia (con 1 a 3 comodines): 300 puntos" (spec mutant: 305)
+        ("canasta-es", "bonus_dirty_canasta", 305, "canastas", 300),
+        # canasta-es "Cada tres rojo: 100 puntos" (spec mutant: 90)
+        ("canasta-es", "red_three_each", 90, "red-threes", 100),
+    ],
+)
+def test_a_changed_score_value_is_refuted_with_a_hand_scored_otherwise(
+    book: str, key: str, value: int, category: str, stated: int
+) -> None:
+    """A score value changed from the book's number: the `scores` check finds a side's
+    end-of-hand configuration whose category differs, by a multiple of the change."""
+    stated_values = book_figures.figures(rummy(book), book_figures.SCORE_FIGURES)
+    assert stated_values[key] == stated
+    r = dataclasses.replace(rummy(book), **{key: value})
+    check = book_figures.scores(r, stated_values, 30.0)
+    assert check.verdict is Verdict.REFUTED and check.witness is not None
+    data = check.witness.data
+    ours, theirs = data["categories"][category], data["book"][category]
+    assert ours != theirs and (theirs - ours) % (stated - value) == 0
+    assert book_figures.scores(rummy(book), stated_values, 30.0).verdict is Verdict.PROVED
