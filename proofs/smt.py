@@ -22,8 +22,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-import z3
-
 from arbitro.proofs.facts import Fact
 from arbitro.proofs.terms import (
     And,
@@ -45,6 +43,21 @@ from arbitro.proofs.terms import (
     children,
     postorder,
 )
+
+
+class _Z3:
+    """The z3 module, imported at its first use. Every command of the CLI builds the whole
+    parser, whose `prove` help names the properties and reaches this module: importing z3 there
+    cost each `arbitro check`, `serve` or `conform` about half a second of CPU it never used."""
+
+    def __getattr__(self, name: str) -> Any:
+        import z3 as module
+
+        globals()["z3"] = module
+        return getattr(module, name)
+
+
+z3: Any = _Z3()
 
 Status = Literal["sat", "unsat", "unknown"]
 

@@ -59,13 +59,15 @@ def add_groups(
     holds the plays built before, by seat, card and mask (`play_key`)."""
     while True:
         x = rest.bit_length() - 1
-        rest ^= 1 << x
-        total -= values[x]
+        bit = 1 << x
+        v = values[x]
+        rest ^= bit
+        total -= v
         # every group without card x has a lower mask than every group with it: those first
         if need <= total:
             add_groups(out, made, seat, c, values, rest, total, need, taken)
-        taken |= 1 << x
-        need -= values[x]
+        taken |= bit
+        need -= v
         if need <= 0:
             if need == 0:
                 key = (taken << 6 | c) << 4 | seat
@@ -131,9 +133,9 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
         m = hand
         n = 0
         while m and n < NARROW_HAND:
-            low = m & -m
-            m ^= low
-            packed = packed << 6 | low.bit_length()  # card + 1: no card is 0
+            x = m.bit_length()  # card + 1: no card is 0
+            m ^= 1 << x - 1
+            packed = packed << 6 | x
             n += 1
         if not m:
             key = (packed << 4 | seat) << 40 | table
@@ -157,9 +159,9 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
     worth = 0
     m = table
     while m:
-        low = m & -m
-        m ^= low
-        v = values[low.bit_length() - 1]
+        x = m.bit_length() - 1
+        m ^= 1 << x
+        v = values[x]
         r = (r | r << v) & top
         worth += v
     needs = t.needs
@@ -171,9 +173,9 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
         takes = False
         n = 0
         while m:
-            low = m & -m
-            m ^= low
-            need = needs[low.bit_length() - 1]
+            x = m.bit_length() - 1
+            m ^= 1 << x
+            need = needs[x]
             n += 1
             if need and r >> need & 1:
                 takes = True

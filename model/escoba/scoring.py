@@ -34,8 +34,11 @@ CARDS_DOUBLE_OPPONENTS_FEWER_THAN = 10
 
 def sole_leader(rules: EscobaRules, counts: list[int]) -> int | None:
     """The side with the highest count, or None when the lead is shared (category_tie)."""
-    best = max(counts)
-    leaders = [side for side, n in enumerate(counts) if n == best]
+    best = counts[0]
+    for n in counts:
+        if n > best:
+            best = n
+    leaders = [side for side in range(len(counts)) if counts[side] == best]
     if len(leaders) == 1:
         return leaders[0]
     if rules.category_tie == "nobody":

@@ -46,7 +46,10 @@ def setenta_key(t: Tables, pile: int) -> int:
 def setenta_leaders(rules: EscobaRules, t: Tables, piles: tuple[int, ...]) -> list[int]:
     """The sides whose setenta is best (several when tied, none when nobody has one)."""
     keys = [setenta_key(t, p) for p in piles]
-    best = max(keys)
+    best = -1
+    for k in keys:
+        if k > best:
+            best = k
     if best < 0:
         return []
-    return [side for side, k in enumerate(keys) if k == best]
+    return [side for side in range(len(keys)) if keys[side] == best]

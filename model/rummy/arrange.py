@@ -909,7 +909,9 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
     sh = shape(t, cards)
     nat = list(f.nat)
     size = list(f.size)
-    for rank, k in sh.rank_count.items():
+    rank_count = sh.rank_count
+    for rank in sh.ranks:
+        k = rank_count[rank]
         nat[rank] += k
         size[rank] += k
     wilds = f.freeable + sh.wilds

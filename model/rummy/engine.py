@@ -542,11 +542,11 @@ class _Moment:
                 row = _adds(seat, i) if i < 1024 else None
                 cards: Sequence[int]
                 if rank >= 0:
-                    nat = nats.get(rank)
+                    nat = nats[rank]
                     if wild_ok and wild_list:
                         # twos sort below the naturals, the joker above them
                         cards = (
-                            [w for w in wild_list if w < JOKER] + nat + [JOKER] * (JOKER in held)
+                            [w for w in wild_list if w < JOKER] + nat + [JOKER] * (held[JOKER] > 0)
                             if nat
                             else wild_list
                         )
@@ -555,7 +555,7 @@ class _Moment:
                 elif wild_ok and wild_list:
                     cards = wild_list
                 else:
-                    cards = [c for c in ends if c in held]
+                    cards = [c for c in ends if held[c]]
                 if fast and row is not None:
                     for c in cards:
                         push(row[c])
@@ -589,7 +589,7 @@ class _Moment:
             )
             room = fits_wild.count(True)
             for i, rank, freeable in cleans:
-                if rank in sh.rank_count:
+                if sh.rank_count[rank]:
                     fast = bool(fits_wild) and room - fits_wild[i] > 0
                     for n in sh.naturals(rank):
                         for w in freeable:

@@ -17,7 +17,7 @@ from itertools import groupby
 from typing import Any, Final
 
 from arbitro.model.rummy import caches
-from arbitro.model.rummy.cards import BLACK_THREES, JOKER, LOWEST_NATURAL, LOWEST_THREE
+from arbitro.model.rummy.cards import BLACK_THREES, JOKER, KINDS, LOWEST_NATURAL, LOWEST_THREE
 from arbitro.model.rummy.melds import SET, Meld
 from arbitro.model.rummy.tables import Tables
 
@@ -96,7 +96,9 @@ def _set_lays(
 
 class Shape:
     """A sorted pool of cards grouped the way candidate melds are read off it (a plain class:
-    compiled, its fields are read without an attribute lookup)."""
+    compiled, its fields are read without an attribute lookup). The counts are lists indexed
+    by card and by rank, not dictionaries: a hand holds few cards, and a list of 53 is built
+    and read faster than a dictionary is filled."""
 
     __slots__ = (
         "bits",
@@ -105,6 +107,7 @@ class Shape:
         "distinct",
         "nats",
         "rank_count",
+        "ranks",
         "wild_kinds",
         "wilds",
     )
@@ -112,35 +115,41 @@ class Shape:
     def __init__(
         self,
         distinct: tuple[int, ...],
-        counts: dict[int, int],
+        counts: list[int],
         wild_kinds: tuple[tuple[int, int], ...],
         black_kinds: tuple[tuple[int, int], ...],
-        rank_count: dict[int, int],
+        ranks: list[int],
+        rank_count: list[int],
         bits: int,
         wilds: int,
-        nats: dict[int, list[int]],
+        nats: list[list[int]],
     ) -> None:
         self.distinct = distinct  # each card once, in order
-        self.counts = counts  # card -> copies held
+        self.counts = counts  # per card kind (KINDS of them): copies held
         self.wild_kinds = wild_kinds  # (wild card, count)
         self.black_kinds = black_kinds  # (black three, count)
-        self.rank_count = rank_count  # natural rank -> cards of it
+        self.ranks = ranks  # the natural ranks held, in order
+        self.rank_count = rank_count  # per rank index (13): naturals of it held
         self.bits = bits
         """Bit 16 * suit + p set when the card at escalera position p of that suit is held."""
         self.wilds = wilds  # wild cards held
         self.nats = nats
-        """Natural rank -> its distinct cards held, in order (not to be changed: every reader
-        of the shape shares them)."""
+        """Per rank index: its distinct naturals held, in order (not to be changed: every
+        reader of the shape shares them)."""
 
     def naturals(self, rank: int) -> list[int]:
         """The distinct naturals of `rank` held, in order."""
-        return self.nats.get(rank) or []
+        return self.nats[rank]
 
     @property
     def masks(self) -> tuple[int, int, int, int]:
         """Per suit, the escalera positions held (`bits` split by suit)."""
         bits = self.bits
         return (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
+
+
+_NONE: Final[list[int]] = []
+"""The naturals of a rank not held (shared, never changed)."""
 
 
 _LAST: Final[list[Any]] = [None, None, None]
@@ -163,19 +172,20 @@ def shape(t: Tables, pool: tuple[int, ...]) -> Shape:
 
 def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     # one pass over the sorted pool, a run of equal cards at a time: the wilds (twos, then the
-    # joker) and the black threes come in the order of their card numbers, the
-    # naturals lie between the threes and the joker, sorted, so the cards of a rank come
-    # together; their escalera positions from `Tables.seq_bit` (0 without escaleras)
+    # joker) and the black threes come in the order of their card numbers, the naturals lie
+    # between the threes and the joker, sorted, so the cards of a rank come together; their
+    # escalera positions from `Tables.seq_bit` (0 without escaleras)
     seq_bit = t.seq_bit
-    got: dict[int, int] = {}
-    nats: dict[int, list[int]] = {}
-    rank_count: dict[int, int] = {}
+    counts = [0] * KINDS
+    nats = [_NONE] * 13
+    rank_count = [0] * 13
+    ranks: list[int] = []
+    distinct: list[int] = []
     wilds: list[tuple[int, int]] = []
     blacks: list[tuple[int, int]] = []
     nw = 0
     bits = 0
     rank = -1
-    held = 0
     same: list[int] = []
     size = len(pool)
     i = 0
@@ -186,28 +196,27 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
             j += 1
         n = j - i
         i = j
-        got[c] = n
+        counts[c] = n
+        distinct.append(c)
         if c >= LOWEST_NATURAL and c < JOKER:
             bits |= seq_bit[c]
             k = c >> 2
             if k == rank:
                 same.append(c)
-                held += n
             else:
-                if rank >= 0:
-                    rank_count[rank] = held
                 rank = k
-                held = n
                 same = [c]
                 nats[k] = same
+                ranks.append(k)
+            rank_count[k] += n
         elif c < LOWEST_THREE or c == JOKER:
             wilds.append((c, n))
             nw += n
         elif c in BLACK_THREES:
             blacks.append((c, n))
-    if rank >= 0:
-        rank_count[rank] = held
-    return Shape(tuple(got), got, tuple(wilds), tuple(blacks), rank_count, bits, nw, nats)
+    return Shape(
+        tuple(distinct), counts, tuple(wilds), tuple(blacks), ranks, rank_count, bits, nw, nats
+    )
 
 
 @lru_cache(maxsize=caches.LAYS)
@@ -260,8 +269,9 @@ def lay_candidates(
     else:
         have_rank = set_ranks
     wild_t = wild_kinds if lo_nat < lay else ()
-    for rank, count in sh.rank_count.items():
-        if count < lo_nat or rank in have_rank:
+    rank_count = sh.rank_count
+    for rank in sh.ranks:
+        if rank_count[rank] < lo_nat or rank in have_rank:
             continue
         # the rank's cards lie together in the sorted pool
         b = rank * 4

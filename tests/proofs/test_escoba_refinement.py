@@ -21,6 +21,7 @@ from arbitro.proofs.escoba import cards as E
 from arbitro.proofs.facts import FactChecker
 from arbitro.proofs.terms import Evaluator
 from tests.support.proofs import escoba, hands, model
+from tests.support.sizes import sized
 
 VARIANTS = {
     "variant_cards_double": True,
@@ -94,7 +95,7 @@ PILE_OPTIONS = [{}, VARIANTS, {"setenta_missing_suit": "lowest"}, {**VARIANTS, "
 def test_the_scoring_of_any_piles_is_the_encodings(options: dict[str, Any]) -> None:
     """Random, often lopsided, shares of the pack among 2 to 4 sides: the model's score_piles and
     the encoding's categories agree for every side."""
-    compare_piles(options, 100)
+    compare_piles(options, sized(40, 100))
 
 
 @pytest.mark.slow

@@ -56,6 +56,7 @@ def _walk(cfg: Config, model: Any, deals: int, check: Any = None) -> refine.Repo
     )  # fmt: skip
 
 
+@pytest.mark.slow  # the same walk, fast: test_the_cli_reports_agreement_and_exit_status
 def test_every_deal_of_escoba_tiny_agrees() -> None:
     """8 cards: 2 to each of two players and 4 to the table, so 8!/(2!·2!·4!) = 420 deals."""
     cfg = load_config("escoba-tiny")
