@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from typing import Any
 
 from arbitro.model.schema import EscobaRules
 from arbitro.model.spec import Claim, load_rulebook
@@ -56,6 +57,38 @@ def book_claims(rules: EscobaRules) -> list[Claim]:
     return [c for c in book.claims if c.kind in KINDS]
 
 
+def replay_capture(rules: EscobaRules, card: str, taken: list[str]) -> list[str] | None:
+    """A deck order after whose opening deal (two players, dealer 0) the engine lists `card`
+    taking `taken` among the first mover's legal plays: the first mover holds the card, the table
+    the cards taken and fillers. None when the cards do not fit the deal or no filler order of
+    those tried makes the engine list it."""
+    from arbitro.proofs.escoba.hand_scores import _engine, seating_of
+
+    model = _engine()
+    h, up = rules.hand_size, rules.table_initial
+    if len(taken) > up:
+        return None
+    seats = R.turn_order(rules, 2, 0)
+    pack = [R_name(k) for k, n in enumerate(R.present(rules)) if n]
+    rest = [c for c in pack if c != card and c not in taken]
+    for shift in range(len(rest)):
+        pool = rest[shift:] + rest[:shift]
+        hands = {seats[0]: [card, *pool[: h - 1]], seats[1]: pool[h - 1 : 2 * h - 1]}
+        table = [*taken, *pool[2 * h - 1 : 2 * h - 1 + up - len(taken)]]
+        deck = [hands[s][j] for j in range(h) for s in seats] + table
+        deck += [c for c in pool if c not in deck]
+        state: Any = model.new_game(rules, seating_of(rules, 2, 2), 0)
+        state = model.deal(rules, state, [model.parse_card(x) for x in deck])
+        if model.phase(state) != "play":
+            continue
+        action = model.action_from_json(
+            {"seat": model.to_move(state), "card": card, "capture": taken}
+        )
+        if action in model.legal_actions(rules, state):
+            return deck
+    return None
+
+
 def capture_total(rules: EscobaRules, claim: Claim, timeout: float) -> Check:
     """Every capture of the guarded relation (two seats, seat 0 moving, passing the turn: the
     guard of a capture is the same for every seat and what follows) is worth the claim's total."""
@@ -72,7 +105,12 @@ def capture_total(rules: EscobaRules, claim: Claim, timeout: float) -> Check:
         got = sum(vals[k] for k in range(R.KINDS) if int(v.get(f"card[{k}]", 0)))
         got += sum(vals[k] for k in range(R.KINDS) if int(v.get(f"taken[{k}]", 0)))
         text = f"{' '.join(card)} takes {' '.join(taken)}: worth {got}, the book says {want}"
-        return Witness(text, {"card": card, "taken": taken, "worth": got, "book": want})
+        data: dict[str, object] = {"card": card, "taken": taken, "worth": got, "book": want}
+        deck = replay_capture(rules, card[0], taken) if len(card) == 1 else None
+        if deck is not None:
+            data["deck"] = deck
+            text += " (the engine lists it first thing after the deal from " + " ".join(deck) + ")"
+        return Witness(text, data)
 
     return prove(
         f"{claim.name}/capture",

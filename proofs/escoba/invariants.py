@@ -18,6 +18,8 @@ short of cards), and that step is refuted.
 
 from __future__ import annotations
 
+import functools
+import random
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from arbitro.model.schema import EscobaRules
 from arbitro.proofs import smt
 from arbitro.proofs.escoba import relation as R
-from arbitro.proofs.facts import Fact, Facts
+from arbitro.proofs.facts import Fact, FactChecker, Facts
 from arbitro.proofs.terms import (
     And,
     BoolTerm,
@@ -39,7 +41,7 @@ from arbitro.proofs.terms import (
     variables,
 )
 from arbitro.proofs.vectors import Vec, concrete, unknowns
-from arbitro.proofs.verdict import Check, Result, Verdict, Witness, prove
+from arbitro.proofs.verdict import Check, NotEncoded, Result, Verdict, Witness, prove
 
 Invariant = Callable[[EscobaRules, R.Seating, R.State], BoolTerm]
 
@@ -287,9 +289,10 @@ def step_check(
         vacuous: tuple[str, ...] | None = None
         if vacuity:
             can = Facts([*rel.guards, *rel.follow_guards, *before()])
-            seen = smt.check(can.items, timeout=timeout, values=False)
-            if seen.status == "unsat":
-                vacuous = seen.core
+            if not _played(rules, inst, rel, can):
+                seen = smt.check(can.items, timeout=timeout, values=False)
+                if seen.status == "unsat":
+                    vacuous = seen.core
         return Check(
             label,
             statement,
@@ -306,6 +309,67 @@ def step_check(
 
 
 Tamper = Callable[[R.Relation], R.Relation]
+
+PLAYED_HANDS = 40
+"""How many hands of random play (fixed seeds) `_played` looks through for a step of seat 0."""
+
+
+@functools.lru_cache(maxsize=16)
+def _plays(
+    rules: EscobaRules, players: int, sides: int
+) -> dict[tuple[str, str], tuple[Value, ...]]:
+    """For seat 0 moving under dealer 0, one play of each kind (play, what follows) met in the
+    engine's random play from seeded deck orders: the state before it read as the relation's
+    unknowns, then the card played and the cards taken as 0/1 vectors."""
+    from arbitro.model.escoba import ESCOBA as model
+    from arbitro.proofs.escoba.hand_scores import seating_of
+    from arbitro.proofs.escoba.refine import read
+
+    npos = R.positions(rules, players)
+    deals = R.deals_for(rules, players)
+    kinds = [k for k, n in enumerate(R.present(rules)) if n]
+    out: dict[tuple[str, str], tuple[Value, ...]] = {}
+    for seed in range(PLAYED_HANDS):
+        rng = random.Random(seed)
+        order = list(kinds)
+        rng.shuffle(order)
+        state = model.deal(
+            rules, model.new_game(rules, seating_of(rules, players, sides), 0), order
+        )
+        while model.phase(state) == "play":
+            acts = model.legal_actions(rules, state)
+            act = acts[rng.randrange(len(acts))]
+            if state.to_move == 0:
+                card = 1 << act.card
+                held = sum(bin(h).count("1") for h in state.hands) - 1
+                follow = "pass" if held else "redeal" if state.deal_number < deals else "end"
+                key = ("capture" if act.capture else "lay", follow)
+                if key not in out:
+                    vec = [int(bool(card >> k & 1)) for k in range(R.KINDS)]
+                    took = [int(bool(act.capture >> k & 1)) for k in range(R.KINDS)]
+                    out[key] = (*read(state, npos), *vec, *took)
+            state = model.apply(rules, state, act)
+        if len(out) == len(R.PLAYS) * len(R.FOLLOWS):
+            break
+    return out
+
+
+def _played(rules: EscobaRules, inst: Instance, rel: R.Relation, can: Facts) -> bool:
+    """Whether the step can happen, shown by a play of the engine: a state met in play where
+    seat 0 makes this kind of play under dealer 0, on which every guard of the step and every
+    premise before it hold (the facts compiled to Python and evaluated). False when no such play
+    was met or a fact fails on it (the solver is asked then)."""
+    if (inst.mover, inst.dealer) != (0, 0):
+        return False
+    g = inst.seating
+    try:
+        got = _plays(rules, g.players, g.sides).get((inst.play, inst.follow))
+    except (ValueError, NotEncoded):
+        return False
+    if got is None:
+        return False
+    names = [*R.names(rel.pre), *(x.name for x in (*rel.card.items, *rel.taken.items))]  # type: ignore[attr-defined]
+    return FactChecker(can.items, names).holds(got)
 
 
 def cards_at_end(rules: EscobaRules, g: R.Seating, rel: R.Relation) -> BoolTerm:

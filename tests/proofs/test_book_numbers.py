@@ -82,3 +82,22 @@ def test_the_claims_are_checked_by_the_same_proofs() -> None:
     wrong = dataclasses.replace(book, capture_sum=14)
     got = check_claim(claim, wrong, T).check
     assert got.verdict is Verdict.REFUTED and got.witness is not None
+
+
+def test_the_capture_witness_replays_in_the_engine_of_the_changed_rules_only() -> None:
+    """The witness's deck order, dealt by the engine under the rules that capture to 14, lets the
+    first mover play the capture; under the book's rules the same deal does not."""
+    from arbitro.model.escoba import ESCOBA as model
+    from arbitro.proofs.escoba.hand_scores import seating_of
+
+    book = _book()
+    wrong = dataclasses.replace(book, capture_sum=14)
+    bad = next(c for c in B.run(wrong, T).checks if c.verdict is Verdict.REFUTED)
+    assert bad.witness is not None
+    data = bad.witness.data
+    deck = [model.parse_card(x) for x in data["deck"]]  # type: ignore[attr-defined]
+    play = {"card": data["card"][0], "capture": data["taken"]}  # type: ignore[index]
+    for rules, legal in ((wrong, True), (book, False)):
+        state = model.deal(rules, model.new_game(rules, seating_of(rules, 2, 2), 0), deck)
+        action = model.action_from_json({"seat": model.to_move(state), **play})
+        assert (action in model.legal_actions(rules, state)) is legal

@@ -77,3 +77,18 @@ def test_a_later_deal_that_forgets_the_stock_is_refuted() -> None:
     check = I.step_check(_book(), I.Instance(TWO, 0, 0, "lay", "redeal"), "cards", T, forget)
     assert check.verdict is Verdict.REFUTED
     assert check.witness is not None and "laid" in check.witness.text
+
+
+def test_a_step_no_state_allows_is_reported_vacuous() -> None:
+    """Whether a step can happen is shown by a play of the engine on which its guards and
+    premises hold; a step whose guard no state of the invariant meets (here: a deal number below
+    the first) fails on that play, and the solver then finds the guard unsatisfiable."""
+
+    def never(rel: R.Relation) -> R.Relation:
+        rel.guards.add("escoba-es:deals-per-hand", rel.pre.deal < 1, "before the first deal")
+        return rel
+
+    fine = I.step_check(_book(), I.Instance(TWO, 0, 0, "capture", "pass"), "cards", T)
+    assert fine.verdict is Verdict.PROVED and not fine.vacuous
+    check = I.step_check(_book(), I.Instance(TWO, 0, 0, "capture", "pass"), "cards", T, never)
+    assert check.verdict is Verdict.PROVED and check.vacuous
