@@ -48,7 +48,7 @@ import tempfile
 import time
 import tomllib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -675,10 +675,14 @@ def verdicts(results: Sequence[dict[str, Any]]) -> dict[str, tuple[str, bool]]:
 
 
 def run_spec_mutants(
-    chosen: Sequence[SpecMutant], timeout: float, jobs: int
+    chosen: Sequence[SpecMutant],
+    timeout: float,
+    jobs: int,
+    done: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Each book's spec renamed and unchanged (the baseline), then each mutant: the checks that
-    are REFUTED with a witness on the mutant and were not on the baseline."""
+    are REFUTED with a witness on the mutant and were not on the baseline. `done` is given the
+    rows so far as each mutant ends."""
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="arbitro-specmut-") as tmp:
 
@@ -715,6 +719,8 @@ def run_spec_mutants(
                        "changed": changed, "cpu_seconds": round(o.seconds, 1),
                        "detail": o.detail}  # fmt: skip
                 rows.append(row)
+                if done is not None:
+                    done(rows)
                 print(f"{m.name:40} {status} ({o.seconds:.0f}s): "
                       + (", ".join(turned) or "no property REFUTED") + (f" [{o.detail}]" if o.detail else ""),
                       flush=True)  # fmt: skip
@@ -1016,8 +1022,6 @@ def _cell(o: dict[str, Any] | None, usual: str = "") -> str:
     if o is None:
         return "not run"
     how = str(o["status"])
-    if o.get("run") and o["run"] != usual:
-        how += f" [{o['run']}]"
     last = str(o.get("detail", "")).split(" | ")[-1]
     parts = last.split(": ")
     if how == "killed" and len(parts) >= 4 and parts[0] in ("first pass", "whole walk"):
@@ -1025,6 +1029,8 @@ def _cell(o: dict[str, Any] | None, usual: str = "") -> str:
     failed = re.search(r"(test_\w+\.py::[\w\[\]\-]+)", str(o.get("detail", "")))
     if how == "killed" and failed:
         how += f" (`{failed.group(1)}`)"
+    if o.get("run") and o["run"] != usual:
+        how += f" [{o['run']}]"
     return how
 
 
@@ -1036,7 +1042,7 @@ def summary(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) ->
         return ", ".join(f"`{r['name']}`" for r in rows) or "none"
 
     out: list[str] = []
-    for x, target in (("refine", 95), ("suite", 100)):
+    for x, target in (("refine", 95), ("suite", 100)) if engine else ():
         ran = [r for r in engine if x in r and r[x]["status"] != "error"]
         killed = [r for r in ran if r[x]["status"] == "killed"]
         pct = 100.0 * len(killed) / max(len(ran), 1)
@@ -1053,10 +1059,14 @@ def summary(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) ->
             out.append(f"- **not run** against `{x}`: {names(missing)}")
     both = [r for r in engine if all(x in r for x in LAYERS)]
     either = [r for r in engine if any(r[x]["status"] == "killed" for x in LAYERS if x in r)]
-    out.append(
-        f"- killed by either layer: {len(either)} of the {len(engine)} mutants; both layers run "
-        f"on {len(both)} of them; survived both: "
-        + names(r for r in both if all(r[x]["status"] == "survived" for x in LAYERS))
+    out += (
+        []
+        if not engine
+        else [
+            f"- killed by either layer: {len(either)} of the {len(engine)} mutants; both layers run "
+            f"on {len(both)} of them; survived both: "
+            + names(r for r in both if all(r[x]["status"] == "survived" for x in LAYERS))
+        ]
     )
     if spec:
         caught = [r for r in spec if r["status"] == "killed"]
@@ -1088,10 +1098,14 @@ def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -
             "| spec mutant | the change | checks turned REFUTED | CPU s |",
             "|---|---|---|---|",
         ]
+        spec_runs = Counter(s["run"] for s in spec if s.get("run"))
+        spec_usual = spec_runs.most_common(1)[0][0] if spec_runs else ""
         for s in spec:
             got = ", ".join(f"`{x}`" for x in s["refuted"]) or (
                 "none" if s["status"] == "survived" else s["status"]
             )
+            if s.get("run") and s["run"] != spec_usual:
+                got += f" [{s['run']}]"
             lines.append(f"| `{s['name']}` | {s['about']} | {got} | {s['cpu_seconds']:.0f} |")
     return "\n".join(lines)
 
@@ -1112,17 +1126,21 @@ def spec_main(args: argparse.Namespace) -> int:
         print(f"mutants.py: {args.json} exists; --force overwrites it", file=sys.stderr)
         return 2
     started = time.time()
-    rows = run_spec_mutants(chosen, args.timeout, args.jobs)
+
+    def write(rows: list[dict[str, Any]]) -> None:
+        if args.json:
+            from arbitro.safe_write import write_text
+
+            write_text(args.json, json.dumps(rows, indent=2) + "\n", force=True)
+
+    rows = run_spec_mutants(chosen, args.timeout, args.jobs, write)
     killed = sum(r["status"] == "killed" for r in rows)
     print(f"\nspec mutants turning a property REFUTED with a witness: {killed}/{len(rows)} "
           f"({100.0 * killed / max(len(rows), 1):.0f}%) in {time.time() - started:.0f} s of wall time")  # fmt: skip
     for r in rows:
         if r["status"] != "killed":
             print(f"{r['status']}: {r['name']}: {r['about']}")
-    if args.json:
-        from arbitro.safe_write import write_text
-
-        write_text(args.json, json.dumps(rows, indent=2) + "\n", force=True)
+    write(rows)
     return 0
 
 
@@ -1134,11 +1152,14 @@ def join_runs(files: Sequence[str]) -> list[dict[str, Any]]:
     for item in files:
         path, _, label = item.partition("#")
         for r in json.loads(Path(path).read_text(encoding="utf-8")):
+            if "refuted" in r:  # a spec mutant's row: the whole row is the later run's
+                rows[r["name"]] = {**r, **({"run": label} if label and "run" not in r else {})}
+                continue
             row = rows.setdefault(r["name"], {k: v for k, v in r.items() if k not in LAYERS})
             for x in LAYERS:
                 if x in r:
                     row[x] = {**r[x], **({"run": label} if label and "run" not in r[x] else {})}
-    order = {m.name: i for i, m in enumerate(MUTANTS)}
+    order = {m.name: i for i, m in enumerate((*MUTANTS, *SPEC_MUTANTS))}
     return sorted(rows.values(), key=lambda r: order.get(r["name"], len(order)))
 
 

@@ -15,7 +15,7 @@ refiner (`arbitro.proofs.rummy.refine`) checks every state on the way:
   replaces red threes, the first card dealt is one and the first card of the stock, drawn to
   replace it, is another, so the deal must lay that one out too and draw again;
 - **an escalera at its maximum** (*:sequence-max): the first player holds one card more than
-  the longest escalera, in a row of one suit, and the eager chooser lays it and grows it to its
+  the longest escalera, in a row of one suit, and the growing chooser lays it and grows it to its
   maximum, so a state holds the escalera and the card that would extend it past the book's
   limit (the refiner asks the engine to refuse that addition);
 - **a wild meld at its finished size** (*:completed-size, where *:wild-canasta lays wild melds):
@@ -29,11 +29,14 @@ refiner (`arbitro.proofs.rummy.refine`) checks every state on the way:
   the kings it draws later to the newer one until it is finished;
 - **eager hands**: seeded deals played by a chooser that takes the pile whenever the engine
   allows it and lays and adds at once, so the pile is taken early and often, by sides that have
-  opened and by sides that have not, and players go out.
+  opened and by sides that have not, and players go out; one of them keeps its wilds and threes
+  when it discards, so the pile stays unfrozen while sides open from the hand and the top card
+  alone onto a meld is asked before anybody has taken the pile (*:pile-add-after).
 
 Implements, as positions to check, *:upcard-cover, *:last-red-three-ends-hand,
-*:red-three-initial-replacement, *:sequence-max and, through the
-eager hands, *:pile-wild-pair-after, *:frozen-by and *:blocked-by-top.
+*:red-three-initial-replacement, *:sequence-max, *:completed-size, *:stock-out, *:merge-sets
+and, through the eager hands, *:pile-add-after, *:pile-wild-pair-after, *:frozen-by and
+*:blocked-by-top.
 """
 
 from __future__ import annotations

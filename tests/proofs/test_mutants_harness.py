@@ -146,3 +146,19 @@ def test_runs_join_by_mutant_the_last_run_winning(tmp_path: Path) -> None:
     text = m.markdown(got, [])
     assert "killed by `refine` alone: **2 of 2** run (100%" in text
     assert f"**not run** against `suite`: `{a}`" in text
+
+
+def test_spec_runs_join_by_mutant(tmp_path: Path) -> None:
+    import json
+
+    m = harness()
+    x, y = m.SPEC_MUTANTS[0].name, m.SPEC_MUTANTS[1].name
+    row = {"refuted": [], "status": "survived", "about": "-", "cpu_seconds": 1.0}
+    (tmp_path / "a.json").write_text(json.dumps([{**row, "name": y}, {**row, "name": x}]))
+    caught = {**row, "name": x, "status": "killed", "refuted": ["p/q"]}
+    (tmp_path / "b.json").write_text(json.dumps([caught]))
+    got = m.join_runs([f"{tmp_path / 'a.json'}#old", f"{tmp_path / 'b.json'}#new"])
+    assert [(r["name"], r["status"], r["run"]) for r in got] == [
+        (x, "killed", "new"),
+        (y, "survived", "old"),
+    ]
