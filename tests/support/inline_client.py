@@ -11,6 +11,9 @@ class InlineClient:
         def __init__(self, value: Any) -> None:
             self.value = value
 
+        def done(self) -> bool:
+            return True
+
         def result(self) -> Any:
             return self.value
 
