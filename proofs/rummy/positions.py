@@ -91,13 +91,7 @@ def upcard_twice(rules: RummyRules, seating: Seating) -> list[int] | None:
 
 def last_red(rules: RummyRules, seating: Seating) -> list[int] | None:
     """A deck order whose hands and upcard hold no red three and whose last card is one."""
-    deck = sorted(RUMMY.deck(rules, seating))
-    reds = [c for c in deck if _kind(c) in C.RED_THREES]
-    plain = [
-        c
-        for c in deck
-        if _kind(c) not in C.RED_THREES and not in_classes(_kind(c), rules.upcard_cover)
-    ]
+    deck, reds, plain = _reds_and_plain(rules, seating)
     need = _need(rules, seating)
     if not reds or len(plain) < need + 1:
         return None
@@ -111,13 +105,7 @@ def red_for_red(rules: RummyRules, seating: Seating) -> list[int] | None:
     a plain card; None when the book replaces red threes later or the deck has one red three."""
     if rules.red_three_initial_replacement != "at_deal":
         return None
-    deck = sorted(RUMMY.deck(rules, seating))
-    reds = [c for c in deck if _kind(c) in C.RED_THREES]
-    plain = [
-        c
-        for c in deck
-        if _kind(c) not in C.RED_THREES and not in_classes(_kind(c), rules.upcard_cover)
-    ]
+    deck, reds, plain = _reds_and_plain(rules, seating)
     need = _need(rules, seating)
     if len(reds) < 2 or len(plain) < need + 1:
         return None
@@ -370,3 +358,16 @@ __all__ = [
     "red_for_red",
     "upcard_twice",
 ]
+
+
+def _reds_and_plain(rules: RummyRules, seating: Seating) -> tuple[list[int], list[int], list[int]]:
+    """The deck in order, its red threes, and its plain cards: neither a red three nor a card
+    that covers the upcard."""
+    deck = sorted(RUMMY.deck(rules, seating))
+    reds = [c for c in deck if _kind(c) in C.RED_THREES]
+    plain = [
+        c
+        for c in deck
+        if _kind(c) not in C.RED_THREES and not in_classes(_kind(c), rules.upcard_cover)
+    ]
+    return deck, reds, plain

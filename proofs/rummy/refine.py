@@ -292,14 +292,7 @@ class Refiner:
         suit, no wild, no card twice) or a wild meld; a black-three meld is laid only to go out
         (the relation's guard), so never with two cards left."""
         order = RUMMY.parse_card
-        wilds = sorted((c for c in hand if c == "JK" or c[0] == "2"), key=order)
-        by_rank: dict[str, list[str]] = {}
-        by_suit: dict[str, set[str]] = {}
-        for c in hand:
-            if c in wilds or c[0] == "3":
-                continue
-            by_rank.setdefault(c[:-1], []).append(c)
-            by_suit.setdefault(c[-1], set()).add(c)
+        wilds, by_rank, by_suit = _hand_groups(hand)
         room = len(hand) - 2
         found: set[tuple[str, ...]] = set()
         if self.set_size <= room:
@@ -384,14 +377,7 @@ class Refiner:
         naturals in order (consecutive or not); the first w wilds alone. Each is a candidate the
         engine must refuse (`refusal_difference`)."""
         order = RUMMY.parse_card
-        wilds = sorted((c for c in hand if c == "JK" or c[0] == "2"), key=order)
-        by_rank: dict[str, list[str]] = {}
-        by_suit: dict[str, set[str]] = {}
-        for c in hand:
-            if c in wilds or c[0] == "3":
-                continue
-            by_rank.setdefault(c[:-1], []).append(c)
-            by_suit.setdefault(c[-1], set()).add(c)
+        wilds, by_rank, by_suit = _hand_groups(hand)
         room = len(hand) - 2
         found: set[tuple[str, ...]] = set()
         for naturals in by_rank.values():
@@ -616,3 +602,19 @@ def refiner(rules: Any, seating: Seating) -> Callable[[Any, Sequence[Any], Seque
 
 
 __all__ = ["DECIDED", "Refiner", "refiner"]
+
+
+def _hand_groups(
+    hand: Sequence[str],
+) -> tuple[list[str], dict[str, list[str]], dict[str, set[str]]]:
+    """A hand's wilds (in card order), and its naturals but threes by rank and by suit: what a
+    new meld can be made of."""
+    wilds = sorted((c for c in hand if c == "JK" or c[0] == "2"), key=RUMMY.parse_card)
+    by_rank: dict[str, list[str]] = {}
+    by_suit: dict[str, set[str]] = {}
+    for c in hand:
+        if c in wilds or c[0] == "3":
+            continue
+        by_rank.setdefault(c[:-1], []).append(c)
+        by_suit.setdefault(c[-1], set()).add(c)
+    return wilds, by_rank, by_suit
