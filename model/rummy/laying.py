@@ -186,6 +186,7 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     nw = 0
     bits = 0
     rank = -1
+    held = 0
     same: list[int] = []
     size = len(pool)
     i = 0
@@ -203,17 +204,24 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
             k = c >> 2
             if k == rank:
                 same.append(c)
+                held += n
             else:
+                if rank >= 0:
+                    rank_count[rank] = held
                 rank = k
+                held = n
                 same = [c]
                 nats[k] = same
                 ranks.append(k)
-            rank_count[k] += n
         elif c < LOWEST_THREE or c == JOKER:
             wilds.append((c, n))
             nw += n
         elif c in BLACK_THREES:
             blacks.append((c, n))
+    if rank >= 0:
+        # the naturals of a rank are counted in a local and stored once the rank ends (an
+        # in-place add on a list item goes through the generic number protocol)
+        rank_count[rank] = held
     return Shape(
         tuple(distinct), counts, tuple(wilds), tuple(blacks), ranks, rank_count, bits, nw, nats
     )

@@ -161,6 +161,33 @@ def after_draw(state: State, hands: tuple[tuple[int, ...], ...], stock: tuple[in
     return tuple.__new__(State, f)
 
 
+_PILE_TAKEN: Final = _INDEX["pile_taken"]
+_TOOK_PILE: Final = _INDEX["took_pile"]
+_HELD: Final = _INDEX["held"]
+_TOP_POINTS: Final = _INDEX["top_points"]
+
+
+def after_take(
+    state: State,
+    hands: tuple[tuple[int, ...], ...],
+    table: tuple[Side, ...],
+    held: tuple[int, ...],
+    top_points: int,
+) -> State:
+    """`replaced(state, table=..., hands=..., pile=(), pile_taken=True, took_pile=True,
+    held=..., top_points=..., step=PLAY)`, field by field: the state after a pile take."""
+    f = list(state)
+    f[HANDS] = hands
+    f[_TABLE] = table
+    f[PILE] = ()
+    f[_PILE_TAKEN] = True
+    f[_TOOK_PILE] = True
+    f[_HELD] = held
+    f[_TOP_POINTS] = top_points
+    f[STEP] = PLAY
+    return tuple.__new__(State, f)
+
+
 def partner(state: State, seat: int) -> int:
     """The partner who answers "may I go out?": the next player of the side in play order."""
     return (seat + state.sides) % state.players
