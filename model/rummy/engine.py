@@ -547,13 +547,12 @@ class _Moment:
         if adds:
             fast = plain and left >= 3
             held = sh.counts
-            nats = sh.nats
             wild_list = [w for w, _ in sh.wild_kinds]
             for i, rank, wild_ok, ends in adds:
                 row = _adds(seat, i) if i < 1024 else None
                 cards: Sequence[int]
                 if rank >= 0:
-                    nat = nats[rank]
+                    nat = sh.naturals(rank)
                     if wild_ok and wild_list:
                         # twos sort below the naturals, the joker above them
                         cards = (
