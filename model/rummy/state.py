@@ -128,11 +128,12 @@ def next_turn(
     per-turn field as a turn begins, `clean_start` as given): the state after each discard."""
     s = state
     # fmt: off
-    return _new(_STATE, (
+    got: State = _new(_STATE, (
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], pile, s[11], s[12], s[13],
         s[14], seat, DRAW, False, (), 0, False, "", False, clean_start, False, -1, -1,
     ))
     # fmt: on
+    return got
 
 
 def after_meld(state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Side, ...]) -> State:
@@ -140,11 +141,12 @@ def after_meld(state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Si
     melded=True)`, field by field: the state after every laying action."""
     s = state
     # fmt: off
-    return _new(_STATE, (
+    got: State = _new(_STATE, (
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], s[10], table, s[12], s[13],
         s[14], s[15], PLAY, s[17], s[18], s[19], s[20], s[21], True, s[23], s[24], -1, -1,
     ))
     # fmt: on
+    return got
 
 
 def after_draw(state: State, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]) -> State:
@@ -152,11 +154,12 @@ def after_draw(state: State, hands: tuple[tuple[int, ...], ...], stock: tuple[in
     state after a draw with no red three."""
     s = state
     # fmt: off
-    return _new(_STATE, (
+    got: State = _new(_STATE, (
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, stock, s[10], s[11], s[12], s[13],
         s[14], s[15], PLAY, s[17], s[18], s[19], s[20], s[21], s[22], s[23], False, s[25], s[26],
     ))
     # fmt: on
+    return got
 
 
 def after_take(
@@ -170,11 +173,12 @@ def after_take(
     held=..., top_points=..., step=PLAY)`, field by field: the state after a pile take."""
     s = state
     # fmt: off
-    return _new(_STATE, (
+    got: State = _new(_STATE, (
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], (), table, s[12], s[13], True,
         s[15], PLAY, True, held, top_points, s[20], s[21], s[22], s[23], s[24], s[25], s[26],
     ))
     # fmt: on
+    return got
 
 
 def partner(state: State, seat: int) -> int:
