@@ -53,7 +53,8 @@ class Broken:
 @functools.cache
 def _refiner(rules: EscobaRules, seating: Seating) -> refine.StateCheck:
     """The book's relation for these rules and seating, compiled once for the whole file (the
-    engines below are broken, never the relation, so every walk can judge with the same one)."""
+    engines below are broken, not the relation, so their walks judge with the same one; a test
+    that patches how the relation is built builds its own)."""
     return refine.refiner_for(rules, seating)
 
 
@@ -297,7 +298,8 @@ def test_a_game_end_encoding_off_the_engine_is_caught(monkeypatch: pytest.Monkey
     cfg = load_config("escoba-tiny")
     three = dataclasses.replace(cfg, rules=dataclasses.replace(cfg.rules, target_score=3))
     monkeypatch.setattr(game_end, "evaluator", strict)
-    rep = _walk(three, ESCOBA, 60)
+    # a relation built under the patch, not the file's shared one
+    rep = _walk(three, ESCOBA, 60, check=refine.refiner_for(three.rules, three.seating))
     assert rep.first is not None and rep.first.kind == "successor", rep.first
     assert "target 3" in rep.first.detail
 
