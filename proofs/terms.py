@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 Value = int | bool
 IntLike = Union["IntTerm", int]
@@ -410,21 +410,22 @@ def one_of(x: IntLike, values: Iterable[int]) -> BoolTerm:
 
 
 def children(t: Term) -> tuple[Term, ...]:
-    if isinstance(t, Linear):
-        return tuple(x for x, _ in t.items)
-    if isinstance(t, Ite):
-        return (t.cond, t.then, t.other)
-    if isinstance(t, Mod):
-        return (t.item,)
-    if isinstance(t, Cmp):
-        return (t.left, t.right)
-    if isinstance(t, And | Or):
-        return t.items
-    if isinstance(t, Not):
-        return (t.item,)
-    if isinstance(t, Implies):
-        return (t.cond, t.then)
-    return ()
+    kids = _CHILDREN.get(type(t))
+    return kids(t) if kids is not None else ()
+
+
+_CHILDREN: dict[type, Callable[[Any], tuple[Term, ...]]] = {
+    Linear: lambda t: tuple([x for x, _ in t.items]),
+    Ite: lambda t: (t.cond, t.then, t.other),
+    Mod: lambda t: (t.item,),
+    Cmp: lambda t: (t.left, t.right),
+    And: lambda t: t.items,
+    Or: lambda t: t.items,
+    Not: lambda t: (t.item,),
+    Implies: lambda t: (t.cond, t.then),
+}
+"""Each compound term class's children, looked up by the exact class (terms are never
+subclassed): one dictionary look-up per node where a chain of isinstance tests took up to eight."""
 
 
 def postorder(roots: Iterable[Term], done: Container[int] = ()) -> list[Term]:
@@ -432,19 +433,28 @@ def postorder(roots: Iterable[Term], done: Container[int] = ()) -> list[Term]:
     `done` are left out with everything below them."""
     seen: set[int] = set()
     out: list[Term] = []
-    stack: list[tuple[Term, bool]] = [(r, False) for r in reversed(list(roots))]
+    kids_of = _CHILDREN.get
+    # a node is pushed once to be expanded, then again (as None, node) to be written out
+    stack: list[Term | None] = list(reversed(list(roots)))
     while stack:
-        t, expanded = stack.pop()
-        if expanded:
+        t = stack.pop()
+        if t is None:
+            out.append(stack.pop())  # type: ignore[arg-type]
+            continue
+        i = id(t)
+        if i in seen or i in done:
+            continue
+        seen.add(i)
+        kids = kids_of(type(t))
+        if kids is None:
             out.append(t)
             continue
-        if id(t) in seen or id(t) in done:
-            continue
-        seen.add(id(t))
-        stack.append((t, True))
-        for c in reversed(children(t)):
-            if id(c) not in seen and id(c) not in done:
-                stack.append((c, False))
+        stack.append(t)
+        stack.append(None)
+        for c in reversed(kids(t)):
+            j = id(c)
+            if j not in seen and j not in done:
+                stack.append(c)
     return out
 
 
