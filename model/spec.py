@@ -808,6 +808,13 @@ CLAIM_KINDS: dict[str, ClaimKind] = {
             (("points", "int"),),
         ),
         _kind(
+            "game_target",
+            "escoba",
+            "at the end of a hand, a side alone in front with `points` or more wins the game, and"
+            " no side with fewer does",
+            (("points", "int"),),
+        ),
+        _kind(
             "guaranteed_points",
             "escoba",
             "a side that captured every card of `holding` wins each point of `categories`, whatever"

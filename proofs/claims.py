@@ -799,6 +799,7 @@ SOLVED: dict[str, _Solved] = {
     "capture_total": _book_number,
     "category_points": _book_number,
     "escoba_points": _book_number,
+    "game_target": _book_number,
 }
 """Claim kinds put to the solver (or to the proofs' closure of the meld rules, `meld_possible`)."""
 

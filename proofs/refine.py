@@ -25,7 +25,7 @@ import importlib
 import itertools
 import random
 import time
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -121,9 +121,10 @@ def _start(
 
 def directed(
     model: GameModel, rules: Any, seating: Seating, *, rulebook: str, target: str,
-    check: StateCheck | None = None,
+    check: StateCheck | None = None, options: Any = (),
 ) -> Report | None:  # fmt: skip
-    """Every state of the family's kept hands for this seating (None: the family keeps none)."""
+    """Every state of the family's kept hands for this seating (None: the family keeps none);
+    `options` are the readings `rules` were built with (for the transcript's header)."""
     where = DIRECTED.get(family(rules))
     if where is None:
         return None
@@ -147,7 +148,7 @@ def directed(
                 bad = Disagreement("enabled", f"the engine refuses the kept hand's {act}")
             if bad is not None:
                 rep.first = bad
-                head = _header(model, rulebook, (), seating, order, None, dealer)
+                head = _header(model, rulebook, options, seating, order, None, dealer)
                 rep.transcript = transcript(model, rules, head, order, path, seating, bad)
                 rep.cpu_seconds = time.process_time() - started
                 return rep
@@ -450,11 +451,14 @@ def run(
     samples: int = SAMPLES,
     budget: int = CONFIG_BUDGET,
     seed: int = 0,
+    options: Mapping[str, str | bool] | None = None,
     progress: Callable[[Report], None] | None = None,
 ) -> list[Report]:
     """Refine every named configuration (with none named: every configuration of the rulebooks)
     exhaustively, then `samples` states of full-size play of each rulebook (none when only
-    configurations are named)."""
+    configurations are named). `options` choose readings of the rulebooks (KEY: LABEL, as
+    `--option` gives them) for the full-size play and the kept hands; each configuration keeps
+    the readings its own file names."""
     from arbitro.model.schema import rules_for
     from arbitro.proofs.explore_config import config_names, load_config, model_of
 
@@ -489,12 +493,16 @@ def run(
             else f"{cfg.name} (deals 0-{rep.deals - 1})"
         )
         done(rep)
+    chosen_options = dict(options or {})
+    reading = "".join(
+        f" [{k}={str(v).lower() if isinstance(v, bool) else v}]" for k, v in chosen_options.items()
+    )
     for book in rulebooks if samples > 0 else ():
-        rules = rules_for(book)
+        rules = rules_for(book, chosen_options or None)
         model = _model_for(book)
         seatings = list(model.seatings(rules))
         for seating in seatings:
-            label = f"{book}, {seating.players} players" + (
+            label = f"{book}{reading}, {seating.players} players" + (
                 f" in {seating.sides} sides" if seating.sides != seating.players else ""
             )
             try:
@@ -504,12 +512,13 @@ def run(
                 break
             rep = sampled(
                 model, rules, seating, max(1, samples // len(seatings)), seed=seed,
-                rulebook=book, target=f"{label} (sampled)", check=check,
+                rulebook=book, options=chosen_options, target=f"{label} (sampled)", check=check,
             )  # fmt: skip
             done(rep)
             kept = directed(
-                model, rules, seating, rulebook=book, target=f"{label} (kept hands)", check=check
-            )
+                model, rules, seating, rulebook=book, target=f"{label} (kept hands)",
+                check=check, options=chosen_options,
+            )  # fmt: skip
             if kept is not None:
                 done(kept)
     return out

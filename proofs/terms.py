@@ -409,13 +409,12 @@ def one_of(x: IntLike, values: Iterable[int]) -> BoolTerm:
 # ---------------------------------------------------------------- walking terms
 
 
-def children(t: Term) -> tuple[Term, ...]:
-    kids = _CHILDREN.get(type(t))
-    return kids(t) if kids is not None else ()
+def _linear_kids(t: Linear) -> tuple[Term, ...]:
+    return tuple([x for x, _ in t.items])
 
 
-_CHILDREN: dict[type, Callable[[Any], tuple[Term, ...]]] = {
-    Linear: lambda t: tuple([x for x, _ in t.items]),
+_KIDS: dict[type, Callable[[Any], tuple[Term, ...]]] = {
+    Linear: _linear_kids,
     Ite: lambda t: (t.cond, t.then, t.other),
     Mod: lambda t: (t.item,),
     Cmp: lambda t: (t.left, t.right),
@@ -424,8 +423,14 @@ _CHILDREN: dict[type, Callable[[Any], tuple[Term, ...]]] = {
     Not: lambda t: (t.item,),
     Implies: lambda t: (t.cond, t.then),
 }
-"""Each compound term class's children, looked up by the exact class (terms are never
-subclassed): one dictionary look-up per node where a chain of isinstance tests took up to eight."""
+"""Each compound term class's children, looked up by the term's class (one dictionary lookup
+where a chain of isinstance tests took up to seven: walking terms is most of what building a
+solver query costs)."""
+
+
+def children(t: Term) -> tuple[Term, ...]:
+    kids = _KIDS.get(type(t))
+    return kids(t) if kids is not None else ()
 
 
 def postorder(roots: Iterable[Term], done: Container[int] = ()) -> list[Term]:
@@ -433,29 +438,41 @@ def postorder(roots: Iterable[Term], done: Container[int] = ()) -> list[Term]:
     `done` are left out with everything below them."""
     seen: set[int] = set()
     out: list[Term] = []
-    kids_of = _CHILDREN.get
-    # a node is pushed once to be expanded, then again (as None, node) to be written out
-    stack: list[Term | None] = list(reversed(list(roots)))
+    kids = _KIDS
+    stack: list[tuple[Term, bool]] = [(r, False) for r in reversed(list(roots))]
+    pop, push, emit, mark = stack.pop, stack.append, out.append, seen.add
     while stack:
-        t = stack.pop()
-        if t is None:
-            out.append(stack.pop())  # type: ignore[arg-type]
+        t, expanded = pop()
+        if expanded:
+            emit(t)
             continue
         i = id(t)
         if i in seen or i in done:
             continue
-        seen.add(i)
-        kids = kids_of(type(t))
-        if kids is None:
-            out.append(t)
+        mark(i)
+        get = kids.get(type(t))
+        if get is None:  # an unknown or a constant
+            emit(t)
             continue
-        stack.append(t)
-        stack.append(None)
-        for c in reversed(kids(t)):
+        push((t, True))
+        for c in reversed(get(t)):
             j = id(c)
             if j not in seen and j not in done:
-                stack.append(c)
+                push((c, False))
     return out
+
+
+def mentions(t: Term, which: Callable[[str], bool], memo: dict[int, bool]) -> bool:
+    """Whether some unknown of `t` has a name `which` accepts; `memo` (by term id) is shared by
+    the calls of one walk over many terms, and a walk stops at the first such unknown."""
+    got = memo.get(id(t))
+    if got is None:
+        if isinstance(t, IVar | BVar):
+            got = which(t.name)
+        else:
+            got = any(mentions(c, which, memo) for c in children(t))
+        memo[id(t)] = got
+    return got
 
 
 def variables(roots: Iterable[Term]) -> list[IVar | BVar]:
@@ -543,6 +560,71 @@ class Evaluator:
         return self._fn(values)
 
 
+def substitute(roots: Sequence[Term], mapping: Mapping[str, Term]) -> list[Term]:
+    """The roots with every unknown named in `mapping` replaced by its term (of the same sort),
+    rebuilt through the constructors above, so sums are flattened and constants folded again.
+    Sub-terms shared by several roots are rebuilt once."""
+    done: dict[int, Term] = {}
+    for t in postorder(roots):
+        if isinstance(t, IVar | BVar):
+            new: Term = mapping.get(t.name, t)
+        elif isinstance(t, IConst | BConst):
+            new = t
+        elif isinstance(t, Linear):
+            new = weighted((k, done[id(x)]) for x, k in t.items) + t.const  # type: ignore[misc]
+        elif isinstance(t, Ite):
+            new = ite(done[id(t.cond)], done[id(t.then)], done[id(t.other)])  # type: ignore[arg-type]
+        elif isinstance(t, Mod):
+            item = done[id(t.item)]
+            new = item if item is t.item else Mod(item, t.k)  # type: ignore[arg-type]
+        elif isinstance(t, Cmp):
+            new = compare(t.op, done[id(t.left)], done[id(t.right)])  # type: ignore[arg-type]
+        elif isinstance(t, And):
+            new = all_of(done[id(x)] for x in t.items)  # type: ignore[misc]
+        elif isinstance(t, Or):
+            new = any_of(done[id(x)] for x in t.items)  # type: ignore[misc]
+        elif isinstance(t, Not):
+            new = ~done[id(t.item)]  # type: ignore[operator]
+        elif isinstance(t, Implies):
+            new = implies(done[id(t.cond)], done[id(t.then)])  # type: ignore[arg-type]
+        else:  # pragma: no cover - every term class is handled above
+            raise TypeError(f"unknown term {t!r}")
+        done[id(t)] = new
+    return [done[id(r)] for r in roots]
+
+
+def values_of(roots: Sequence[Term], env: Mapping[str, Value]) -> list[Value]:
+    """Every root's value under an assignment of its unknowns, by walking the terms once (no
+    compilation: the quick way for terms evaluated once; `Evaluator` for terms evaluated many
+    times). An unknown the assignment leaves out raises KeyError."""
+    val: dict[int, Value] = {}
+    for t in postorder(roots):
+        if isinstance(t, IVar | BVar):
+            v: Value = env[t.name]
+        elif isinstance(t, IConst | BConst):
+            v = t.value
+        elif isinstance(t, Linear):
+            v = t.const + sum(k * val[id(x)] for x, k in t.items)
+        elif isinstance(t, Ite):
+            v = val[id(t.then)] if val[id(t.cond)] else val[id(t.other)]
+        elif isinstance(t, Mod):
+            v = val[id(t.item)] % t.k
+        elif isinstance(t, Cmp):
+            v = bool(_FOLD[t.op](val[id(t.left)], val[id(t.right)]))
+        elif isinstance(t, And):
+            v = all(val[id(x)] for x in t.items)
+        elif isinstance(t, Or):
+            v = any(val[id(x)] for x in t.items)
+        elif isinstance(t, Not):
+            v = not val[id(t.item)]
+        elif isinstance(t, Implies):
+            v = (not val[id(t.cond)]) or bool(val[id(t.then)])
+        else:  # pragma: no cover - every term class is handled above
+            raise TypeError(f"unknown term {t!r}")
+        val[id(t)] = v
+    return [val[id(r)] for r in roots]
+
+
 def evaluate(term: Term, env: Mapping[str, Value]) -> Value:
     """One term's value under an assignment (slow path, for messages and decoding)."""
     names = [v.name for v in variables((term,))]
@@ -587,11 +669,14 @@ __all__ = [
     "ite",
     "lift",
     "maximum",
+    "mentions",
     "minimum",
     "one_of",
     "postorder",
     "scale",
+    "substitute",
     "total",
+    "values_of",
     "variables",
     "weighted",
 ]

@@ -943,8 +943,32 @@ def _quiet_teardown() -> None:
     sys.unraisablehook = lambda _: None
 
 
+def _half_built_solver_object(u: sys.UnraisableHookArgs) -> bool:
+    """An AttributeError in the destructor of a z3 object: its constructor was cut short (by
+    Ctrl-C) before it set the field the destructor reads. z3's destructors fail no other way."""
+    return issubclass(u.exc_type, AttributeError) and str(
+        getattr(u.object, "__module__", "") or ""
+    ).startswith("z3")
+
+
+def _quiet_half_built_objects() -> None:
+    """From the start of a command, not only once it has caught Ctrl-C: the interrupted frame
+    holding a half-built solver context can be freed while the interrupt unwinds, before any
+    handler runs, and its destructor's failure would print a traceback under the command's own
+    message about the interrupt. Every other unraisable error is still reported."""
+    before = sys.unraisablehook
+
+    def hook(u: sys.UnraisableHookArgs) -> None:
+        if not _half_built_solver_object(u):
+            before(u)
+
+    sys.unraisablehook = hook
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _escape_unencodable()
+    if argv is None:  # the process is the command's own (a test calling main keeps its hook)
+        _quiet_half_built_objects()
     try:
         parser = build_parser()
         args = parser.parse_args(argv)

@@ -49,7 +49,8 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="choose a reading (KEY=LABEL) or turn an optional rule on (KEY=true); repeatable",
+        help="choose a reading (KEY=LABEL) or turn an optional rule on (KEY=true); repeatable; "
+        "with --refine, the full-size play of the RULEBOOKs named is walked under it",
     )
     p.add_argument(
         "--all-readings",
@@ -295,16 +296,33 @@ def cmd_refine(args: argparse.Namespace, books: list[str]) -> int:
         check_target(args.transcript, force=args.force)
     for b in books:
         load_rulebook(b)  # an unknown id is refused here, by name
+    if args.all_readings:
+        raise OptionError(
+            "--all-readings is for the properties; with --refine choose a reading with --option"
+        )
+    options = parse_options(args.option)
+    if options and not books:
+        raise OptionError(
+            "with --refine, --option applies to the RULEBOOKs named (their full-size play); "
+            "name them, or use a configuration that names its readings"
+        )
     if not books and not args.config:
         books = rulebook_ids()
     samples = refine.SAMPLES if args.samples is None else args.samples
+    if options:
+        from arbitro.model.schema import rules_for
+
+        for b in books:
+            rules_for(b, options)  # an unknown option or label is refused here, by name
 
     def line(rep: Any) -> None:
         if not args.json:
             sys.stdout.write(refine_line(rep) + "\n")
             sys.stdout.flush()
 
-    reports = refine.run(books, args.config, deals=args.deals, samples=samples, progress=line)
+    reports = refine.run(
+        books, args.config, deals=args.deals, samples=samples, options=options, progress=line
+    )
     first = next((r for r in reports if r.first is not None), None)
     if args.json:
         sys.stdout.write(

@@ -13,10 +13,14 @@ built from the rules:
   (`scoring.config`) is worth nothing or the book's points (a variant the options turn on, which
   the book itself says pays more, leaves its category out);
 - `escoba_points` ("un punto por cada escoba"): the escobas category is the book's points for
-  every escoba.
+  every escoba;
+- `game_target` (Ganar el juego: "21 o más puntos"): in the game-end encoding
+  (`game_end.over`, which the refiner's hand-end row evaluates on every hand the engine ends), for
+  every number of sides the book seats and all running totals, a side alone in front with the
+  book's points or more has won, and no game is over while every side has fewer.
 
-A rules object whose capture sum or score value differs from what the book says is REFUTED, with
-the capture or the hand's captures as witness.
+A rules object whose capture sum, score value or target differs from what the book says is
+REFUTED, with the capture, the hand's captures or the totals as witness.
 """
 
 from __future__ import annotations
@@ -27,19 +31,20 @@ from typing import Any
 
 from arbitro.model.schema import EscobaRules
 from arbitro.model.spec import Claim, load_rulebook
+from arbitro.proofs.escoba import game_end, scoring
 from arbitro.proofs.escoba import relation as R
-from arbitro.proofs.escoba import scoring
 from arbitro.proofs.escoba.invariants import R_name
 from arbitro.proofs.facts import Facts
-from arbitro.proofs.terms import Value, one_of
+from arbitro.proofs.terms import Bool, IntTerm, Value, all_of, any_of, implies, one_of
 from arbitro.proofs.verdict import Check, Result, Verdict, Witness, combine, prove
 
 NAME = "book-numbers"
 STATEMENT = (
     "the numbers the book's text states (a capture's total, each category's and each escoba's "
-    "points) hold of the guarded relation and the score encoding built from the rules"
+    "points, the target score) hold of the guarded relation, the score encoding and the game-end "
+    "encoding built from the rules"
 )
-KINDS = ("capture_total", "category_points", "escoba_points")
+KINDS = ("capture_total", "category_points", "escoba_points", "game_target")
 VARIANT = {
     "cards": "variant_cards_double",
     "oros": "variant_oros_all",
@@ -160,10 +165,67 @@ def _score_checks(rules: EscobaRules, claim: Claim, timeout: float) -> list[Chec
     return out
 
 
+def game_target(rules: EscobaRules, claim: Claim, timeout: float) -> list[Check]:
+    """For each number of sides the rules seat: with any running totals at a hand's end (none
+    negative), the game-end encoding ends the game when a side alone in front has the claim's
+    points or more, and only when some side has that many. A witness is the totals, with the
+    engine's own verdict on them (`model.escoba.game_end.game_winner`)."""
+    from arbitro.model.escoba.game_end import game_winner
+
+    want = int(claim.fields["points"])
+    sides = sorted({*rules.player_counts, *(2 for _ in rules.team_player_counts)})
+    out: list[Check] = []
+    for n in sides:
+        xs = game_end.totals(n)
+        over = Bool("the game is over")
+        ends = game_end.over(rules, xs)
+        facts = Facts()
+        facts.given(all_of(x >= 0 for x in xs), "a running total is not negative")
+        facts.add(
+            rules.cid("target_score"),
+            implies(over, ends) & implies(ends, over),
+            "the game is over when a side alone in front reaches the target",
+        )
+        alone = [
+            (x >= want) & all_of(x > y for j, y in enumerate(xs) if j != i)
+            for i, x in enumerate(xs)
+        ]
+        said = all_of(implies(a, over) for a in alone) & implies(
+            over, any_of(x >= want for x in xs)
+        )
+
+        def decode(v: Mapping[str, Value], xs: list[IntTerm] = xs) -> Witness:
+            got = tuple(int(v.get(x.name, 0)) for x in xs)  # type: ignore[attr-defined]
+            winner = game_winner(rules, got)
+            verb = "ends" if winner is not None else "goes on"
+            text = (
+                f"the game {verb} at {'-'.join(map(str, got))} (the engine: "
+                + ("no winner yet" if winner is None else f"side {winner} wins")
+                + f"), the book: a side alone in front with {want} or more wins"
+            )
+            return Witness(text, {"totals": list(got), "winner": winner, "book": want})
+
+        out.append(
+            prove(
+                f"{claim.name}/{n}-sides",
+                f"with {n} sides, a side alone in front with {want} or more wins, and no side "
+                f"with fewer ({claim.anchor!r})",
+                facts.items,
+                said,
+                decode,
+                timeout,
+                minimise=False,
+            )
+        )
+    return out
+
+
 def check(rules: EscobaRules, claim: Claim, timeout: float) -> list[Check]:
     """The checks of one claim of a kind in `KINDS`."""
     if claim.kind == "capture_total":
         return [capture_total(rules, claim, timeout)]
+    if claim.kind == "game_target":
+        return game_target(rules, claim, timeout)
     return _score_checks(rules, claim, timeout)
 
 
@@ -189,4 +251,6 @@ def run(rules: EscobaRules, timeout: float) -> Result:
                   time.perf_counter() - started)  # fmt: skip
 
 
-__all__ = ["KINDS", "NAME", "STATEMENT", "book_claims", "capture_total", "check", "run"]
+__all__ = [
+    "KINDS", "NAME", "STATEMENT", "book_claims", "capture_total", "check", "game_target", "run"
+]  # fmt: skip

@@ -21,23 +21,29 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from arbitro.model.schema import EscobaRules
 from arbitro.proofs import smt
 from arbitro.proofs.escoba import relation as R
-from arbitro.proofs.facts import Fact, FactChecker, Facts
+from arbitro.proofs.facts import STRUCTURE, Fact, Facts
 from arbitro.proofs.terms import (
     And,
     BoolTerm,
+    Cmp,
     IntTerm,
+    IVar,
+    Term,
     Value,
     all_of,
     any_of,
     const,
     ite,
+    mentions,
+    substitute,
     total,
+    values_of,
     variables,
 )
 from arbitro.proofs.vectors import Vec, concrete, unknowns
@@ -177,15 +183,77 @@ def slice_facts(facts: Facts, keep: Callable[[str], bool]) -> Facts:
     """The conjuncts of the facts whose unknowns all satisfy `keep` (a subset of the facts: what
     follows from it follows from them all)."""
     out = Facts()
+    memo: dict[int, bool] = {}
     for f in facts:
         todo: list[BoolTerm] = [f.term]
         while todo:
             t = todo.pop()
             if isinstance(t, And):
                 todo.extend(t.items)
-            elif all(keep(v.name) for v in variables([t])):
+            elif not mentions(t, lambda n: not keep(n), memo):
                 out.items.append(Fact(f.clause, t, f.note))
     return out
+
+
+@dataclass
+class Defined:
+    """Facts split into definitions (an unknown equal to a term of other unknowns) and the rest.
+
+    The relation's effects define every unknown after a step from those before it and the play
+    (`relation.py`), and the deal defines the state it leaves from the deck order: putting each
+    definition's term in place of its unknown (`terms.substitute`) asks the same question of the
+    solver without those unknowns and their equations — about half of each step's query. An
+    unknown defined twice keeps its second equation as a fact (substituted), so nothing is lost."""
+
+    terms: dict[str, Term]
+    clauses: dict[str, str]
+    rest: Facts
+
+    def __call__(self, claims: Sequence[BoolTerm]) -> list[BoolTerm]:
+        return substitute(claims, self.terms)  # type: ignore[return-value]
+
+    def used(self, claims: Sequence[BoolTerm]) -> list[str]:
+        """The clauses of the definitions the claims mention (the proof used them)."""
+        got = (self.clauses.get(v.name) for v in variables(claims))
+        return [c for c in dict.fromkeys(got) if c is not None and c != STRUCTURE]
+
+
+def definitions(facts: Facts, defines: Callable[[str], bool]) -> Defined:
+    """The conjuncts of the facts of the form `x == term` where `defines(x)` and the term mentions
+    no unknown `defines` accepts, first equation per unknown; the other conjuncts, with the
+    definitions put in, are the rest."""
+    terms: dict[str, Term] = {}
+    clauses: dict[str, str] = {}
+    kept: list[tuple[Fact, BoolTerm]] = []
+    memo: dict[int, bool] = {}
+    for f in facts:
+        todo: list[BoolTerm] = [f.term]
+        while todo:
+            t = todo.pop()
+            if isinstance(t, And):
+                todo.extend(reversed(t.items))
+                continue
+            if (
+                isinstance(t, Cmp)
+                and t.op == "=="
+                and isinstance(t.left, IVar)
+                and defines(t.left.name)
+                and t.left.name not in terms
+                and not mentions(t.right, defines, memo)
+            ):
+                terms[t.left.name] = t.right
+                clauses[t.left.name] = f.clause
+            else:
+                kept.append((f, t))
+    rest = Facts()
+    for (f, _), put in zip(kept, substitute([t for _, t in kept], terms), strict=True):
+        assert isinstance(put, BoolTerm)  # a boolean term stays boolean
+        rest.items.append(Fact(f.clause, put, f.note))
+    return Defined(terms, clauses, rest)
+
+
+def _after(name: str) -> bool:
+    return name.startswith("'")
 
 
 def _before(rules: EscobaRules, rel: R.Relation, name: str) -> Facts:
@@ -259,7 +327,10 @@ def step_check(
         claims = [one_place(rules, rel.post), stock_shape(rules, g, rel.post)]
     drop = {rules.cid(c) for c in CHOICE}
     moves = Facts([*(f for f in rel.guards if f.clause not in drop), *rel.follow_guards])
-    moves.extend(rel.effects)
+    # the effects define the state after the step: the claims are asked of their terms
+    defs = definitions(rel.effects, _after)
+    moves.extend(defs.rest)
+    asks = defs(claims)
     whole: list[Facts] = []
 
     def before() -> Facts:
@@ -276,7 +347,7 @@ def step_check(
     # same question for every mover and play of a seating, answered once (`smt.check` remembers)
     shape = slice_facts(moves, _stock_part)
     shape.extend(_stock_before(rules, g, rel.pre))
-    asked = [(lean, c) for c in claims[:1]] + [(shape, c) for c in claims[1:]]
+    asked = [(lean, c) for c in asks[:1]] + [(shape, c) for c in asks[1:]]
     for facts, claim in asked:
         out = smt.check(facts.items, [~claim], timeout=timeout, minimise=False, values=False)
         if out.status != "unsat" and facts is lean:
@@ -286,6 +357,7 @@ def step_check(
             break
         core.update(dict.fromkeys(out.core))
     else:
+        core.update(dict.fromkeys(defs.used(claims)))
         vacuous: tuple[str, ...] | None = None
         if vacuity:
             can = Facts([*rel.guards, *rel.follow_guards, *before()])
@@ -369,7 +441,10 @@ def _played(rules: EscobaRules, inst: Instance, rel: R.Relation, can: Facts) -> 
     if got is None:
         return False
     names = [*R.names(rel.pre), *(x.name for x in (*rel.card.items, *rel.taken.items))]  # type: ignore[attr-defined]
-    return FactChecker(can.items, names).holds(got)
+    try:
+        return all(values_of([f.term for f in can], dict(zip(names, got, strict=True))))
+    except KeyError:  # a fact about an unknown the play does not give: the solver is asked
+        return False
 
 
 def cards_at_end(rules: EscobaRules, g: R.Seating, rel: R.Relation) -> BoolTerm:
@@ -467,29 +542,36 @@ def deal_check(rules: EscobaRules, g: R.Seating, dealer: int, name: str, timeout
         return Witness(f"the deal from {' '.join(deck)} breaks {name}", {"deck": deck})
 
     core: dict[str, None] = {}
-    # SHAPE is about the stock: asked of the facts about the deck order, the stock and the deal
-    # number alone (not of the table's sweep and the escobas it scores)
-    # number alone (not of the table's sweep and the escobas it scores); ONE of every fact but the
-    # escobas, who captured last and who moves first
-    sliced = slice_facts(f, lambda n: _stock_part(n) or n.startswith("deck"))
-    placed = slice_facts(f, lambda n: not n.startswith(("escobas", "last", "to_move")))
+    # the deal defines the state it leaves from the deck order: each part is asked of the deck
+    # order's facts alone, with the definitions put in the claim
+    defs = definitions(f, lambda n: not n.startswith("deck"))
     for part in PARTS[name]:
-        facts = sliced if part is stock_shape else placed
+        claim = part(rules, g, st)
         out = smt.check(
-            facts.items, [~part(rules, g, st)], timeout=timeout, minimise=False, values=False
+            defs.rest.items, defs([~claim]), timeout=timeout, minimise=False, values=False
         )
         if out.status != "unsat":
             claim = all_of(inv(rules, g, st) for inv in INVARIANTS[name])
             return prove(label, statement, f.items, claim, decode, timeout, minimise=False)
         core.update(dict.fromkeys(out.core))
+        core.update(dict.fromkeys(defs.used([claim])))
     kinds = [k for k, h in enumerate(R.present(rules)) if h]
-    fixed = all_of(
-        row.eq(concrete([int(k == c) for k in range(R.KINDS)]))
-        for row, c in zip(order, kinds, strict=True)
-    )
-    seen = smt.check(f.items, [fixed], timeout=timeout, minimise=False, values=False)
-    if seen.status != "sat":
-        seen = smt.check(f.items, timeout=timeout, values=False)
+    # one deck order (the pack in order) meets every fact: evaluated, the solver asked only when
+    # it does not
+    deck = {f"deck{i}[{k}]": int(k == c) for i, c in enumerate(kinds) for k in range(R.KINDS)}
+    try:
+        can = all(values_of([x.term for x in defs.rest], deck))
+    except KeyError:
+        can = False
+    seen = smt.Outcome("sat")
+    if not can:
+        fixed = all_of(
+            row.eq(concrete([int(k == c) for k in range(R.KINDS)]))
+            for row, c in zip(order, kinds, strict=True)
+        )
+        seen = smt.check(f.items, [fixed], timeout=timeout, minimise=False, values=False)
+        if seen.status != "sat":
+            seen = smt.check(f.items, timeout=timeout, values=False)
     vacuous = seen.status == "unsat"
     return Check(
         label,

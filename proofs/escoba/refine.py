@@ -22,11 +22,12 @@ from typing import Any
 from arbitro.model.escoba.state import EscobaState, Play
 from arbitro.model.game import Seating
 from arbitro.model.schema import EscobaRules
+from arbitro.proofs.escoba import game_end
 from arbitro.proofs.escoba import relation as R
 from arbitro.proofs.facts import Fact, FactChecker
 from arbitro.proofs.refine import Disagreement
 from arbitro.proofs.terms import Evaluator, Value
-from arbitro.proofs.verdict import NotEncoded, known
+from arbitro.proofs.verdict import NotEncoded
 
 NAMES = "1234567SCR"
 SUITS = "ocbe"
@@ -256,8 +257,8 @@ class _Scores:
     """The hand's score row: when a play ends the hand, the engine's points per side and
     category must be the score encoding's (`proofs/escoba/scoring.config`, side by side: each
     side in turn read as side 0) on the captured cards and escobas the successor holds, its
-    running totals the ones before plus those points, and the game over exactly when
-    *:target-score and *:target-tie say so."""
+    running totals the ones before plus those points, and the game over exactly when the
+    game-end encoding (`proofs/escoba/game_end.over`: *:target-score, *:target-tie) says so."""
 
     def __init__(self, rules: EscobaRules, seating: Seating) -> None:
         from arbitro.proofs.escoba import scoring
@@ -272,7 +273,7 @@ class _Scores:
             if (g.players, g.sides) == (seating.players, seating.sides)
         )
         self.cats = tuple(self.cfg.categories)
-        known("target_tie", rules.target_tie, ("higher_wins_else_play_on",))
+        self.over = game_end.evaluator(rules, seating.sides)
 
     def points(self, piles: Sequence[int], escobas: Sequence[int]) -> list[tuple[int, ...]]:
         n = len(piles)
@@ -296,8 +297,7 @@ class _Scores:
         totals = tuple(b + sum(p) for b, p in zip(before.scores, want, strict=True))
         if after.scores != totals:
             return f"the running totals are {after.scores}, not {totals}"
-        top = max(totals)
-        over = top >= self.rules.target_score and totals.count(top) == 1
+        over = bool(self.over(totals)[0])
         if (after.phase == "over") != over:
             return (
                 f"the game is {'over' if after.phase == 'over' else 'not over'} at {totals}, "

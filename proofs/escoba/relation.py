@@ -55,6 +55,7 @@ PLAYS = ("capture", "lay")
 FOLLOWS = ("pass", "redeal", "end")
 
 
+@lru_cache(maxsize=64)
 def present(rules: EscobaRules) -> tuple[int, ...]:
     """1 for each kind in the rules' pack (its suits and ranks), 0 for the others. *:suits,
     *:ranks."""
@@ -64,6 +65,7 @@ def present(rules: EscobaRules) -> tuple[int, ...]:
     )
 
 
+@lru_cache(maxsize=64)
 def values(rules: EscobaRules) -> tuple[int, ...]:
     """The capture value of each kind (0 for a kind not in the pack). *:capture-values."""
     by_rank = dict(zip(rules.ranks, rules.capture_values, strict=True))

@@ -38,7 +38,7 @@ def test_the_book_keeps_its_numbers() -> None:
     res = B.run(_book(), T)
     assert res.verdict is Verdict.PROVED, res.summary
     assert {c.name.split("/")[1] for c in res.checks} == {
-        "capture", "cards", "oros", "velo", "setenta", "escobas"
+        "capture", "cards", "oros", "velo", "setenta", "escobas", "2-sides", "3-sides", "4-sides"
     }  # fmt: skip
 
 
@@ -65,6 +65,33 @@ def test_a_point_off_the_book_is_refuted_with_a_hand(field: str, category: str) 
     assert [c.name.split("/")[1] for c in bad] == [category]
     assert bad[0].witness is not None
     assert bad[0].witness.data["categories"][category] >= 2  # type: ignore[index]
+
+
+def test_the_book_states_its_target_as_a_claim() -> None:
+    """Ganar el juego: "El primer equipo que tenga 21 o más puntos al final de una mano gana"."""
+    (claim,) = [c for c in B.book_claims(_book()) if c.kind == "game_target"]
+    assert int(claim.fields["points"]) == 21  # type: ignore[arg-type]
+    assert "21" in claim.anchor
+
+
+@pytest.mark.parametrize("target", [15, 25])
+def test_a_target_off_the_book_is_refuted_with_totals(target: int) -> None:
+    """A game to 15 ends with a side alone on fewer than 21; a game to 25 goes on with a side
+    alone on 21 or more. The witness is the totals, and the engine of the changed rules agrees
+    with the encoding on them (`game_winner`)."""
+    res = B.run(dataclasses.replace(_book(), target_score=target), T)
+    assert res.verdict is Verdict.REFUTED
+    bad = [c for c in res.checks if c.verdict is Verdict.REFUTED]
+    assert {c.name for c in bad} == {f"twenty-one-wins/{n}-sides" for n in (2, 3, 4)}
+    for c in bad:
+        assert c.witness is not None
+        totals: list[int] = c.witness.data["totals"]  # type: ignore[assignment]
+        top = max(totals)
+        alone = totals.count(top) == 1
+        if target < 21:  # the game ends below the book's 21
+            assert c.witness.data["winner"] is not None and top < 21
+        else:  # a side alone on 21 or more has not won
+            assert c.witness.data["winner"] is None and top >= 21 and alone
 
 
 def test_a_variant_the_book_lists_is_not_read_as_a_changed_point() -> None:

@@ -92,3 +92,24 @@ def test_a_step_no_state_allows_is_reported_vacuous() -> None:
     assert fine.verdict is Verdict.PROVED and not fine.vacuous
     check = I.step_check(_book(), I.Instance(TWO, 0, 0, "capture", "pass"), "cards", T, never)
     assert check.verdict is Verdict.PROVED and check.vacuous
+
+
+def test_a_deal_that_does_not_say_what_the_stock_holds_is_refuted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The deal's parts are asked with the state it leaves put in from the deck order: a deal
+    whose facts leave the stock undefined (here: the stock fact dropped) is refuted with a deck
+    order, so the substitution does not make the base case hold by itself."""
+    real = I.deal_state
+
+    def forget(
+        rules: EscobaRules, g: R.Seating, dealer: int
+    ) -> tuple[Facts, R.State, list[object]]:
+        f, st, order = real(rules, g, dealer)
+        return Facts(x for x in f if not x.note.startswith("the stock")), st, order  # type: ignore[return-value]
+
+    monkeypatch.setattr(I, "deal_state", forget)
+    check = I.deal_check(_book(), TWO, 0, "cards", T)
+    assert check.verdict is Verdict.REFUTED
+    assert check.witness is not None and "breaks cards" in check.witness.text
+    assert len(check.witness.data["deck"]) == 40  # type: ignore[arg-type]

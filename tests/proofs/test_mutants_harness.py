@@ -162,3 +162,27 @@ def test_spec_runs_join_by_mutant(tmp_path: Path) -> None:
         (x, "killed", "new"),
         (y, "survived", "old"),
     ]
+
+
+def test_the_docs_tables_are_the_recorded_runs() -> None:
+    """docs/proofs.md's mutation tables and kill rates are `--markdown` of the recorded runs
+    (benchmarks/mutants-engine.json, mutants-spec.json) line for line: a run joined into the JSON
+    without regenerating the docs, or a table edited by hand, fails here."""
+    import json
+
+    mut = harness()
+    bench = ROOT / "benchmarks"
+    engine = json.loads((bench / "mutants-engine.json").read_text(encoding="utf-8"))
+    spec = json.loads((bench / "mutants-spec.json").read_text(encoding="utf-8"))
+    docs = set((ROOT / "docs" / "proofs.md").read_text(encoding="utf-8").splitlines())
+
+    def missing(engine: list[dict[str, Any]], spec: list[dict[str, Any]]) -> list[str]:
+        rows = (mut.markdown(engine, []), mut.markdown([], spec))
+        return [x for text in rows for x in text.splitlines() if x.strip() and x not in docs]
+
+    assert not missing(engine, spec), (
+        f"docs/proofs.md lacks the generated lines {missing(engine, spec)[:2]}"
+    )
+    # a row whose refine cell changed since the docs were written is noticed
+    flipped = {**engine[0], "refine": {**engine[0]["refine"], "status": "survived"}}
+    assert missing([flipped, *engine[1:]], spec)

@@ -260,6 +260,29 @@ def test_a_game_that_does_not_end_on_the_target_is_caught() -> None:
     assert "target" in rep.first.detail
 
 
+def test_a_game_end_encoding_off_the_engine_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hand-end row evaluates the game-end encoding `book-numbers` proves the target of
+    (`proofs/escoba/game_end.over`): an encoding that asks for more than the target (a side
+    exactly on it plays on) disagrees with the book's engine where a side lands exactly on 3."""
+    from arbitro.proofs.escoba import game_end
+    from arbitro.proofs.terms import Evaluator, all_of, any_of
+
+    def strict(rules: EscobaRules, sides: int) -> Evaluator:
+        xs = game_end.totals(sides)
+        t = rules.target_score
+        over = any_of(
+            (x > t) & all_of(x > y for j, y in enumerate(xs) if j != i) for i, x in enumerate(xs)
+        )
+        return Evaluator([over], [f"side {i} total" for i in range(sides)])
+
+    cfg = load_config("escoba-tiny")
+    three = dataclasses.replace(cfg, rules=dataclasses.replace(cfg.rules, target_score=3))
+    monkeypatch.setattr(game_end, "evaluator", strict)
+    rep = _walk(three, ESCOBA, 60)
+    assert rep.first is not None and rep.first.kind == "successor", rep.first
+    assert "target 3" in rep.first.detail
+
+
 @pytest.mark.slow  # the same bug caught fast: test_a_game_that_does_not_end_on_the_target_is_caught
 def test_sampled_play_ends_games_and_catches_one_that_does_not_end_on_the_target() -> None:
     """Full-size play starts some hands near the game's end (`escoba/refine.start`), so sampled

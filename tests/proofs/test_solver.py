@@ -21,7 +21,10 @@ from arbitro.proofs.terms import (
     any_of,
     implies,
     ite,
+    substitute,
     total,
+    values_of,
+    variables,
 )
 from arbitro.proofs.verdict import Verdict, Witness, prove
 
@@ -71,6 +74,24 @@ def test_compiled_python_and_z3_give_one_value(t: IntTerm, x: int, y: int, z: in
     f.given(all_of((X.eq(x), Y.eq(y), Z.eq(z))))
     assert smt.check(f.items, [t.eq(got)], timeout=10).status == "sat"
     assert smt.check(f.items, [t.ne(got)], timeout=10).status == "unsat"
+
+
+@settings(max_examples=200)
+@given(bool_terms(3), st.integers(-9, 9), st.integers(-9, 9), st.integers(-9, 9), st.booleans())
+def test_walking_a_term_and_putting_terms_in_give_the_compiled_value(
+    t: BoolTerm, x: int, y: int, z: int, b: bool
+) -> None:
+    """The proofs evaluate terms met once by walking them (`values_of`) and ask the solver with
+    defined unknowns put in (`substitute`): both give the compiled function's value, and putting
+    y := x + z in gives the value at y = x + z."""
+    env = {"x": x, "y": y, "z": z, "b": b}
+    names = list(env)
+    compiled = Evaluator([t], names)
+    assert values_of([t], env) == [compiled(list(env.values()))[0]]
+    (put,) = substitute([t], {"y": X + Z})
+    at = {**env, "y": x + z}
+    assert values_of([put], at) == [compiled(list(at.values()))[0]]
+    assert "y" not in {v.name for v in variables([put])}
 
 
 def test_a_sum_of_thousands_of_terms_compiles_and_adds_up() -> None:

@@ -176,6 +176,18 @@ def test_canasta_black_threes() -> None:
     assert c[0]["melds"] == 20
 
 
+@pytest.mark.parametrize(("layout", "packs"), [("two-pairs", 2), ("three-pairs", 3)])
+def test_canasta_black_threes_all_but_one_melded(layout: str, packs: int) -> None:
+    """canasta-es:black-threes-all-melded-bonus goes to the side that melds *all* the black threes
+    (two a pack, canasta-es:packs: two packs for two pairs, three for three pairs): with one of
+    them left in the other side's hand, the side going out earns no bonus."""
+    melded = " ".join(["3C", "3S"] * packs).split()[:-1]  # every black three but one
+    c = cats("canasta-es", layout=layout, melds={0: (" ".join(melded),)}, hands={1: "3S"})
+    assert c[0]["black-threes"] == 0
+    assert c[0]["melds"] == 5 * len(melded)
+    assert c[1]["black-threes"] == -95
+
+
 @pytest.mark.parametrize(
     ("book", "options", "scores", "over", "winner"),
     [
