@@ -248,8 +248,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "frozen-ignores-bottom",
         "pile.py",
-        "    return any(frozen_by[c] for c in pile)\n",
-        "    return any(frozen_by[c] for c in pile[1:])\n",
+        "return any(frozen_by[c] for c in pile)",
+        "return any(frozen_by[c] for c in pile[1:])",
         "the bottom card of the pile (the upcard) never freezes it",
     ),
     _r(
