@@ -701,9 +701,9 @@ def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
     ranks: dict[int, list[int]] = {}  # rank -> the indices of its sets
     per_meld = t.per_meld
     for i, m in enumerate(melds):
-        hit = per_meld.get(id(m))
+        hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
         if hit is not None and hit[0] is m:
-            entry: tuple[int, int, bool, tuple[int, ...]] = hit[1]
+            entry = hit[1]
         else:
             got_m = takes(t, m)
             entry = (i, got_m[0], got_m[1], got_m[2])

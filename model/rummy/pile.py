@@ -123,7 +123,21 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
     out: list[tuple[str, int, tuple[int, ...]]] = [("set", -1, c) for c in sets]
     if r.pile_new_sequence and r.sequences and not is_frozen:
         suit = top & 3
-        near = distinct(c for c in hand if is_natural(c) and c & 3 == suit)
+        # only cards of the top card's rank or within two escalera positions of it can make a
+        # three-card escalera with it (`classify` refuses the rest at its position test, after
+        # reading what the test here reads); the pairs keep their order
+        seq_pos = t.seq_pos
+        p = seq_pos[rank]
+        near = distinct(
+            c
+            for c in hand
+            if is_natural(c)
+            and c & 3 == suit
+            and (
+                c >> 2 == rank
+                or (p >= 0 and seq_pos[c >> 2] >= 0 and -2 <= seq_pos[c >> 2] - p <= 2)
+            )
+        )
         for a, b in combinations(near, 2):
             # only two cards that make an escalera with the top card (`classify`)
             got = classify(t, tuple(sorted((a, b, top))))
