@@ -19,6 +19,7 @@ from typing import Final
 
 from arbitro.model.errors import IllegalAction, MalformedInput
 from arbitro.model.escoba.cards import (
+    CAPTURE_SLOTS,
     SEEN_SLOTS,
     Tables,
     card_name,
@@ -37,14 +38,11 @@ _PLAY: Final = Play
 LAYS: Final = tuple(tuple(Play(seat, c, 0) for c in range(64)) for seat in range(16))
 """By seat and card, the play laying that card on the table (made once, shared by every listing)."""
 
-CAPTURES_LIMIT: Final = 1 << 14
-"""The most capturing plays remembered per rules object (`Tables.captures`) before they are
-forgotten all at once: a play met again is the same object, not a new one built."""
-
 
 def add_groups(
     out: list[Play],
-    made: dict[int, Play],
+    made: list[Play],
+    keys: list[int],
     seat: int,
     c: int,
     values: tuple[int, ...],
@@ -53,10 +51,12 @@ def add_groups(
     need: int,
     taken: int,
 ) -> None:
-    """Appends to ``out``, in ascending mask order, seat ``seat`` (below 16) playing ``c`` and
-    taking ``taken`` with each group of the table cards ``rest`` worth ``need``; ``rest`` is the
-    lowest cards of the table, worth ``total`` together, and 0 < ``need`` <= ``total``. ``made``
-    holds the plays built before, by seat, card and mask (`play_key`)."""
+    """Appends to ``out``, in ascending mask order, seat ``seat`` playing ``c`` and taking
+    ``taken`` with each group of the table cards ``rest`` worth ``need``; ``rest`` is the lowest
+    cards of the table, worth ``total`` together, and 0 < ``need`` <= ``total``. ``made`` holds
+    plays built before, each in the slot of its key (seat, card and mask as one int) modulo
+    CAPTURE_SLOTS, and ``keys`` the key of the play in each slot (-1: none); a seat past 15 has
+    no key (its bits would overlap the card's), and its plays are built each time."""
     while True:
         x = rest.bit_length() - 1
         bit = 1 << x
@@ -65,16 +65,23 @@ def add_groups(
         total -= v
         # every group without card x has a lower mask than every group with it: those first
         if need <= total:
-            add_groups(out, made, seat, c, values, rest, total, need, taken)
+            add_groups(out, made, keys, seat, c, values, rest, total, need, taken)
         taken |= bit
         need -= v
         if need <= 0:
             if need == 0:
-                key = (taken << 6 | c) << 4 | seat
-                play = made.get(key)
-                if play is None:
-                    play = made[key] = _new_play(_PLAY, (seat, c, taken))
-                out.append(play)
+                if seat < 16:
+                    key = (taken << 6 | c) << 4 | seat
+                    slot = key % CAPTURE_SLOTS
+                    if keys[slot] == key:
+                        out.append(made[slot])
+                    else:
+                        play = _new_play(_PLAY, (seat, c, taken))
+                        made[slot] = play
+                        keys[slot] = key
+                        out.append(play)
+                else:
+                    out.append(_new_play(_PLAY, (seat, c, taken)))
             return
         if need > total:
             return
@@ -100,7 +107,9 @@ def groups_of(t: Tables, table: int, card: int) -> tuple[int, ...]:
     if not need or not reachable(t, table) >> need & 1:
         return ()
     found: list[Play] = []
-    add_groups(found, {}, 0, card, t.values, table, pile_value(t, table), need, 0)
+    add_groups(
+        found, t.captures, t.capture_keys, 0, card, t.values, table, pile_value(t, table), need, 0
+    )
     return tuple(p.capture for p in found)
 
 
@@ -124,7 +133,11 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
     Remembered per rules object (bounded by LISTINGS_LIMIT) from the second time they are asked
     for: the plays depend on nothing else, and an exploration asks for the same few again and
     again, while random play rarely meets a hand and table twice and would only pay for keeping
-    them. `Tables.seen` holds, by the key modulo its size, the key met last: a direct-mapped filter.
+    them. `Tables.seen` holds, by the key modulo its size, a fingerprint of the key met last (the
+    quotient modulo 251): a direct-mapped filter. A fingerprint is a small int, which Python
+    keeps one object of, so the filter builds no int per listing; a key whose fingerprint matches
+    another's by chance (about 1 in 251 of those sharing its slot) is looked up and kept, with the
+    same plays.
     """
     # the key: the seat, the hand and the table, narrow (one machine word) when it can be
     key = -1
@@ -144,15 +157,16 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
     # the filter first: a key not met last in its slot is not looked up (random play seldom
     # meets a hand and table twice); one met before is, and is kept once listed
     slot = key % SEEN_SLOTS
+    mark = key // SEEN_SLOTS % 251
     seen = t.seen
-    again = seen[slot] == key
+    again = seen[slot] == mark
     listings: dict[int, tuple[Play, ...]] = t.listings
     if again:
         hit = listings.get(key)
         if hit is not None:
             return hit
     else:
-        seen[slot] = key
+        seen[slot] = mark
     values = t.values
     top = t.sums_mask
     r = 1  # the sums the table's groups make (see `reachable`)
@@ -185,11 +199,8 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
             if again:
                 keep(listings, key, plays)
             return plays
-    made = t.captures
-    if seat >= 16:
-        made = {}  # plays of a seat past 15 are not remembered: their keys would overlap
-    elif len(made) >= CAPTURES_LIMIT:
-        made.clear()
+    made: list[Play] = t.captures
+    made_keys: list[int] = t.capture_keys
     out: list[Play] = []
     while hand:
         low = hand & -hand
@@ -201,7 +212,7 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
             continue
         if not forced:
             out.append(lays[c])
-        add_groups(out, made, seat, c, values, table, worth, need, 0)
+        add_groups(out, made, made_keys, seat, c, values, table, worth, need, 0)
     plays = tuple(out)
     if again:
         keep(listings, key, plays)

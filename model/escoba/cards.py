@@ -148,7 +148,9 @@ class Tables:
     listings: dict[int, tuple[Any, ...]]  # model.escoba.capture
     seen: list[int]  # model.escoba.capture.listing
     listed: Listed  # the state last listed and its plays (model.escoba.capture)
-    captures: dict[int, Any]  # the capturing plays made, by seat, card and mask (the same)
+    # the capturing plays made, and their keys, by slot (model.escoba.capture.add_groups)
+    captures: list[Any]
+    capture_keys: list[int]
     points: dict[Hashable, Any]  # model.escoba.scoring
     stocks: dict[tuple[int, ...], tuple[int, bool]]  # model.escoba.checks
     # the stock last looked up in `stocks` and its answer, in one slot (model.escoba.checks)
@@ -256,7 +258,8 @@ def _build(rules: EscobaRules) -> Tables:
         listings={},
         seen=[-1] * SEEN_SLOTS,
         listed=Listed(),
-        captures={},
+        captures=[None] * CAPTURE_SLOTS,
+        capture_keys=[-1] * CAPTURE_SLOTS,
         points={},
         stocks={},
         last_stock=[(None, (0, True))],
@@ -267,9 +270,13 @@ def _build(rules: EscobaRules) -> Tables:
     )
 
 
+CAPTURE_SLOTS: Final = 32749
+"""Slots of `Tables.captures` (model.escoba.capture.add_groups): a prime, the slot being a play's
+key modulo it."""
+
 SEEN_SLOTS: Final = 65521
 """Slots of `Tables.seen`, the filter of listings met once (model.escoba.capture.listing): a prime,
-the slot being the key modulo it."""
+the slot being the key modulo it (and its entry a fingerprint of the key)."""
 
 
 _TABLES: Final[dict[int, tuple[EscobaRules, Tables]]] = {}
