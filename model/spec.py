@@ -672,9 +672,11 @@ CLAIM_KINDS: dict[str, ClaimKind] = {
             "stated_value",
             "any",
             "the book states the value of its own clause `key` as `value`, written at the anchor"
-            " (where the book states the clause twice: the value of its reading `reading`)",
+            " (where the book states the clause twice: the value of its reading `reading`; where"
+            " the book's number counts a card's value in, `counted_with` names that card_points"
+            " entry and the clause's own value is the number less it)",
             (("key", "key"), ("value", "value")),
-            (("reading", "str"),),
+            (("reading", "str"), ("counted_with", "str")),
         ),
         _kind(
             "game_rule",
@@ -923,6 +925,17 @@ def stated_reading_applies(book: Rulebook, claim: Claim, value: Any) -> bool:
     if any(r.label == label and r.value == value for r in clause.readings):
         return True
     return label == clause.default and all(r.value != value for r in clause.readings)
+
+
+def stated_clause_value(claim: Claim, rules: Any) -> Any:
+    """The value a `stated_value` claim gives its clause: the number the book writes, less the
+    card value it counts in when the claim says so (`counted_with`: "a black three left in hand
+    costs 100 in all" is the clause's 95 and the card's 5)."""
+    value = claim.fields["value"]
+    entry = claim.fields.get("counted_with")
+    if entry is None:
+        return value
+    return int(value) - int(getattr(rules.card_points, str(entry)))
 
 
 def stated_value_holds(got: Any, value: Any) -> bool:

@@ -24,6 +24,7 @@ from arbitro.model.spec import (
     Claim,
     Rulebook,
     load_rulebook,
+    stated_clause_value,
     stated_reading_applies,
     stated_value_holds,
 )
@@ -513,7 +514,7 @@ def _stated_value(claim: Claim, rules: Any, started: float) -> Check:
             core=core,
             vacuous=True,
         )
-    holds = stated_value_holds(got, f["value"])
+    holds = stated_value_holds(got, stated_clause_value(claim, rules))
     shown = got if not dataclasses.is_dataclass(got) else dataclasses.asdict(got)  # type: ignore[arg-type]
     return _done(claim, holds, started, f"the rules give {key} = {got!r}", {"value": shown}, core)
 

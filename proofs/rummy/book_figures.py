@@ -24,7 +24,12 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from arbitro.model.schema import RummyRules
-from arbitro.model.spec import load_rulebook, stated_reading_applies, stated_value_holds
+from arbitro.model.spec import (
+    load_rulebook,
+    stated_clause_value,
+    stated_reading_applies,
+    stated_value_holds,
+)
 from arbitro.proofs.rummy import meld_caps
 from arbitro.proofs.terms import Value, all_of
 from arbitro.proofs.verdict import Check, Result, Witness, prove
@@ -53,6 +58,7 @@ SCORE_FIGURES = (
     "bonus_dirty_canasta",
     "bonus_going_out",
     "red_three_each",
+    "black_three_hand_penalty",
 )
 """The score clause keys whose stated numbers the property reads."""
 
@@ -69,7 +75,7 @@ def figures(rules: Any, keys: tuple[str, ...] = FIGURES) -> dict[str, Any]:
         key = str(c.fields["key"])
         if not stated_reading_applies(book, c, getattr(rules, key)):
             continue
-        value = c.fields["value"]
+        value = stated_clause_value(c, rules)
         if isinstance(value, dict):  # a table priced sentence by sentence: its entries gathered
             out[key] = {**out.get(key, {}), **value}
         else:

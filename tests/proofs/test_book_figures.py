@@ -156,6 +156,9 @@ def test_a_stated_value_claim_fails_on_a_changed_clause() -> None:
         ("canasta-es", "bonus_dirty_canasta", 305, "canastas", 300),
         # canasta-es "Cada tres rojo: 100 puntos" (spec mutant: 90)
         ("canasta-es", "red_three_each", 90, "red-threes", 100),
+        # canasta-es "Cada 3 negro que quede en la mano de un jugador vale 100 puntos en
+        # contra", its card value (5) counted in: the clause's own 95 (spec mutant: 100)
+        ("canasta-es", "black_three_hand_penalty", 100, "black-threes", 95),
     ],
 )
 def test_a_changed_score_value_is_refuted_with_a_hand_scored_otherwise(
@@ -265,3 +268,14 @@ def test_a_changed_card_value_is_refuted_with_a_hand_holding_the_card() -> None:
     differ = [c for c in data["book"] if data["categories"][c] != data["book"][c]]
     assert differ and all(abs(data["categories"][c] - data["book"][c]) % 10 == 0 for c in differ)
     assert "JK" in [c for m in data["melds"] for c in m] + list(data["hand"])
+
+
+def test_the_black_three_in_hand_is_read_under_its_reading_only() -> None:
+    """canasta-es says twice what a black three left in hand costs: its list of card values
+    (100 in all, the card's 5 counted in) and its scoring note (only a side that could not
+    open). The claim of the list is the clause's 95 under that reading, and is not read under
+    the note's."""
+    stated = book_figures.figures(rummy("canasta-es"), book_figures.SCORE_FIGURES)
+    assert stated["black_three_hand_penalty"] == 100 - rummy("canasta-es").card_points.black_three
+    nota = rules_for("canasta-es", {"black_three_hand_penalty": "nota"})
+    assert "black_three_hand_penalty" not in book_figures.figures(nota, book_figures.SCORE_FIGURES)
