@@ -15,7 +15,7 @@ escoba-es:capture-values is checked when it is read).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from arbitro.model.errors import IllegalAction, MalformedInput
 from arbitro.model.escoba.cards import (
@@ -30,6 +30,11 @@ from arbitro.model.escoba.cards import (
 from arbitro.model.escoba.state import EscobaState, Play
 from arbitro.model.schema import EscobaRules
 
+if TYPE_CHECKING:
+    # a machine integer to the compiled engine (masks of the pack's cards fit one), an int to
+    # Python: annotations are not evaluated (the future import above)
+    from mypy_extensions import i64
+
 _new_play: Final = tuple.__new__
 """Builds a Play from (seat, card, capture) without the NamedTuple keyword machinery."""
 _PLAY: Final = Play
@@ -43,13 +48,13 @@ def add_groups(
     out: list[Play],
     made: list[Play],
     keys: list[int],
-    seat: int,
-    c: int,
+    seat: i64,
+    c: i64,
     values: tuple[int, ...],
-    rest: int,
-    total: int,
-    need: int,
-    taken: int,
+    rest: i64,
+    total: i64,
+    need: i64,
+    taken: i64,
 ) -> None:
     """Appends to ``out``, in ascending mask order, seat ``seat`` playing ``c`` and taking
     ``taken`` with each group of the table cards ``rest`` worth ``need``; ``rest`` is the lowest
@@ -58,9 +63,11 @@ def add_groups(
     CAPTURE_SLOTS, and ``keys`` the key of the play in each slot (-1: none); a seat past 15 has
     no key (its bits would overlap the card's), and its plays are built each time."""
     while True:
-        x = rest.bit_length() - 1
-        bit = 1 << x
-        v = values[x]
+        x: i64 = int(rest).bit_length() - 1
+        # the highest card's bit, shifted as a machine integer (the compiled `1 << x` shifts a C
+        # int, 32 bits wide)
+        bit = rest >> x << x
+        v: i64 = values[x]
         rest ^= bit
         total -= v
         # every group without card x has a lower mask than every group with it: those first
@@ -71,8 +78,8 @@ def add_groups(
         if need <= 0:
             if need == 0:
                 if seat < 16:
-                    key = (taken << 6 | c) << 4 | seat
-                    slot = key % CAPTURE_SLOTS
+                    key: i64 = (taken << 6 | c) << 4 | seat
+                    slot: i64 = key % CAPTURE_SLOTS
                     if keys[slot] == key:
                         out.append(made[slot])
                     else:
