@@ -175,34 +175,34 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
     else:
         seen[slot] = mark
     values = t.values
-    top = t.sums_mask
-    r = 1  # the sums the table's groups make (see `reachable`)
-    worth = 0
-    m = table
-    while m:
-        x = m.bit_length() - 1
-        m ^= 1 << x
-        v = values[x]
-        r = (r | r << v) & top
-        worth += v
+    top: i64 = t.sums_mask
+    r: i64 = 1  # the sums the table's groups make (see `reachable`)
+    worth: i64 = 0
+    left: i64 = table
+    while left:
+        y: i64 = int(left).bit_length() - 1
+        left ^= left >> y << y  # its highest card (see add_groups on shifting a machine integer)
+        w: i64 = values[y]
+        r = (r | r << w) & top
+        worth += w
     needs = t.needs
     forced = t.capture_forced
     lays = LAYS[seat] if seat < 16 else tuple(Play(seat, c, 0) for c in range(64))
     if seat < 16:
         # a hand of up to three cards none of which can capture: its lays, without a list
-        m = hand
+        held: i64 = hand
         takes = False
-        n = 0
-        while m:
-            x = m.bit_length() - 1
-            m ^= 1 << x
-            need = needs[x]
-            n += 1
-            if need and r >> need & 1:
+        count: i64 = 0
+        while held:
+            y = int(held).bit_length() - 1
+            held ^= held >> y << y
+            wanted: i64 = needs[y]
+            count += 1
+            if wanted and r >> wanted & 1:
                 takes = True
                 break
-        if not takes and n <= 3:
-            plays = lay_plays(lays, hand, n)
+        if not takes and count <= 3:
+            plays = lay_plays(lays, hand, count)
             if again:
                 keep(listings, key, plays)
             return plays
