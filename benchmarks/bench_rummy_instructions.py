@@ -26,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_rummy import BOOKS, ROOT, SEATING, extract, target_for
+from bench_rummy import BASELINE, BOOKS, ROOT, SEATING, extract, target_for
 
 WORKER = (
     r"""
@@ -110,7 +110,7 @@ def count(path: Path, books: list[str], hands: int, out: Path) -> tuple[list[int
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("books", nargs="*", default=list(BOOKS))
-    ap.add_argument("--baseline", default="c0e65c5", help="the commit to compare with")
+    ap.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
     ap.add_argument("--hands", type=int, default=3, help="hands per book")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

@@ -248,8 +248,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "frozen-ignores-bottom",
         "pile.py",
-        "return any(map(t.frozen_by.__getitem__, pile))",
-        "return any(map(t.frozen_by.__getitem__, pile[1:]))",
+        "return any(frozen_by[c] for c in pile)",
+        "return any(frozen_by[c] for c in pile[1:])",
         "the bottom card of the pile (the upcard) never freezes it",
     ),
     _r(
@@ -276,8 +276,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "stock-out-take-any",
         "pile.py",
-        'r.stock_out == "forced_take_if_matches_meld" and not (a.use == "add" or joined)',
-        'r.stock_out == "forced_take_if_matches_meld" and not (a.use != "escalera" or joined)',
+        'r.stock_out == "forced_take_if_matches_meld" and not (use == "add" or joined)',
+        'r.stock_out == "forced_take_if_matches_meld" and not (use != "escalera" or joined)',
         "with the stock exhausted, a new set from the pile also takes it",
     ),
     # ------------------------------------------------------------ Samba/Canasta: melds

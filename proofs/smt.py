@@ -16,6 +16,7 @@ answer depends on the machine).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import re
 import time
 from collections.abc import Iterator, Sequence
@@ -125,9 +126,18 @@ class _Script:
     def share(self, roots: Sequence[Term]) -> None:
         """Count each sub-term's parents over all the roots still to be written."""
         parents = self.parents
-        for t in postorder(roots):
+        get = parents.get
+        seen: set[int] = set()
+        stack = list(roots)
+        while stack:  # each distinct sub-term once, in any order: only the counts matter
+            t = stack.pop()
+            if id(t) in seen:
+                continue
+            seen.add(id(t))
             for c in children(t):
-                parents[id(c)] = parents.get(id(c), 0) + 1
+                j = id(c)
+                parents[j] = get(j, 0) + 1
+                stack.append(c)
 
     def __call__(self, root: Term) -> str:
         ref = self.ref
@@ -382,28 +392,21 @@ def check(
     s = _Session(facts, goals)
     # the same query is asked again under readings that leave its facts unchanged (the claims,
     # clashes and dead rules of each reading): answered once per process, under the same limits
-    key = (s.text, _LIMIT[0], timeout, minimise, values)
+    key = (_digest(s.text), _LIMIT[0], timeout, minimise, values)
     hit = _ANSWERED.get(key)
     if hit is None:
         if len(_ANSWERED) >= 2048:
             _ANSWERED.clear()  # a long-lived process keeps a bounded memory of answers
         got = _answer(s, True, started, timeout, minimise, want_values=values)
-        # the text names clauses by literal only: keep the core as literals, so that the same
-        # query asked for another book names that book's clauses, never the first asker's
-        literal = {c: n for n, c in s.by_name.items()}
-        _ANSWERED[key] = replace(got, core=tuple(literal[c] for c in got.core))
+        _ANSWERED[key] = _as_literals(got, s)
         return replace(got, values=dict(got.values))
-    return replace(
-        hit,
-        values=dict(hit.values),
-        core=tuple(s.by_name[n] for n in hit.core),
-        seconds=time.perf_counter() - started,
-    )
+    return _as_asked(hit, s, started)
 
 
 _ANSWERED: dict[tuple[str, int, float, bool, bool], Outcome] = {}
-"""Answers of `check` by query text, limits and options, the core as clause literals: a query's
-answer depends on nothing else, and each asker reads the literals as its own clauses."""
+"""Answers of `check` by query text (its digest), limits and options, the core as clause
+literals: a query's answer depends on nothing else, and each asker reads the literals as its own
+clauses."""
 
 
 def check_claim(
@@ -415,10 +418,49 @@ def check_claim(
     one a report shows)."""
     started = time.perf_counter()
     s = _Session(facts, [~claim])
+    # asked again within a process when two properties state the same thing of the same rules
+    # (`book-figures` under a book whose clauses keep its written numbers asks `meld-caps`'s
+    # questions): answered once, cores kept as literals as `check` keeps them
+    key = (_digest(s.text), _LIMIT[0], timeout, minimise)
+    hit = _CLAIMED.get(key)
+    if hit is not None:
+        return _as_asked(hit[0], s, started), None if hit[1] is None else _as_asked(
+            hit[1], s, started
+        )
     first = _answer(s, True, started, timeout, minimise)
-    if first.status != "unsat":
-        return first, None
-    return first, _answer(s, False, time.perf_counter(), timeout, True, want_values=False)
+    second = None
+    if first.status == "unsat":
+        second = _answer(s, False, time.perf_counter(), timeout, True, want_values=False)
+    if len(_CLAIMED) >= 2048:
+        _CLAIMED.clear()
+    _CLAIMED[key] = (_as_literals(first, s), None if second is None else _as_literals(second, s))
+    return first, second
+
+
+def _digest(text: str) -> str:
+    """A query's text as a key to remember its answer by (the texts run to megabytes)."""
+    return hashlib.blake2b(text.encode(), digest_size=32).hexdigest()
+
+
+def _as_literals(got: Outcome, s: _Session) -> Outcome:
+    """The outcome to remember: the text names clauses by literal only, so the core is kept as
+    literals, and the same query asked for another book names that book's clauses, never the
+    first asker's."""
+    literal = {c: n for n, c in s.by_name.items()}
+    return replace(got, values=dict(got.values), core=tuple(literal[c] for c in got.core))
+
+
+def _as_asked(hit: Outcome, s: _Session, started: float) -> Outcome:
+    return replace(
+        hit,
+        values=dict(hit.values),
+        core=tuple(s.by_name[n] for n in hit.core),
+        seconds=time.perf_counter() - started,
+    )
+
+
+_CLAIMED: dict[tuple[str, int, float, bool], tuple[Outcome, Outcome | None]] = {}
+"""Answers of `check_claim` by query text and limits (both outcomes, cores as literals)."""
 
 
 def _answer(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from arbitro.model.errors import MalformedInput
 
@@ -21,6 +21,8 @@ MAX_DEPTH = 32
 INT_MAX = 2**63 - 1
 """Integers in the protocol are signed 64-bit: larger ones are refused rather than rounded."""
 _INT_DIGITS = len(str(INT_MAX))
+
+T = TypeVar("T")
 
 
 class JSONError(MalformedInput):
@@ -90,6 +92,22 @@ def nesting(value: Any, limit: int | None = None) -> int:
             if type(c) is dict or type(c) is list
         ]
     return depth
+
+
+def copy_json(value: T) -> T:
+    """A copy of a JSON value that shares no array or object with it: what `copy.deepcopy` gives
+    for values of this shape (the states and views the oracle reads), in a fraction of its time."""
+    return cast(T, _copy(value))
+
+
+def _copy(value: Any) -> Any:
+    if type(value) is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy(v) for v in value]
+    if type(value) is tuple:
+        return tuple(_copy(v) for v in value)
+    return value
 
 
 def shorten(text: str, limit: int) -> str:

@@ -19,7 +19,6 @@ to the caller, which reports them as InconsistentState with the details `conserv
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from arbitro.model.errors import MalformedInput
 from arbitro.model.family import family_named
 from arbitro.model.game import GameModel, Seating
 from arbitro.model.rummy.scoring import CATEGORIES as rummy_categories
-from arbitro.oracle.jsonio import shorten
+from arbitro.oracle.jsonio import copy_json, shorten
 
 HIDDEN = "??"
 """How a view writes a card its seat cannot see."""
@@ -479,7 +478,7 @@ def _rummy_build(ctx: Context, desc: Mapping[str, Any]) -> dict[str, Any]:
     hands = p["hands"]
     if not isinstance(hands, list) or len(hands) != n:
         raise _fail(f"{w}.hands", f"{n} arrays of card names, one per seat")
-    d = copy.deepcopy(fresh)
+    d = copy_json(fresh)
     d["hands"] = [
         _sorted_names(ctx, _cards_of(ctx, h, f"{w}.hands[{i}]")) for i, h in enumerate(hands)
     ]
@@ -715,7 +714,7 @@ def _rummy_view(ctx: Context, seen: dict[str, Any], fields: Sequence[str]) -> di
     """The model's view of a Samba/Canasta seat (GameModel.view) written in the state's shape:
     each card it does not show is "??" — the other hands, the stock, the covered cards of the
     discard pile that do not stick out, and the rest of a pile another seat took to open."""
-    v = {k: copy.deepcopy(seen[k]) for k in fields if k in seen}
+    v = {k: copy_json(seen[k]) for k in fields if k in seen}
     v["hands"] = _hands_seen(seen)
     v["stock"] = [HIDDEN] * seen["stock_size"]
     v["pile"] = list(seen["pile_shown"])
@@ -754,7 +753,7 @@ def _complete(
 
 
 def _rummy_complete(ctx: Context, view: dict[str, Any]) -> dict[str, Any]:
-    d = copy.deepcopy(view)
+    d = copy_json(view)
     # red threes are never held (a drawn one is laid at once), and a covered card that froze the
     # pile would stick out: the unseen red threes go to the stock, filled first, and the unseen
     # freezing cards after them to the stock and the hands, never under the pile's top
@@ -971,7 +970,7 @@ def _escoba_view(ctx: Context, seen: dict[str, Any], fields: Sequence[str]) -> d
     """The model's view of an Escoba seat (GameModel.view) written in the state's shape: each
     card it does not show is "??" — the other hands, the stock, and the captured piles, kept
     face down like tricks (only their sizes show)."""
-    v = {k: copy.deepcopy(seen[k]) for k in fields if k in seen}
+    v = {k: copy_json(seen[k]) for k in fields if k in seen}
     v["hands"] = _hands_seen(seen)
     v["stock"] = [HIDDEN] * seen["stock_size"]
     v["piles"] = [[HIDDEN] * n for n in seen["captured"]]
@@ -979,7 +978,7 @@ def _escoba_view(ctx: Context, seen: dict[str, Any], fields: Sequence[str]) -> d
 
 
 def _escoba_complete(ctx: Context, view: dict[str, Any]) -> dict[str, Any]:
-    d = copy.deepcopy(view)
+    d = copy_json(view)
     _fill_opening_sweep(ctx, d)
     _complete(ctx, d, [*d["hands"], d["stock"], *d["piles"]], _escoba_cards(d))
     d["hands"] = [_sorted_names(ctx, h) for h in d["hands"]]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, Final, NamedTuple
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import (
@@ -33,6 +33,9 @@ from arbitro.model.rummy.cards import (
 from arbitro.model.rummy.laying import shape
 from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, seq_span, wild_count
 from arbitro.model.rummy.tables import Tables
+
+_new: Final[Any] = tuple.__new__
+"""A NamedTuple built without the Python call of its constructor."""
 
 
 class SetRules(NamedTuple):
@@ -65,10 +68,11 @@ _SET_RULES = ("arrange.set_rules",)
 
 def set_rules(t: Tables) -> SetRules:
     """The `SetRules` of these rules (remembered in `Tables.memo`)."""
-    got: SetRules | None = t.memo.get(_SET_RULES)
+    memo = t.memo
+    got: SetRules | None = memo.get(_SET_RULES)
     if got is None:
         got = _set_rules(t)
-        t.remember(_SET_RULES, got)
+        caches.remember(memo, _SET_RULES, got)
     return got
 
 
@@ -396,10 +400,11 @@ def reaches(
     if greedy_reaches(t, cards, melds, target, keep):
         return True
     key = ("reaches", cards, melds, target, keep)
-    got: bool | None = t.memo.get(key)
+    memo = t.memo
+    got: bool | None = memo.get(key)
     if got is None:
         got = search_reaches(t, cards, melds, target, keep)
-        t.remember(key, got)
+        caches.remember(memo, key, got)
     return got
 
 
@@ -811,6 +816,9 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
     grows = growth in ("naturals", "any")
     one_more = growth == "one_natural_if_clean"
     swap = r.clean_by_replacing_wilds
+    # read once here, not once per unfinished set: the end of this function reads it whatever
+    # the melds
+    merging = r.merge_sets
     done = clean = dirty = 0
     needs: list[int] = []
     size = [0] * 13
@@ -828,7 +836,7 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
             if swap:
                 freeable += w
             if n < comp:
-                if not r.merge_sets:
+                if not merging:
                     needs.append(comp - n)
                 size[m.key] += n
                 nat[m.key] += n - w
@@ -853,7 +861,7 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
             else:
                 done += 1
                 clean += 1
-    if r.merge_sets:
+    if merging:
         # unfinished sets of one rank may be merged: their cards count together, and as many
         # canastas as they fill need no card from hand
         for pooled in size:
@@ -862,20 +870,25 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
                 if pooled % comp:
                     needs.append(comp - pooled % comp)
     needs.sort()
-    return SideFacts(
-        done,
-        clean,
-        dirty,
-        tuple(needs),
-        tuple(size),
-        tuple(nat),
-        tuple(seq),
-        freeable,
-        dirty_done,
-        tuple(takes_natural),
-        tuple(has_seq),
-        seq_bits,
+    # built as a tuple of its fields: the NamedTuple's constructor is interpreted code
+    got: SideFacts = _new(
+        SideFacts,
+        (
+            done,
+            clean,
+            dirty,
+            tuple(needs),
+            tuple(size),
+            tuple(nat),
+            tuple(seq),
+            freeable,
+            dirty_done,
+            tuple(takes_natural),
+            tuple(has_seq),
+            seq_bits,
+        ),
     )
+    return got
 
 
 def by_count(f: SideFacts, cards: int, completed: int) -> int:

@@ -18,7 +18,7 @@ cleared when full.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 RULES: Final = 16
 """`tables.tables` and `checks`: the rules objects whose tables are kept (a server session uses
@@ -51,6 +51,16 @@ recur as `Tables.per_meld` shows."""
 RESULTS: Final = 256
 """`scoring.hand_result`: the protocol's view of the finished hands last asked about."""
 
+
+def remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    """`Tables.remember` for the compiled modules: keep `value` in a per-rules `memo` under
+    `key`, clearing it first when it holds `MEMO` entries (the method is interpreted code, a
+    frame of the interpreter per call)."""
+    if len(memo) >= MEMO:
+        memo.clear()
+    memo[key] = value
+
+
 __all__ = [
     "CHECKS",
     "LAYS",
@@ -62,4 +72,5 @@ __all__ = [
     "SIDES",
     "SMALL",
     "SUIT_MOVES",
+    "remember",
 ]

@@ -341,30 +341,41 @@ def _discards(seat: int) -> tuple[Discard, ...]:
     return got
 
 
-_ADDS: Final[dict[int, tuple[AddToMeld, ...]]] = {}
+_ADDS: Final[list[list[tuple[AddToMeld, ...] | None]]] = []
+"""Per seat, per meld index: the rows of `_adds` (lists indexed by small ints: a dictionary
+keyed by an int above 256 boxes the key on every lookup)."""
 
 
 def _adds(seat: int, meld: int) -> tuple[AddToMeld, ...]:
     """Every card's AddToMeld by `seat` onto meld `meld`, built once, as `_discards`."""
-    key = seat * 1024 + meld
-    got = _ADDS.get(key)
+    rows = _ADDS
+    while len(rows) <= seat:
+        rows.append([])
+    row = rows[seat]
+    while len(row) <= meld:
+        row.append(None)
+    got = row[meld]
     if got is None:
-        got = _ADDS[key] = tuple([_new(AddToMeld, (3, seat, meld, c)) for c in range(KINDS)])
+        got = row[meld] = tuple([_new(AddToMeld, (3, seat, meld, c)) for c in range(KINDS)])
     return got
 
 
-_LAYS: Final[dict[tuple[int, tuple[int, ...]], LayMeld]] = {}
+_LAYS: Final[list[dict[tuple[int, ...], LayMeld]]] = []
+"""Per seat, the LayMeld of each card tuple (`_lay`)."""
 
 
 def _lay(seat: int, cards: tuple[int, ...]) -> LayMeld:
     """The LayMeld of `cards` by `seat`, shared by the listings that offer it (at most
-    `caches.LAYS` kept)."""
-    key = (seat, cards)
-    got = _LAYS.get(key)
+    `caches.LAYS` kept per seat)."""
+    per_seat = _LAYS
+    while len(per_seat) <= seat:
+        per_seat.append({})
+    lays = per_seat[seat]
+    got = lays.get(cards)
     if got is None:
-        if len(_LAYS) >= caches.LAYS:
-            _LAYS.clear()
-        got = _LAYS[key] = _new(LayMeld, (2, seat, cards))
+        if len(lays) >= caches.LAYS:
+            lays.clear()
+        got = lays[cards] = _new(LayMeld, (2, seat, cards))
     return got
 
 
@@ -536,13 +547,12 @@ class _Moment:
         if adds:
             fast = plain and left >= 3
             held = sh.counts
-            nats = sh.nats
             wild_list = [w for w, _ in sh.wild_kinds]
             for i, rank, wild_ok, ends in adds:
                 row = _adds(seat, i) if i < 1024 else None
                 cards: Sequence[int]
                 if rank >= 0:
-                    nat = nats[rank]
+                    nat = sh.naturals(rank)
                     if wild_ok and wild_list:
                         # twos sort below the naturals, the joker above them
                         cards = (
@@ -691,9 +701,9 @@ def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
     ranks: dict[int, list[int]] = {}  # rank -> the indices of its sets
     per_meld = t.per_meld
     for i, m in enumerate(melds):
-        hit = per_meld.get(id(m))
+        hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
         if hit is not None and hit[0] is m:
-            entry: tuple[int, int, bool, tuple[int, ...]] = hit[1]
+            entry = hit[1]
         else:
             got_m = takes(t, m)
             entry = (i, got_m[0], got_m[1], got_m[2])

@@ -20,6 +20,7 @@ about the book, whose result names the clauses that left the player stuck (*:pil
 
 from __future__ import annotations
 
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.actions import Answer
 from arbitro.model.rummy.arrange import Need, by_cards, by_count, lost_cards, places_all
 from arbitro.model.rummy.cards import BLACK_THREES, is_wild, remove
@@ -44,7 +45,8 @@ Problem = tuple[str, str, str | None]
 def need(t: Tables, state: State) -> Need:
     """What going out requires of the mover's side (remembered per clean-canasta count)."""
     key = ("need", state.clean_start)
-    got: Need | None = t.memo.get(key)
+    memo = t.memo
+    got: Need | None = memo.get(key)
     if got is None:
         r = t.rules
         got = Need(
@@ -54,7 +56,7 @@ def need(t: Tables, state: State) -> Need:
             r.go_out_wait_after_clean,
             state.clean_start,
         )
-        t.remember(key, got)
+        caches.remember(memo, key, got)
     return got
 
 

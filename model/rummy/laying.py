@@ -105,7 +105,6 @@ class Shape:
         "black_kinds",
         "counts",
         "distinct",
-        "nats",
         "rank_count",
         "ranks",
         "wild_kinds",
@@ -122,7 +121,6 @@ class Shape:
         rank_count: list[int],
         bits: int,
         wilds: int,
-        nats: list[list[int]],
     ) -> None:
         self.distinct = distinct  # each card once, in order
         self.counts = counts  # per card kind (KINDS of them): copies held
@@ -133,13 +131,15 @@ class Shape:
         self.bits = bits
         """Bit 16 * suit + p set when the card at escalera position p of that suit is held."""
         self.wilds = wilds  # wild cards held
-        self.nats = nats
-        """Per rank index: its distinct naturals held, in order (not to be changed: every
-        reader of the shape shares them)."""
 
     def naturals(self, rank: int) -> list[int]:
-        """The distinct naturals of `rank` held, in order."""
-        return self.nats[rank]
+        """The distinct naturals of `rank` held, in order (read off `counts` when asked: the
+        listing asks for the ranks of the side's sets only)."""
+        if rank < _LOW_RANK or rank >= _JOKER_RANK:
+            return []
+        counts = self.counts
+        c = rank * 4
+        return [k for k in range(c, c + 4) if counts[k]]
 
     @property
     def masks(self) -> tuple[int, int, int, int]:
@@ -148,8 +148,8 @@ class Shape:
         return (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF, bits >> 48)
 
 
-_NONE: Final[list[int]] = []
-"""The naturals of a rank not held (shared, never changed)."""
+_LOW_RANK: Final = LOWEST_NATURAL >> 2
+_JOKER_RANK: Final = JOKER >> 2
 
 
 _LAST: Final[list[Any]] = [None, None, None]
@@ -177,7 +177,6 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     # escalera positions from `Tables.seq_bit` (0 without escaleras)
     seq_bit = t.seq_bit
     counts = [0] * KINDS
-    nats = [_NONE] * 13
     rank_count = [0] * 13
     ranks: list[int] = []
     distinct: list[int] = []
@@ -186,7 +185,7 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     nw = 0
     bits = 0
     rank = -1
-    same: list[int] = []
+    held = 0
     size = len(pool)
     i = 0
     while i < size:
@@ -202,21 +201,23 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
             bits |= seq_bit[c]
             k = c >> 2
             if k == rank:
-                same.append(c)
+                held += n
             else:
+                if rank >= 0:
+                    rank_count[rank] = held
                 rank = k
-                same = [c]
-                nats[k] = same
+                held = n
                 ranks.append(k)
-            rank_count[k] += n
         elif c < LOWEST_THREE or c == JOKER:
             wilds.append((c, n))
             nw += n
         elif c in BLACK_THREES:
             blacks.append((c, n))
-    return Shape(
-        tuple(distinct), counts, tuple(wilds), tuple(blacks), ranks, rank_count, bits, nw, nats
-    )
+    if rank >= 0:
+        # the naturals of a rank are counted in a local and stored once the rank ends (an
+        # in-place add on a list item goes through the generic number protocol)
+        rank_count[rank] = held
+    return Shape(tuple(distinct), counts, tuple(wilds), tuple(blacks), ranks, rank_count, bits, nw)
 
 
 @lru_cache(maxsize=caches.LAYS)

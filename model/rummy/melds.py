@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import (
     JOKER,
     LOWEST_THREE,
@@ -105,10 +106,11 @@ def classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:
     per card tuple (`Tables.memo`): a lay names few distinct tuples.
     """
     key = ("classify", cards)
-    got: Meld | str | None = t.memo.get(key)
+    memo = t.memo
+    got: Meld | str | None = memo.get(key)
     if got is None:
         got = _classify(t, cards)
-        t.remember(key, got)
+        caches.remember(memo, key, got)
     return got
 
 
@@ -217,7 +219,8 @@ def takes(t: Tables, m: Meld) -> tuple[int, bool, tuple[int, ...]]:
     A natural of a set's rank joins it or not whichever natural it is, and likewise any wild,
     so one card of each class decides for all.
     """
-    got: tuple[int, bool, tuple[int, ...]] | None = t.memo.get(m)
+    memo = t.memo
+    got: tuple[int, bool, tuple[int, ...]] | None = memo.get(m)
     if got is not None:
         return got
     kind = m.kind
@@ -236,7 +239,7 @@ def takes(t: Tables, m: Meld) -> tuple[int, bool, tuple[int, ...]]:
         got = (-1, add_problem(t, m, 0) is None, ())
     else:
         got = (-1, False, ())
-    t.remember(m, got)
+    caches.remember(memo, m, got)
     return got
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from functools import lru_cache
 from itertools import combinations
+from typing import Any, Final
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.actions import TakePile
@@ -45,10 +46,13 @@ from arbitro.model.rummy.melds import SEQ, SET, Meld, add_problem, classify, is_
 from arbitro.model.rummy.opening import reach_ok
 from arbitro.model.rummy.red_threes import lay_out
 from arbitro.model.rummy.refusal import STRICT, Judge, Refusal
-from arbitro.model.rummy.state import DRAW, PLAY, Side, State, replaced
+from arbitro.model.rummy.state import DRAW, Side, State, after_take, replaced
 from arbitro.model.rummy.stock import exhausted
 from arbitro.model.rummy.table import pending
 from arbitro.model.rummy.tables import Tables
+
+_new: Final[Any] = tuple.__new__
+"""`Side(...)` without the Python call of a NamedTuple's constructor."""
 
 UNABLE = "take_upcard_unable_to_use"
 """The priced act of taking the pile without being able to use its top card."""
@@ -56,7 +60,10 @@ UNABLE = "take_upcard_unable_to_use"
 
 def frozen(t: Tables, pile: tuple[int, ...]) -> bool:
     """*:frozen-by: the pile holds a card of a freezing class."""
-    return any(map(t.frozen_by.__getitem__, pile))
+    # a generator `any` is a loop of the compiled code; `any(map(...))` called `__getitem__`
+    # through the interpreter once per card of the pile
+    frozen_by = t.frozen_by
+    return any(frozen_by[c] for c in pile)
 
 
 def wild_pair_allowed(t: Tables, state: State, opened: bool) -> bool:
@@ -116,7 +123,21 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
     out: list[tuple[str, int, tuple[int, ...]]] = [("set", -1, c) for c in sets]
     if r.pile_new_sequence and r.sequences and not is_frozen:
         suit = top & 3
-        near = distinct(c for c in hand if is_natural(c) and c & 3 == suit)
+        # only cards of the top card's rank or within two escalera positions of it can make a
+        # three-card escalera with it (`classify` refuses the rest at its position test, after
+        # reading what the test here reads); the pairs keep their order
+        seq_pos = t.seq_pos
+        p = seq_pos[rank]
+        near = distinct(
+            c
+            for c in hand
+            if is_natural(c)
+            and c & 3 == suit
+            and (
+                c >> 2 == rank
+                or (p >= 0 and seq_pos[c >> 2] >= 0 and -2 <= seq_pos[c >> 2] - p <= 2)
+            )
+        )
         for a, b in combinations(near, 2):
             # only two cards that make an escalera with the top card (`classify`)
             got = classify(t, tuple(sorted((a, b, top))))
@@ -161,11 +182,15 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     is_frozen = frozen(t, state.pile)
     melds = list(sd.melds)
     joined = False
-    if a.use == "set":
-        if not _holds(hand, a.cards):
+    # the fields by index: `a.use` and `a.cards` are properties of an interpreted class (the
+    # cards are a tuple, `engine.well_formed`; the use is compared as it is, whatever it is)
+    use: object = a[2]
+    a_cards: tuple[int, ...] = a[4]
+    if use == "set":
+        if not _holds(hand, a_cards):
             j.halt("pile_new_set_naturals", "the player does not hold those cards")
-        nat = [c for c in a.cards if not is_wild(c)]
-        wild = len(a.cards) - len(nat)
+        nat = [c for c in a_cards if not is_wild(c)]
+        wild = len(a_cards) - len(nat)
         k = r.pile_new_set_naturals
         if any(c >> 2 != top >> 2 or not is_natural(c) for c in nat):
             j.halt("pile_new_set_naturals", "the cards must match the top card's rank", UNABLE)
@@ -192,36 +217,37 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
             # one set per rank: the top card and the cards shown join the side's set
             i = own[0]
             m = melds[i]
-            for c in (top, *sorted(a.cards, key=is_wild)):
+            for c in (top, *sorted(a_cards, key=is_wild)):
                 p = add_problem(t, m, c)
                 if p:
                     j.halt(p, "the top card and those cards cannot join the side's set", UNABLE)
                 m = Meld(SET, m.key, tuple(sorted((*m.cards, c))))
             melds[i] = m
         else:
-            got = classify(t, tuple(sorted((*a.cards, top))))
+            got = classify(t, tuple(sorted((*a_cards, top))))
             if isinstance(got, str):
                 j.halt(got, "those cards and the top card do not form a set", UNABLE)
             melds.append(got)
         joined = bool(own) and not r.several_sets_same_rank
-        used = a.cards
-    elif a.use == "escalera":
+        used = a_cards
+    elif use == "escalera":
         if not (r.sequences and r.pile_new_sequence):
             j.refuse("pile_new_sequence", "the pile is not taken to start an escalera", UNABLE)
         if is_frozen:
             j.refuse(
                 "frozen_by", "a frozen pile needs a natural pair matching its top card", UNABLE
             )
-        if len(a.cards) != 2 or not _holds(hand, a.cards):
+        if len(a_cards) != 2 or not _holds(hand, a_cards):
             j.halt("pile_new_sequence", "an escalera from the pile takes two cards from the hand")
-        got = classify(t, tuple(sorted((*a.cards, top))))
+        got = classify(t, tuple(sorted((*a_cards, top))))
         if isinstance(got, str) or got.kind != SEQ:
             j.halt("sequences", "those cards and the top card do not form an escalera", UNABLE)
         melds.append(got)
-        used = a.cards
-    elif a.use == "add":
-        if not 0 <= a.meld < len(melds):
-            j.halt("pile_to_own_set", f"the side has no meld {a.meld}", UNABLE)
+        used = a_cards
+    elif use == "add":
+        a_meld = a.meld
+        if not 0 <= a_meld < len(melds):
+            j.halt("pile_to_own_set", f"the side has no meld {a_meld}", UNABLE)
         if is_frozen:
             j.refuse(
                 "frozen_by",
@@ -234,7 +260,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
                 "nobody has taken the pile yet this hand: the first take needs a natural pair",
                 UNABLE,
             )
-        m = melds[a.meld]
+        m = melds[a_meld]
         if m.kind == SET:
             if not r.pile_to_own_set:
                 j.refuse("pile_to_own_set", "the top card alone does not take the pile", UNABLE)
@@ -252,11 +278,11 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         p = add_problem(t, m, top)
         if p:
             j.halt(p, "the top card cannot go onto that meld", UNABLE)
-        melds[a.meld] = Meld(m.kind, m.key, tuple(sorted((*m.cards, top))))
+        melds[a_meld] = Meld(m.kind, m.key, tuple(sorted((*m.cards, top))))
         used = ()
     else:
-        j.halt("pile_new_set_naturals", f"unknown use of the top card {a.use!r}")
-    if ex and r.stock_out == "forced_take_if_matches_meld" and not (a.use == "add" or joined):
+        j.halt("pile_new_set_naturals", f"unknown use of the top card {use!r}")
+    if ex and r.stock_out == "forced_take_if_matches_meld" and not (use == "add" or joined):
         j.refuse("stock_out", "with the stock exhausted only a top card that fits a meld takes it")
     j.stop()
     rest = state.pile[:-1]
@@ -271,24 +297,15 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         held = tuple(sorted(rest))
     else:
         new_hand = tuple(sorted((*new_hand, *rest)))
+    melds.sort()
     table = (
         *state.table[:side_i],
-        Side(tuple(sorted(melds)), sd.red_threes, sd.opened),
+        _new(Side, (tuple(melds), sd.red_threes, sd.opened)),
         *state.table[side_i + 1 :],
     )
     hands = (*state.hands[:seat], new_hand, *state.hands[seat + 1 :])
-    s = replaced(
-        state,
-        table=table,
-        hands=hands,
-        pile=(),
-        pile_taken=True,
-        took_pile=True,
-        held=held,
-        top_points=t.points[top] if opening else 0,
-        step=PLAY,
-    )
-    return lay_out(s, side_i, reds)
+    s = after_take(state, hands, table, held, t.points[top] if opening else 0)
+    return lay_out(s, side_i, reds) if reds else s
 
 
 def take_to_open(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:

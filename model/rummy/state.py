@@ -92,6 +92,14 @@ class State(NamedTuple):
 _INDEX = {name: i for i, name in enumerate(State._fields)}
 
 
+_new: Final[Any] = tuple.__new__
+_STATE: Final[Any] = State
+"""The builders below make a state as `_new(_STATE, (field, ...))`: every field of `State` in its
+order, each one kept read by index (`s[i]`, a direct read in the compiled code), so that no list
+of the fields and no second tuple is made (`tests/model/rummy/test_rummy_fast_paths.py` checks
+each against `replaced`)."""
+
+
 def replaced(state: State, **changes: Any) -> State:
     """`state._replace(**changes)` without its generic machinery (the engine builds a state or
     two per action); an unknown field name raises KeyError."""
@@ -107,7 +115,6 @@ SEAT: Final = _INDEX["seat"]
 STEP: Final = _INDEX["step"]
 TURN_FIELDS = State._fields[STEP + 1 :]
 """The per-turn fields (`TURN_START`): they follow `step` in `State`."""
-_CLEAN_START: Final = _INDEX["clean_start"]
 
 
 def next_turn(
@@ -119,46 +126,59 @@ def next_turn(
 ) -> State:
     """`state` with the hands and pile given, at the start of `seat`'s turn (step `draw`, every
     per-turn field as a turn begins, `clean_start` as given): the state after each discard."""
-    fields = list(state[:STEP])
-    fields[HANDS] = hands
-    fields[PILE] = pile
-    fields[SEAT] = seat
-    fields.append(DRAW)
-    fields.extend(_TURN_DEFAULTS)
-    fields[_CLEAN_START] = clean_start
-    return tuple.__new__(State, fields)
-
-
-_STOCK: Final = _INDEX["stock"]
-_TABLE: Final = _INDEX["table"]
-_MELDED: Final = _INDEX["melded"]
-_FREED: Final = _INDEX["freed"]
-_FREED_MELD: Final = _INDEX["freed_meld"]
-_NO_DISCARD: Final = _INDEX["no_discard"]
+    s = state
+    # fmt: off
+    got: State = _new(_STATE, (
+        s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], pile, s[11], s[12], s[13],
+        s[14], seat, DRAW, False, (), 0, False, "", False, clean_start, False, -1, -1,
+    ))
+    # fmt: on
+    return got
 
 
 def after_meld(state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Side, ...]) -> State:
     """`replaced(state, hands=..., table=..., step=PLAY, freed=-1, freed_meld=-1,
     melded=True)`, field by field: the state after every laying action."""
-    f = list(state)
-    f[HANDS] = hands
-    f[_TABLE] = table
-    f[STEP] = PLAY
-    f[_MELDED] = True
-    f[_FREED] = -1
-    f[_FREED_MELD] = -1
-    return tuple.__new__(State, f)
+    s = state
+    # fmt: off
+    got: State = _new(_STATE, (
+        s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], s[10], table, s[12], s[13],
+        s[14], s[15], PLAY, s[17], s[18], s[19], s[20], s[21], True, s[23], s[24], -1, -1,
+    ))
+    # fmt: on
+    return got
 
 
 def after_draw(state: State, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]) -> State:
     """`replaced(state, hands=..., stock=..., step=PLAY, no_discard=False)`, field by field: the
     state after a draw with no red three."""
-    f = list(state)
-    f[HANDS] = hands
-    f[_STOCK] = stock
-    f[STEP] = PLAY
-    f[_NO_DISCARD] = False
-    return tuple.__new__(State, f)
+    s = state
+    # fmt: off
+    got: State = _new(_STATE, (
+        s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, stock, s[10], s[11], s[12], s[13],
+        s[14], s[15], PLAY, s[17], s[18], s[19], s[20], s[21], s[22], s[23], False, s[25], s[26],
+    ))
+    # fmt: on
+    return got
+
+
+def after_take(
+    state: State,
+    hands: tuple[tuple[int, ...], ...],
+    table: tuple[Side, ...],
+    held: tuple[int, ...],
+    top_points: int,
+) -> State:
+    """`replaced(state, table=..., hands=..., pile=(), pile_taken=True, took_pile=True,
+    held=..., top_points=..., step=PLAY)`, field by field: the state after a pile take."""
+    s = state
+    # fmt: off
+    got: State = _new(_STATE, (
+        s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], (), table, s[12], s[13], True,
+        s[15], PLAY, True, held, top_points, s[20], s[21], s[22], s[23], s[24], s[25], s[26],
+    ))
+    # fmt: on
+    return got
 
 
 def partner(state: State, seat: int) -> int:
@@ -202,6 +222,3 @@ def new_state(players: int, sides: int, layout: str, dealer: int) -> State:
         step="",
         **TURN_START,
     )
-
-
-_TURN_DEFAULTS = tuple(TURN_START[f] for f in TURN_FIELDS)

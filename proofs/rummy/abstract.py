@@ -11,6 +11,7 @@ of each relation on those counts; `Mismatch` names each fact that does not hold,
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,15 +29,27 @@ Vector = list[int]
 
 
 def counts(names: Sequence[str]) -> Vector:
-    return C.counts_of(list(names))
+    """The count vector of a pile given by its cards' names (a new list each call)."""
+    key = tuple(names)
+    got = _COUNTED.get(key)
+    if got is None:
+        if len(_COUNTED) >= 8192:
+            _COUNTED.clear()  # a bounded memory: a long walk meets new piles all the time
+        got = _COUNTED[key] = tuple(C.counts_of(list(key)))
+    return list(got)
+
+
+_COUNTED: dict[tuple[str, ...], tuple[int, ...]] = {}
+"""Piles already counted: a state's stock, hands and melds are read again for every successor
+(the stock of six packs, card by card, was most of a refiner's time)."""
 
 
 def _plus(a: Vector, b: Vector) -> Vector:
-    return [x + y for x, y in zip(a, b, strict=True)]
+    return list(map(operator.add, a, b))
 
 
 def _minus(a: Vector, b: Vector) -> Vector:
-    return [x - y for x, y in zip(a, b, strict=True)]
+    return list(map(operator.sub, a, b))
 
 
 def _zero() -> Vector:
@@ -359,14 +372,20 @@ def deal_consistent(
 
 
 def config_values(
-    cfg: Config, state: Mapping[str, Any], side: int, seating_index: int
+    cfg: Config,
+    state: Mapping[str, Any],
+    side: int,
+    seating_index: int,
+    names: Sequence[str] | None = None,
 ) -> dict[str, Value]:
     """A finished hand's position (the state keeps it until the next deal) as the score
-    encoding's unknowns, for side `side`."""
+    encoding's unknowns, for side `side`. `names`: `cfg.unknowns()`, when the caller has them
+    (finding them walks every term of the configuration: most of a refiner's time, when it was
+    done for every state)."""
     from arbitro.proofs.rummy.score import run_name, set_name
 
     sides = int(state["sides"])
-    v: dict[str, Value] = {name: 0 for name in cfg.unknowns()}
+    v: dict[str, Value] = dict.fromkeys(cfg.unknowns() if names is None else names, 0)
     v["seating"] = seating_index
     pos = cfg.shapes.positions
     for m in state["table"][side]["melds"]:

@@ -523,7 +523,7 @@ class Refiner:
             self._score = (*self.shared.score, index)
         cfg, fc, ev, names, index = self._score
         for side in range(int(end["sides"])):
-            v = abstract.config_values(cfg, end, side, index)
+            v = abstract.config_values(cfg, end, side, index, names)
             values = [v.get(n, 0) for n in names]
             broken = fc.failing(values)
             if broken:

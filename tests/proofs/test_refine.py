@@ -5,6 +5,7 @@ case and a relation built from a broken rule, and its transcript replays in `arb
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,7 @@ from arbitro.oracle.check import check_lines
 from arbitro.proofs import refine
 from arbitro.proofs.escoba.refine import EscobaRefiner
 from arbitro.proofs.explore_config import Config, load_config
+from tests.support.sizes import sized
 
 
 class Broken:
@@ -48,11 +50,22 @@ class Broken:
         return ESCOBA.apply(rules, state, action)
 
 
-def _walk(cfg: Config, model: Any, deals: int, check: Any = None) -> refine.Report:
+@functools.cache
+def _refiner(rules: EscobaRules, seating: Seating) -> refine.StateCheck:
+    """The book's relation for these rules and seating, compiled once for the whole file (the
+    engines below are broken, not the relation, so their walks judge with the same one; a test
+    that patches how the relation is built builds its own)."""
+    return refine.refiner_for(rules, seating)
+
+
+def _walk(
+    cfg: Config, model: Any, deals: int, check: Any = None, deep: int | None = None
+) -> refine.Report:
+    """The first `deals` deals, each walked whole (or its first `deep` states)."""
     orders, _ = refine.orders_for(model, cfg.rules, cfg.seating, deals)
     return refine.exhaustive(
         model, cfg.rules, cfg.seating, orders, rulebook=cfg.rulebook, config=cfg.name,
-        check=check,
+        check=check or _refiner(cfg.rules, cfg.seating), max_states=deep,
     )  # fmt: skip
 
 
@@ -72,16 +85,19 @@ def test_every_deal_of_escoba_tiny_agrees() -> None:
 
 def test_escoba_12_agrees_on_its_first_deals() -> None:
     cfg = load_config("escoba-12")
-    rep = _walk(cfg, ESCOBA, 20)
+    deals = sized(8, 20)
+    rep = _walk(cfg, ESCOBA, deals)
     assert rep.ok, rep.first
-    assert rep.deals == 20 and rep.states > 20
+    assert rep.deals == deals and rep.states > deals
 
 
 def test_sampled_full_size_play_agrees_with_two_players() -> None:
     rules = rules_for("escoba-es")
-    rep = refine.sampled(ESCOBA, rules, Seating(2, 2), 300, rulebook="escoba-es")
+    check = _refiner(rules, Seating(2, 2))
+    states = sized(100, 300)
+    rep = refine.sampled(ESCOBA, rules, Seating(2, 2), states, rulebook="escoba-es", check=check)
     assert rep.ok, rep.first
-    assert rep.states == 300
+    assert rep.states == states
 
 
 @pytest.mark.slow
@@ -177,22 +193,26 @@ def _exactly_on_target_plays_on(rules: Any, state: EscobaState, action: Play) ->
     return after
 
 
+# a capture of three table cards is a move of a hand's first turns: escoba-16's deals are walked
+# 500 states deep each, not whole (a whole deal of it has thousands)
 @pytest.mark.parametrize(
-    ("broken", "config", "kind"),
+    ("broken", "config", "kind", "deep"),
     [
-        (Broken(apply=_tie_to_the_first_side), "escoba-12", "successor"),
-        (Broken(legal=_lay_despite_capture, apply=_lay_anything), "escoba-12", "enabled"),
-        (Broken(legal=_no_three_card_captures), "escoba-16", "enabled"),
-        (Broken(apply=_drop_a_card_in_big_captures), "escoba-16", "successor"),
-        (Broken(apply=_escoba_not_counted), "escoba-12", "successor"),
-        (Broken(apply=_rest_to_the_wrong_side), "escoba-12", "successor"),
+        (Broken(apply=_tie_to_the_first_side), "escoba-12", "successor", None),
+        (Broken(legal=_lay_despite_capture, apply=_lay_anything), "escoba-12", "enabled", None),
+        (Broken(legal=_no_three_card_captures), "escoba-16", "enabled", 500),
+        (Broken(apply=_drop_a_card_in_big_captures), "escoba-16", "successor", 500),
+        (Broken(apply=_escoba_not_counted), "escoba-12", "successor", None),
+        (Broken(apply=_rest_to_the_wrong_side), "escoba-12", "successor", None),
     ],
     ids=["tie-scored", "forced-capture-skipped", "three-card-capture-missing", "card-dropped",
          "escoba-uncounted", "rest-misdirected"],
 )  # fmt: skip
-def test_a_broken_engine_is_caught(broken: Broken, config: str, kind: str) -> None:
+def test_a_broken_engine_is_caught(
+    broken: Broken, config: str, kind: str, deep: int | None
+) -> None:
     cfg = load_config(config)
-    rep = _walk(cfg, broken, 30)
+    rep = _walk(cfg, broken, 30, deep=deep)
     assert rep.first is not None, "the planted bug went unnoticed"
     assert rep.first.kind == kind, rep.first
 
@@ -278,7 +298,8 @@ def test_a_game_end_encoding_off_the_engine_is_caught(monkeypatch: pytest.Monkey
     cfg = load_config("escoba-tiny")
     three = dataclasses.replace(cfg, rules=dataclasses.replace(cfg.rules, target_score=3))
     monkeypatch.setattr(game_end, "evaluator", strict)
-    rep = _walk(three, ESCOBA, 60)
+    # a relation built under the patch, not the file's shared one
+    rep = _walk(three, ESCOBA, 60, check=refine.refiner_for(three.rules, three.seating))
     assert rep.first is not None and rep.first.kind == "successor", rep.first
     assert "target 3" in rep.first.detail
 
@@ -369,9 +390,10 @@ def test_the_kept_hands_agree_and_catch_a_broken_engine() -> None:
     is caught there."""
     rules = rules_for("escoba-es")
     seating = Seating(2, 2)
-    rep = refine.directed(ESCOBA, rules, seating, rulebook="escoba-es", target="kept")
+    check = _refiner(rules, seating)
+    rep = refine.directed(ESCOBA, rules, seating, rulebook="escoba-es", target="kept", check=check)
     assert rep is not None and rep.ok, rep and rep.first
     assert rep.deals >= 19 and rep.states >= 19 * 36
     broken = Broken(apply=_velo_double_past_thirty)
-    bad = refine.directed(broken, rules, seating, rulebook="escoba-es", target="kept")
+    bad = refine.directed(broken, rules, seating, rulebook="escoba-es", target="kept", check=check)
     assert bad is not None and bad.first is not None and bad.first.kind == "successor"

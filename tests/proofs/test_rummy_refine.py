@@ -27,6 +27,7 @@ from arbitro.proofs import refine
 from arbitro.proofs.explore_config import load_config
 from arbitro.proofs.rummy.refine import Refiner
 from tests.support.proofs import RUMMY_BOOKS, rummy, step
+from tests.support.sizes import sized
 
 
 def walk(
@@ -58,7 +59,7 @@ def test_random_and_eager_play_refines(book: str) -> None:
     ref = Refiner(r, seat)
     decided = ends = 0
     for eager, seed in ((False, 1), (True, 2)):
-        for s, acts, succ in walk(r, seat, 60, seed, eager):
+        for s, acts, succ in walk(r, seat, sized(30, 60), seed, eager):
             d = ref(s, acts, succ)
             assert d is None, f"{book}: {d}"
             decided += ref.decided(RUMMY.state_to_json(s))

@@ -21,7 +21,17 @@ from arbitro.model.rummy.engine import random_step
 from arbitro.model.rummy.going_out import can_go_out, need
 from arbitro.model.rummy.pile import candidate_fields
 from arbitro.model.rummy.refusal import Refusal
-from arbitro.model.rummy.state import State
+from arbitro.model.rummy.state import (
+    DRAW,
+    PLAY,
+    TURN_START,
+    State,
+    after_draw,
+    after_meld,
+    after_take,
+    next_turn,
+    replaced,
+)
 from arbitro.model.rummy.table import mover_side, opening_points
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.schema import RummyRules
@@ -46,6 +56,39 @@ def walk(rules: RummyRules, seed: int, steps: int) -> list[State]:
         assert step is not None
         s = step[1]
     return out
+
+
+def test_state_builders_agree_with_replaced() -> None:
+    """The engine's builders of the next state, which list every field of `State` in its order,
+    give what `replaced` gives (the state's own field names), on states of random play with
+    every field they set changed; the turn's fields of `next_turn` are `TURN_START`'s."""
+    rules = R("samba-es")
+    states = walk(rules, 5, 60)
+    assert len(states) == 60
+    for s in states:
+        hands = ((99,), *s.hands[1:])
+        other = (98,)
+        assert next_turn(s, 3, hands, other, 7) == replaced(
+            s, hands=hands, pile=other, seat=3, step=DRAW, **{**TURN_START, "clean_start": 7}
+        )
+        assert after_meld(s, hands, ()) == replaced(
+            s, hands=hands, table=(), step=PLAY, melded=True, freed=-1, freed_meld=-1
+        )
+        assert after_draw(s, hands, other) == replaced(
+            s, hands=hands, stock=other, step=PLAY, no_discard=False
+        )
+        assert after_take(s, hands, (), other, 11) == replaced(
+            s,
+            hands=hands,
+            table=(),
+            pile=(),
+            pile_taken=True,
+            took_pile=True,
+            held=other,
+            top_points=11,
+            step=PLAY,
+        )
+        assert type(next_turn(s, 3, hands, other, 7)) is State
 
 
 @pytest.mark.parametrize("book", BOOKS)
