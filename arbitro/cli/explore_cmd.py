@@ -50,7 +50,7 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
         "--config", required=True, metavar="NAME|FILE", help="a named configuration or a file"
     )
     which = ex.add_mutually_exclusive_group()
-    from arbitro.cli.main import _int_in
+    from arbitro.cli.main import _int_in, add_override
 
     which.add_argument(
         "--deal", type=_int_in("--deal", 0, MAX_SEED), metavar="SEED", help="explore this deal"
@@ -86,14 +86,7 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
         help="choose a reading (KEY=LABEL) or turn an optional rule on (KEY=true), on top of the"
         " configuration's options; repeatable",
     )
-    ex.add_argument(
-        "--override",
-        action="append",
-        default=[],
-        metavar="CLAUSE=JSON",
-        help="a house rule: the clause takes this value instead of the book's"
-        " (e.g. escoba-es:target-score=15); repeatable",
-    )
+    add_override(ex)
     ex.add_argument("--json", action="store_true")
     ex.add_argument(
         "--graphml", metavar="FILE", help=f"write the graph (at most {GRAPH_LIMIT} states)"
