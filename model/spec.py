@@ -326,6 +326,8 @@ def parse_spec(raw: Mapping[str, Any], file: str) -> Rulebook:
         seen.add(clause.key)
         clauses.append(clause)
     _check_follows(clauses, file)
+    claims = _claims(raw.get("claim", []), rb_id, game, tuple(sections), file)
+    _check_claim_readings(claims, clauses, file)
     return Rulebook(
         id=rb_id,
         game=game,
@@ -336,8 +338,26 @@ def parse_spec(raw: Mapping[str, Any], file: str) -> Rulebook:
         sections=tuple(sections),
         clauses=tuple(clauses),
         path=file,
-        claims=_claims(raw.get("claim", []), rb_id, game, tuple(sections), file),
+        claims=claims,
     )
+
+
+def _check_claim_readings(claims: tuple[Claim, ...], clauses: list[Clause], file: str) -> None:
+    """A claim that names a reading names one its clause has."""
+    by_key = {c.key: c for c in clauses}
+    for i, claim in enumerate(claims):
+        label = claim.fields.get("reading")
+        if label is None:
+            continue
+        clause = by_key.get(str(claim.fields.get("key")))
+        labels = [r.label for r in clause.readings] if clause is not None else []
+        if label not in labels:
+            raise SpecError(
+                file,
+                f"claim[{i}] ({claim.name}).reading",
+                f"{label!r} is not a reading of {claim.fields.get('key')!r}; "
+                f"readings: {', '.join(labels) or 'none'}",
+            )
 
 
 _CLAUSE_FIELDS = {
@@ -651,8 +671,12 @@ CLAIM_KINDS: dict[str, ClaimKind] = {
         _kind(
             "stated_value",
             "any",
-            "the book states the value of its own clause `key` as `value`, written at the anchor",
+            "the book states the value of its own clause `key` as `value`, written at the anchor"
+            " (where the book states the clause twice: the value of its reading `reading`; where"
+            " the book's number counts a card's value in, `counted_with` names that card_points"
+            " entry and the clause's own value is the number less it)",
             (("key", "key"), ("value", "value")),
+            (("reading", "str"), ("counted_with", "str")),
         ),
         _kind(
             "game_rule",
@@ -887,6 +911,40 @@ def _claims(
 
 
 _CLAIM_COMMON = {"id", "kind", "section", "anchor", "paraphrase"}
+
+
+def stated_reading_applies(book: Rulebook, claim: Claim, value: Any) -> bool:
+    """Whether a `stated_value` claim speaks of rules whose clause `key` has `value`: always,
+    unless the claim is the number of one reading of a clause the book states twice (its
+    `reading`) and the rules follow another: the value is another reading's, not this one's (a
+    value of no reading is a changed rule, judged against the default reading's claim)."""
+    label = claim.fields.get("reading")
+    if label is None:
+        return True
+    clause = book.clause(str(claim.fields["key"]))
+    if any(r.label == label and r.value == value for r in clause.readings):
+        return True
+    return label == clause.default and all(r.value != value for r in clause.readings)
+
+
+def stated_clause_value(claim: Claim, rules: Any) -> Any:
+    """The value a `stated_value` claim gives its clause: the number the book writes, less the
+    card value it counts in when the claim says so (`counted_with`: "a black three left in hand
+    costs 100 in all" is the clause's 95 and the card's 5)."""
+    value = claim.fields["value"]
+    entry = claim.fields.get("counted_with")
+    if entry is None:
+        return value
+    return int(value) - int(getattr(rules.card_points, str(entry)))
+
+
+def stated_value_holds(got: Any, value: Any) -> bool:
+    """Whether a clause's value agrees with the value a `stated_value` claim writes: equal, or,
+    for a table the book prices entry by entry (a claim per sentence: `{ joker = 50 }`), equal
+    on each entry the claim names."""
+    if isinstance(value, dict) and not isinstance(got, dict):
+        return all(getattr(got, k, None) == v for k, v in value.items())
+    return bool(got == value)
 
 
 def _claim(

@@ -19,7 +19,15 @@ from typing import Any
 
 from arbitro.model.family import family_of_rules
 from arbitro.model.schema import EscobaRules, Options, Rules, RummyRules, rules_for
-from arbitro.model.spec import RUMMY_RANKS, Claim, Rulebook, load_rulebook
+from arbitro.model.spec import (
+    RUMMY_RANKS,
+    Claim,
+    Rulebook,
+    load_rulebook,
+    stated_clause_value,
+    stated_reading_applies,
+    stated_value_holds,
+)
 from arbitro.proofs import smt
 from arbitro.proofs.facts import Facts
 from arbitro.proofs.verdict import Check, Verdict, Witness
@@ -492,9 +500,23 @@ def _stated_value(claim: Claim, rules: Any, started: float) -> Check:
         core: tuple[str, ...] = (rules.cid(key),)
     except (ArbitroError, AttributeError, KeyError) as e:
         return _unknown(claim, started, f"cannot read {key}: {e}")
-    return _done(
-        claim, got == f["value"], started, f"the rules give {key} = {got!r}", {"value": got}, core
-    )
+    if not stated_reading_applies(load_rulebook(claim.rulebook), claim, got):
+        # the number of one reading of a clause the book states twice; these rules follow another
+        return Check(
+            claim.id,
+            claim.statement(),
+            Verdict.PROVED,
+            time.perf_counter() - started,
+            witness=Witness(
+                f"the rules follow another reading of {key} ({got!r}) than {f['reading']!r}",
+                {"value": got},
+            ),
+            core=core,
+            vacuous=True,
+        )
+    holds = stated_value_holds(got, stated_clause_value(claim, rules))
+    shown = got if not dataclasses.is_dataclass(got) else dataclasses.asdict(got)  # type: ignore[arg-type]
+    return _done(claim, holds, started, f"the rules give {key} = {got!r}", {"value": shown}, core)
 
 
 def _game_rule(claim: Claim, started: float) -> Check:

@@ -41,8 +41,9 @@ through it and keeps no cache of its own."""
 LAYS: Final = 4096
 """`laying._choose` (86.2% / 86.2%), `laying._set_lays` (82.5% / 83.5%) and `laying._rank_lays`
 (the same lays keyed by the rank's cards in hand), `laying._seq_lays`
-(77.3% / 77.3%), and `engine._lay` (the LayMeld actions a listing shares, cleared when full; the
-listing's Discard and AddToMeld actions are kept per seat and meld, a few hundred at most)."""
+(77.3% / 77.3%), and `engine._lay` (the LayMeld actions a listing shares, kept per seat, each
+seat's cleared when full; the listing's Discard and AddToMeld actions are kept per seat and meld,
+a few hundred at most)."""
 SMALL: Final = 1024
 """`laying._runs` (52.1% / 52.1%, 862 keys) and `pile._combos` (95.5% / 95.5%, 766 keys)."""
 CHECKS: Final = 2048

@@ -314,7 +314,7 @@ def step_check(
     so a counterexample is always a step the rules allow. The core is the solver's own (the
     clauses the proof used), not minimised. With `vacuity`, whether the step can happen at all is
     checked too (every guard, no claim)."""
-    rel = R.step(rules, inst.seating, inst.dealer, inst.mover, inst.play, inst.follow)
+    rel = R.step(rules, inst.seating, inst.dealer, inst.mover, inst.play, inst.follow, domain=False)
     if tamper is not None:
         rel = tamper(rel)
     g = inst.seating
@@ -426,25 +426,40 @@ def _plays(
     return out
 
 
-def _played(rules: EscobaRules, inst: Instance, rel: R.Relation, can: Facts) -> bool:
-    """Whether the step can happen, shown by a play of the engine: a state met in play where
-    seat 0 makes this kind of play under dealer 0, on which every guard of the step and every
-    premise before it hold (the facts compiled to Python and evaluated). False when no such play
-    was met or a fact fails on it (the solver is asked then)."""
+def play_values(rules: EscobaRules, inst: Instance, rel: R.Relation) -> dict[str, Value] | None:
+    """A play of the engine of this kind by seat 0 under dealer 0, met in seeded random play: the
+    state before it and the card played and taken, as values of the relation's unknowns. None
+    for another mover or dealer, or when no such play was met."""
     if (inst.mover, inst.dealer) != (0, 0):
-        return False
+        return None
     g = inst.seating
     try:
         got = _plays(rules, g.players, g.sides).get((inst.play, inst.follow))
     except (ValueError, NotEncoded):
-        return False
+        return None
     if got is None:
-        return False
+        return None
     names = [*R.names(rel.pre), *(x.name for x in (*rel.card.items, *rel.taken.items))]  # type: ignore[attr-defined]
-    try:
-        return all(values_of([f.term for f in can], dict(zip(names, got, strict=True))))
-    except KeyError:  # a fact about an unknown the play does not give: the solver is asked
+    return dict(zip(names, got, strict=True))
+
+
+def holds_on(facts: Facts, env: Mapping[str, Value] | None) -> bool:
+    """Whether every fact holds on the values (walked once); False without values or when a fact
+    names an unknown they leave out (the solver is asked then)."""
+    if env is None:
         return False
+    try:
+        return all(values_of([f.term for f in facts], env))
+    except KeyError:
+        return False
+
+
+def _played(rules: EscobaRules, inst: Instance, rel: R.Relation, can: Facts) -> bool:
+    """Whether the step can happen, shown by a play of the engine: a state met in play where
+    seat 0 makes this kind of play under dealer 0, on which every guard of the step and every
+    premise before it hold (the facts evaluated). False when no such play was met or a fact fails
+    on it (the solver is asked then)."""
+    return holds_on(can, play_values(rules, inst, rel))
 
 
 def cards_at_end(rules: EscobaRules, g: R.Seating, rel: R.Relation) -> BoolTerm:
@@ -655,8 +670,10 @@ __all__ = [
     "conservation",
     "deal_check",
     "deal_state",
+    "holds_on",
     "induction",
     "instances",
+    "play_values",
     "seatings",
     "step_check",
     "well_formed",

@@ -230,9 +230,16 @@ def _at(stock: Sequence[Vec], j: int, k: int) -> IntTerm:
 
 
 def step(
-    rules: EscobaRules, g: Seating, dealer: int, mover: int, play: str, follow: str
+    rules: EscobaRules,
+    g: Seating,
+    dealer: int,
+    mover: int,
+    play: str,
+    follow: str,
+    domain: bool = True,
 ) -> Relation:
-    """The step where `mover` makes a `play` and `follow` comes after it."""
+    """The step where `mover` makes a `play` and `follow` comes after it (`domain`: whether to
+    state the unknowns' ranges too, which a proof stating its own premises does not read)."""
     r = rules
     have = present(r)
     vals = values(r)
@@ -242,8 +249,9 @@ def step(
     card = unknowns("card", KINDS)
     taken = unknowns("taken", KINDS)
     rel = Relation(f"{play}/{follow}/seat{mover}", mover, play, follow, pre, post, card, taken)
-    _domain(rel.domain, pre, have, g)
-    rel.domain.given(card.nonneg() & taken.nonneg(), "counts")
+    if domain:
+        _domain(rel.domain, pre, have, g)
+        rel.domain.given(card.nonneg() & taken.nonneg(), "counts")
     gd, ef = rel.guards, rel.effects
     side = mover % g.sides
     cs = r.capture_sum

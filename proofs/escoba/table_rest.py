@@ -1,8 +1,9 @@
 """Property `table-rest`: which amounts can be left on the table when an Escoba hand ends.
 
-An inductive invariant: the captured cards are always worth a multiple of *:capture-sum — the
-deal's sweep takes cards worth a sweep total (*:opening-sweeps), each capture takes a card and a
-group worth the capture sum together, and laying or dealing captures nothing. When the last card
+An inductive invariant over the guarded relation (`relation.step`, which `prove --refine` ties
+to the engine), VALUE: the captured cards are always worth a multiple of *:capture-sum — the
+deal's sweep takes cards worth a sweep total (*:opening-sweeps), each capture step takes a card
+and a group worth the capture sum together, and laying or dealing captures nothing. When the last card
 is played every other card is captured, so what is left on the table is worth the pack's total
 (*:capture-values) less a multiple of the capture sum: with the book's values, 220 = 14 x 15 + 10,
 so 10, 25, 40 … And it is at most the greatest total of a table in which no group worth the
@@ -17,16 +18,27 @@ are reported as unknown.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from arbitro.model.schema import EscobaRules
 from arbitro.proofs import smt
 from arbitro.proofs.escoba import cards as E
-from arbitro.proofs.escoba import moves
+from arbitro.proofs.escoba import invariants as I
+from arbitro.proofs.escoba import relation as R
 from arbitro.proofs.escoba.search import ReplayError, replay, stored
 from arbitro.proofs.facts import Facts
-from arbitro.proofs.terms import Int, IntTerm, Value, all_of, any_of, implies, total, weighted
-from arbitro.proofs.vectors import Vec, read, unknowns
+from arbitro.proofs.terms import (
+    BoolTerm,
+    Int,
+    IntTerm,
+    Value,
+    all_of,
+    any_of,
+    implies,
+    total,
+    values_of,
+    weighted,
+)
 from arbitro.proofs.verdict import Check, Result, Verdict, Witness, prove
 
 NAME = "table-rest"
@@ -57,114 +69,170 @@ def groups_worth(rules: EscobaRules) -> list[dict[int, int]]:
     return out
 
 
-def invariant_checks(
-    rules: EscobaRules, timeout: float, guard: EscobaRules | None = None
-) -> list[Check]:
-    """The captured value stays a multiple of the capture sum, and what that leaves at the end.
-    The moves are built from `guard` when given (a test breaks one move's rule alone)."""
-    moving = guard or rules
-    n = E.kinds(rules)
-    vals = E.values(rules)
+def captured_worth(rules: EscobaRules, st: R.State) -> IntTerm:
+    """What the sides have captured is worth (*:capture-values)."""
+    vals = R.values(rules)
+    return total(p.points(vals) for p in st.piles)
+
+
+MULTIPLE = Int("captured worth / capture sum")
+"""How many times the capture sum the sides' captures are worth before a step (VALUE's witness)."""
+
+
+def value(rules: EscobaRules, st: R.State) -> BoolTerm:
+    """VALUE: the sides' captured cards are worth a multiple of *:capture-sum, stated with an
+    unknown multiple (linear: a remainder of a sum of forty terms is far harder for the solver)."""
+    return (MULTIPLE >= 0) & captured_worth(rules, st).eq(rules.capture_sum * MULTIPLE)
+
+
+def _rest_worth(rules: EscobaRules, rel: R.Relation) -> IntTerm:
+    """What the table holds once the last card is played, before the rest is handed out: the
+    table before the step with the card laid, or less the cards taken."""
+    mid = rel.pre.table + rel.card if rel.play == "lay" else rel.pre.table - rel.taken
+    return mid.points(R.values(rules))
+
+
+def _step_decode(rules: EscobaRules, rel: R.Relation) -> Callable[[Mapping[str, Value]], Witness]:
+    vals = R.values(rules)
     cs = rules.capture_sum
-    out: list[Check] = []
 
-    def worth(v: Vec) -> IntTerm:
-        return moves.value(v, vals)
+    def decode(v: Mapping[str, Value]) -> Witness:
+        def names(prefix: str) -> list[str]:
+            return [I.R_name(k) for k in range(R.KINDS) if int(v.get(f"{prefix}[{k}]", 0))]
 
-    multiples = range(sum(vals) // cs + 1)
+        card, taken, table = names("card"), names("taken"), names("table")
+        worth = sum(vals[k] for k in range(R.KINDS) for p in ("card", "taken")
+                    if int(v.get(f"{p}[{k}]", 0)))  # fmt: skip
+        move = f"{' '.join(card)} takes {' '.join(taken)}" if taken else f"{' '.join(card)} laid"
+        text = f"{rel.name}: {move} on a table of {' '.join(table) or 'nothing'}"
+        if taken:
+            text += f": worth {worth}, not a multiple of {cs}"
+        data: dict[str, object] = {"card": card, "taken": taken, "table": table, "worth": worth}
+        return Witness(text, data)
 
-    def nothing(_: Mapping[str, Value]) -> Witness:
-        return Witness("a counterexample to the invariant")
+    return decode
 
-    players = min(rules.player_counts)
-    d = moves.deal(moving, players, sweep=True)
 
-    def dec_deal(v: Mapping[str, Value]) -> Witness:
-        taken = E.names(read(v, "dealer_pile", n))
-        worth = sum(vals[E.kind_of(x)] for x in taken)
+def step_check(
+    rules: EscobaRules, inst: I.Instance, timeout: float, guard: EscobaRules | None = None
+) -> Check:
+    """One step of the guarded relation (built from `guard` when given: a test breaks one rule of
+    the relation alone) keeps VALUE; the step that ends the hand leaves on the table, before the
+    rest is handed out, the pack's total less a multiple of the capture sum. The end step's claim
+    needs CARDS before it too (every other card is captured: the hands and the stock are empty),
+    the invariant `conservation` proves."""
+    rel = R.step(
+        guard or rules,
+        inst.seating,
+        inst.dealer,
+        inst.mover,
+        inst.play,
+        inst.follow,
+        domain=False,
+    )
+    g = inst.seating
+    cs = rules.capture_sum
+    label = f"{rel.play}/{rel.follow}/{g.players}p{g.sides}s"
+    started = time.perf_counter()
+    premise = value(rules, rel.pre)
+    gain = cs if rel.play == "capture" else 0
+    if rel.follow == "end":
+        want = sum(R.values(rules)) % cs
+        claim = _rest_worth(rules, rel).eq(sum(R.values(rules)) - cs * MULTIPLE - gain)
+        statement = (
+            f"the hand's last play leaves the pack's total less a multiple of {cs} on the table "
+            f"({want} more than a multiple of {cs})"
+        )
+    else:
+        claim = captured_worth(rules, rel.post).eq(captured_worth(rules, rel.pre) + gain)
+        statement = f"{rel.name} adds {gain} to what the sides have captured"
+    defs = I.definitions(rel.effects, I._after)
+    premises = Facts()
+    premises.given(premise, "VALUE holds before the step")
+    if rel.follow == "end":
+        premises.extend(I._lean_before(rules, g, rel, "cards"))
+    facts = Facts([*rel.guards, *rel.follow_guards, *defs.rest, *premises])
+    (ask,) = defs([claim])
+    out = smt.check(facts.items, [~ask], timeout=timeout, minimise=False, values=False)
+    if out.status == "unsat":
+        # whether the step can happen under the premises the proof used: a play of the engine on
+        # which they hold (VALUE's multiple read off its captures), else the solver
+        can = Facts([*rel.guards, *rel.follow_guards, *premises])
+        env = I.play_values(rules, inst, rel)
+        if env is not None:
+            worth = values_of([captured_worth(rules, rel.pre)], env)[0]
+            env[MULTIPLE.name] = int(worth) // cs
+        vacuous: tuple[str, ...] | None = None
+        if not I.holds_on(can, env):
+            seen = smt.check(can.items, timeout=timeout, values=False)
+            if seen.status == "unsat":
+                vacuous = seen.core
+        core = (*out.core, *(c for c in defs.used([claim]) if c not in out.core))
+        return Check(
+            label,
+            statement,
+            Verdict.PROVED,
+            time.perf_counter() - started,
+            core=vacuous if vacuous is not None else core,
+            vacuous=vacuous is not None,
+        )
+    before = I._before(rules, rel, "cards")
+    before.given(premise, "VALUE holds before the step")
+    full = Facts([*rel.guards, *rel.follow_guards, *rel.effects, *before])
+    can = Facts([*rel.guards, *rel.follow_guards, *before])
+    return prove(
+        label, statement, full.items, claim, _step_decode(rules, rel), timeout, premises=can.items
+    )
+
+
+def deal_check(rules: EscobaRules, g: R.Seating, timeout: float) -> Check:
+    """The opening deal (from any deck order) leaves the captured cards worth a multiple of the
+    capture sum: nothing, or a sweep (*:opening-sweeps)."""
+    f, st, _ = I.deal_state(rules, g, 0)
+    cs = rules.capture_sum
+    vals = R.values(rules)
+
+    def decode(v: Mapping[str, Value]) -> Witness:
+        taken = [
+            I.R_name(k) for i in range(len(st.piles)) for k in range(R.KINDS)
+            if int(v.get(f"pile{i}[{k}]", 0))
+        ]  # fmt: skip
+        worth = sum(vals[k] for i in range(len(st.piles)) for k in range(R.KINDS)
+                    if int(v.get(f"pile{i}[{k}]", 0)))  # fmt: skip
         return Witness(
             f"the opening sweep takes {' '.join(taken)}, worth {worth}, not a multiple of {cs}",
             {"taken": taken, "worth": worth},
         )
 
-    out.append(
-        prove(
-            "deal",
-            f"after the deal the captured cards are worth a multiple of {cs}",
-            d.facts.items,
-            any_of(worth(d.pile).eq(cs * m) for m in multiples),
-            dec_deal,
-            timeout,
-        )
-    )
-    rel = moves.capture(moving)
-    before = rel.pre["pile"] + rel.pre["piles_other"]
-    after = rel.post["pile"] + rel.post["piles_other"]
-    f = Facts([*rel.facts])
+    label = f"deal/{g.players}p{g.sides}s"
+    statement = f"after the deal the captured cards are worth a multiple of {cs}"
+    started = time.perf_counter()
+    multiples = range(sum(vals) // cs + 1)
+    claim = any_of(captured_worth(rules, st).eq(cs * m) for m in multiples)
+    # asked of the deck order's facts with the state the deal leaves put in (as `conservation`
+    # asks the deal); whether a deal can happen at all is `conservation`'s deal check
+    defs = I.definitions(f, lambda n: not n.startswith("deck"))
+    out = smt.check(defs.rest.items, defs([~claim]), timeout=timeout, minimise=False, values=False)
+    if out.status == "unsat":
+        core = (*out.core, *(c for c in defs.used([claim]) if c not in out.core))
+        return Check(label, statement, Verdict.PROVED, time.perf_counter() - started, core=core)
+    return prove(label, statement, f.items, claim, decode, timeout, minimise=False)
 
-    def dec_cap(v: Mapping[str, Value]) -> Witness:
-        card = E.names(read(v, "param:card", n))
-        taken = E.names(read(v, "param:taken", n))
-        worth = sum(vals[E.kind_of(x)] for x in card + taken)
-        return Witness(
-            f"{' '.join(card)} takes {' '.join(taken)}: worth {worth}, not a multiple of {cs}",
-            {"card": card, "taken": taken, "worth": worth},
-        )
 
-    out.append(
-        prove(
-            "capture",
-            f"a capture adds exactly {cs} to what the sides have captured",
-            f.items,
-            worth(after).eq(worth(before) + cs),
-            dec_cap,
-            timeout,
-        )
-    )
-    built = moves.relations(moving)
-    for name in ("lay", *(k for k in built if k.startswith("redeal"))):
-        r2 = built[name]
-        b2 = r2.pre["pile"] + r2.pre["piles_other"]
-        a2 = r2.post["pile"] + r2.post["piles_other"]
-        out.append(
-            prove(
-                name,
-                f"{name} adds nothing to what the sides have captured",
-                r2.facts.items,
-                worth(a2).eq(worth(b2)),
-                nothing,
-                timeout,
-            )
-        )
-    # the end: every card captured but those on the table
-    captured, table = unknowns("captured", n), unknowns("table", n)
-    f = Facts()
-    f.given(captured.nonneg() & table.nonneg(), "counts")
-    f.add(
-        rules.cid("suits"),
-        all_of((captured[k] + table[k]).eq(1) for k in range(n)),
-        "every card is captured or on the table",
-    )
-    f.given((worth(captured) % cs).eq(0), "the invariant: captured cards are worth a multiple")
-    left = moves.value(table, vals)
-    want = sum(vals) % cs
-
-    def dec_end(v: Mapping[str, Value]) -> Witness:
-        on = E.names(read(v, "table", n))
-        worth = sum(vals[E.kind_of(x)] for x in on)
-        return Witness(f"{' '.join(on)} left, worth {worth}", {"table": on, "worth": worth})
-
-    out.append(
-        prove(
-            "end",
-            f"what is left when the last card is played is worth {want} more than a multiple "
-            f"of {cs}",
-            f.items,
-            (left % cs).eq(want),
-            dec_end,
-            timeout,
-        )
-    )
+def invariant_checks(
+    rules: EscobaRules, timeout: float, guard: EscobaRules | None = None
+) -> list[Check]:
+    """VALUE proved inductive over the guarded relation, for every seating (the deal, and seat 0's
+    steps under dealer 0: the claim reads the captured cards and the table, which neither who
+    deals nor seats renumbered by rotation change), and what it leaves at the hand's end. The
+    relation is built from `guard` when given (a test breaks one move's rule alone)."""
+    out: list[Check] = []
+    for g in I.seatings(rules):
+        out.append(deal_check(guard or rules, g, timeout))
+        for play in R.PLAYS:
+            for follow in R.FOLLOWS:
+                inst = I.Instance(g, 0, 0, play, follow)
+                out.append(step_check(rules, inst, timeout, guard))
     return out
 
 

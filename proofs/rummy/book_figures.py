@@ -18,12 +18,18 @@ Implements, as a property, the book's *:wild-cap, *:set-min, *:sequence-min, *:s
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Mapping
 from typing import Any, cast
 
 from arbitro.model.schema import RummyRules
-from arbitro.model.spec import load_rulebook
+from arbitro.model.spec import (
+    load_rulebook,
+    stated_clause_value,
+    stated_reading_applies,
+    stated_value_holds,
+)
 from arbitro.proofs.rummy import meld_caps
 from arbitro.proofs.terms import Value, all_of
 from arbitro.proofs.verdict import Check, Result, Witness, prove
@@ -33,27 +39,54 @@ STATEMENT = (
     "every meld the moves build keeps the numbers the book writes out for its meld rules (wild "
     "cap, meld minimums, longest escalera, finished size), and every meld within them is built"
 )
-FIGURES = ("wild_cap", "set_min", "sequence_min", "sequence_max", "completed_size")
-"""The meld clause keys whose stated numbers the property reads."""
+FIGURES = (
+    "wild_cap",
+    "set_min",
+    "set_start_min_naturals",
+    "wilds_at_most_naturals",
+    "sequence_min",
+    "sequence_max",
+    "wild_meld_min_start",
+    "completed_size",
+)
+"""The meld clause keys whose stated values the property reads (numbers, and whether wilds may
+outnumber naturals)."""
 SCORE_FIGURES = (
+    "card_points",
     "bonus_samba",
     "bonus_clean_canasta",
     "bonus_dirty_canasta",
     "bonus_going_out",
     "red_three_each",
+    "black_three_hand_penalty",
 )
 """The score clause keys whose stated numbers the property reads."""
 
 
 def figures(rules: Any, keys: tuple[str, ...] = FIGURES) -> dict[str, Any]:
     """The numbers the rulebook of `rules` states for `keys`, from its `stated_value` claims
-    (none for a book that writes none out)."""
+    (none for a book that writes none out; a claim of one reading of a clause the book states
+    twice only when the rules follow that reading)."""
     book = load_rulebook(rules.rulebook)
-    return {
-        str(c.fields["key"]): c.fields["value"]
-        for c in book.claims
-        if c.kind == "stated_value" and c.fields["key"] in keys
-    }
+    out: dict[str, Any] = {}
+    for c in book.claims:
+        if c.kind != "stated_value" or c.fields["key"] not in keys:
+            continue
+        key = str(c.fields["key"])
+        if not stated_reading_applies(book, c, getattr(rules, key)):
+            continue
+        value = stated_clause_value(c, rules)
+        if isinstance(value, dict):  # a table priced sentence by sentence: its entries gathered
+            out[key] = {**out.get(key, {}), **value}
+        else:
+            out[key] = value
+    return out
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{k} {v}" for k, v in value.items()) + ")"
+    return str(value)
 
 
 def scores(rules: Any, stated: dict[str, Any], timeout: float) -> Check:
@@ -100,7 +133,10 @@ class _Stated:
     def __getattr__(self, name: str) -> Any:
         stated = self.__dict__["_stated"]
         if name in stated:
-            return stated[name]
+            value = stated[name]
+            if isinstance(value, dict):  # the entries the book prices, the rest as the rules
+                return dataclasses.replace(getattr(self.__dict__["_rules"], name), **value)
+            return value
         return getattr(self.__dict__["_rules"], name)
 
 
@@ -117,8 +153,8 @@ def run(rules: Any, timeout: float) -> Result:
     if points:
         checks = (*checks, scores(rules, points, timeout))
     stated = {**stated, **points}
-    named = ", ".join(f"{k} {v}" for k, v in stated.items()) or "none written out"
-    differ = [k for k, v in stated.items() if getattr(rules, k) != v]
+    named = ", ".join(f"{k} {_shown(v)}" for k, v in stated.items()) or "none written out"
+    differ = [k for k, v in stated.items() if not stated_value_holds(getattr(rules, k), v)]
     summary = f"the book's numbers: {named}" + (
         f"; the rules differ on {', '.join(differ)}" if differ else ""
     )

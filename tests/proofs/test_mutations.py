@@ -186,7 +186,7 @@ def test_opening_table_refutes_rows_that_disagree() -> None:
 def test_table_rest_refutes_a_sweep_total_off_the_capture_sum() -> None:
     r = dataclasses.replace(escoba(), opening_sweeps=(Sweep(15, 1), Sweep(31, 2)))
     checks = {c.name: c for c in table_rest.invariant_checks(r, T)}
-    deal = checks["deal"]
+    deal = checks["deal/2p2s"]
     assert deal.verdict is Verdict.REFUTED and deal.witness is not None
     assert deal.witness.data["worth"] == 31
 
@@ -197,9 +197,12 @@ def test_table_rest_refutes_a_capture_rule_changed_alone() -> None:
         c.name: c
         for c in table_rest.invariant_checks(r, T, guard=dataclasses.replace(r, capture_sum=14))
     }
-    cap = checks["capture"]
+    cap = checks["capture/pass/2p2s"]
     assert cap.verdict is Verdict.REFUTED and cap.witness is not None
     assert cap.witness.data["worth"] == 14
+    # the hand's last play then leaves on the table what no multiple of 15 explains
+    assert checks["capture/end/2p2s"].verdict is Verdict.REFUTED
+    assert checks["lay/pass/2p2s"].verdict is Verdict.PROVED  # a lay captures nothing either way
 
 
 def test_escoba_score_bounds_refutes_a_negative_point() -> None:
