@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbitro.model.family import family_of_rules
-from arbitro.model.schema import EscobaRules, Options, RummyRules, rules_for
+from arbitro.model.schema import EscobaRules, Options, Rules, RummyRules, rules_for
 from arbitro.model.spec import (
     RUMMY_RANKS,
     Claim,
@@ -885,7 +885,7 @@ def check_book(
     return out
 
 
-def _recorded(claim: Claim, rules: Any, timeout: float) -> tuple[ClaimCheck, dict[str, Any]]:
+def _recorded(claim: Claim, rules: Rules, timeout: float) -> tuple[ClaimCheck, dict[str, Any]]:
     """Check a claim, recording the rule fields a solver check reads (computed checks are cheap:
     they are keyed on the whole rules value)."""
     from arbitro.proofs.recording import Recorder

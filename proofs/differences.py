@@ -24,12 +24,12 @@ import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from arbitro.model.family import family_of_rules
-from arbitro.model.game import GameModel
+from arbitro.model.game import GameModel, Seating
 from arbitro.model.rummy.family import FAMILY as RUMMY
-from arbitro.model.schema import RummyRules
+from arbitro.model.schema import Rules, RummyRules
 from arbitro.proofs import smt
 from arbitro.proofs.facts import Facts
 
@@ -107,7 +107,10 @@ class DiffWitness:
         }
 
 
-def hybrid(a: Any, b: Any, key: str) -> Any:
+RulesT = TypeVar("RulesT", bound=Rules)
+
+
+def hybrid(a: RulesT, b: Rules, key: str) -> RulesT:
     """A's rules with `key` taking B's value (and B's clause id for it), named as such, so every
     result it gives is said of this rule set and never of book B."""
     ids = dict(a.clause_ids)
@@ -361,13 +364,13 @@ def _model(rules: object) -> GameModel:
     return family_of_rules(rules).engine
 
 
-def _seatings(model: Any, a: Any, b: Any) -> list[Any]:
+def _seatings(model: GameModel, a: Rules, b: Rules) -> list[Any]:
     """A's seatings, those B also has with the same deck first: a case found there is a position
     of both books' games, so book B itself can be asked about it (two books of different games
     share one only where their decks and tables agree: Canasta's three pairs and Samba's six
     players)."""
 
-    def key(rules: Any, s: Any) -> tuple[int, int, tuple[Any, ...]]:
+    def key(rules: Rules, s: Any) -> tuple[int, int, tuple[Any, ...]]:
         return (s.players, s.sides, tuple(sorted(model.deck(rules, s))))
 
     mine = list(model.seatings(a))
@@ -378,7 +381,7 @@ def _seatings(model: Any, a: Any, b: Any) -> list[Any]:
     return sorted(mine, key=lambda s: key(a, s) not in theirs)
 
 
-def _moves(a: Any, b: Any, key: str, hands: int, seed: int, budget: int) -> DiffWitness | None:
+def _moves(a: Rules, b: Rules, key: str, hands: int, seed: int, budget: int) -> DiffWitness | None:
     """Random play of A: the first position whose legal moves differ under A and under A with B's
     rule, the first hand those moves end under one rule set only, or the first hand whose moves,
     replayed under both, score differently."""
@@ -400,7 +403,7 @@ def _moves(a: Any, b: Any, key: str, hands: int, seed: int, budget: int) -> Diff
     return None
 
 
-def _deals(a: Any, b: Any, key: str, seed: int, tries: int = 40) -> DiffWitness | None:
+def _deals(a: Rules, b: Rules, key: str, seed: int, tries: int = 40) -> DiffWitness | None:
     """Many random deck orders, dealt only: the first that deals a different position under A and
     under A with B's rule (what covers the upcard, what is dealt; a deal is cheap)."""
     from arbitro.model.schema import problems
@@ -422,7 +425,7 @@ def _deals(a: Any, b: Any, key: str, seed: int, tries: int = 40) -> DiffWitness 
 
 
 def _dealt_apart(
-    model: Any, a: Any, b: Any, h: Any, key: str, seating: Any, order: list[Any]
+    model: GameModel, a: Rules, b: Rules, h: Rules, key: str, seating: Seating, order: list[Any]
 ) -> DiffWitness | None:
     dealt = model.deal(a, model.new_game(a, seating), order)
     try:
@@ -452,7 +455,7 @@ def _dealt_apart(
     )
 
 
-def _stock_end(a: Any, b: Any, key: str, seed: int, budget: int) -> DiffWitness | None:
+def _stock_end(a: Rules, b: Rules, key: str, seed: int, budget: int) -> DiffWitness | None:
     """Hands played to the end of the stock: one deck order per kind of card, with a card of that
     kind put last in the stock, played by drawing from the stock whenever a draw is legal (so the
     stock runs out fast) and otherwise at random. What the rules say about the stock's last card
@@ -489,12 +492,12 @@ def _stock_end(a: Any, b: Any, key: str, seed: int, budget: int) -> DiffWitness 
 
 
 def _play(
-    model: Any,
-    a: Any,
-    b: Any,
-    h: Any,
+    model: GameModel,
+    a: Rules,
+    b: Rules,
+    h: Rules,
     key: str,
-    seating: Any,
+    seating: Seating,
     order: list[Any],
     rng: random.Random,
     prefer: str | None,
@@ -585,7 +588,7 @@ def _play(
     return False
 
 
-def _refusals(a: Any, b: Any, key: str, seed: int, positions: int = 12) -> DiffWitness | None:
+def _refusals(a: Rules, b: Rules, key: str, seed: int, positions: int = 12) -> DiffWitness | None:
     """The same forbidden action refused with a different penalty: on the first positions of a
     random hand of A, every legal action played by each other seat (out of turn, or in the
     partner's turn), refused by the model under A and under A with B's rule."""
@@ -656,7 +659,7 @@ def _penalties(refused: Any) -> list[int]:
 
 
 def _parted(
-    model: Any,
+    model: GameModel,
     rules: tuple[Any, Any],
     key: str,
     where: dict[str, Any],
@@ -692,7 +695,7 @@ def _parted(
 
 
 def arises(
-    rules: Any, key: str, hands: int = 2, seed: int = 0, budget: int = 2000
+    rules: Rules, key: str, hands: int = 2, seed: int = 0, budget: int = 2000
 ) -> dict[str, Any] | None:
     """A position of random play where the model consults the clause behind `key` to decide a
     legal move (`clauses_used`): evidence that what the book leaves open comes up in play."""
@@ -878,7 +881,7 @@ def witness(
     return _none_found(a, b, key, tried)
 
 
-def _none_found(a: Any, b: Any, key: str, tried: list[str]) -> DiffWitness:
+def _none_found(a: Rules, b: Rules, key: str, tried: list[str]) -> DiffWitness:
     """The record that no search told books A and B apart on rule `key`, naming the searches."""
     return DiffWitness(
         key,

@@ -40,6 +40,7 @@ from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.model.escoba.state import EscobaState
 from arbitro.model.family import family_holding
 from arbitro.model.game import Game, GameModel
+from arbitro.model.schema import Rules
 from arbitro.proofs.cluster import dask_client, run_tasks
 from arbitro.proofs.explore_config import Config, model_of
 
@@ -670,7 +671,7 @@ FACTS_MODULE = "arbitro.proofs.score_facts"
 not cover the rules: the explorer then says the cross-check was not made)."""
 
 
-def proved_score_facts(rules: Any) -> ScoreFacts | None:
+def proved_score_facts(rules: Rules) -> ScoreFacts | None:
     """The proofs' facts about hand scores for these rules, when the proofs provide them."""
     try:
         module = importlib.import_module(FACTS_MODULE)

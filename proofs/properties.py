@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from arbitro.model.family import family_of_rules
 from arbitro.model.schema import EscobaRules, RummyRules
@@ -27,80 +27,80 @@ class Property:
     run: Run
 
 
-def _rummy_conservation(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+def _rummy_conservation(rules: RummyRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.rummy import conservation
 
-    return conservation.run(cast(RummyRules, rules), timeout)
+    return conservation.run(rules, timeout)
 
 
-def _meld_caps(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+def _meld_caps(rules: RummyRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.rummy import meld_caps
 
-    return meld_caps.run(cast(RummyRules, rules), timeout)
+    return meld_caps.run(rules, timeout)
 
 
-def _book_figures(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+def _book_figures(rules: RummyRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.rummy import book_figures
 
     return book_figures.run(rules, timeout)
 
 
-def _score_bounds(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+def _score_bounds(rules: RummyRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.rummy import scoring
 
-    return scoring.bounds(cast(RummyRules, rules), timeout)
+    return scoring.bounds(rules, timeout)
 
 
-def _score_step(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+def _score_step(rules: RummyRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.rummy import scoring
 
-    return scoring.step(cast(RummyRules, rules), timeout)
+    return scoring.step(rules, timeout)
 
 
-def _opening_table(rules: Any, timeout: float, before: Mapping[str, Result]) -> Result:
+def _opening_table(rules: RummyRules, timeout: float, before: Mapping[str, Result]) -> Result:
     from arbitro.proofs.rummy import opening
 
     step = before.get("score-step")
     unit = 1
     if step is not None and step.verdict is Verdict.PROVED:
         unit = int(step.values.get("unit", 1))
-    return opening.run(cast(RummyRules, rules), timeout, step=unit)
+    return opening.run(rules, timeout, step=unit)
 
 
-def _escoba_conservation(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+def _escoba_conservation(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import invariants
 
-    return invariants.conservation(cast(EscobaRules, rules), timeout)
+    return invariants.conservation(rules, timeout)
 
 
-def _table_rest(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+def _table_rest(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import table_rest
 
-    return table_rest.run(cast(EscobaRules, rules), timeout)
+    return table_rest.run(rules, timeout)
 
 
-def _escoba_bounds(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+def _escoba_bounds(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import scoring
 
-    return scoring.bounds(cast(EscobaRules, rules), timeout)
+    return scoring.bounds(rules, timeout)
 
 
-def _hand_scores(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+def _hand_scores(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import hand_scores
 
-    return hand_scores.run(cast(EscobaRules, rules), timeout)
+    return hand_scores.run(rules, timeout)
 
 
-def _book_numbers(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+def _book_numbers(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import book_numbers
 
-    return book_numbers.run(cast(EscobaRules, rules), timeout)
+    return book_numbers.run(rules, timeout)
 
 
-def _deal_arithmetic(rules: Any, timeout: float, _: Mapping[str, Result]) -> Result:
+def _deal_arithmetic(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import scoring
 
-    return scoring.deal_arithmetic(cast(EscobaRules, rules), timeout)
+    return scoring.deal_arithmetic(rules, timeout)
 
 
 PROPERTIES: tuple[Property, ...] = (

@@ -32,6 +32,7 @@ from typing import Any, Protocol, TypeVar
 from arbitro.model.errors import ArbitroError
 from arbitro.model.family import family_of_rules
 from arbitro.model.game import Game, GameModel, Seating
+from arbitro.model.schema import Rules
 
 R = TypeVar("R")
 S = TypeVar("S", bound=Hashable)
@@ -68,12 +69,12 @@ REFINERS: dict[str, str] = {
 """Each game family's refiner, as "module:function" (imported when first asked for)."""
 
 
-def family(rules: Any) -> str:
+def family(rules: object) -> str:
     """The name of the game family these rules belong to (the registry's)."""
     return family_of_rules(rules).name
 
 
-def refiner_for(rules: Any, seating: Seating) -> StateCheck:
+def refiner_for(rules: object, seating: Seating) -> StateCheck:
     """The family's refiner for these rules and seating; ArbitroError when it has none."""
     where = REFINERS.get(family(rules))
     if where is None:
@@ -120,7 +121,7 @@ def _start(
 
 
 def directed(
-    model: GameModel, rules: Any, seating: Seating, *, rulebook: str, target: str,
+    model: GameModel, rules: Rules, seating: Seating, *, rulebook: str, target: str,
     check: StateCheck | None = None, options: Any = (),
 ) -> Report | None:  # fmt: skip
     """Every state of the family's kept hands for this seating (None: the family keeps none);

@@ -13,11 +13,14 @@ import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arbitro.fan_out import add_fan_out
 from arbitro.model.errors import ArbitroError, OptionError
 from arbitro.model.spec import load_rulebook
+
+if TYPE_CHECKING:
+    from arbitro.proofs.explore_config import Config
 
 MAX_STATES = 5_000_000
 """The states one deal's exploration holds by default (about 1.3 GB at the 260 bytes a state
@@ -47,7 +50,7 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
         "--config", required=True, metavar="NAME|FILE", help="a named configuration or a file"
     )
     which = ex.add_mutually_exclusive_group()
-    from arbitro.cli.main import _int_in
+    from arbitro.cli.main import _int_in, add_override
 
     which.add_argument(
         "--deal", type=_int_in("--deal", 0, MAX_SEED), metavar="SEED", help="explore this deal"
@@ -83,14 +86,7 @@ def register(sub: Any, emit_json: Callable[[Any], None]) -> None:
         help="choose a reading (KEY=LABEL) or turn an optional rule on (KEY=true), on top of the"
         " configuration's options; repeatable",
     )
-    ex.add_argument(
-        "--override",
-        action="append",
-        default=[],
-        metavar="CLAUSE=JSON",
-        help="a house rule: the clause takes this value instead of the book's"
-        " (e.g. escoba-es:target-score=15); repeatable",
-    )
+    add_override(ex)
     ex.add_argument("--json", action="store_true")
     ex.add_argument(
         "--graphml", metavar="FILE", help=f"write the graph (at most {GRAPH_LIMIT} states)"
@@ -127,7 +123,7 @@ def _config(rulebook: str, name: str) -> Any:
     return config
 
 
-def _house_rules(args: argparse.Namespace, config: Any) -> dict[str, Any]:
+def _house_rules(args: argparse.Namespace, config: Config) -> dict[str, Any]:
     """The `--override` pairs, checked against the configuration's rulebook."""
     from arbitro.cli.main import _parse_overrides
     from arbitro.oracle.variants import normalise
@@ -135,7 +131,7 @@ def _house_rules(args: argparse.Namespace, config: Any) -> dict[str, Any]:
     return normalise(load_rulebook(config.rulebook), _parse_overrides(args.override))
 
 
-def _with(config: Any, option: list[str], overrides: dict[str, Any]) -> Any:
+def _with(config: Config, option: list[str], overrides: dict[str, Any]) -> Config:
     """The configuration rebuilt with more options and with house rules: the same sizes, of the
     book read that way."""
     from arbitro.cli.main import _parse_options
@@ -332,7 +328,7 @@ def _outputs(
     targets: dict[str, Path],
     graph: dict[str, Any] | None,
     data: dict[str, Any],
-    config: Any,
+    config: Config,
     force: bool,
 ) -> None:
     import networkx as nx

@@ -221,14 +221,19 @@ def _add_rulebook(
             help="choose a reading (KEY=LABEL) or turn an optional rule on (KEY=true); repeatable",
         )
     if overrides:
-        p.add_argument(
-            "--override",
-            action="append",
-            default=[],
-            metavar="CLAUSE=JSON",
-            help="a house rule: the clause takes this value instead of the book's"
-            " (e.g. escoba-es:target-score=15); repeatable",
-        )
+        add_override(p)
+
+
+def add_override(p: argparse.ArgumentParser) -> None:
+    """--override CLAUSE=JSON, repeatable: house rules, read by `_parse_overrides`."""
+    p.add_argument(
+        "--override",
+        action="append",
+        default=[],
+        metavar="CLAUSE=JSON",
+        help="a house rule: the clause takes this value instead of the book's"
+        " (e.g. escoba-es:target-score=15); repeatable",
+    )
 
 
 # ---------------------------------------------------------------- rules

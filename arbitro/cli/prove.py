@@ -11,9 +11,13 @@ import argparse
 import json
 import sys
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arbitro.model.spec import rulebook_ids
+
+if TYPE_CHECKING:
+    from arbitro.proofs import refine
+    from arbitro.proofs.runner import Report
 
 VERDICT_STYLE = {"PROVED": "bold green", "REFUTED": "bold red", "UNKNOWN": "yellow"}
 EXIT_DOC = "exit status: 0 every property PROVED, 1 some REFUTED or UNKNOWN, 2 bad input"
@@ -315,7 +319,7 @@ def cmd_refine(args: argparse.Namespace, books: list[str]) -> int:
         for b in books:
             rules_for(b, options)  # an unknown option or label is refused here, by name
 
-    def line(rep: Any) -> None:
+    def line(rep: refine.Report) -> None:
         if not args.json:
             sys.stdout.write(refine_line(rep) + "\n")
             sys.stdout.flush()
@@ -349,7 +353,7 @@ def cmd_refine(args: argparse.Namespace, books: list[str]) -> int:
     return 0 if all(r.ok for r in reports) else 1
 
 
-def refine_line(rep: Any) -> str:
+def refine_line(rep: refine.Report) -> str:
     """One report as a line: what was checked and whether the relation and the engine agree."""
     if rep.unavailable:
         return f"  NOT CHECKED  {rep.target}: {rep.unavailable}"
@@ -385,7 +389,7 @@ def _options_text(options: Any) -> str:
     )
 
 
-def render(report: Any, version: str) -> str:
+def render(report: Report, version: str) -> str:
     """The report as text lines no wider than the terminal (100 columns when piped), each
     verdict in colour on a terminal."""
     from arbitro.proofs.verdict import Verdict

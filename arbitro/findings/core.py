@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 from arbitro.findings.compare import VOCABULARY, canonical, diff, rule_value
 from arbitro.model.family import family_of_game
+from arbitro.model.schema import Rules
 from arbitro.model.spec import Clause, Rulebook, spec_dir
 
 KINDS = (
@@ -450,7 +451,7 @@ property of the book's own table is asked with these: a clause the book is silen
 default, which fills the hole the property is about, not the book."""
 
 
-def book_text(book: Rulebook, rules: Any, options: Mapping[str, Any]) -> tuple[Any, list[str]]:
+def book_text(book: Rulebook, rules: Rules, options: Mapping[str, Any]) -> tuple[Any, list[str]]:
     """`rules` with every field of `BOOK_SILENT` whose clause the book is silent on (status
     unspecified, and not chosen by `options`) set to the book's silence; and those fields."""
     unset = [

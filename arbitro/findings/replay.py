@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbitro.model.game import GameModel, Seating
+from arbitro.model.schema import Rules
 
 EXHIBITS = "exhibits"
 SUPPORTS = "supports"
@@ -81,7 +82,7 @@ def _model(rules: object) -> GameModel:
     return model_for(rules)
 
 
-def _seating(model: GameModel, rules: Any, layout: str) -> Seating:
+def _seating(model: GameModel, rules: Rules, layout: str) -> Seating:
     for s in model.seatings(rules):
         if (s.layout or f"{s.players} players") == layout:
             return s
@@ -101,7 +102,7 @@ def _their_seating(model: GameModel, ra: Any, rb: Any, layout: str) -> Seating:
         raise
 
 
-def _played(model: GameModel, rules: Any, w: Mapping[str, Any], like: Any = None) -> Any:
+def _played(model: GameModel, rules: Rules, w: Mapping[str, Any], like: Any = None) -> Any:
     """The deal and moves of `w` replayed under `rules`: the state they reach (at the table of
     `like`'s layout when the layout is another book's)."""
     seating = (

@@ -34,7 +34,14 @@ from arbitro.games import describe_seating, model_for
 from arbitro.model.errors import ArbitroError, MalformedInput, OptionError
 from arbitro.model.game import GameModel, Seating
 from arbitro.model.rummy.dealing import RuleGap
-from arbitro.model.schema import Options, Rules, normalize_options, rules_for
+from arbitro.model.schema import (
+    EscobaRules,
+    Options,
+    Rules,
+    RummyRules,
+    normalize_options,
+    rules_for,
+)
 from arbitro.model.spec import Rulebook, load_rulebook, rulebook_ids
 from arbitro.openspiel.encoding import ActionCodec, EscobaCodec, RummyCodec
 from arbitro.openspiel.observation import Layout, escoba_layout, rummy_layout
@@ -208,23 +215,23 @@ def variant(
 
 
 @lru_cache(maxsize=16)
-def _escoba_codec(rules: Any, deck: tuple[int, ...]) -> EscobaCodec:
+def _escoba_codec(rules: EscobaRules, deck: tuple[int, ...]) -> EscobaCodec:
     return EscobaCodec(rules, deck)
 
 
 @lru_cache(maxsize=64)
-def _rummy_codec(rules: Any, deck: tuple[int, ...], players: int, sides: int) -> RummyCodec:
+def _rummy_codec(rules: RummyRules, deck: tuple[int, ...], players: int, sides: int) -> RummyCodec:
     return RummyCodec(rules, deck, players, sides)
 
 
 def _escoba_encoding(
-    rules: Any, deck: tuple[int, ...], seating: Seating, names: list[str]
+    rules: Rules, deck: tuple[int, ...], seating: Seating, names: list[str]
 ) -> tuple[ActionCodec, Layout]:
     return _escoba_codec(rules, deck), escoba_layout(seating.players, seating.sides, names)
 
 
 def _rummy_encoding(
-    rules: Any, deck: tuple[int, ...], seating: Seating, names: list[str]
+    rules: Rules, deck: tuple[int, ...], seating: Seating, names: list[str]
 ) -> tuple[ActionCodec, Layout]:
     codec = _rummy_codec(rules, deck, seating.players, seating.sides)
     return codec, rummy_layout(seating.players, seating.sides, names, codec.meld_slots)
@@ -237,7 +244,7 @@ ENCODINGS: dict[
 its rules, its deck and the deck's card names."""
 
 
-def _seating(rules: Any, seatings: list[Seating], players: int, layout: str) -> Seating:
+def _seating(rules: Rules, seatings: list[Seating], players: int, layout: str) -> Seating:
     """The seating the ``players`` and ``layout`` parameters name (both 0/"": the first)."""
     known = "; ".join(describe_seating(s) for s in seatings)
     if not players and not layout:

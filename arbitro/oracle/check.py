@@ -23,6 +23,7 @@ from typing import Any, BinaryIO
 
 from arbitro.model.errors import ArbitroError, IllegalAction, MalformedInput
 from arbitro.model.game import GameModel, Seating
+from arbitro.model.schema import Rules
 from arbitro.oracle.core import Oracle, refusal_json
 from arbitro.oracle.jsonio import clean_text
 from arbitro.oracle.transcript import (
@@ -134,7 +135,7 @@ def _oracle(header: Header) -> Oracle:
     )
 
 
-def _seating(model: GameModel, rules: Any, players: int, sides: int, layout: str) -> Seating:
+def _seating(model: GameModel, rules: Rules, players: int, sides: int, layout: str) -> Seating:
     for s in model.seatings(rules):
         if s.players == players and s.sides == sides and (not layout or s.layout == layout):
             return s

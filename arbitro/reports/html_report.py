@@ -12,6 +12,7 @@ import base64
 import io
 import math
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from html import escape
 from typing import Any
 
@@ -186,20 +187,14 @@ def build_report(
     are played over one Dask cluster (`simulate`), with the same numbers. ``overrides`` are the
     house rules ``book`` already carries (`oracle.variants.with_overrides`): the page and the
     numbers name them."""
-    if workers or scheduler:
-        from arbitro.proofs.cluster import dask_client
+    from arbitro.proofs.cluster import dask_client
 
-        with dask_client(scheduler, workers) as client:
-            html, data = _build_report(
-                book, options, model, seating, games, seed, policy, max_hands, compare,
-                progress, players, teams, layout, client, overrides or {},
-            )  # fmt: skip
-    else:
-        html, data = _build_report(
+    cluster = dask_client(scheduler, workers) if workers or scheduler else nullcontext()
+    with cluster as client:
+        return _build_report(
             book, options, model, seating, games, seed, policy, max_hands, compare, progress,
-            players, teams, layout, None, overrides or {},
+            players, teams, layout, client, overrides or {},
         )  # fmt: skip
-    return html, data
 
 
 def _build_report(

@@ -7,6 +7,7 @@ from typing import Any
 
 from arbitro.model.errors import ArbitroError
 from arbitro.model.game import GameModel, Seating
+from arbitro.model.schema import Rules
 from arbitro.oracle.transcript import ActionLine, HandLine, Header, ResultLine, Transcript
 from arbitro.simulation.playout import Acted, DeadEnd, Dealt, HandOver, Unfinished, random_game
 
@@ -17,7 +18,7 @@ class GameDidNotFinish(ArbitroError, RuntimeError):
 
 def play_transcript(
     model: GameModel,
-    rules: Any,
+    rules: Rules,
     seating: Seating,
     seed: int,
     options: dict[str, str | bool],

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from arbitro.model.game import GameModel, HandResult, Seating
+from arbitro.model.schema import Rules
 
 MAX_HANDS_PER_GAME = 2000
 """A game that has not ended after this many hands is reported unfinished rather than played on."""
@@ -57,7 +57,7 @@ Event = Dealt | Acted | HandOver | DeadEnd | Unfinished
 
 def random_game(
     model: GameModel,
-    rules: Any,
+    rules: Rules,
     seating: Seating,
     rng: random.Random,
     dealer: int = 0,

@@ -36,6 +36,8 @@ from arbitro.model.rummy.actions import (
 )
 from arbitro.model.rummy.cards import is_natural, is_wild
 from arbitro.model.rummy.melds import SET
+from arbitro.model.rummy.state import State
+from arbitro.model.schema import RummyRules
 
 Watch = Callable[[Hashable], None]
 """Called with each state a policy builds (to check it)."""
@@ -59,7 +61,7 @@ def _uniform_step(
 
 
 def _rummy_fast_step(
-    model: GameModel, rules: Any, state: Any, rng: random.Random
+    model: GameModel, rules: RummyRules, state: State, rng: random.Random
 ) -> tuple[Hashable, Hashable] | None:
     acts = model.legal_actions(rules, state)
     if not acts:
@@ -92,10 +94,10 @@ def choose(
     return step(model, rules, state, rng)
 
 
-def _rummy_pick(rules: Any, state: Any, acts: Sequence[Any], rng: random.Random) -> Any:
+def _rummy_pick(rules: RummyRules, state: State, acts: Sequence[Any], rng: random.Random) -> Any:
     """The `fast` choice among the legal actions of a Samba or Canasta state."""
     side = state.table[state.seat % state.sides]
-    for prefer in (
+    prefers: tuple[Callable[[Any], bool], ...] = (
         lambda a: type(a) is TakePile and not any(is_wild(c) for c in a.cards),
         lambda a: type(a) is FinishOpening,
         lambda a: type(a) is LayMeld and all(is_natural(c) for c in a.cards),
@@ -107,7 +109,8 @@ def _rummy_pick(rules: Any, state: Any, acts: Sequence[Any], rng: random.Random)
             and len(side.melds[a.meld].cards) == rules.completed_size - 1
         ),
         lambda a: type(a) in (Draw, Discard),
-    ):
+    )
+    for prefer in prefers:
         pool = [a for a in acts if prefer(a)]
         if pool:
             return pool[rng.randrange(len(pool))]

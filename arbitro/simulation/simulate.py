@@ -17,6 +17,7 @@ from typing import Any
 
 from arbitro.model.errors import ArbitroError, IllegalAction
 from arbitro.model.game import GameModel, HandResult, Seating
+from arbitro.model.schema import Rules
 from arbitro.oracle.transcript import ActionLine, HandLine, Header, ResultLine, Transcript
 from arbitro.simulation.policies import builds_every_state, policy_for
 
@@ -153,7 +154,7 @@ class _Game:
 
 def play_game(
     model: GameModel,
-    rules: Any,
+    rules: Rules,
     seating: Seating,
     policy: str,
     seed: int,
@@ -248,7 +249,7 @@ Progress = Callable[[int, int], None]
 
 def simulate(
     model: GameModel,
-    rules: Any,
+    rules: Rules,
     seating: Seating,
     games: int,
     seed: int,
@@ -366,7 +367,7 @@ GameOutcome = tuple[int, "_Game | None", list[Hand], tuple[list[str], str] | Non
 
 def _play_run(
     model: GameModel,
-    rules: Any,
+    rules: Rules,
     seating: Seating,
     policy: str,
     seed: int,
@@ -395,7 +396,7 @@ def _play_run(
 def _fan_out(
     summary: Summary,
     model: GameModel,
-    rules: Any,
+    rules: Rules,
     seating: Seating,
     games: int,
     seed: int,
@@ -449,7 +450,7 @@ def _count_hands(summary: Summary, hands: list[Hand]) -> None:
 
 def game_transcript(
     model: GameModel,
-    rules: Any,
+    rules: Rules,
     seating: Seating,
     options: dict[str, str | bool],
     policy: str,

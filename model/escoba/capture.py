@@ -15,7 +15,7 @@ escoba-es:capture-values is checked when it is read).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from arbitro.model.errors import IllegalAction, MalformedInput
 from arbitro.model.escoba.cards import (
@@ -30,6 +30,11 @@ from arbitro.model.escoba.cards import (
 from arbitro.model.escoba.state import EscobaState, Play
 from arbitro.model.schema import EscobaRules
 
+if TYPE_CHECKING:
+    # a machine integer to the compiled engine (masks of the pack's cards fit one), an int to
+    # Python: annotations are not evaluated (the future import above)
+    from mypy_extensions import i64
+
 _new_play: Final = tuple.__new__
 """Builds a Play from (seat, card, capture) without the NamedTuple keyword machinery."""
 _PLAY: Final = Play
@@ -43,13 +48,13 @@ def add_groups(
     out: list[Play],
     made: list[Play],
     keys: list[int],
-    seat: int,
-    c: int,
+    seat: i64,
+    c: i64,
     values: tuple[int, ...],
-    rest: int,
-    total: int,
-    need: int,
-    taken: int,
+    rest: i64,
+    total: i64,
+    need: i64,
+    taken: i64,
 ) -> None:
     """Appends to ``out``, in ascending mask order, seat ``seat`` playing ``c`` and taking
     ``taken`` with each group of the table cards ``rest`` worth ``need``; ``rest`` is the lowest
@@ -58,9 +63,11 @@ def add_groups(
     CAPTURE_SLOTS, and ``keys`` the key of the play in each slot (-1: none); a seat past 15 has
     no key (its bits would overlap the card's), and its plays are built each time."""
     while True:
-        x = rest.bit_length() - 1
-        bit = 1 << x
-        v = values[x]
+        x: i64 = int(rest).bit_length() - 1
+        # the highest card's bit, shifted as a machine integer (the compiled `1 << x` shifts a C
+        # int, 32 bits wide)
+        bit = rest >> x << x
+        v: i64 = values[x]
         rest ^= bit
         total -= v
         # every group without card x has a lower mask than every group with it: those first
@@ -71,8 +78,8 @@ def add_groups(
         if need <= 0:
             if need == 0:
                 if seat < 16:
-                    key = (taken << 6 | c) << 4 | seat
-                    slot = key % CAPTURE_SLOTS
+                    key: i64 = (taken << 6 | c) << 4 | seat
+                    slot: i64 = key % CAPTURE_SLOTS
                     if keys[slot] == key:
                         out.append(made[slot])
                     else:
@@ -168,34 +175,34 @@ def listing(t: Tables, seat: int, hand: int, table: int) -> tuple[Play, ...]:
     else:
         seen[slot] = mark
     values = t.values
-    top = t.sums_mask
-    r = 1  # the sums the table's groups make (see `reachable`)
-    worth = 0
-    m = table
-    while m:
-        x = m.bit_length() - 1
-        m ^= 1 << x
-        v = values[x]
-        r = (r | r << v) & top
-        worth += v
+    top: i64 = t.sums_mask
+    r: i64 = 1  # the sums the table's groups make (see `reachable`)
+    worth: i64 = 0
+    left: i64 = table
+    while left:
+        y: i64 = int(left).bit_length() - 1
+        left ^= left >> y << y  # its highest card (see add_groups on shifting a machine integer)
+        w: i64 = values[y]
+        r = (r | r << w) & top
+        worth += w
     needs = t.needs
     forced = t.capture_forced
     lays = LAYS[seat] if seat < 16 else tuple(Play(seat, c, 0) for c in range(64))
     if seat < 16:
         # a hand of up to three cards none of which can capture: its lays, without a list
-        m = hand
+        held: i64 = hand
         takes = False
-        n = 0
-        while m:
-            x = m.bit_length() - 1
-            m ^= 1 << x
-            need = needs[x]
-            n += 1
-            if need and r >> need & 1:
+        count: i64 = 0
+        while held:
+            y = int(held).bit_length() - 1
+            held ^= held >> y << y
+            wanted: i64 = needs[y]
+            count += 1
+            if wanted and r >> wanted & 1:
                 takes = True
                 break
-        if not takes and n <= 3:
-            plays = lay_plays(lays, hand, n)
+        if not takes and count <= 3:
+            plays = lay_plays(lays, hand, count)
             if again:
                 keep(listings, key, plays)
             return plays

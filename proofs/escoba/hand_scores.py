@@ -94,6 +94,7 @@ class _Game:
         for t in range(self.plays - 1, -1, -1):
             self.mine[t] = self.mine[t + 1] + (self.side_at(t) == side)
         self.last_is_mine = self.side_at(self.plays - 1) == side
+        self._bounds: dict[tuple[tuple[int, ...], tuple[int, ...], int], int] = {}
 
     def side_at(self, t: int) -> int:
         """The side of the seat making play `t` (every deal is whole rounds of the seats)."""
@@ -102,14 +103,22 @@ class _Game:
     def worth(self, counts: Sequence[int]) -> int:
         return sum(c * v for c, v in zip(counts, self.vals, strict=True))
 
-    def bound(self, pool: Sequence[int], table: Sequence[int], t: int) -> int:
+    def bound(self, pool: tuple[int, ...], table: tuple[int, ...], t: int) -> int:
         """The most escobas the side can still make from play `t` (sound: see the module)."""
+        key = (pool, table, t)
+        got = self._bounds.get(key)
+        if got is not None:  # the same cards left at the same play: the search meets it often
+            return got
         left = self.worth(pool) + self.worth(table)
         mine = self.mine[t]
         if self.last_is_mine and left % self.cs and mine:
             mine -= 1
         rest = 1 if self.rules.rest_is_escoba else 0
-        return min(left // self.cs, mine) + rest
+        got = min(left // self.cs, mine) + rest
+        if len(self._bounds) >= 200_000:  # a long search keeps a bounded memory
+            self._bounds.clear()
+        self._bounds[key] = got
+        return got
 
     @cache  # noqa: B019 - one game object per search
     def groups(self, table: tuple[int, ...], need: int) -> tuple[tuple[int, ...], ...]:

@@ -272,14 +272,23 @@ def _lean_before(rules: EscobaRules, g: R.Seating, rel: R.Relation, name: str) -
     hand's end the stock's shape (the last deal leaves it empty) and a side or nobody captured last
     (who takes the rest)."""
     out = Facts()
-    out.given(one_place(rules, rel.pre), "one_place holds before the step")
+    out.given(_before_terms(rules, g)[0], "one_place holds before the step")
     nonneg = [*rel.pre.hands, rel.card, rel.taken]
     if rel.follow == "end":
         nonneg += rel.pre.stock
-        out.given(stock_shape(rules, g, rel.pre), "stock_shape holds before the step")
+        out.given(_before_terms(rules, g)[1], "stock_shape holds before the step")
         out.given((rel.pre.last >= -1) & (rel.pre.last < g.sides), "a side or -1 captured last")
     out.given(all_of(v.nonneg() for v in nonneg), "counts")
     return out
+
+
+@functools.lru_cache(maxsize=16)
+def _before_terms(rules: EscobaRules, g: R.Seating) -> tuple[BoolTerm, BoolTerm, Facts]:
+    """ONE and SHAPE of the state before a step, and `_stock_before`: the same for every step of
+    a seating (its unknowns are named alike in every step, and the solver and the evaluator know
+    unknowns by name), so built once."""
+    st = R.state_unknowns("", g, R.positions(rules, g.players))
+    return one_place(rules, st), stock_shape(rules, g, st), _stock_before(rules, g, st)
 
 
 def _stock_before(rules: EscobaRules, g: R.Seating, st: R.State) -> Facts:
@@ -346,7 +355,7 @@ def step_check(
     # SHAPE is about the stock alone: asked of the facts about the stock and the deal number, the
     # same question for every mover and play of a seating, answered once (`smt.check` remembers)
     shape = slice_facts(moves, _stock_part)
-    shape.extend(_stock_before(rules, g, rel.pre))
+    shape.extend(_before_terms(rules, g)[2])
     asked = [(lean, c) for c in asks[:1]] + [(shape, c) for c in asks[1:]]
     for facts, claim in asked:
         out = smt.check(facts.items, [~claim], timeout=timeout, minimise=False, values=False)

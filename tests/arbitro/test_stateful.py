@@ -219,7 +219,7 @@ def test_stateful(rulebook: str, index: int, name: str) -> None:
     machine = type(name, (GameMachine,), {"rulebook": rulebook, "seating_index": index})
     # the profile chosen in conftest: a developer's run is short, CI explores longer
     settings_ = settings(
-        max_examples=sized(5, 20), stateful_step_count=sized(40, 100), deadline=None
+        max_examples=sized(3, 20), stateful_step_count=sized(40, 100), deadline=None
     )
     runner = machine.TestCase
     runner.settings = settings_

@@ -71,11 +71,11 @@ def test_escoba_reports_plot_what_varies(tmp_path: Path) -> None:
     plots the points of each scoring category instead of hand lengths; Samba's hands vary in
     length and keep that plot."""
     esc, samba = tmp_path / "e.html", tmp_path / "s.html"
-    assert main(["report", "escoba-es", "--games", "3", "--output", str(esc)]) == 0
+    assert main(["report", "escoba-es", "--games", "1", "--output", str(esc)]) == 0
     text = esc.read_text(encoding="utf-8")
     assert "Points per hand by scoring category" in text and "every hand has 36 actions" in text
     assert "Actions per hand" not in text
-    argv = ["report", "samba-en", "--games", "2", "--policy", "fast", "--output", str(samba)]
+    argv = ["report", "samba-en", "--games", "1", "--policy", "fast", "--output", str(samba)]
     assert main(argv) == 0
     text = samba.read_text(encoding="utf-8")
     assert "Actions per hand" in text and "by scoring category" not in text

@@ -60,6 +60,25 @@ def test_a_spec_that_cannot_be_played_names_file_and_key(
     assert words in info.value.problem
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "used"),
+    # Desarrollo del juego: 3 cards a hand, 4 to the table, 6 deals for two players, each later
+    # deal 3 cards a hand (its own clause). Four cards a hand at the first deal: 2·4 + 4 + 5·6 =
+    # 42. Five to the table: 2·3 + 5 + 5·6 = 41.
+    [("hand_size", "4", 42), ("table_initial", "5", 41)],
+)
+def test_a_deal_that_no_longer_uses_the_pack_is_refused_before_any_proof(
+    tmp_path: Path, key: str, value: str, used: int
+) -> None:
+    """The spec mutants escoba-es-hand-size and escoba-es-table-initial never reach a property:
+    the loader refuses them by the deal count the pack no longer fits."""
+    path = _spec(tmp_path, "escoba-es", _value_of(key), rf"\g<1>{value}")
+    with pytest.raises(SpecError) as info:
+        check_rulebook(load_file(path))
+    assert info.value.key == "deals_per_hand"
+    assert f"6 deals to 2 players use {used} cards, but the pack has 40" in info.value.problem
+
+
 def test_a_layout_too_big_for_the_deck_is_refused(tmp_path: Path) -> None:
     # 4 hands of 50 cards, the upcard and a first draw of 1: 202 cards; 3 packs of 54 hold 162
     path = _spec(tmp_path, "samba-en", r"hand_size = 15", "hand_size = 50")
