@@ -102,8 +102,9 @@ def decode(cfg: Config, values: Mapping[str, Value]) -> dict[str, Any]:
     ended = "went out" if went else "another side went out" if other else "nobody went out"
     if not went and not other and bool(v.get("ended_play", False)):
         ended += " (its player ended play on the exhausted stock)"
-    ev = Evaluator(list(cfg.categories.values()), cfg.unknowns())
-    cats = dict(zip(cfg.categories, ev([v.get(n, 0) for n in cfg.unknowns()]), strict=True))
+    names = cfg.unknowns()  # a walk of every term of the configuration: once
+    ev = Evaluator(list(cfg.categories.values()), names)
+    cats = dict(zip(cfg.categories, ev([v.get(n, 0) for n in names]), strict=True))
     return {
         "layouts": list(seating.names),
         "melds": melds,
@@ -340,12 +341,13 @@ def step(rules: RummyRules, timeout: float) -> Result:
     seen: list[int] = []
     g = 0
     goal = score.ne(0)
-    ev = Evaluator([score], cfg.unknowns())
+    names = cfg.unknowns()
+    ev = Evaluator([score], names)
     for _ in range(8):
         out = smt.check(facts, [goal], timeout=timeout, minimise=False)
         if out.status != "sat":
             break
-        value = int(ev([out.values.get(n, 0) for n in cfg.unknowns()])[0])
+        value = int(ev([out.values.get(n, 0) for n in names])[0])
         seen.append(value)
         g = math.gcd(g, value)
         if g == unit:
