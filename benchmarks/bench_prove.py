@@ -168,6 +168,8 @@ def measure_refine(scale: float = 1.0) -> None:
         part = _part(rep)
         if part == "kept hands" or scale == 1.0 or "every deal" in rep.target:
             return float(rep.cpu_seconds)
+        if part == "configurations":  # deals walked whole until the budget: by the states
+            return float(rep.cpu_seconds) * max(1.0, refine.CONFIG_BUDGET / max(rep.states, 1))
         return float(rep.cpu_seconds) / scale
 
     rows: dict[tuple[str, str], list[Any]] = {}
