@@ -493,7 +493,8 @@ MUTANTS: tuple[Mutant, ...] = (
 def refine_walk(books: Sequence[str], *, budget: int, samples: int) -> int:
     """`prove --refine`'s walk of these rulebooks (`proofs.refine.run`: every explorer
     configuration of the books, `budget` states each; `samples` states of full-size play per
-    book over its seatings; the family's kept hands), reordered so that a broken engine is caught
+    book over its seatings; the family's kept hands, and those under the books' other readings),
+    reordered so that a broken engine is caught
     early, and stopped at the first disagreement (exit 1; 0 when everything agrees).
 
     First pass: 1/FIRST_PASS of every budget — sampled play of every seating (its seeded prefix),
@@ -543,6 +544,9 @@ def refine_walk(books: Sequence[str], *, budget: int, samples: int) -> int:
                 )  # fmt: skip
                 if kept is not None and (code := said(kept, stage)):
                     return code
+                for other in refine.under_readings(model, rules, seating, rulebook=book):
+                    if code := said(other, stage):
+                        return code
         for cfg in configs:
             model = model_of(cfg)
             check = check_for(cfg.name, cfg.rules, cfg.seating)
