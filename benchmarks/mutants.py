@@ -655,21 +655,27 @@ def spec_text(book: str, key: str | None, value: str, new_id: str, root: Path = 
 
 
 LAST_PROPERTIES = ("hand-scores",)
-"""Properties proved after the others, each alone with its own time limit (`--property-timeout`).
+"""Properties proved after the others, each alone with its own limit of CPU seconds
+(`--property-cpu`: CPU, not wall time, so that a loaded machine does not cut it short).
 `hand-scores` replays its kept hands, and searches from scratch for the scores they do not show:
 the hands are kept for the book's own id and rules, so a spec mutant (an id of its own, one rule
 changed) has none, and under a changed capture sum the search can run for hours where under the
 book's it takes a minute. A property that runs out of time is recorded as `unfinished` in the
 row (its checks counted neither way); the mutant is judged on the checks that finished."""
-PROPERTY_TIMEOUT = 600.0
+PROPERTY_CPU = 300
 
 
 def prove_spec(
-    path: Path, timeout: float, properties: Sequence[str] = ()
+    path: Path, timeout: float, properties: Sequence[str] = (), cpu: int | None = None
 ) -> tuple[Outcome, list[dict[str, Any]]]:
-    """`arbitro prove --spec FILE --json --jobs 1` on a spec file (only `properties`, when named):
-    the outcome (status "ran" or "error") and the results."""
+    """`arbitro prove --spec FILE --json --jobs 1` on a spec file (only `properties`, when named;
+    stopped after `cpu` seconds of CPU, when given): the outcome (status "ran" or "error") and
+    the results."""
     code = cli(ROOT)
+    if cpu is not None:
+        code = (
+            f"import resource; resource.setrlimit(resource.RLIMIT_CPU, ({cpu}, {cpu + 10})); {code}"
+        )
     with tempfile.TemporaryDirectory(prefix="arbitro-specmut-") as tmp:
         out = Path(tmp) / "out.json"
         args = ["-c", code, "prove", "--spec", str(path), "--json", "--jobs", "1"]
@@ -684,11 +690,12 @@ def prove_spec(
 
 
 def prove_spec_in_parts(
-    path: Path, timeout: float, property_timeout: float
+    path: Path, timeout: float, property_cpu: int
 ) -> tuple[Outcome, list[dict[str, Any]], list[str]]:
-    """Every property but LAST_PROPERTIES in one run (`timeout`), then each of those alone
-    (`property_timeout`): the outcome of the whole (CPU summed; "error" when the first run
-    failed), the results, and the last properties that ran out of time."""
+    """Every property but LAST_PROPERTIES in one run, then each of those alone, stopped after
+    `property_cpu` seconds of CPU (each run also after `timeout` seconds of wall time): the
+    outcome of the whole (CPU summed; "error" when the first run failed), the results, and the
+    last properties that did not finish."""
     from arbitro.proofs.properties import names
 
     first = [n for n in names() if n not in LAST_PROPERTIES]
@@ -697,7 +704,7 @@ def prove_spec_in_parts(
     if o.status == "error":
         return o, results, []
     for name in LAST_PROPERTIES:
-        got, more = prove_spec(path, property_timeout, [name])
+        got, more = prove_spec(path, timeout, [name], property_cpu)
         spent += got.seconds
         if got.status == "error":
             unfinished.append(name)
@@ -719,7 +726,7 @@ def run_spec_mutants(
     timeout: float,
     jobs: int,
     done: Callable[[list[dict[str, Any]]], None] | None = None,
-    property_timeout: float = PROPERTY_TIMEOUT,
+    property_cpu: int = PROPERTY_CPU,
 ) -> list[dict[str, Any]]:
     """Each book's spec renamed and unchanged (the baseline), then each mutant: the checks that
     are REFUTED with a witness on the mutant and were not on the baseline (of the properties
@@ -737,7 +744,7 @@ def run_spec_mutants(
                 book, None if m is None else m.key, "" if m is None else m.value, new_id
             )
             path.write_text(text, encoding="utf-8")
-            return prove_spec_in_parts(path, timeout, property_timeout)
+            return prove_spec_in_parts(path, timeout, property_cpu)
 
         with ThreadPoolExecutor(max(1, jobs)) as pool:
             books = sorted({m.book for m in chosen})
@@ -767,7 +774,7 @@ def run_spec_mutants(
                        "detail": o.detail}  # fmt: skip
                 if gone:
                     row["unfinished"] = sorted(set(gone))
-                    row["property_timeout"] = property_timeout
+                    row["property_cpu"] = property_cpu
                 rows.append(row)
                 if done is not None:
                     done(rows)
@@ -1160,7 +1167,7 @@ def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -
             )
             if s.get("unfinished"):
                 got += "; " + ", ".join(
-                    f"`{x}` unfinished in {s.get('property_timeout', PROPERTY_TIMEOUT):.0f} s"
+                    f"`{x}` unfinished in {s.get('property_cpu', PROPERTY_CPU)} s of CPU"
                     for x in s["unfinished"]
                 )
             if s.get("run") and s["run"] != spec_usual:
@@ -1192,7 +1199,7 @@ def spec_main(args: argparse.Namespace) -> int:
 
             write_text(args.json, json.dumps(rows, indent=2) + "\n", force=True)
 
-    rows = run_spec_mutants(chosen, args.timeout, args.jobs, write, args.property_timeout)
+    rows = run_spec_mutants(chosen, args.timeout, args.jobs, write, args.property_cpu)
     killed = sum(r["status"] == "killed" for r in rows)
     print(f"\nspec mutants turning a property REFUTED with a witness: {killed}/{len(rows)} "
           f"({100.0 * killed / max(len(rows), 1):.0f}%) in {time.time() - started:.0f} s of wall time")  # fmt: skip
@@ -1243,9 +1250,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="the refine layer walks only these of the family's rulebooks")  # fmt: skip
     p.add_argument("--test", action="append", metavar="PATH", help=f"suite paths (default {SUITE})")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per layer run")
-    p.add_argument("--property-timeout", type=float, default=PROPERTY_TIMEOUT,
-                   help=f"with --spec-mutants: seconds for each of {', '.join(LAST_PROPERTIES)}, "
-                        "proved alone after the other properties (default %(default)g)")  # fmt: skip
+    p.add_argument("--property-cpu", type=int, default=PROPERTY_CPU,
+                   help=f"with --spec-mutants: CPU seconds for each of {', '.join(LAST_PROPERTIES)}, "
+                        "proved alone after the other properties (default %(default)s)")  # fmt: skip
     p.add_argument("--jobs", type=int, default=1, help="mutants run side by side (default 1)")
     p.add_argument("--no-control", action="store_true", help="skip the unmutated control run")
     p.add_argument("--json", metavar="FILE",
