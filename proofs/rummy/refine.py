@@ -35,6 +35,11 @@ it returns the first place where the engine and the relations of `arbitro.proofs
 5. **The hand's score.** When an action ends the hand, the final position read into the score
    encoding (`score.config`) satisfies its facts and gives the engine's points, category by
    category, for every side.
+6. **The game's end.** At the same actions, the running totals are the ones before plus those
+   points, and the game is over exactly when the game-end encoding (`game_end.over`, from
+   *:target-score, *:target-rule, *:target-tie) says so; the engine is asked the same action
+   again with the totals moved so that a side lands exactly on the target (`start` begins
+   every other sampled game near it, so that such totals keep the hand's opening minimums).
 
 Implements, as checks, *:layouts, *:packs, *:jokers-per-pack and, through the relations, every
 clause those encode.
@@ -688,7 +693,7 @@ def start(rules: RummyRules, seating: Seating, rng: random.Random) -> list[int] 
     """Where a sampled hand's game starts (see `proofs.refine.STARTS`): every other hand at 0
     points, the others near the game's end, each side's total drawn from the `NEAR_END` points
     below *:target-score, so that the game-end row checks the game's end (*:target-score,
-    *:target-rule, *:target-tie) with totals whose opening minimum is the table's last."""
+    *:target-rule, *:target-tie), also with the totals moved onto the target."""
     if rng.random() < 0.5:
         return None
     top = rules.target_score
