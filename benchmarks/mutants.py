@@ -493,7 +493,8 @@ MUTANTS: tuple[Mutant, ...] = (
 def refine_walk(books: Sequence[str], *, budget: int, samples: int) -> int:
     """`prove --refine`'s walk of these rulebooks (`proofs.refine.run`: every explorer
     configuration of the books, `budget` states each; `samples` states of full-size play per
-    book over its seatings; the family's kept hands), reordered so that a broken engine is caught
+    book over its seatings; the family's kept hands, and those under the books' other readings),
+    reordered so that a broken engine is caught
     early, and stopped at the first disagreement (exit 1; 0 when everything agrees).
 
     First pass: 1/FIRST_PASS of every budget — sampled play of every seating (its seeded prefix),
@@ -543,6 +544,9 @@ def refine_walk(books: Sequence[str], *, budget: int, samples: int) -> int:
                 )  # fmt: skip
                 if kept is not None and (code := said(kept, stage)):
                     return code
+                for other in refine.under_readings(model, rules, seating, rulebook=book):
+                    if code := said(other, stage):
+                        return code
         for cfg in configs:
             model = model_of(cfg)
             check = check_for(cfg.name, cfg.rules, cfg.seating)
@@ -650,19 +654,62 @@ def spec_text(book: str, key: str | None, value: str, new_id: str, root: Path = 
     return text[: start + 1] + f"value = {value}" + text[end:]
 
 
-def prove_spec(path: Path, timeout: float) -> tuple[Outcome, list[dict[str, Any]]]:
-    """`arbitro prove --spec FILE --json --jobs 1` on a spec file: the outcome (status "ran" or
-    "error") and the results."""
+LAST_PROPERTIES = ("hand-scores",)
+"""Properties proved after the others, each alone with its own limit of CPU seconds
+(`--property-cpu`: CPU, not wall time, so that a loaded machine does not cut it short).
+`hand-scores` replays its kept hands, and searches from scratch for the scores they do not show:
+the hands are kept for the book's own id and rules, so a spec mutant (an id of its own, one rule
+changed) has none, and under a changed capture sum the search can run for hours where under the
+book's it takes a minute. A property that runs out of time is recorded as `unfinished` in the
+row (its checks counted neither way); the mutant is judged on the checks that finished."""
+PROPERTY_CPU = 300
+
+
+def prove_spec(
+    path: Path, timeout: float, properties: Sequence[str] = (), cpu: int | None = None
+) -> tuple[Outcome, list[dict[str, Any]]]:
+    """`arbitro prove --spec FILE --json --jobs 1` on a spec file (only `properties`, when named;
+    stopped after `cpu` seconds of CPU, when given): the outcome (status "ran" or "error") and
+    the results."""
     code = cli(ROOT)
+    if cpu is not None:
+        code = (
+            f"import resource; resource.setrlimit(resource.RLIMIT_CPU, ({cpu}, {cpu + 10})); {code}"
+        )
     with tempfile.TemporaryDirectory(prefix="arbitro-specmut-") as tmp:
         out = Path(tmp) / "out.json"
         args = ["-c", code, "prove", "--spec", str(path), "--json", "--jobs", "1"]
+        for name in properties:
+            args += ["--property", name]
         got = _run(ROOT, args, timeout, stdout=out)
         try:
             data = json.loads(out.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return Outcome("error", got.seconds, got.detail), []
     return Outcome("ran", got.seconds, ""), list(data.get("results", []))
+
+
+def prove_spec_in_parts(
+    path: Path, timeout: float, property_cpu: int
+) -> tuple[Outcome, list[dict[str, Any]], list[str]]:
+    """Every property but LAST_PROPERTIES in one run, then each of those alone, stopped after
+    `property_cpu` seconds of CPU (each run also after `timeout` seconds of wall time): the
+    outcome of the whole (CPU summed; "error" when the first run failed), the results, and the
+    last properties that did not finish."""
+    from arbitro.proofs.properties import names
+
+    first = [n for n in names() if n not in LAST_PROPERTIES]
+    o, results = prove_spec(path, timeout, first)
+    spent, unfinished = o.seconds, []
+    if o.status == "error":
+        return o, results, []
+    for name in LAST_PROPERTIES:
+        got, more = prove_spec(path, timeout, [name], property_cpu)
+        spent += got.seconds
+        if got.status == "error":
+            unfinished.append(name)
+        results += more
+    return Outcome("ran", spent, ""), results, unfinished
 
 
 def verdicts(results: Sequence[dict[str, Any]]) -> dict[str, tuple[str, bool]]:
@@ -679,35 +726,42 @@ def run_spec_mutants(
     timeout: float,
     jobs: int,
     done: Callable[[list[dict[str, Any]]], None] | None = None,
+    property_cpu: int = PROPERTY_CPU,
 ) -> list[dict[str, Any]]:
     """Each book's spec renamed and unchanged (the baseline), then each mutant: the checks that
-    are REFUTED with a witness on the mutant and were not on the baseline. `done` is given the
-    rows so far as each mutant ends."""
+    are REFUTED with a witness on the mutant and were not on the baseline (of the properties
+    that finished on both: see LAST_PROPERTIES). `done` is given the rows so far as each mutant
+    ends."""
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="arbitro-specmut-") as tmp:
 
-        def prove_one(book: str, m: SpecMutant | None) -> tuple[Outcome, list[dict[str, Any]]]:
+        def prove_one(
+            book: str, m: SpecMutant | None
+        ) -> tuple[Outcome, list[dict[str, Any]], list[str]]:
             new_id = f"{book}-{'base' if m is None else 'm' + str(SPEC_MUTANTS.index(m))}"
             path = Path(tmp) / f"{new_id}.toml"
             text = spec_text(
                 book, None if m is None else m.key, "" if m is None else m.value, new_id
             )
             path.write_text(text, encoding="utf-8")
-            return prove_spec(path, timeout)
+            return prove_spec_in_parts(path, timeout, property_cpu)
 
         with ThreadPoolExecutor(max(1, jobs)) as pool:
             books = sorted({m.book for m in chosen})
             base = {b: pool.submit(prove_one, b, None) for b in books}
             runs = {m: pool.submit(prove_one, m.book, m) for m in chosen}
             base_v = {}
+            base_left: dict[str, list[str]] = {}
             for b, f in base.items():
-                o, res = f.result()
-                base_v[b] = verdicts(res)
+                o, res, left = f.result()
+                base_v[b], base_left[b] = verdicts(res), left
                 print(f"baseline {b}: {o.status} in {o.seconds:.0f}s: " + ", ".join(
-                    f"{k} {v[0]}" for k, v in base_v[b].items()), flush=True)  # fmt: skip
+                    f"{k} {v[0]}" for k, v in base_v[b].items())
+                    + "".join(f"; {x} unfinished" for x in left), flush=True)  # fmt: skip
             for m, f in runs.items():
-                o, res = f.result()
-                got = verdicts(res)
+                o, res, left = f.result()
+                gone = (*left, *base_left[m.book])  # a property unfinished on either side
+                got = {k: v for k, v in verdicts(res).items() if k.split("/")[0] not in gone}
                 was = base_v[m.book]
                 turned = sorted(k for k, (v, w) in got.items()
                                 if v == "REFUTED" and w and was.get(k, ("",))[0] != "REFUTED")  # fmt: skip
@@ -718,6 +772,9 @@ def run_spec_mutants(
                        "about": m.about, "status": status, "refuted": turned,
                        "changed": changed, "cpu_seconds": round(o.seconds, 1),
                        "detail": o.detail}  # fmt: skip
+                if gone:
+                    row["unfinished"] = sorted(set(gone))
+                    row["property_cpu"] = property_cpu
                 rows.append(row)
                 if done is not None:
                     done(rows)
@@ -1074,6 +1131,10 @@ def summary(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) ->
             f"- spec mutants caught (a check REFUTED with a witness that the baseline does not "
             f"refute): **{len(caught)} of {len(spec)}** run: {names(caught)}"
         )
+        ran = {r["name"] for r in spec}
+        unrun = [m for m in SPEC_MUTANTS if m.name not in ran]
+        if unrun:
+            out.append("- spec mutants **not run**: " + ", ".join(f"`{m.name}`" for m in unrun))
     return [*out, ""] if out else out
 
 
@@ -1104,6 +1165,11 @@ def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -
             got = ", ".join(f"`{x}`" for x in s["refuted"]) or (
                 "none" if s["status"] == "survived" else s["status"]
             )
+            if s.get("unfinished"):
+                got += "; " + ", ".join(
+                    f"`{x}` unfinished in {s.get('property_cpu', PROPERTY_CPU)} s of CPU"
+                    for x in s["unfinished"]
+                )
             if s.get("run") and s["run"] != spec_usual:
                 got += f" [{s['run']}]"
             lines.append(f"| `{s['name']}` | {s['about']} | {got} | {s['cpu_seconds']:.0f} |")
@@ -1133,7 +1199,7 @@ def spec_main(args: argparse.Namespace) -> int:
 
             write_text(args.json, json.dumps(rows, indent=2) + "\n", force=True)
 
-    rows = run_spec_mutants(chosen, args.timeout, args.jobs, write)
+    rows = run_spec_mutants(chosen, args.timeout, args.jobs, write, args.property_cpu)
     killed = sum(r["status"] == "killed" for r in rows)
     print(f"\nspec mutants turning a property REFUTED with a witness: {killed}/{len(rows)} "
           f"({100.0 * killed / max(len(rows), 1):.0f}%) in {time.time() - started:.0f} s of wall time")  # fmt: skip
@@ -1184,6 +1250,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="the refine layer walks only these of the family's rulebooks")  # fmt: skip
     p.add_argument("--test", action="append", metavar="PATH", help=f"suite paths (default {SUITE})")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per layer run")
+    p.add_argument("--property-cpu", type=int, default=PROPERTY_CPU,
+                   help=f"with --spec-mutants: CPU seconds for each of {', '.join(LAST_PROPERTIES)}, "
+                        "proved alone after the other properties (default %(default)s)")  # fmt: skip
     p.add_argument("--jobs", type=int, default=1, help="mutants run side by side (default 1)")
     p.add_argument("--no-control", action="store_true", help="skip the unmutated control run")
     p.add_argument("--json", metavar="FILE",

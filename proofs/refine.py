@@ -50,6 +50,9 @@ class Disagreement:
     missing: tuple[dict[str, Any], ...] = ()
     extra: tuple[dict[str, Any], ...] = ()
     action: int | None = None  # the place of the action in legal_actions, for "successor"
+    scores: tuple[int, ...] | None = None
+    """The running totals the game must start from for its transcript to reach this difference,
+    where the check asked the engine from other totals than the walk's (None: the walk's own)."""
 
 
 class StateCheck(Protocol):
@@ -96,6 +99,7 @@ a red three as the stock's last card)."""
 
 STARTS: dict[str, str] = {
     "escoba": "arbitro.proofs.escoba.refine:start",
+    "rummy": "arbitro.proofs.rummy.refine:start",
 }
 """Each game family's starting points for sampled play, as "module:function" of (rules, seating,
 rng) -> running totals per side or None: a game the engine starts at those totals (as a
@@ -133,6 +137,62 @@ def directed(
     hands = getattr(importlib.import_module(module), name)(rules, seating)
     if not hands:
         return None
+    return _walk_hands(
+        model, rules, seating, hands, rulebook=rulebook, target=target, check=check,
+        options=options,
+    )  # fmt: skip
+
+
+READINGS: dict[str, str] = {
+    "rummy": "arbitro.proofs.rummy.positions:readings",
+}
+"""Each game family's kept hands walked under another reading of the book than the walk's, as
+"module:function" of (rulebook, options, seating) -> [(options, rules, [(dealer, deck order,
+actions as JSON)])]: the hands a bug that shows only under a reading other than the default
+needs (Samba and Canasta: a stock-out that scores the melds of no side where only the side
+going out keeps them, a natural and a wild taking the pile before the side has opened)."""
+
+
+def reading_label(rulebook: str, options: Mapping[str, Any], seating: Seating) -> str:
+    """How a walk names its book, readings and seating: "samba-es [k=label], 4 players in 2
+    sides"."""
+    reading = "".join(
+        f" [{k}={str(v).lower() if isinstance(v, bool) else v}]" for k, v in options.items()
+    )
+    return f"{rulebook}{reading}, {seating.players} players" + (
+        f" in {seating.sides} sides" if seating.sides != seating.players else ""
+    )
+
+
+def under_readings(
+    model: GameModel, rules: Rules, seating: Seating, *, rulebook: str, options: Any = (),
+) -> list[Report]:  # fmt: skip
+    """The family's kept hands under the book's other readings (READINGS), one report per
+    reading, each walked with the rules of that reading and its own refiner; a transcript's
+    header carries the reading in `options`, so `arbitro check` replays it under it."""
+    where = READINGS.get(family(rules))
+    if where is None:
+        return []
+    module, name = where.split(":")
+    made = getattr(importlib.import_module(module), name)(rulebook, dict(options), seating)
+    out: list[Report] = []
+    for chosen, other, hands in made:
+        if not hands:
+            continue
+        target = f"{reading_label(rulebook, chosen, seating)} (kept hands)"
+        out.append(
+            _walk_hands(
+                model, other, seating, hands, rulebook=rulebook, target=target, options=chosen
+            )
+        )
+    return out
+
+
+def _walk_hands(
+    model: GameModel, rules: Rules, seating: Seating, hands: Sequence[Any], *, rulebook: str,
+    target: str, check: StateCheck | None = None, options: Any = (),
+) -> Report:  # fmt: skip
+    """Every state of these kept hands ((dealer, deck order, actions as JSON) each)."""
     started = time.process_time()
     check = check or refiner_for(rules, seating)
     rep = Report(target)
@@ -149,7 +209,7 @@ def directed(
                 bad = Disagreement("enabled", f"the engine refuses the kept hand's {act}")
             if bad is not None:
                 rep.first = bad
-                head = _header(model, rulebook, options, seating, order, None, dealer)
+                head = _header(model, rulebook, options, seating, order, None, dealer, bad.scores)
                 rep.transcript = transcript(model, rules, head, order, path, seating, bad)
                 rep.cpu_seconds = time.process_time() - started
                 return rep
@@ -322,7 +382,9 @@ def exhaustive(
                 if bad is not None:
                     path = _path(parent, state, model, rules)
                     rep.first = bad
-                    head = _header(model, rulebook, options, seating, order, config)
+                    head = _header(
+                        model, rulebook, options, seating, order, config, scores=bad.scores
+                    )
                     rep.transcript = transcript(model, rules, head, order, path, seating, bad)
                     rep.cpu_seconds = time.process_time() - started
                     return rep
@@ -377,7 +439,8 @@ def sampled(
             rep.actions += len(actions)
             if bad is not None:
                 rep.first = bad
-                head = _header(model, rulebook, options, seating, order, None, dealer, totals)
+                starts = bad.scores if bad.scores is not None else totals
+                head = _header(model, rulebook, options, seating, order, None, dealer, starts)
                 rep.transcript = transcript(model, rules, head, order, path, seating, bad)
                 rep.cpu_seconds = time.process_time() - started
                 return rep
@@ -495,17 +558,12 @@ def run(
         )
         done(rep)
     chosen_options = dict(options or {})
-    reading = "".join(
-        f" [{k}={str(v).lower() if isinstance(v, bool) else v}]" for k, v in chosen_options.items()
-    )
     for book in rulebooks if samples > 0 else ():
         rules = rules_for(book, chosen_options or None)
         model = _model_for(book)
         seatings = list(model.seatings(rules))
         for seating in seatings:
-            label = f"{book}{reading}, {seating.players} players" + (
-                f" in {seating.sides} sides" if seating.sides != seating.players else ""
-            )
+            label = reading_label(book, chosen_options, seating)
             try:
                 check = refiner_for(rules, seating)
             except RefineError as e:
@@ -522,6 +580,8 @@ def run(
             )  # fmt: skip
             if kept is not None:
                 done(kept)
+            for rep in under_readings(model, rules, seating, rulebook=book, options=chosen_options):
+                done(rep)
     return out
 
 
@@ -529,6 +589,7 @@ __all__ = [
     "CONFIG_BUDGET",
     "DIRECTED",
     "EVERY_DEAL_UP_TO",
+    "READINGS",
     "REFINERS",
     "SAMPLES",
     "STARTS",
@@ -540,9 +601,11 @@ __all__ = [
     "all_orders",
     "exhaustive",
     "orders_for",
+    "reading_label",
     "refiner_for",
     "run",
     "sampled",
     "seed_orders",
     "transcript",
+    "under_readings",
 ]

@@ -42,7 +42,7 @@ and, through the eager hands, *:pile-add-after, *:pile-wild-pair-after, *:frozen
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arbitro.model.game import Seating
@@ -347,6 +347,8 @@ __all__ = [
     "GROWING",
     "MAX_STEPS",
     "PREFERRED",
+    "READINGS",
+    "READING_HANDS",
     "STOCK_OUT_DEALS",
     "Position",
     "directed",
@@ -355,6 +357,7 @@ __all__ = [
     "long_escalera",
     "long_wild_meld",
     "play",
+    "readings",
     "red_for_red",
     "upcard_twice",
 ]
@@ -371,3 +374,54 @@ def _reds_and_plain(rules: RummyRules, seating: Seating) -> tuple[list[int], lis
         if _kind(c) not in C.RED_THREES and not in_classes(_kind(c), rules.upcard_cover)
     ]
     return deck, reds, plain
+
+
+# ---------------------------------------------------------------- hands under another reading
+
+READINGS: tuple[tuple[str, object], ...] = (
+    # only the side going out scores its melds: a hand ended with nobody out (the stock run out,
+    # which the refiner's position row scores at every state) then scores the melds of no side
+    ("score_losing_melds", False),
+    # a natural and a wild take the pile once the side has opened, not once anybody took it
+    ("pile_wild_pair_after", "side_opened"),
+    # a set starts with two naturals: the natural and the wild of a pile take start one
+    ("set_start_min_naturals", 2),
+)
+"""The readings a bug can hide behind in a walk of the book's defaults, as (clause key, value):
+under each reading of a book that gives the clause that value and is not the book's default
+(nor the reading the walk was asked for), the READING_HANDS are walked too."""
+READING_HANDS = (0,)
+"""The seeds of the eager hands walked under each such reading (played by the EAGER chooser,
+EAGER_STEPS actions kept)."""
+
+
+def readings(
+    rulebook: str, options: Mapping[str, str | bool], seating: Seating
+) -> list[tuple[dict[str, str | bool], RummyRules, list[Position]]]:
+    """The hands to walk under the book's other readings (READINGS): for each, the options that
+    select it (added to `options`, the readings the walk was asked for), the rules they give and
+    the eager hands of READING_HANDS played under them."""
+    from arbitro.model.schema import option_key, rules_for
+    from arbitro.model.spec import load_rulebook
+
+    book = load_rulebook(rulebook)
+    asked = {option_key(k) for k in options}
+    out: list[tuple[dict[str, str | bool], RummyRules, list[Position]]] = []
+    for key, value in READINGS:
+        if key in asked or not book.has(key):
+            continue
+        clause = book.clause(key)
+        for reading in clause.readings:
+            if reading.label == clause.default or reading.value != value:
+                continue
+            chosen: dict[str, str | bool] = {**options, key: reading.label}
+            rules = rules_for(rulebook, chosen)
+            if not isinstance(rules, RummyRules):
+                continue
+            hands = []
+            for seed in READING_HANDS:
+                order = list(RUMMY.deck(rules, seating))
+                random.Random(f"eager:{seed}").shuffle(order)
+                hands.append(play(rules, seating, order, preferred=EAGER, steps=EAGER_STEPS))
+            out.append((chosen, rules, hands))
+    return out

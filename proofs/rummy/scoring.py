@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from arbitro.model.schema import RummyRules
@@ -277,6 +278,10 @@ def _bounds(rules: RummyRules, timeout: float) -> Result:
         )
 
     text = ", ".join(f"{k} {text_of(k, '..')}" for k in values if k != "total")
+    play = _played(rules, values["total"], reached["total"])
+    if play.beyond is not None:
+        verdict = Verdict.REFUTED
+        reasons.append(play.beyond)
     statement = (
         "each category and the hand score lie between a least and a greatest value, each reached "
         "by a configuration and proved optimal, or proved a bound with the gap to the best "
@@ -289,8 +294,8 @@ def _bounds(rules: RummyRules, timeout: float) -> Result:
             verdict,
             time.perf_counter() - t0,
             witness=Witness(
-                f"hand score {text_of('total', ' to ')} ({text})",
-                {"extremes": extremes, "gaps": gaps},
+                f"hand score {text_of('total', ' to ')} ({text}); {play.text}",
+                {"extremes": extremes, "gaps": gaps, "played": play.data},
             ),
             reason="; ".join(reasons),
             values=values,
@@ -303,9 +308,10 @@ def _bounds(rules: RummyRules, timeout: float) -> Result:
         "every category keeps its sign, and each category and a side's hand score have proved "
         "least and greatest values (the gap stated where a bound is not reached)",
         tuple(checks),
-        f"a side's hand score: {text_of('total', ' to ')}",
+        f"a side's hand score: {text_of('total', ' to ')}; {play.text}",
         time.perf_counter() - started,
         values={
+            "played": play.data,
             "bounds": values,
             "reached": reached,
             "proved": settled,
@@ -313,6 +319,67 @@ def _bounds(rules: RummyRules, timeout: float) -> Result:
             "gaps": gaps,
         },
     )
+
+
+@dataclass(frozen=True)
+class PlayedEnds:
+    """The hands played toward the ends of the hand score, against the configurations' ends."""
+
+    text: str
+    data: dict[str, Any]
+    beyond: str | None
+    """A hand the engine scores past a proved bound (the encoding misses a play), if any."""
+
+
+def _played(
+    rules: RummyRules, bound: list[int | None], reached: list[int | None]
+) -> PlayedEnds:  # fmt: skip
+    """Each end of the hand score against the best hand played toward it
+    (`arbitro.proofs.rummy.score_hands`): reached by a hand when the hand scores the bound, else
+    the gap between them stated; a hand past a proved bound refutes it."""
+    from arbitro.proofs.rummy import score_hands
+
+    got = score_hands.played(rules)
+    parts: list[str] = []
+    data: dict[str, Any] = {}
+    beyond: str | None = None
+    for i, end in enumerate(("min", "max")):
+        word = "least" if end == "min" else "greatest"
+        for hand in got.hands.get(end, {}).values():
+            b = bound[i]
+            past = b is not None and (hand.score < b if end == "min" else hand.score > b)
+            if past and beyond is None:
+                beyond = (
+                    f"a hand of {hand.layout} (dealer {hand.dealer}) scores {hand.score} for side "
+                    f"{hand.side}, past the proved {word} {b}"
+                )
+        best = got.best(end)
+        if best is None:
+            parts.append(f"{word} no hand played")
+            data[end] = None
+            continue
+        b = bound[i]
+        gap = None if b is None else abs(best.score - b)
+        entry = {
+            "score": best.score,
+            "layout": best.layout,
+            "dealer": best.dealer,
+            "side": best.side,
+            "chooser": best.chooser,
+            "bound": b,
+            "configuration": reached[i],
+            "gap": gap,
+        }
+        data[end] = entry
+        if gap == 0:
+            parts.append(f"{word} {best.score} reached by a hand ({best.layout})")
+        elif b is not None:
+            parts.append(f"{word} played {best.score} ({best.layout}), {gap} short of {b}")
+        else:
+            parts.append(f"{word} played {best.score} ({best.layout})")
+    if got.problems:
+        data["problems"] = got.problems
+    return PlayedEnds("hands: " + ", ".join(parts), data, beyond)
 
 
 # ---------------------------------------------------------------- score-step

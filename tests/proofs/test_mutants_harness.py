@@ -186,3 +186,57 @@ def test_the_docs_tables_are_the_recorded_runs() -> None:
     # a row whose refine cell changed since the docs were written is noticed
     flipped = {**engine[0], "refine": {**engine[0]["refine"], "status": "survived"}}
     assert missing([flipped, *engine[1:]], spec)
+
+
+def test_a_spec_property_that_runs_out_of_time_is_stated_not_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Spec mutants: the properties of LAST_PROPERTIES are proved alone after the others, with
+    their own CPU limit. One that runs out (here hand-scores on the mutant) is recorded as
+    unfinished and counted neither way; the mutant is caught by the checks that finished; a
+    property unfinished on the baseline does not count on the mutant either."""
+    m = harness()
+    calls: list[tuple[str, tuple[str, ...], float]] = []
+
+    def result(prop: str, check: str, verdict: str) -> dict[str, Any]:
+        c: dict[str, Any] = {"name": check, "verdict": verdict}
+        if verdict == "REFUTED":
+            c["witness"] = {"description": "-"}
+        return {"property": prop, "checks": [c]}
+
+    def fake(path: Path, timeout: float, properties: Any = (), cpu: Any = None) -> Any:
+        props = tuple(properties)
+        calls.append((path.stem, props, cpu))
+        mutant = path.stem.endswith(("-m0", "-m1"))
+        if props == ("hand-scores",):
+            if mutant and path.stem.endswith("-m0"):  # the mutant's search runs out
+                return m.Outcome("error", 5.0, "exit -24"), []
+            verdict = "REFUTED" if mutant else "PROVED"  # m1: refuted, but see the baseline
+            return m.Outcome("ran", 1.0, ""), [result("hand-scores", "scores/2", verdict)]
+        assert "hand-scores" not in props and "book-numbers" in props
+        verdict = "REFUTED" if path.stem.endswith("-m0") else "PROVED"
+        return m.Outcome("ran", 2.0, ""), [result("book-numbers", "capture", verdict)]
+
+    monkeypatch.setattr(m, "prove_spec", fake)
+    chosen = [m.SPEC_MUTANTS[0]]
+    rows = m.run_spec_mutants(chosen, 60.0, 1, property_cpu=7)
+    assert [(r["status"], r["refuted"], r.get("unfinished")) for r in rows] == [
+        ("killed", ["book-numbers/capture"], ["hand-scores"])
+    ]
+    assert rows[0]["cpu_seconds"] == 7.0  # both runs of the mutant
+    assert [c[2] for c in calls if c[1] == ("hand-scores",)] == [7, 7]  # its CPU limit
+    assert all(c[2] is None for c in calls if c[1] != ("hand-scores",))
+    cell = next(x for x in m.markdown([], rows).splitlines() if x.startswith("| `"))
+    assert "`hand-scores` unfinished in 7 s of CPU" in cell
+
+    # the baseline's hand-scores unfinished: the mutant's REFUTED hand-scores is not counted
+    def base_late(path: Path, timeout: float, properties: Any = (), cpu: Any = None) -> Any:
+        if tuple(properties) == ("hand-scores",) and path.stem.endswith("-base"):
+            return m.Outcome("error", 5.0, "exit -24"), []
+        return fake(path, timeout, properties, cpu)
+
+    monkeypatch.setattr(m, "prove_spec", base_late)
+    rows = m.run_spec_mutants([m.SPEC_MUTANTS[1]], 60.0, 1, property_cpu=7)
+    assert [(r["status"], r["refuted"], r.get("unfinished")) for r in rows] == [
+        ("survived", [], ["hand-scores"])
+    ]

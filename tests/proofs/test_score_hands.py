@@ -1,0 +1,234 @@
+"""Hands the engine plays toward the ends of a Samba or Canasta side's hand score.
+
+The expected numbers come from the book's scoring clauses, not from the hands: canasta-es counts
+a joker 50 against a side that holds it, a two or an ace 20, a black three 100 (its 5 and 95
+more), 500 more when one player holds every black three of the deck, and its red threes 100 each
+against a side with no canasta, all of them 800 (canasta-es, *Puntuación*). Three packs and six
+jokers (the three-pairs layout, 13 cards a player) hold 6 black threes, 6 jokers, 12 twos and 12
+aces. A side of two players who never meld, draw one and discard one, ends with 26 cards: at
+most the six black threes with one player, the six jokers, the twelve twos and two aces, so
+
+    -(6 x 100 + 500 + 6 x 50 + 12 x 20 + 2 x 20) - 800 = -2480.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+
+from arbitro.model.game import HandResult
+from arbitro.model.rummy.model import RUMMY
+from arbitro.model.schema import RummyRules, rules_for
+from arbitro.oracle.check import check_lines
+from arbitro.proofs.rummy import cards as C
+from arbitro.proofs.rummy import score_hands as S
+from arbitro.proofs.rummy import scoring
+from arbitro.proofs.verdict import Verdict
+
+BOOK = rules_for("canasta-es")
+assert isinstance(BOOK, RummyRules)
+WORST_HELD = -(6 * 100 + 500 + 6 * 50 + 12 * 20 + 2 * 20) - 800
+BOOK_COST = {"JK": 50, "2": 20, "A": 20, "3": 100}
+"""canasta-es's cost of a card held (*Puntuación*): 10 for K to 8, 5 for 7 to 4."""
+
+
+def _book_cost(name: str) -> int:
+    rank = "JK" if name == "JK" else name[:-1]
+    if rank in BOOK_COST:
+        return BOOK_COST[rank]
+    return 10 if rank in ("K", "Q", "J", "10", "9", "8") else 5
+
+
+def _book_score(state: Any, side: int) -> int:
+    """A canasta-es side's hand score from a final position, by the book's *Puntuación* and
+    *Honores y premios*: the cards melded count for it and those held against it, a black three
+    held 100 against, every black three with one player 500 more, a canasta of 7 cards 500 clean
+    and 300 with wilds, 2000 of wilds alone, 500 more with 5 canastas and 2000 instead with 7, a
+    red three 100 (for it with a canasta, else against; all of the deck 800), going out 100."""
+    seats = range(side, state.players, state.sides)
+    held = [RUMMY.card_name(c) for s in seats for c in state.hands[s]]
+    melds = [[RUMMY.card_name(c) for c in m.cards] for m in state.table[side].melds]
+    total = sum(_book_cost(c) if c[:-1] != "3" else 5 for m in melds for c in m)
+    total -= sum(_book_cost(c) for c in held)
+    blacks = sum(1 for c in RUMMY.deck(BOOK, _seating(state)) if RUMMY.card_name(c) in ("3C", "3S"))
+    if any(
+        sum(RUMMY.card_name(c) in ("3C", "3S") for c in state.hands[s]) == blacks for s in seats
+    ):
+        total -= 500
+    canastas = 0
+    for m in melds:
+        if len(m) < 7 or m[0][:-1] == "3":
+            continue
+        canastas += 1
+        wilds = sum(1 for c in m if c == "JK" or c.startswith("2"))
+        total += 2000 if wilds == len(m) else 300 if wilds else 500
+    total += 2000 if canastas >= 7 else 500 if canastas >= 5 else 0
+    reds = len(state.table[side].red_threes)
+    all_reds = sum(
+        1 for c in RUMMY.deck(BOOK, _seating(state)) if RUMMY.card_name(c) in ("3D", "3H")
+    )
+    worth = 800 if reds == all_reds else 100 * reds
+    total += worth if canastas else -worth
+    result = RUMMY.last_hand(state)
+    went = (
+        result is not None
+        and result.reason == "went-out"
+        and any(not state.hands[s] for s in seats)
+    )
+    if went:
+        total += 100
+        melded_blacks = sum(1 for m in melds for c in m if c in ("3C", "3S"))
+        total += 500 if melded_blacks == blacks else 0
+    return total
+
+
+def _seating(state: Any) -> Any:
+    return S.seating_of(BOOK, state.layout)
+
+
+def _final(rules: RummyRules, hand: S.Hand) -> Any:
+    seating = S.seating_of(rules, hand.layout)
+    state: Any = RUMMY.deal(rules, RUMMY.new_game(rules, seating, hand.dealer), list(hand.order))
+    for act in hand.actions:
+        state = RUMMY.apply(rules, state, RUMMY.action_from_json(act))
+    return state
+
+
+def test_the_whole_hand_caught_scores_the_book_s_worst_held_hand() -> None:
+    seating = S.seating_of(BOOK, "three-pairs")
+    hand = S.low(BOOK, seating)
+    assert hand is not None and hand.reason == "stock-out"
+    assert hand.score == WORST_HELD
+    # read off the final position with the book's values, not the engine's scoring
+    state = _final(BOOK, hand)
+    held = [RUMMY.card_name(c) for s in range(0, 6, 3) for c in state.hands[s]]
+    assert len(held) == 26
+    blacks = [
+        s for s in (0, 3) if sum(RUMMY.card_name(c) in ("3C", "3S") for c in state.hands[s]) == 6
+    ]
+    assert blacks, "one player holds every black three"
+    reds = len(state.table[0].red_threes)
+    assert reds == 6 and not state.table[0].melds
+    assert -sum(_book_cost(x) for x in held) - 500 - 800 == WORST_HELD
+
+
+def _best_kept(end: str) -> dict[str, Any]:
+    kept = [e for e in S.stored("canasta-es") if e["end"] == end]
+    assert {e["layout"] for e in kept} == {s.layout for s in RUMMY.seatings(BOOK)}
+    pick = min if end == "min" else max
+    return pick(kept, key=lambda e: int(e["score"]))
+
+
+@pytest.mark.parametrize("end", ["min", "max"])
+def test_the_kept_hands_score_what_the_book_counts_in_their_final_positions(end: str) -> None:
+    entry = _best_kept(end)
+    hand = S.replay_kept(BOOK, entry)
+    assert hand.score == entry["score"] == _book_score(_final(BOOK, hand), hand.side)
+
+
+def test_the_kept_hand_s_transcript_passes_arbitro_check() -> None:
+    hand = S.replay_kept(BOOK, _best_kept("min"))
+    lines = S.transcript(BOOK, hand)
+    # one hand of a game: every action legal, the hand line's scores the referee's own
+    report = check_lines([json.dumps(x) for x in lines])
+    assert (report.status, report.hands, report.mismatches) == ("incomplete", 1, []), report
+    # a claimed score changed by 5 is caught by the referee
+    lines[-1]["scores"][0] += 5
+    assert check_lines([json.dumps(x) for x in lines]).status == "score-mismatch"
+
+
+def test_a_changed_penalty_moves_the_least_hand_by_the_book_s_difference() -> None:
+    """A spec mutant (the all-in-one-hand penalty 500 -> 400): the kept hand, replayed, scores
+    100 more for each side whose player holds every black three, and its transcript written under
+    the mutant no longer passes the book's referee."""
+    entry = _best_kept("min")
+    book = S.replay_kept(BOOK, entry)
+    state = _final(BOOK, book)
+    one = any(
+        sum(RUMMY.card_name(c) in ("3C", "3S") for c in state.hands[s]) == 6
+        for s in range(book.side, state.players, state.sides)
+    )
+    assert one
+    mutant = dataclasses.replace(BOOK, black_threes_all_in_hand_penalty=400)
+    hand = S.replay_kept(mutant, entry)
+    assert hand.score == book.score + 100
+    report = check_lines([json.dumps(x) for x in S.transcript(mutant, hand)])
+    assert report.status == "score-mismatch"
+
+
+def test_a_changed_bonus_moves_the_greatest_hand_by_the_book_s_difference() -> None:
+    """A spec mutant (a clean canasta 500 -> 450): the kept hand scores 50 less for each clean
+    canasta its side holds at the end (counted in the final position)."""
+    entry = _best_kept("max")
+    book = S.replay_kept(BOOK, entry)
+    state = _final(BOOK, book)
+    clean = sum(
+        1
+        for m in state.table[book.side].melds
+        if len(m.cards) >= 7
+        and not any(
+            RUMMY.card_name(c) == "JK" or RUMMY.card_name(c).startswith(("2", "3")) for c in m.cards
+        )
+    )
+    assert clean >= 1
+    mutant = dataclasses.replace(BOOK, bonus_clean_canasta=450)
+    hand = S.replay_kept(mutant, entry)
+    assert hand.score == book.score - 50 * clean
+
+
+class JokersAtFiveHundred:
+    """The Samba and Canasta engine with a bug planted: a joker held costs 500, not 50."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(RUMMY, name)
+
+    def last_hand(self, state: Any) -> HandResult | None:
+        real = RUMMY.last_hand(state)
+        if real is None:
+            return None
+        cats = []
+        for side in range(len(real.categories)):
+            held = [
+                c for seat in range(side, state.players, state.sides) for c in state.hands[seat]
+            ]
+            jokers = sum(1 for c in held if C.kind_of(RUMMY.card_name(c)) == C.JOKER)
+            c = dict(real.categories[side])
+            c["hand"] -= 450 * jokers
+            cats.append(c)
+        return HandResult(real.reason, tuple(sum(c.values()) for c in cats), tuple(cats))
+
+
+def test_score_bounds_reports_the_gap_to_the_hands_played() -> None:
+    out = scoring.bounds(BOOK, 60.0)
+    assert out.verdict is Verdict.PROVED
+    low, high = out.values["played"]["min"], out.values["played"]["max"]
+    assert low["score"] == _best_kept("min")["score"]
+    assert high["score"] == _best_kept("max")["score"]
+    assert low["gap"] == low["score"] - low["bound"] > 0
+    assert high["gap"] == high["bound"] - high["score"] > 0
+    assert f"{low['gap']} short of" in out.summary
+
+
+def test_a_hand_the_engine_scores_past_a_proved_bound_refutes_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(S, "_engine", JokersAtFiveHundred)
+    out = scoring.bounds(BOOK, 60.0)
+    assert out.verdict is Verdict.REFUTED
+    bad = next(c for c in out.checks if c.name == "bounds")
+    assert "past the proved least" in bad.reason
+
+
+def test_the_command_prints_the_kept_hand_as_a_transcript(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert S.main(["canasta-es", "--transcript", "max"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    report = check_lines(lines)
+    assert (report.status, report.hands, report.mismatches) == ("incomplete", 1, []), report
+    assert json.loads(lines[-1])["scores"][0] == _best_kept("max")["score"]
+    assert S.main(["canasta-es", "samba-es", "--transcript", "max"]) == 2
+    assert "exactly one rulebook" in capsys.readouterr().err
