@@ -120,6 +120,9 @@ def test_bench_prove_reads_the_kill_rates(tmp_path: Path) -> None:
     assert got[1].startswith("engine mutants killed by suite  2/3 (67%)") and "NOT met" in got[1]
     assert got[2].startswith("engine mutants killed by either  2/3 (67%)")
     assert got[3].startswith("spec mutants turning a property REFUTED  1/2 (50%)")
+    # the spec mutants defined but absent from the recorded run are named
+    names = [x.name for x in harness().SPEC_MUTANTS]
+    assert f"({len(names)} not run: {', '.join(names)})" in got[3]
 
 
 def test_runs_join_by_mutant_the_last_run_winning(tmp_path: Path) -> None:
