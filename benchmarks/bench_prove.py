@@ -73,11 +73,14 @@ def mutation_rates(engine: Path = ENGINE_RUN, spec: Path = SPEC_RUN) -> list[str
         lines.append(f"engine mutants: no run recorded ({engine.name} is absent)")
     if spec.is_file():
         srows: list[dict[str, Any]] = json.loads(spec.read_text(encoding="utf-8"))
-        n, total, pct = _rate(srows, lambda r: r["status"] == "killed")
+        proved = [r for r in srows if r["status"] != "error"]
+        n, total, pct = _rate(proved, lambda r: r["status"] == "killed")
         ran = {r.get("name") for r in srows}
         unrun = [x for x in spec_mutant_names() if x not in ran]
+        refused = len(srows) - len(proved)
         lines.append(
             f"spec mutants turning a property REFUTED  {n}/{total} ({pct:.0f}%)"
+            + (f"  ({refused} refused before any property)" if refused else "")
             + (f"  ({len(unrun)} not run: {', '.join(unrun)})" if unrun else "")
         )
     else:
