@@ -50,6 +50,9 @@ class Disagreement:
     missing: tuple[dict[str, Any], ...] = ()
     extra: tuple[dict[str, Any], ...] = ()
     action: int | None = None  # the place of the action in legal_actions, for "successor"
+    scores: tuple[int, ...] | None = None
+    """The running totals the game must start from for its transcript to reach this difference,
+    where the check asked the engine from other totals than the walk's (None: the walk's own)."""
 
 
 class StateCheck(Protocol):
@@ -96,6 +99,7 @@ a red three as the stock's last card)."""
 
 STARTS: dict[str, str] = {
     "escoba": "arbitro.proofs.escoba.refine:start",
+    "rummy": "arbitro.proofs.rummy.refine:start",
 }
 """Each game family's starting points for sampled play, as "module:function" of (rules, seating,
 rng) -> running totals per side or None: a game the engine starts at those totals (as a
@@ -205,7 +209,7 @@ def _walk_hands(
                 bad = Disagreement("enabled", f"the engine refuses the kept hand's {act}")
             if bad is not None:
                 rep.first = bad
-                head = _header(model, rulebook, options, seating, order, None, dealer)
+                head = _header(model, rulebook, options, seating, order, None, dealer, bad.scores)
                 rep.transcript = transcript(model, rules, head, order, path, seating, bad)
                 rep.cpu_seconds = time.process_time() - started
                 return rep
@@ -378,7 +382,9 @@ def exhaustive(
                 if bad is not None:
                     path = _path(parent, state, model, rules)
                     rep.first = bad
-                    head = _header(model, rulebook, options, seating, order, config)
+                    head = _header(
+                        model, rulebook, options, seating, order, config, scores=bad.scores
+                    )
                     rep.transcript = transcript(model, rules, head, order, path, seating, bad)
                     rep.cpu_seconds = time.process_time() - started
                     return rep
@@ -433,7 +439,8 @@ def sampled(
             rep.actions += len(actions)
             if bad is not None:
                 rep.first = bad
-                head = _header(model, rulebook, options, seating, order, None, dealer, totals)
+                starts = bad.scores if bad.scores is not None else totals
+                head = _header(model, rulebook, options, seating, order, None, dealer, starts)
                 rep.transcript = transcript(model, rules, head, order, path, seating, bad)
                 rep.cpu_seconds = time.process_time() - started
                 return rep

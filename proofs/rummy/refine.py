@@ -35,6 +35,11 @@ it returns the first place where the engine and the relations of `arbitro.proofs
 5. **The hand's score.** When an action ends the hand, the final position read into the score
    encoding (`score.config`) satisfies its facts and gives the engine's points, category by
    category, for every side.
+6. **The game's end.** At the same actions, the running totals are the ones before plus those
+   points, and the game is over exactly when the game-end encoding (`game_end.over`, from
+   *:target-score, *:target-rule, *:target-tie) says so; the engine is asked the same action
+   again with the totals moved so that a side lands exactly on the target (`start` begins
+   every other sampled game near it, so that such totals keep the hand's opening minimums).
 
 Implements, as checks, *:layouts, *:packs, *:jokers-per-pack and, through the relations, every
 clause those encode.
@@ -46,6 +51,8 @@ import copy
 import dataclasses
 import itertools
 import json
+import operator
+import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -63,12 +70,12 @@ from arbitro.proofs.rummy.moves import in_classes
 from arbitro.proofs.terms import Evaluator, variables
 
 
-def _plus(a: list[int], b: list[int]) -> list[int]:
-    return [x + y for x, y in zip(a, b, strict=True)]
+def _plus(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    return tuple(map(operator.add, a, b))
 
 
-def _minus(a: list[int], b: list[int]) -> list[int]:
-    return [x - y for x, y in zip(a, b, strict=True)]
+def _minus(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    return tuple(map(operator.sub, a, b))
 
 
 def _near(card: str, meld: Mapping[str, Any]) -> bool:
@@ -120,7 +127,7 @@ class _Split:
         )
         self.memo: dict[tuple[int, ...], bool] = {}
 
-    def local_ok(self, *vectors: list[int]) -> bool:
+    def local_ok(self, *vectors: Sequence[int]) -> bool:
         key = tuple(itertools.chain.from_iterable(vectors))
         got = self.memo.get(key)
         if got is None:
@@ -236,7 +243,10 @@ class Refiner:
         return not self._facts_broken(abstract.zones(pre, seat), melds, action)
 
     def _facts_broken(
-        self, zp: dict[str, list[int]], melds: list[list[int]], action: dict[str, Any]
+        self,
+        zp: Mapping[str, Sequence[int]],
+        melds: Sequence[Sequence[int]],
+        action: dict[str, Any],
     ) -> bool:
         """As `abstract.step_checks` reads a step, with the state after built from the action's
         effects on the zones `zp` of the state before (seen from the mover, whose side's melds
@@ -246,8 +256,8 @@ class Refiner:
         nxt = (seat + 1) % self.players if kind == "discard" else seat
         turn = abstract.turn_scalars({"players": self.players}, seat, nxt, kind == "discard")
         post = dict(zp)
-        touched: dict[str, list[int]] = {}
-        params: dict[str, list[int]] = {}
+        touched: dict[str, Sequence[int]] = {}
+        params: dict[str, Sequence[int]] = {}
         if kind in ("discard", "add"):
             card = abstract.counts([action["card"]])
             params["card"] = card
@@ -549,8 +559,88 @@ class Refiner:
             # black threes are melded only by a player going out, within the turn that ends the
             # hand: no position of play stops with them on the table (the hand's end is checked)
             return None
+        if any(c in blacks for c in pre["held"]):
+            # a pile held aside waits for the opening within the turn, so no hand ends with one;
+            # the all-in-hand penalty reads the hand alone, the encoding every card held
+            return None
         res = score_hand(tables(self.rules), state, "stock-out", -1)
         return self.score_difference({**pre, "result": {"reason": "stock-out"}}, res)
+
+    # ------------------------------------------------------------ the game's end
+
+    def hand_points(self, end: Mapping[str, Any]) -> list[int]:
+        """Each side's points for the finished hand `end`, by the score encoding (built by
+        `score_difference`, which runs first)."""
+        assert self._score is not None
+        cfg, _, ev, names, index = self._score
+        out = []
+        for side in range(int(end["sides"])):
+            v = abstract.config_values(cfg, end, side, index, names)
+            out.append(sum(int(x) for x in ev([v.get(n, 0) for n in names])))
+        return out
+
+    def game_end_difference(
+        self, state: Any, pre: Mapping[str, Any], action: Any, post: Mapping[str, Any], k: int
+    ) -> Disagreement | None:
+        """At an action that ends a hand: the running totals are the ones before plus the hand's
+        points by the score encoding, and the game is over exactly when the game-end encoding
+        (`game_end.over`: *:target-score, *:target-rule, *:target-tie) says so. Then the same
+        action is asked of the engine from the same position with the totals moved so that each
+        side in turn lands exactly on the target (one past it too where the book asks to exceed
+        it) and the others short of it, and every side at once (a tie on the target): a game
+        started at those totals whose
+        opening minimums are the same deals the same hand (`game_end.minimum`), so the walk's
+        transcript, started there, replays."""
+        from arbitro.proofs.rummy import game_end
+
+        points = self.hand_points(post)
+        before = [int(x) for x in pre["scores"]]
+        what = json.dumps(RUMMY.action_to_json(action))
+        text = self._game_end(before, points, [int(x) for x in post["scores"]], post["phase"])
+        if text is not None:
+            return Disagreement("successor", f"{what}: {text}", action=k)
+        top = self.rules.target_score
+        lands = (top, top + 1) if self.rules.target_rule == "exceed" else (top,)
+        # each side in turn on the target, the others where they were but short of it
+        below = [min(b, top - 1 - p) for b, p in zip(before, points, strict=True)]
+        probes = [
+            [*below[:s], x - points[s], *below[s + 1 :]] for s in range(len(before)) for x in lands
+        ]
+        probes.append([top - p for p in points])
+        mins = [int(x) for x in pre["minimums"]]
+        seen = {tuple(before)}
+        for starts in probes:
+            if tuple(starts) in seen or [game_end.minimum(self.rules, x) for x in starts] != mins:
+                continue
+            seen.add(tuple(starts))
+            moved = RUMMY.state_from_json(self.rules, {**pre, "scores": starts})
+            nxt = RUMMY.apply(self.rules, moved, action)
+            got = [int(x) for x in RUMMY.game_scores(nxt)]
+            text = self._game_end(starts, points, got, RUMMY.phase(nxt))
+            if text is not None:
+                head = f"{what}, the game started at {starts}"
+                return Disagreement("successor", f"{head}: {text}", action=k, scores=tuple(starts))
+        return None
+
+    def _game_end(
+        self, before: Sequence[int], points: Sequence[int], got: Sequence[int], phase: str
+    ) -> str | None:
+        from arbitro.proofs.rummy import game_end
+
+        want = [b + p for b, p in zip(before, points, strict=True)]
+        if list(got) != want:
+            return (
+                f"the running totals are {list(got)}, not {want} (before, plus the hand's points)"
+            )
+        over = bool(game_end.evaluator(self.rules, len(want))(want)[0])
+        if (phase == "over") != over:
+            r = self.rules
+            return (
+                f"the game is {'over' if phase == 'over' else 'not over'} at {want}, target "
+                f"{r.target_score} ({r.cid('target_score')}, {r.cid('target_rule')} "
+                f"{r.target_rule}, {r.cid('target_tie')} {r.target_tie})"
+            )
+        return None
 
     # ------------------------------------------------------------ the check
 
@@ -575,9 +665,10 @@ class Refiner:
         )
         if d is not None:
             return d
+        read: dict[Any, Any] = {}  # what the steps read from `pre`, read once
         for k, (act, nxt) in enumerate(zip(legal, successors, strict=True)):
             post = RUMMY.state_to_json(nxt)
-            broken = abstract.step_checks(self.ck, pre, act, post)
+            broken = abstract.step_checks(self.ck, pre, act, post, read)
             if broken:
                 text = "; ".join(str(b) for b in broken[:3])
                 return Disagreement("successor", f"{json.dumps(act)}: {text}", action=k)
@@ -591,7 +682,27 @@ class Refiner:
                     bad = self.score_difference(post, result)
                     if bad is not None:
                         return Disagreement("successor", f"{json.dumps(act)}: {bad}", action=k)
+                    d = self.game_end_difference(state, pre, actions[k], post, k)
+                    if d is not None:
+                        return d
         return None
+
+
+NEAR_END = 1000
+"""How many points short of *:target-score a sampled game near its end starts each side: about
+what a hand of random play gives a side, so that sampled hands end games, and a game that ends a
+hand with a side exactly on the target is near (the game-end row moves the totals there)."""
+
+
+def start(rules: RummyRules, seating: Seating, rng: random.Random) -> list[int] | None:
+    """Where a sampled hand's game starts (see `proofs.refine.STARTS`): every other hand at 0
+    points, the others near the game's end, each side's total drawn from the `NEAR_END` points
+    below *:target-score, so that the game-end row checks the game's end (*:target-score,
+    *:target-rule, *:target-tie), also with the totals moved onto the target."""
+    if rng.random() < 0.5:
+        return None
+    top = rules.target_score
+    return [rng.randrange(max(0, top - NEAR_END), top) for _ in range(seating.sides)]
 
 
 def refiner(rules: Any, seating: Seating) -> Callable[[Any, Sequence[Any], Sequence[Any]], Disagreement | None]:  # fmt: skip
@@ -601,7 +712,7 @@ def refiner(rules: Any, seating: Seating) -> Callable[[Any, Sequence[Any], Seque
     return Refiner(rules, seating)
 
 
-__all__ = ["DECIDED", "Refiner", "refiner"]
+__all__ = ["DECIDED", "NEAR_END", "Refiner", "refiner", "start"]
 
 
 def _hand_groups(

@@ -52,6 +52,7 @@ from typing import Any
 from arbitro.model.game import Seating
 from arbitro.model.schema import RummyRules, rules_for
 from arbitro.proofs.rummy import cards as C
+from arbitro.proofs.rummy import score
 from arbitro.proofs.rummy.moves import in_classes
 
 MAX_STEPS = 3000
@@ -439,7 +440,9 @@ def played(rules: RummyRules, every: bool = False, build: bool = False) -> Playe
     """The kept hands of the rulebook replayed under `rules`: for each end the one that scored
     best when kept (with `every`, the kept hand of every layout). An end with no kept hand that
     replays (another reading whose deck or seats differ, a spec of one's own) is built afresh
-    for every layout with dealer 0 and side 0; with `build`, every end is."""
+    with dealer 0 and side 0, in the first layout of each group of layouts the score encoding
+    tells apart (`score.seatings`: the deck, whether a side is one player); with `build`, every
+    end is."""
     hands: dict[str, dict[str, Hand]] = {}
     problems: list[str] = []
     kept = [] if build else stored(rules.rulebook)
@@ -457,7 +460,11 @@ def played(rules: RummyRules, every: bool = False, build: bool = False) -> Playe
             hands.setdefault(end, {})[again.layout] = again
         if end in hands:
             continue
+        # one layout of each group whose scores the encoding tells apart (deck, a side alone)
+        firsts = {g.names[0] for g in score.seatings(rules)}
         for seating in _engine().seatings(rules):
+            if seating.layout not in firsts:
+                continue
             got: Hand | None = None
             for make in builders:
                 try:

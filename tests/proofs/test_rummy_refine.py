@@ -162,10 +162,14 @@ def test_a_hand_scored_wrong_is_caught() -> None:
     pytest.fail("no hand ended")
 
 
-def test_a_relation_from_a_broken_rule_disagrees_and_check_replays_it() -> None:
+def test_a_relation_from_a_broken_rule_disagrees_and_check_replays_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The relation built with several sets of a rank allowed, the engine playing samba-es (one
-    set per rank): sampled play stops where the relation allows a second set of a rank, and
-    `arbitro check` replaying the transcript reports the difference at its last step."""
+    set per rank): sampled play (its games from 0 points) stops where the relation allows a
+    second set of a rank, and `arbitro check` replaying the transcript reports the difference
+    at its last step."""
+    monkeypatch.delitem(refine.STARTS, "rummy")
     r = rummy("samba-es")
     assert not r.several_sets_same_rank
     seat = next(iter(RUMMY.seatings(r)))
@@ -759,3 +763,112 @@ def test_an_unfinished_set_merged_into_a_finished_one_is_caught() -> None:
     merge = Merge(int(pre["seat"]), kings[0], kings[-1])
     d = ref(state, (*legal, merge), [*succ, succ[0]])
     assert d is not None and d.kind == "enabled" and d.extra == (RUMMY.action_to_json(merge),), d
+
+
+# ---------------------------------------------------------------- the game's end
+
+
+def _to_a_hand_end(
+    book: str, start: list[int], seed: int
+) -> tuple[Any, Seating, list[int], list[Any], Any]:
+    """Random play of a game started at the running totals `start` up to the first state where
+    an action ends the hand: (rules, seating, deck order, the actions from the deal, that
+    state). The engine alone plays (no refiner on the way)."""
+    r = rummy(book)
+    seat = next(iter(RUMMY.seatings(r)))
+    rng = random.Random(seed)
+    order = list(RUMMY.deck(r, seat))
+    rng.shuffle(order)
+    game = RUMMY.state_to_json(RUMMY.new_game(r, seat, 0))
+    s = RUMMY.deal(r, RUMMY.state_from_json(r, {**game, "scores": start}), order)
+    path: list[Any] = []
+    while RUMMY.phase(s) == "play":
+        acts = RUMMY.legal_actions(r, s)
+        if any(RUMMY.phase(RUMMY.apply(r, s, a)) != "play" for a in acts):
+            return r, seat, order, path, s
+        path.append(acts[rng.randrange(len(acts))])
+        s = RUMMY.apply(r, s, path[-1])
+    raise AssertionError("the hand ended without an action that ends it")
+
+
+def test_the_game_end_encoding_reads_the_books_target() -> None:
+    """`game_end.over` on the books' numbers: samba-es plays to 10,000 and reaching it is enough
+    (samba-es:target-score, samba-es:target-rule: "reach"); level sides in front play on
+    (samba-es:target-tie, play_on); canasta-es plays to 5,000 (canasta-es:target-score)."""
+    from arbitro.proofs.rummy import game_end
+
+    r = rummy("samba-es")
+    over = game_end.evaluator(r, 2)
+    assert over([10000, 9995])[0] and over([9995, 10000])[0] and over([12000, 11000])[0]
+    assert not over([9995, 9990])[0] and not over([10000, 10000])[0]
+    shared = game_end.evaluator(dataclasses.replace(r, target_tie="shared"), 2)
+    assert shared([10000, 10000])[0] and not shared([9995, 9995])[0]
+    past = game_end.evaluator(dataclasses.replace(r, target_rule="exceed"), 2)
+    assert not past([10000, 0])[0] and past([10001, 0])[0]
+    three = game_end.evaluator(rummy("canasta-es"), 3)
+    assert three([5000, 0, 4995])[0] and not three([4995, 0, 4990])[0]
+    assert not three([5000, 5000, 0])[0] and three([5000, 5005, 5000])[0]
+
+
+def _plays_on_exactly_on_the_target(r: Any) -> Any:
+    """The engine's `apply` with a side exactly on the target not ending the game (the engine
+    mutant `rummy-target-strict`: reaching the target asks for more than it)."""
+
+    def apply_on(rules: Any, state: Any, action: Any) -> Any:
+        after = RUMMY.apply(rules, state, action)
+        if RUMMY.phase(after) == "over" and r.target_score in RUMMY.game_scores(after):
+            return after._replace(phase="deal")
+        return after
+
+    return apply_on
+
+
+def test_a_game_that_goes_on_with_a_side_exactly_on_the_target_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """samba-es, a game started 1,000 points short of the target for both sides: at the first
+    action that ends a hand, the real engine agrees with the game-end row (its totals and, moved
+    so that each side in turn lands exactly on 10,000, the game over: samba-es:target-score,
+    "reach"); an engine that plays on with a side exactly on the target is caught there, and
+    the transcript, whose game starts at the totals asked, replays in `arbitro check`."""
+    r, seat, order, path, s = _to_a_hand_end("samba-es", [9000, 9000], 7)
+    acts = RUMMY.legal_actions(r, s)
+    assert Refiner(r, seat)(s, acts, [RUMMY.apply(r, s, a) for a in acts]) is None
+    broken = _plays_on_exactly_on_the_target(r)
+    _engine_in_refiner(monkeypatch, apply=broken)
+    d = Refiner(r, seat)(s, acts, [broken(r, s, a) for a in acts])
+    assert d is not None and d.kind == "successor" and d.scores is not None, d
+    assert "not over" in d.detail and "samba-es:target-score" in d.detail
+    head = {
+        "type": "header", "protocol": "arbitro/1", "rulebook": "samba-es", "options": {},
+        "players": seat.players, "sides": seat.sides, "layout": seat.layout, "dealer": 0,
+        "deals": [[RUMMY.card_name(c) for c in order]], "scores": list(d.scores),
+    }  # fmt: skip
+    lines = refine.transcript(RUMMY, r, head, order, path, seat, d)
+    verdict = check_lines([json.dumps(t) for t in lines])
+    assert verdict.status == "incomplete", verdict  # replayed to its last line, no hand claimed
+
+
+def test_a_game_end_encoding_off_the_book_disagrees_with_the_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The game-end row judges by the encoding, not by the engine: an encoding that asks for
+    more than the target (a side exactly on it plays on) disagrees with the book's engine where
+    the totals are moved so that a side lands exactly on samba-es's 10,000."""
+    from arbitro.proofs.rummy import game_end
+    from arbitro.proofs.terms import Evaluator, all_of, any_of
+
+    def strict(rules: Any, sides: int) -> Evaluator:
+        xs = game_end.totals(sides)
+        t = rules.target_score
+        over = any_of(
+            (x > t) & all_of(x > y for j, y in enumerate(xs) if j != i) for i, x in enumerate(xs)
+        )
+        return Evaluator([over], [f"side {i} total" for i in range(sides)])
+
+    r, seat, _, _, s = _to_a_hand_end("samba-es", [9000, 9000], 7)
+    acts = RUMMY.legal_actions(r, s)
+    monkeypatch.setattr(game_end, "evaluator", strict)
+    d = Refiner(r, seat)(s, acts, [RUMMY.apply(r, s, a) for a in acts])
+    assert d is not None and d.kind == "successor" and d.scores is not None, d
+    assert "the game is over" in d.detail and "target 10000" in d.detail
