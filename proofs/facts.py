@@ -91,6 +91,27 @@ def _no_key(values: Sequence[Any]) -> None:
     return None
 
 
+class _Group:
+    """Facts that read the same slots: compiled together, their failures remembered by the
+    slots' values (the last ones, compared first: often the very same objects, then a table)."""
+
+    __slots__ = ("bits", "ev", "key", "last", "memo", "used", "which")
+
+    def __init__(self, used: tuple[int, ...], which: tuple[int, ...], ev: Evaluator) -> None:
+        self.used = used
+        self.which = which
+        self.ev = ev
+        self.key: Callable[[Sequence[Any]], Any] = operator.itemgetter(*used) if used else _no_key
+        # a group of no slot is evaluated at the first call, when every slot is new
+        self.bits = sum(1 << i for i in used) or -1
+        self.last: tuple[int, ...] = ()
+        self.memo: dict[Any, tuple[int, ...]] = {}
+
+
+_UNSEEN = object()
+"""No value: the last values of a checker not called yet."""
+
+
 class SlotChecker:
     """Facts whose unknowns are read in *slots* (a zone's count per card kind, or one scalar),
     evaluated on concrete values a group at a time and remembered: the facts that read the same
@@ -113,33 +134,45 @@ class SlotChecker:
         for j, f in enumerate(self.facts):
             used = tuple(sorted({where[v.name] for v in variables((f.term,))}))
             grouped.setdefault(used, []).append(j)
-        self.groups: list[
-            tuple[Callable[[Sequence[Any]], Any], tuple[int, ...], tuple[int, ...], Evaluator, dict[Any, Any]]
-        ] = []  # fmt: skip
+        self.groups: list[_Group] = []
         for used, which in grouped.items():
             names = [n for i in used for n in self.slots[i]]
             ev = Evaluator([self.facts[j].term for j in which], names, exact=True)
-            key = operator.itemgetter(*used) if used else _no_key
-            self.groups.append((key, used, tuple(which), ev, {}))
+            self.groups.append(_Group(used, tuple(which), ev))
+        self.last: tuple[Any, ...] = (_UNSEEN,) * len(self.slots)
 
     def failing_at(self, values: Sequence[Any]) -> list[int]:
         """The places (in `facts`) of the facts that do not hold, in order."""
+        # the slots whose value is not the very object of the last call (a state's zones are
+        # read once for all its successors and candidates, a pile's counts are shared): the
+        # groups reading none of them answer as they did
+        changed = 0
+        bit = 1
+        for v, w in zip(values, self.last, strict=True):
+            if v is not w:
+                changed |= bit
+            bit <<= 1
+        self.last = tuple(values)
         bad: list[int] = []
-        for slots_of, used, which, ev, memo in self.groups:
-            key = slots_of(values)
-            got = memo.get(key)
-            if got is None:
-                flat: list[Value] = []
-                for i in used:
-                    v = values[i]
-                    if isinstance(v, int):
-                        flat.append(v)
-                    else:
-                        flat += v
-                got = tuple(j for j, ok in zip(which, ev(flat), strict=True) if not ok)
-                if len(memo) >= self.MEMORY:
-                    memo.clear()
-                memo[key] = got
+        for g in self.groups:
+            if changed & g.bits:
+                key = g.key(values)
+                got = g.memo.get(key)
+                if got is None:
+                    flat: list[Value] = []
+                    for i in g.used:
+                        v = values[i]
+                        if isinstance(v, int):
+                            flat.append(v)
+                        else:
+                            flat += v
+                    got = tuple(j for j, ok in zip(g.which, g.ev(flat), strict=True) if not ok)
+                    if len(g.memo) >= self.MEMORY:
+                        g.memo.clear()
+                    g.memo[key] = got
+                g.last = got
+            else:
+                got = g.last
             if got:
                 bad += got
         bad.sort()
