@@ -77,14 +77,25 @@ class FactChecker:
 
     def __init__(self, facts: Sequence[Fact], names: Sequence[str]) -> None:
         self.facts = tuple(facts)
-        self.evaluator = Evaluator([f.term for f in self.facts], names)
+        self.names = tuple(names)
+        # one value per name, unpacked at once: the usual call (another number of values goes
+        # through an evaluator that reads them one by one, built when first needed)
+        self.evaluator = Evaluator([f.term for f in self.facts], names, exact=True)
+        self._loose: Evaluator | None = None
+
+    def _values(self, values: Sequence[Value]) -> tuple[Value, ...]:
+        if len(values) == len(self.names):
+            return self.evaluator(values)
+        if self._loose is None:
+            self._loose = Evaluator([f.term for f in self.facts], self.names)
+        return self._loose(values)
 
     def failing(self, values: Sequence[Value]) -> list[Fact]:
-        got = self.evaluator(values)
+        got = self._values(values)
         return [f for f, ok in zip(self.facts, got, strict=True) if not ok]
 
     def holds(self, values: Sequence[Value]) -> bool:
-        return all(self.evaluator(values))
+        return all(self._values(values))
 
 
 def _no_key(values: Sequence[Any]) -> None:

@@ -46,12 +46,40 @@ _COUNTED: dict[tuple[str, ...], tuple[int, ...]] = {}
 (the stock of six packs, card by card, was most of a refiner's time)."""
 
 
-def _plus(a: Sequence[int], b: Sequence[int]) -> Vector:
-    return tuple(map(operator.add, a, b))
+def plus(a: Sequence[int], b: Sequence[int]) -> Vector:
+    """The sum of two count vectors (the same object again for the same two vectors, while it
+    is remembered: see `_DERIVED`)."""
+    return _derived(a, b, operator.add)
 
 
-def _minus(a: Sequence[int], b: Sequence[int]) -> Vector:
-    return tuple(map(operator.sub, a, b))
+def minus(a: Sequence[int], b: Sequence[int]) -> Vector:
+    """The difference of two count vectors (remembered as `plus` is)."""
+    return _derived(a, b, operator.sub)
+
+
+_DERIVED: dict[tuple[int, int, Any], tuple[Vector, Vector, Vector]] = {}
+"""Sums and differences of count vectors by the identity of their operands (kept alive here, so
+an identity is not reused while remembered): a state's hand less a card, its melds less a meld,
+are asked again for every successor and candidate of the state, and the same result object lets
+`facts.SlotChecker` answer the facts that read it without reading it again."""
+
+
+def _derived(a: Sequence[int], b: Sequence[int], op: Any) -> Vector:
+    if type(a) is not tuple or type(b) is not tuple:  # a mutable vector is never remembered
+        return tuple(map(op, a, b))
+    key = (id(a), id(b), op)
+    got = _DERIVED.get(key)
+    if got is not None and got[0] is a and got[1] is b:
+        return got[2]
+    out = tuple(map(op, a, b))
+    if len(_DERIVED) >= 1 << 14:
+        _DERIVED.clear()
+    _DERIVED[key] = (a, b, out)
+    return out
+
+
+_plus = plus
+_minus = minus
 
 
 _ZERO: Vector = (0,) * K
