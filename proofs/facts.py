@@ -8,10 +8,12 @@ them outright, while clause facts are assumptions it can name in an unsat core.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import operator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from arbitro.proofs.terms import BoolTerm, Evaluator, Value, all_of
+from arbitro.proofs.terms import BoolTerm, Evaluator, Value, all_of, variables
 
 STRUCTURE = "structure"
 """The tag of facts that are definitions or well-formedness, not rules of a book."""
@@ -85,4 +87,69 @@ class FactChecker:
         return all(self.evaluator(values))
 
 
-__all__ = ["STRUCTURE", "Fact", "FactChecker", "Facts", "structure"]
+def _no_key(values: Sequence[Any]) -> None:
+    return None
+
+
+class SlotChecker:
+    """Facts whose unknowns are read in *slots* (a zone's count per card kind, or one scalar),
+    evaluated on concrete values a group at a time and remembered: the facts that read the same
+    slots form a group, compiled on its own, and a group's failing facts are kept by the values
+    of its slots. A refiner checks many steps whose zones mostly repeat (every successor of a
+    state has the same state before, most zones of a step are unchanged), so most groups are
+    answered from memory; every fact is still evaluated on every value it has not met.
+
+    `slots[i]` names the unknowns of slot i; `failing(values)` takes one value per slot: a tuple
+    of ints for a slot of several unknowns, an int (or bool) for a slot of one."""
+
+    MEMORY = 1 << 15
+    """Values remembered per group (then forgotten at once: a long walk meets new ones)."""
+
+    def __init__(self, facts: Sequence[Fact], slots: Sequence[Sequence[str]]) -> None:
+        self.facts = tuple(facts)
+        self.slots = tuple(tuple(s) for s in slots)
+        where = {name: i for i, names in enumerate(self.slots) for name in names}
+        grouped: dict[tuple[int, ...], list[int]] = {}
+        for j, f in enumerate(self.facts):
+            used = tuple(sorted({where[v.name] for v in variables((f.term,))}))
+            grouped.setdefault(used, []).append(j)
+        self.groups: list[
+            tuple[Callable[[Sequence[Any]], Any], tuple[int, ...], tuple[int, ...], Evaluator, dict[Any, Any]]
+        ] = []  # fmt: skip
+        for used, which in grouped.items():
+            names = [n for i in used for n in self.slots[i]]
+            ev = Evaluator([self.facts[j].term for j in which], names, exact=True)
+            key = operator.itemgetter(*used) if used else _no_key
+            self.groups.append((key, used, tuple(which), ev, {}))
+
+    def failing_at(self, values: Sequence[Any]) -> list[int]:
+        """The places (in `facts`) of the facts that do not hold, in order."""
+        bad: list[int] = []
+        for slots_of, used, which, ev, memo in self.groups:
+            key = slots_of(values)
+            got = memo.get(key)
+            if got is None:
+                flat: list[Value] = []
+                for i in used:
+                    v = values[i]
+                    if isinstance(v, int):
+                        flat.append(v)
+                    else:
+                        flat += v
+                got = tuple(j for j, ok in zip(which, ev(flat), strict=True) if not ok)
+                if len(memo) >= self.MEMORY:
+                    memo.clear()
+                memo[key] = got
+            if got:
+                bad += got
+        bad.sort()
+        return bad
+
+    def failing(self, values: Sequence[Any]) -> list[Fact]:
+        return [self.facts[j] for j in self.failing_at(values)]
+
+    def holds(self, values: Sequence[Any]) -> bool:
+        return not self.failing_at(values)
+
+
+__all__ = ["STRUCTURE", "Fact", "FactChecker", "Facts", "SlotChecker", "structure"]

@@ -25,6 +25,8 @@ class Property:
     family: str  # "rummy" (Samba, Canasta) or "escoba"
     statement: str
     run: Run
+    default: bool = True
+    """Whether `arbitro prove` runs it without `--property` (a dear proof is asked for by name)."""
 
 
 def _rummy_conservation(rules: RummyRules, timeout: float, _: Mapping[str, Result]) -> Result:
@@ -82,13 +84,19 @@ def _table_rest(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> 
 def _escoba_bounds(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import scoring
 
-    return scoring.bounds(rules, timeout)
+    return scoring.score_bounds(rules, timeout)
 
 
 def _hand_scores(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import hand_scores
 
     return hand_scores.run(rules, timeout)
+
+
+def _most_escobas(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.escoba import hand_scores
+
+    return hand_scores.run(rules, timeout, solver=True)
 
 
 def _book_numbers(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
@@ -158,15 +166,27 @@ PROPERTIES: tuple[Property, ...] = (
     Property(
         "score-bounds",
         "escoba",
-        "no category is negative; least and greatest hand scores, proved",
+        "no category is negative; each category's least and greatest values, proved; a side's "
+        "hand score per seating: none above the most (unsat on the guarded relation), each up "
+        "to it played by a replayed hand",
         _escoba_bounds,
     ),
     Property(
         "hand-scores",
         "escoba",
-        "for every seating, the exact set of a side's hand scores: an exhausted search for the "
-        "most escobas, and a replayed hand for every score up to the most",
+        "for every seating, the exact set of a side's hand scores: the most escobas unsat above "
+        "on the guarded relation (an inductive invariant), and a replayed hand for every score "
+        "up to the most",
         _hand_scores,
+    ),
+    Property(
+        "most-escobas",
+        "escoba",
+        "for every seating, the exact set of a side's hand scores: the most escobas unsat above "
+        "on the guarded relation (an inductive invariant over its steps), and a replayed hand for "
+        "every score up to the most (not run by default: --property most-escobas)",
+        _most_escobas,
+        default=False,
     ),
     Property(
         "book-numbers",
@@ -193,11 +213,13 @@ def for_family(name: str) -> list[Property]:
     return [p for p in PROPERTIES if p.family == name]
 
 
-def names() -> list[str]:
-    """Every property name, each once, in order."""
+def names(default: bool = False) -> list[str]:
+    """Every property name, each once, in order (`default`: only those run without
+    `--property`)."""
     out: dict[str, None] = {}
     for p in PROPERTIES:
-        out.setdefault(p.name)
+        if p.default or not default:
+            out.setdefault(p.name)
     return list(out)
 
 

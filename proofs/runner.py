@@ -140,8 +140,9 @@ SAFETY_NET = 600.0
 far above what the resource limit allows on this project's machine, so that a verdict is decided
 by the resource limit (the same on any load), never by the clock."""
 
-TOGETHER = (("score-step", "opening-table"),)
-"""Properties run in one job, the later using the earlier's result."""
+TOGETHER = (("score-step", "opening-table"), ("score-bounds", "hand-scores"))
+"""Properties run in one job, the later using the earlier's result (or the work they share: Escoba's
+score-bounds and hand-scores ask the same search for the most escobas, done once per process)."""
 HEAVY = ("score-bounds", "conservation", "meld-caps")
 """The slowest properties, started first so that the workers finish together."""
 
@@ -253,7 +254,7 @@ def _run_all(
 def check_properties(wanted: Sequence[str] | None) -> list[str]:
     known = names()
     if not wanted:
-        return known
+        return names(default=True)
     bad = [w for w in wanted if w not in known]
     if bad:
         raise OptionError(f"unknown property {bad[0]!r}; properties: {', '.join(known)}")

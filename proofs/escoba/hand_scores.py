@@ -46,9 +46,10 @@ from typing import Any
 from arbitro.model.game import Seating
 from arbitro.model.schema import EscobaRules, rules_for
 from arbitro.proofs.escoba import cards as E
+from arbitro.proofs.escoba import escobas as E_
 from arbitro.proofs.escoba.relation import KINDS, deals_for, present, turn_order, values
 from arbitro.proofs.verdict import Check, NotEncoded, Result, Verdict
-from arbitro.proofs.verdict import Witness as Shown
+from arbitro.proofs.verdict import Witness as Witness_
 
 Play = tuple[int, tuple[int, ...]]
 """A value-level play: the value of the card played and the values it takes (none: laid)."""
@@ -494,6 +495,7 @@ def replay(
     model = _engine()
     state: Any = model.new_game(rules, seating_of(rules, players, sides), dealer)
     state = model.deal(rules, state, [model.parse_card(x) for x in order])
+    made = 0  # side 0's escobas as the engine's state counts them (not as its scoring does)
     for i, text in enumerate(plays):
         if model.phase(state) != "play":
             raise ReplayError(f"play {i + 1} ({text}): the hand is already over")
@@ -504,14 +506,32 @@ def replay(
         )
         if action not in model.legal_actions(rules, state):
             raise ReplayError(f"play {i + 1} ({text}) by seat {seat} is not legal")
+        made = _escobas_after(rules, state, action, made)
         state = model.apply(rules, state, action)
     result = model.last_hand(state)
     if result is None:
         raise ReplayError("the plays do not finish the hand")
     return Witness(
         players, sides, dealer, tuple(order), tuple(plays), tuple(result.scores),
-        tuple(dict(c) for c in result.categories), int(result.categories[0].get("escobas", 0)),
+        tuple(dict(c) for c in result.categories), made,
     )  # fmt: skip
+
+
+def _escobas_after(rules: EscobaRules, state: Any, action: Any, _: int) -> int:
+    """Side 0's escobas once `action` is played from `state`: the engine's own count before it,
+    and one more when it is a capture by side 0 that leaves the table bare (with *:rest-is-escoba,
+    the hand's last play leaving a rest that side 0 takes counts one too)."""
+    made = int(state.escobas[0])
+    side = action.seat % state.sides
+    mine = side == 0
+    if action.capture and state.table == action.capture:
+        return made + (1 if mine else 0)
+    last = not any(state.hands[s] & ~(1 << action.card) for s in range(state.players))
+    if rules.rest_is_escoba and last and not state.stock:
+        taker = side if action.capture else state.last_capturer
+        rest = state.table | (0 if action.capture else 1 << action.card)
+        return made + (1 if taker == 0 and rest else 0)
+    return made
 
 
 def category_most(rules: EscobaRules) -> int:
@@ -647,102 +667,115 @@ def seatings_of(rules: EscobaRules) -> list[tuple[int, int]]:
     return [(n, n) for n in rules.player_counts] + [(n, 2) for n in rules.team_player_counts]
 
 
+@dataclass
+class Exact:
+    """One seating's hand scores: the kept (and found) hands the engine replays, by score; the
+    most escobas they make; the bound the guarded relation proves (`escobas.most`); and what
+    that makes of the set."""
+
+    players: int
+    sides: int
+    shown: dict[int, Witness]
+    reached: int
+    most: E_.Most
+    """The bound: proved on the guarded relation (`solver`), or the search's (no checks)."""
+    solver: bool
+    top: int | None
+    beyond: Witness | None
+    problems: list[str]
+
+    @property
+    def label(self) -> str:
+        return f"{self.players} players" + (" in teams" if self.sides < self.players else "")
+
+    @property
+    def missing(self) -> list[int]:
+        return [] if self.top is None else [t for t in range(self.top + 1) if t not in self.shown]
+
+    @property
+    def reach(self) -> list[int]:
+        return sorted(t for t in self.shown if self.top is None or t <= self.top)
+
+
+def exact(
+    rules: EscobaRules, players: int, sides: int, timeout: float, *, search: bool | None = None,
+    relation: EscobaRules | None = None, solver: bool = True,
+) -> Exact:  # fmt: skip
+    """The hands of the seating replayed in the engine under `rules` (a score up to the most that
+    the kept hands do not show is searched for: `search` None, when one is missing; False,
+    never), and the most escobas proved on the guarded relation built from `relation` (default:
+    `rules`; a test breaks one rule of the relation alone, the engine playing the book) — with
+    `solver` False, the most escobas of the exhaustive search instead (`most_escobas`, about a
+    seventh of the CPU: `arbitro prove`'s default)."""
+    rel = relation or rules
+    shown: dict[int, Witness] = {}
+    problems: list[str] = []
+    for h in stored(rules.rulebook):
+        if (h.players, h.sides) != (players, sides):
+            continue
+        try:
+            w = replay(rules, players, sides, h.dealer, h.order, h.plays)
+        except (ReplayError, ValueError) as e:
+            problems.append(str(e))
+            continue
+        shown.setdefault(w.scores[0], w)
+    reached = max((w.escobas for w in shown.values()), default=0)
+    cats = category_most(rel)
+
+    def bound() -> tuple[E_.Most, int | None]:
+        if solver:
+            m = E_.cached_most(rel, players, sides, reached, timeout)
+        else:
+            s = E_.shared(most_escobas, rel, players, sides)
+            m = E_.Most(players, sides, reached, s.value if s.proved else None, ())
+        return m, (None if m.bound is None else cats + rel.escoba_points * m.bound)
+
+    most, top = bound()
+    if search or (
+        search is None and top is not None and any(t not in shown for t in range(top + 1))
+    ):
+        for t, w in seating_scores(rules, players, sides).witnesses.items():
+            shown.setdefault(t, w)
+        if max((w.escobas for w in shown.values()), default=0) > reached:
+            reached = max(w.escobas for w in shown.values())
+            most, top = bound()
+    beyond = None
+    if top is not None:
+        beyond = next((w for t, w in sorted(shown.items()) if t > top), None)
+    return Exact(players, sides, shown, reached, most, solver, top, beyond, problems)
+
+
 def run(
     rules: EscobaRules, timeout: float, *, search: bool | None = None,
-    relation: EscobaRules | None = None,
+    relation: EscobaRules | None = None, solver: bool = False,
 ) -> Result:  # fmt: skip
-    """Property `hand-scores`: for every seating, the exact set of a side's hand scores.
-
-    The kept hands are replayed in the engine under `rules`; a score up to the most that they do
-    not show is searched for (`search`: None, when one is missing; False, never). The search
-    and the most are built from `relation` when given (a test breaks one rule of the relation
-    alone, the engine playing the book)."""
+    """Property `hand-scores` (and, with `solver`, `most-escobas`): for every seating, the exact
+    set of a side's hand scores: the most escobas from the exhaustive search, or with `solver`
+    unsat above on the guarded relation (`escobas.py`: the inductive invariant ESC and the steps
+    that end a hand); every score up to the most played by a hand the engine replays. See
+    `exact` for `search` and `relation`."""
     started = time.perf_counter()
-    rel = relation or rules
-    kept = stored(rules.rulebook)
     checks: list[Check] = []
     sets: dict[str, list[int]] = {}
     parts: list[str] = []
     for players, sides in seatings_of(rules):
         t0 = time.perf_counter()
-        most = most_escobas(rel, players, sides)
-        top = category_most(rel) + rel.escoba_points * most.value
-        shown: dict[int, Witness] = {}
-        beyond: Witness | None = None
-        problems: list[str] = []
-        for h in kept:
-            if (h.players, h.sides) != (players, sides):
-                continue
-            try:
-                w = replay(rules, players, sides, h.dealer, h.order, h.plays)
-            except (ReplayError, ValueError) as e:
-                problems.append(str(e))
-                continue
-            if w.scores[0] > top and beyond is None:
-                beyond = w
-            shown.setdefault(w.scores[0], w)
-        label = f"{players} players" + (" in teams" if sides < players else "")
-        if search or (search is None and any(t not in shown for t in range(top + 1))):
-            found = seating_scores(rules, players, sides)
-            for t, w in found.witnesses.items():
-                shown.setdefault(t, w)
-                if t > top and beyond is None:
-                    beyond = w
-        missing = [t for t in range(top + 1) if t not in shown]
-        reach = sorted(t for t in shown if t <= top)
-        sets[label] = reach
-        statement = (
-            f"{label}: a side's hand score is exactly 0 to {top}: no hand makes more than "
-            f"{most.value} escobas (an exhausted search), and every score up to {top} is played "
-            "by a hand the engine replays"
-        )
-        data = {"most_escobas": most.value, "top": top, "scores": reach, "nodes": most.nodes}
-        if beyond is not None:
-            verdict, reason = Verdict.REFUTED, ""
-            wit = Shown(
-                f"{label}: the engine scores {beyond.scores[0]} for side 0, above the {top} the "
-                f"relation allows ({most.value} escobas at most)",
-                {"dealer": beyond.dealer, "order": " ".join(beyond.order),
-                 "plays": " ".join(beyond.plays), "scores": list(beyond.scores)},
-            )  # fmt: skip
-        elif not most.proved or missing:
-            verdict = Verdict.UNKNOWN
-            reason = "; ".join(
-                x
-                for x in (
-                    most.reason if not most.proved else "",
-                    f"no hand found scoring {', '.join(map(str, missing))}" if missing else "",
-                    f"{len(problems)} kept hands do not replay: {problems[0]}" if problems else "",
-                )
-                if x
-            )
-            wit = None
-            parts.append(f"{label}: at most {top}, not all shown")
-        else:
-            verdict, reason = Verdict.PROVED, ""
-            w = shown[top]
-            wit = Shown(
-                f"{label}: 0 to {top}; {top} by dealer {w.dealer}'s hand {' '.join(w.order)}",
-                {"dealer": w.dealer, "order": " ".join(w.order), "plays": " ".join(w.plays)},
-            )
-            parts.append(f"{label} 0-{top}")
-        checks.append(
-            Check(
-                f"scores/{players}" + ("t" if sides < players else ""),
-                statement,
-                verdict,
-                time.perf_counter() - t0,
-                witness=wit,
-                reason=reason,
-                values=data,
-            )
-        )
+        x = exact(rules, players, sides, timeout, search=search, relation=relation, solver=solver)
+        checks.append(seating_check(x, time.perf_counter() - t0))
+        sets[x.label] = x.reach
+        parts.append(part_text(x, checks[-1].verdict))
+    how = (
+        "unsat on the guarded relation"
+        if solver
+        else "by an exhausted search over the relation's plays (unsat on the relation: "
+        "--property most-escobas)"
+    )
     return Result(
-        NAME,
+        "most-escobas" if solver else NAME,
         rules.rulebook,
         {},
-        "for every seating, the exact set of a side's hand scores: the most escobas proved by an "
-        "exhausted search over the relation's plays, each score up to it played by a hand",
+        f"for every seating, the exact set of a side's hand scores: no score above the most, {how}"
+        ", and each score up to it played by a hand the engine replays",
         tuple(checks),
         "exact: " + ", ".join(parts)
         if all(c.verdict is Verdict.PROVED for c in checks)
@@ -750,6 +783,90 @@ def run(
         time.perf_counter() - started,
         values={"scores": sets},
     )
+
+
+def part_text(x: Exact, verdict: Verdict) -> str:
+    if verdict is Verdict.PROVED:
+        return f"{x.label} 0-{x.top}"
+    b = x.most.bound
+    if x.top is None or b is None:
+        return f"{x.label}: no bound proved, hands reach {max(x.shown, default=0)}"
+    gap = f" (the hands make {x.reached} escobas, {b} not excluded)" if b != x.reached else ""
+    return (
+        f"{x.label}: at most {x.top}{gap}, not all shown"
+        if x.missing
+        else f"{x.label}: at most {x.top}{gap}"
+    )
+
+
+def seating_check(x: Exact, seconds: float) -> Check:
+    """One seating's verdict: REFUTED when a step of the relation breaks ESC (its witness) or a
+    hand the engine replays scores above the relation's most; PROVED when the most is the one
+    the hands reach and every score up to it is shown; UNKNOWN otherwise (what is missing)."""
+    m = x.most
+    label = x.label
+    name = f"scores/{x.players}" + ("t" if x.sides < x.players else "")
+    bound_text = f"{m.bound}" if m.bound is not None else "?"
+    how = (
+        f"unsat on the guarded relation, from the invariant ESC proved inductive over its "
+        f"{len(m.checks)} checks"
+        if x.solver
+        else "an exhausted search over the relation's plays"
+    )
+    statement = (
+        f"{label}: a side's hand score is exactly 0 to {x.top if x.top is not None else '?'}: "
+        f"no side ends a hand with more than {bound_text} escobas ({how}), and every score up "
+        "to it is played by a hand the engine replays"
+    )
+    data: dict[str, Any] = {
+        "most_escobas": m.bound, "reached_escobas": x.reached, "top": x.top,
+        "scores": x.reach, "relation_checks": len(m.checks),
+    }  # fmt: skip
+    broken = next((c for c in m.checks if c.verdict is Verdict.REFUTED), None)
+    if broken is not None:
+        return Check(
+            name, statement, Verdict.REFUTED, seconds, witness=broken.witness,
+            reason=f"{broken.name}: {broken.statement}", values=data,
+        )  # fmt: skip
+    if x.beyond is not None:
+        b = x.beyond
+        wit = Witness_(
+            f"{label}: the engine scores {b.scores[0]} for side 0, above the {x.top} the "
+            f"relation allows ({m.bound} escobas at most)",
+            {"dealer": b.dealer, "order": " ".join(b.order),
+             "plays": " ".join(b.plays), "scores": list(b.scores)},
+        )  # fmt: skip
+        return Check(name, statement, Verdict.REFUTED, seconds, witness=wit, values=data)
+    if (
+        x.top is None
+        or m.bound != x.reached
+        or x.missing
+        or not m.inductive
+        or (not x.solver and m.bound is None)
+    ):
+        why = [c.reason for c in m.checks if c.verdict is not Verdict.PROVED and c.reason]
+        reason = "; ".join(
+            r
+            for r in (
+                why[0] if why else "",
+                f"the relation's bound {m.bound} is above the {x.reached} escobas the hands make"
+                if m.bound is not None and m.bound != x.reached
+                else "",
+                f"no hand found scoring {', '.join(map(str, x.missing))}" if x.missing else "",
+                f"{len(x.problems)} kept hands do not replay: {x.problems[0]}"
+                if x.problems
+                else "",
+            )
+            if r
+        )
+        return Check(name, statement, Verdict.UNKNOWN, seconds, reason=reason, values=data)
+    assert x.top is not None
+    w = x.shown[x.top]
+    wit = Witness_(
+        f"{label}: 0 to {x.top}; {x.top} by dealer {w.dealer}'s hand {' '.join(w.order)}",
+        {"dealer": w.dealer, "order": " ".join(w.order), "plays": " ".join(w.plays)},
+    )
+    return Check(name, statement, Verdict.PROVED, seconds, witness=wit, values=data)
 
 
 def generate(rules: EscobaRules, seed: int = 0) -> dict[str, Any]:

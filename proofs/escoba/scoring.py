@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from arbitro.model.schema import EscobaRules
@@ -380,6 +380,82 @@ def bounds(rules: EscobaRules, timeout: float) -> Result:
     )
 
 
+def score_bounds(rules: EscobaRules, timeout: float, solver: bool = False) -> Result:
+    """Property `score-bounds`: no category is ever negative; each category's least and greatest
+    value, proved optimal on the score encoding; and for each seating the exact set of a side's
+    hand scores — no score above the categories' greatest values and `escoba-points` times the
+    most escobas (from the exhaustive search over the relation's plays, or with `solver` unsat on
+    the guarded relation, `escobas.py`), every score up to it played by a hand the engine
+    replays (`hand_scores.exact`) — or, where the two sides do not meet, a bound with the gap
+    stated. It no longer admits totals over configurations of the score encoding (0 to 24 for
+    the book, where no hand makes more than 18)."""
+    from arbitro.proofs.escoba import hand_scores
+
+    started = time.perf_counter()
+    cfg = config(rules)
+    checks = signs(rules, timeout, cfg)
+    t0 = time.perf_counter()
+    problem = smt.Problem(cfg.facts.items, list(cfg.categories.values()))
+    signed = {c.name.removeprefix("sign/"): c.verdict is Verdict.PROVED for c in checks}
+    values: dict[str, Any] = {}
+    settled: dict[str, list[bool]] = {}
+    reasons: list[str] = []
+    for cat in CATEGORIES:
+        if cat == "escobas":  # what play reaches: the relation's, per seating, below
+            continue
+        pair: list[int | None] = []
+        settled[cat] = []
+        for maximise in (False, True):
+            at = 0 if not maximise and signed.get(cat) else None
+            opt = problem.optimum(
+                cfg.categories[cat], maximise=maximise, timeout=timeout, beyond=at
+            )
+            settled[cat].append(opt.status == "proved")
+            pair.append(opt.value)
+            if opt.status != "proved":
+                reasons.append(f"{cat}: {opt.reason or opt.status}")
+        values[cat] = pair
+    text = ", ".join(
+        f"{k} {range_text(v, settled[k]).replace(' to ', '..')}" for k, v in values.items()
+    )
+    checks.append(
+        Check(
+            "categories",
+            "each category but the escobas lies between a least and a greatest value, both "
+            "reached and proved optimal on the score encoding",
+            Verdict.UNKNOWN if reasons else Verdict.PROVED,
+            time.perf_counter() - t0,
+            witness=Witness(text, {}),
+            reason="; ".join(reasons),
+            values=values,
+        )
+    )
+    sets: dict[str, list[int]] = {}
+    parts: list[str] = []
+    for g in seatings(rules):
+        t1 = time.perf_counter()
+        x = hand_scores.exact(rules, g.players, g.sides, timeout, solver=solver)
+        c = hand_scores.seating_check(x, time.perf_counter() - t1)
+        checks.append(replace(c, name=c.name.replace("scores/", "total/")))
+        sets[x.label] = x.reach
+        parts.append(hand_scores.part_text(x, c.verdict))
+    every = all(c.verdict is Verdict.PROVED for c in checks)
+    summary = "a side's hand score: " + ("exactly " if every else "") + ", ".join(parts)
+    return Result(
+        "score-bounds",
+        rules.rulebook,
+        {},
+        "no category is negative; each category's least and greatest values proved; a side's "
+        "hand score per seating: none above the categories' most and the most escobas "
+        + ("(unsat on the guarded relation)" if solver else "(an exhausted search)")
+        + ", each score up to it played by a replayed hand",
+        tuple(checks),
+        summary,
+        time.perf_counter() - started,
+        values={"bounds": values, "proved": settled, "scores": sets},
+    )
+
+
 def deal_arithmetic(rules: EscobaRules, timeout: float) -> Result:
     """For every player count, the deals of a hand use the whole pack, no more, no less."""
     started = time.perf_counter()
@@ -431,6 +507,7 @@ __all__ = [
     "config",
     "deal_arithmetic",
     "decode",
+    "score_bounds",
     "seatings",
     "signs",
 ]

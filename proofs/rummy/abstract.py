@@ -18,25 +18,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbitro.model.schema import RummyRules
-from arbitro.proofs.facts import FactChecker
+from arbitro.proofs.facts import SlotChecker
 from arbitro.proofs.rummy import cards as C
 from arbitro.proofs.rummy.moves import Relation, relations, set_count
 from arbitro.proofs.rummy.score import Config
 from arbitro.proofs.terms import Value
 
 K = C.KINDS
-Vector = list[int]
+Vector = tuple[int, ...]
+"""A count per card kind (immutable: the same pile's vector is shared, and is a key of the
+memory of `facts.SlotChecker`)."""
 
 
 def counts(names: Sequence[str]) -> Vector:
-    """The count vector of a pile given by its cards' names (a new list each call)."""
+    """The count vector of a pile given by its cards' names."""
     key = tuple(names)
     got = _COUNTED.get(key)
     if got is None:
         if len(_COUNTED) >= 8192:
             _COUNTED.clear()  # a bounded memory: a long walk meets new piles all the time
         got = _COUNTED[key] = tuple(C.counts_of(list(key)))
-    return list(got)
+    return got
 
 
 _COUNTED: dict[tuple[str, ...], tuple[int, ...]] = {}
@@ -44,16 +46,19 @@ _COUNTED: dict[tuple[str, ...], tuple[int, ...]] = {}
 (the stock of six packs, card by card, was most of a refiner's time)."""
 
 
-def _plus(a: Vector, b: Vector) -> Vector:
-    return list(map(operator.add, a, b))
+def _plus(a: Sequence[int], b: Sequence[int]) -> Vector:
+    return tuple(map(operator.add, a, b))
 
 
-def _minus(a: Vector, b: Vector) -> Vector:
-    return list(map(operator.sub, a, b))
+def _minus(a: Sequence[int], b: Sequence[int]) -> Vector:
+    return tuple(map(operator.sub, a, b))
+
+
+_ZERO: Vector = (0,) * K
 
 
 def _zero() -> Vector:
-    return [0] * K
+    return _ZERO
 
 
 def melds_of(state: Mapping[str, Any], side: int) -> list[Vector]:
@@ -107,14 +112,17 @@ class Checker:
     def __init__(self, rules: RummyRules) -> None:
         self.rules = rules
         self.relations = relations(rules)
-        self.compiled: dict[str, FactChecker] = {}
+        self.compiled: dict[str, SlotChecker] = {}
         self.slots: dict[str, list[tuple[str, str]]] = {}
         self.seen: Counter[str] = Counter()
 
-    def _compiled(self, rel: Relation) -> FactChecker:
+    def _compiled(self, rel: Relation) -> SlotChecker:
+        """The relation's facts compiled by the slots `_slots` reads them from (see
+        `SlotChecker`: each group of facts is evaluated on slot values it has not met)."""
         got = self.compiled.get(rel.move)
         if got is None:
-            got = self.compiled[rel.move] = FactChecker(rel.facts.items, rel.variables())
+            names = [[f"{p}:{z}[{k}]" for k in range(K)] if p else [z] for p, z in self._slots(rel)]
+            got = self.compiled[rel.move] = SlotChecker(rel.facts.items, names)
         return got
 
     def _slots(self, rel: Relation) -> list[tuple[str, str]]:
@@ -141,10 +149,10 @@ class Checker:
     def check(
         self,
         move: str,
-        pre: dict[str, Vector],
-        post: dict[str, Vector],
-        touched: Mapping[str, Vector],
-        params: Mapping[str, Vector],
+        pre: Mapping[str, Sequence[int]],
+        post: Mapping[str, Sequence[int]],
+        touched: Mapping[str, Sequence[int]],
+        params: Mapping[str, Sequence[int]],
         scalars: Mapping[str, int],
     ) -> list[Mismatch]:
         """Evaluate relation `move` on concrete zones; the facts it breaks."""
@@ -153,23 +161,21 @@ class Checker:
             return [Mismatch(move, "-", "the encoding has no such move for these rules")]
         self.seen[move] += 1
         bad: list[Mismatch] = []
-        pre_all = {**pre, "a": touched.get("a", _zero()), "b": touched.get("b", _zero())}
-        post_all = {**post, "a2": touched.get("a2", _zero()), "new": touched.get("new", _zero())}
+        pre_all = {**pre, "a": touched.get("a", _ZERO), "b": touched.get("b", _ZERO)}
+        post_all = {**post, "a2": touched.get("a2", _ZERO), "new": touched.get("new", _ZERO)}
         for z in rel.kept:
-            if post_all[z] != pre_all[z]:
+            if tuple(post_all[z]) != tuple(pre_all[z]):
                 bad.append(Mismatch(move, "-", f"{z} changed, but the move leaves it alone"))
         for z in rel.empty:
             where = pre_all if z in pre_all and z in ("a", "b") else post_all
             if any(where[z]):
                 bad.append(Mismatch(move, "-", f"the move touches no meld {z}"))
-        values: list[Value] = []
         sources = {"pre": pre_all, "post": post_all, "param": params}
-        zero = _zero()
-        for prefix, zone in self._slots(rel):
-            if not prefix:
-                values.append(scalars.get(zone, 0))
-            else:
-                values += sources[prefix].get(zone, zero)
+        zero = _ZERO
+        values = [
+            tuple(sources[prefix].get(zone, zero)) if prefix else scalars.get(zone, 0)
+            for prefix, zone in self._slots(rel)
+        ]
         ck = self._compiled(rel)
         bad += [Mismatch(move, f.clause, f.note or "a fact") for f in ck.failing(values)]
         return bad
@@ -215,18 +221,29 @@ def _touched(before: list[Vector], after: list[Vector]) -> tuple[list[Vector], l
     """The melds only in `before` and those only in `after` (multisets of melds)."""
     b = Counter(tuple(m) for m in before)
     a = Counter(tuple(m) for m in after)
-    return [list(m) for m in (b - a).elements()], [list(m) for m in (a - b).elements()]
+    return list((b - a).elements()), list((a - b).elements())
 
 
 def step_checks(
-    ck: Checker, pre: Mapping[str, Any], action: Mapping[str, Any], post: Mapping[str, Any]
+    ck: Checker,
+    pre: Mapping[str, Any],
+    action: Mapping[str, Any],
+    post: Mapping[str, Any],
+    memo: dict[Any, Any] | None = None,
 ) -> list[Mismatch]:
-    """Check one step of the model's play against the encoded relations."""
+    """Check one step of the model's play against the encoded relations. `memo`, when given,
+    keeps what is read from `pre` for the next steps from the same state (a refiner checks every
+    successor of a state: a new dict per state)."""
     kind = action["type"]
     mover = int(action["seat"]) if kind != "answer" else int(pre["seat"])
     side = mover % int(pre["sides"])
-    zp = zones(pre, mover)
-    removed, added = _touched(melds_of(pre, side), melds_of(post, side))
+    if memo is None:
+        memo = {}
+    got = memo.get(mover)
+    if got is None:
+        got = memo[mover] = (zones(pre, mover), melds_of(pre, side))
+    zp, melds_pre = got
+    removed, added = _touched(melds_pre, melds_of(post, side))
     touched: dict[str, Vector] = {}
     scalars: dict[str, int] = {}
     params: dict[str, Vector] = {}

@@ -51,6 +51,7 @@ import copy
 import dataclasses
 import itertools
 import json
+import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -69,12 +70,12 @@ from arbitro.proofs.rummy.moves import in_classes
 from arbitro.proofs.terms import Evaluator, variables
 
 
-def _plus(a: list[int], b: list[int]) -> list[int]:
-    return [x + y for x, y in zip(a, b, strict=True)]
+def _plus(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    return tuple(map(operator.add, a, b))
 
 
-def _minus(a: list[int], b: list[int]) -> list[int]:
-    return [x - y for x, y in zip(a, b, strict=True)]
+def _minus(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    return tuple(map(operator.sub, a, b))
 
 
 def _near(card: str, meld: Mapping[str, Any]) -> bool:
@@ -126,7 +127,7 @@ class _Split:
         )
         self.memo: dict[tuple[int, ...], bool] = {}
 
-    def local_ok(self, *vectors: list[int]) -> bool:
+    def local_ok(self, *vectors: Sequence[int]) -> bool:
         key = tuple(itertools.chain.from_iterable(vectors))
         got = self.memo.get(key)
         if got is None:
@@ -242,7 +243,10 @@ class Refiner:
         return not self._facts_broken(abstract.zones(pre, seat), melds, action)
 
     def _facts_broken(
-        self, zp: dict[str, list[int]], melds: list[list[int]], action: dict[str, Any]
+        self,
+        zp: Mapping[str, Sequence[int]],
+        melds: Sequence[Sequence[int]],
+        action: dict[str, Any],
     ) -> bool:
         """As `abstract.step_checks` reads a step, with the state after built from the action's
         effects on the zones `zp` of the state before (seen from the mover, whose side's melds
@@ -252,8 +256,8 @@ class Refiner:
         nxt = (seat + 1) % self.players if kind == "discard" else seat
         turn = abstract.turn_scalars({"players": self.players}, seat, nxt, kind == "discard")
         post = dict(zp)
-        touched: dict[str, list[int]] = {}
-        params: dict[str, list[int]] = {}
+        touched: dict[str, Sequence[int]] = {}
+        params: dict[str, Sequence[int]] = {}
         if kind in ("discard", "add"):
             card = abstract.counts([action["card"]])
             params["card"] = card
@@ -701,9 +705,10 @@ class Refiner:
         )
         if d is not None:
             return d
+        read: dict[Any, Any] = {}  # what the steps read from `pre`, read once
         for k, (act, nxt) in enumerate(zip(legal, successors, strict=True)):
             post = RUMMY.state_to_json(nxt)
-            broken = abstract.step_checks(self.ck, pre, act, post)
+            broken = abstract.step_checks(self.ck, pre, act, post, read)
             if broken:
                 text = "; ".join(str(b) for b in broken[:3])
                 return Disagreement("successor", f"{json.dumps(act)}: {text}", action=k)

@@ -139,3 +139,30 @@ def test_the_rest_counted_as_an_escoba_raises_the_most() -> None:
     on = dataclasses.replace(BOOK, rest_is_escoba=True)
     assert H.most_escobas(on, 2, 2).value == 15
     assert H.most_escobas(BOOK, 2, 2).value == 14
+
+
+def test_most_escobas_is_asked_for_by_name_only() -> None:
+    """The relation's proof of the most escobas is dear: `prove` runs it with `--property
+    most-escobas`, not by default."""
+    from arbitro.proofs.runner import check_properties
+
+    assert "most-escobas" not in check_properties(None)
+    assert "hand-scores" in check_properties(None)
+    assert check_properties(["most-escobas"]) == ["most-escobas"]
+
+
+@pytest.mark.slow
+def test_on_the_relation_the_book_s_sets_are_exact_and_an_engine_counting_twice_is_refuted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the most escobas unsat above on the guarded relation (`most-escobas`): the book's
+    sets, and the engine scoring escobas twice scores its kept 14-escoba hand above 18."""
+    out = H.run(BOOK, 600.0, search=False, solver=True)
+    assert out.verdict is Verdict.PROVED, [c.reason for c in out.checks]
+    for check in out.checks:
+        assert check.values["scores"] == list(range(TOP[check.name] + 1)), check.name
+    monkeypatch.setattr(H, "_engine", EscobasTwice)
+    bad = H.run(BOOK, 600.0, search=False, solver=True)
+    assert bad.verdict is Verdict.REFUTED
+    wit = next(c.witness for c in bad.checks if c.verdict is Verdict.REFUTED)
+    assert wit is not None and "above the" in wit.text
