@@ -13,7 +13,9 @@ import dataclasses
 import pytest
 
 from arbitro.model.schema import Band, DealCount, Sweep
+from arbitro.proofs.escoba import invariants as escoba_inv
 from arbitro.proofs.escoba import moves as escoba_moves
+from arbitro.proofs.escoba import relation as escoba_rel
 from arbitro.proofs.escoba import scoring as escoba_scoring
 from arbitro.proofs.escoba import table_rest
 from arbitro.proofs.facts import Facts
@@ -23,6 +25,7 @@ from arbitro.proofs.verdict import Verdict
 from tests.support.proofs import escoba, rummy
 
 T = 30.0
+TWO = escoba_rel.Seating(2, 2)
 
 
 def test_conservation_refutes_a_discard_that_drops_the_card() -> None:
@@ -184,18 +187,26 @@ def test_opening_table_refutes_rows_that_disagree() -> None:
 
 
 def test_table_rest_refutes_a_sweep_total_off_the_capture_sum() -> None:
+    # the deal's check of two players alone: the break is in the deal, which every seating shares
+    # (`test_the_real_books_hold_where_the_mutants_do_not` runs all of `invariant_checks`)
     r = dataclasses.replace(escoba(), opening_sweeps=(Sweep(15, 1), Sweep(31, 2)))
-    checks = {c.name: c for c in table_rest.invariant_checks(r, T)}
-    deal = checks["deal/2p2s"]
+    deal = table_rest.deal_check(r, TWO, T)
+    assert deal.name == "deal/2p2s"
     assert deal.verdict is Verdict.REFUTED and deal.witness is not None
     assert deal.witness.data["worth"] == 31
 
 
 def test_table_rest_refutes_a_capture_rule_changed_alone() -> None:
     r = escoba()
+    guard = dataclasses.replace(r, capture_sum=14)
+    # the steps of two players that the assertions read (the break is in the capture rule, which
+    # every seating shares; `invariant_checks` itself runs whole on the real book below)
     checks = {
         c.name: c
-        for c in table_rest.invariant_checks(r, T, guard=dataclasses.replace(r, capture_sum=14))
+        for c in (
+            table_rest.step_check(r, escoba_inv.Instance(TWO, 0, 0, play, follow), T, guard)
+            for play, follow in (("capture", "pass"), ("capture", "end"), ("lay", "pass"))
+        )
     }
     cap = checks["capture/pass/2p2s"]
     assert cap.verdict is Verdict.REFUTED and cap.witness is not None

@@ -232,3 +232,42 @@ def test_the_command_prints_the_kept_hand_as_a_transcript(
     assert json.loads(lines[-1])["scores"][0] == _best_kept("max")["score"]
     assert S.main(["canasta-es", "samba-es", "--transcript", "max"]) == 2
     assert "exactly one rulebook" in capsys.readouterr().err
+
+
+def _kept(book: str, every: bool) -> list[dict[str, Any]]:
+    kept = S.stored(book)
+    if every:
+        return kept
+    return [
+        (min if end == "min" else max)(
+            (e for e in kept if e["end"] == end), key=lambda e: int(e["score"])
+        )
+        for end in ("min", "max")
+    ]
+
+
+@pytest.mark.parametrize("book", S.BOOKS)
+def test_the_best_kept_hands_of_every_book_replay_to_their_kept_scores(book: str) -> None:
+    """The kept scores were the engine's when the hands were found: an engine that plays or
+    scores otherwise (a change meant to be internal) moves them."""
+    rules = rules_for(book)
+    assert isinstance(rules, RummyRules)
+    for entry in _kept(book, every=False):
+        assert S.replay_kept(rules, entry).score == entry["score"], (entry["end"], entry["layout"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("book", S.BOOKS)
+def test_every_kept_hand_replays_and_passes_arbitro_check(book: str) -> None:
+    rules = rules_for(book)
+    assert isinstance(rules, RummyRules)
+    layouts = {s.layout for s in RUMMY.seatings(rules)}
+    kept = _kept(book, every=True)
+    assert {(e["end"], e["layout"]) for e in kept} == {
+        (e, x) for e in ("min", "max") for x in layouts
+    }
+    for entry in kept:
+        hand = S.replay_kept(rules, entry)
+        assert hand.score == entry["score"], (entry["end"], entry["layout"])
+        report = check_lines([json.dumps(x) for x in S.transcript(rules, hand)])
+        assert (report.status, report.mismatches) == ("incomplete", []), (entry["layout"], report)
