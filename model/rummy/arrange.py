@@ -421,27 +421,41 @@ def greedy_reaches(
     """
     comp = t.completed
     r = t.rules
+    # cards per rank, counted a run of one rank at a time (an in-place add on a list item goes
+    # through the generic number protocol in the compiled code: once per run, not per card)
     counts = [0] * 14
-    for c in cards:
-        counts[c >> 2] += 1
+    size = len(cards)
+    i = 0
+    while i < size:
+        k = cards[i] >> 2
+        j = i + 1
+        while j < size and cards[j] >> 2 == k:
+            j += 1
+        counts[k] += j - i
+        i = j
     pts = t.points
     placed = got = 0
     sets: list[tuple[int, int, int]] = []  # (size, naturals, wilds) after the naturals
-    grown: set[int] = set()
+    grown = 0  # bit per rank: a set of the side of that rank is grown here
+    has_set = 0  # bit per rank: the side has a set of that rank
     for m in melds:
-        if m.kind == SET and m.key not in grown and len(m.cards) < comp:
-            grown.add(m.key)
-            size = len(m.cards)
-            w = wild_count(m.cards)
-            k = min(counts[m.key], comp - size)
-            placed += k
-            got += k * pts[m.key * 4]
-            sets.append((size + k, size - w + k, w))
+        if m.kind == SET:
+            key = m.key
+            has_set |= 1 << key
+            if not grown >> key & 1 and len(m.cards) < comp:
+                grown |= 1 << key
+                size = len(m.cards)
+                w = wild_count(m.cards)
+                k = min(counts[key], comp - size)
+                placed += k
+                got += k * pts[key * 4]
+                sets.append((size + k, size - w + k, w))
+    set_lay = t.set_lay  # read once (the loop below reads it for every rank)
     for rank in range(2, 13):
         n = counts[rank]
-        if n < t.set_lay or rank in grown:
+        if n < set_lay or grown >> rank & 1:
             continue
-        if not r.several_sets_same_rank and any(m.kind == SET and m.key == rank for m in melds):
+        if not r.several_sets_same_rank and has_set >> rank & 1:
             continue
         k = min(n, comp)
         placed += k
@@ -454,8 +468,11 @@ def greedy_reaches(
         return True
     wilds = sorted([pts[JOKER]] * counts[13] + [pts[0]] * counts[0], reverse=True)
     i = 0
+    # the limits are read once when there is a set to fill (as the loop below read them)
+    cap = t.wild_cap if sets else 0
+    at_most = r.wilds_at_most_naturals if sets else False
     for size, n, w in sets:
-        fits = min(t.wild_cap - w, comp - size, n - w if r.wilds_at_most_naturals else comp)
+        fits = min(cap - w, comp - size, n - w if at_most else comp)
         while fits > 0 and i < len(wilds) and placed < room:
             got += wilds[i]
             i += 1

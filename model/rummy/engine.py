@@ -663,7 +663,11 @@ class _Moment:
         legal; False leaves the judging to the rule)."""
         t, s = self.t, self.s
         pts = t.points
-        got = sum(pts[c] for m in melds for c in m.cards)
+        got = 0
+        for m in melds:
+            # loops, not a generator (an object of the compiled code per call)
+            for c in m.cards:
+                got += pts[c]
         if not t.rules.pile_top_counts_for_opening:
             got -= s.top_points
         need = minimum_of(t, s) - got

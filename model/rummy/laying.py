@@ -107,6 +107,7 @@ class Shape:
         "distinct",
         "rank_count",
         "ranks",
+        "wild_code",
         "wild_kinds",
         "wilds",
     )
@@ -121,6 +122,7 @@ class Shape:
         rank_count: list[int],
         bits: int,
         wilds: int,
+        wild_code: int,
     ) -> None:
         self.distinct = distinct  # each card once, in order
         self.counts = counts  # per card kind (KINDS of them): copies held
@@ -131,6 +133,9 @@ class Shape:
         self.bits = bits
         """Bit 16 * suit + p set when the card at escalera position p of that suit is held."""
         self.wilds = wilds  # wild cards held
+        self.wild_code = wild_code
+        """`wild_kinds` as one int (4 bits per wild card kind: the twos, then the joker), or -1
+        when a kind is held more than 15 times: part of the keys of `_LAID`."""
 
     def naturals(self, rank: int) -> list[int]:
         """The distinct naturals of `rank` held, in order (read off `counts` when asked: the
@@ -183,6 +188,7 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     wilds: list[tuple[int, int]] = []
     blacks: list[tuple[int, int]] = []
     nw = 0
+    code = 0
     bits = 0
     rank = -1
     held = 0
@@ -211,13 +217,40 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
         elif c < LOWEST_THREE or c == JOKER:
             wilds.append((c, n))
             nw += n
+            if code >= 0:
+                code = code | n << (4 * c if c < LOWEST_THREE else 16) if n < 16 else -1
         elif c in BLACK_THREES:
             blacks.append((c, n))
     if rank >= 0:
         # the naturals of a rank are counted in a local and stored once the rank ends (an
         # in-place add on a list item goes through the generic number protocol)
         rank_count[rank] = held
-    return Shape(tuple(distinct), counts, tuple(wilds), tuple(blacks), ranks, rank_count, bits, nw)
+    return Shape(
+        tuple(distinct), counts, tuple(wilds), tuple(blacks), ranks, rank_count, bits, nw, code
+    )
+
+
+_LAID: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+"""The new sets of a rank (`_rank_lays`) and the new escaleras of a suit (`_seq_lays`), keyed
+by one int packing what they depend on (`_set_key`, `_run_key`): looked up without building
+and hashing a tuple of tuples per rank and per suit of every listing; at most `caches.LAYS`
+entries, cleared when full."""
+
+
+def _set_key(counts: list[int], rank: int, wild_code: int, lay: int, lo_nat: int) -> int:
+    """The `_LAID` key of `rank`'s new sets (even: the escaleras' keys are odd), or -1 when a
+    count does not fit its 4 bits."""
+    b = rank * 4
+    a0 = counts[b]
+    a1 = counts[b + 1]
+    a2 = counts[b + 2]
+    a3 = counts[b + 3]
+    if wild_code < 0 or a0 > 15 or a1 > 15 or a2 > 15 or a3 > 15 or lay > 63 or lo_nat > 63:
+        return -1
+    return (
+        (a0 | a1 << 4 | a2 << 8 | a3 << 12 | rank << 16 | lay << 20 | lo_nat << 26) << 21
+        | wild_code
+    ) << 1
 
 
 @lru_cache(maxsize=caches.LAYS)
@@ -270,14 +303,25 @@ def lay_candidates(
     else:
         have_rank = set_ranks
     wild_t = wild_kinds if lo_nat < lay else ()
+    code = sh.wild_code if lo_nat < lay else 0
+    counts = sh.counts
+    laid = _LAID
     rank_count = sh.rank_count
     for rank in sh.ranks:
         if rank_count[rank] < lo_nat or rank in have_rank:
             continue
         # the rank's cards lie together in the sorted pool
-        b = rank * 4
-        same = pool[bisect_left(pool, b) : bisect_left(pool, b + 4)]
-        out += _rank_lays(same, wild_t, lay, lo_nat)
+        key = _set_key(counts, rank, code, lay, lo_nat)
+        got = laid.get(key) if key >= 0 else None
+        if got is None:
+            b = rank * 4
+            same = pool[bisect_left(pool, b) : bisect_left(pool, b + 4)]
+            got = _rank_lays(same, wild_t, lay, lo_nat)
+            if key >= 0:
+                if len(laid) >= caches.LAYS:
+                    laid.clear()
+                laid[key] = got
+        out += got
     bits = sh.bits
     if bits:
         smin = r.sequence_min
@@ -287,9 +331,20 @@ def lay_candidates(
         for k in range(1, smin):
             run &= bits >> k
         if run:
+            low = t.seq_rank[0]
             for suit in range(4):
                 if run >> (16 * suit) & 0xFFFF:
-                    out += _seq_lays(bits >> (16 * suit) & 0xFFFF, suit, smin, t.seq_rank[0])
+                    mask = bits >> (16 * suit) & 0xFFFF
+                    # odd keys: mask, suit, sequence_min and the lowest escalera rank
+                    key = (mask | suit << 16 | smin << 18 | low << 26) << 1 | 1
+                    got = laid.get(key) if smin < 256 else None
+                    if got is None:
+                        got = _seq_lays(mask, suit, smin, low)
+                        if smin < 256:
+                            if len(laid) >= caches.LAYS:
+                                laid.clear()
+                            laid[key] = got
+                    out += got
     if r.wild_canasta and nw >= r.wild_meld_min_start > 0:
         out += _choose(wild_kinds, r.wild_meld_min_start)
     nb = 0

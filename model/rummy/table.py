@@ -48,10 +48,9 @@ def side_view(t: Tables, melds: tuple[Meld, ...]) -> SideView:
     """The `SideView` of a side's melds, remembered by identity (the entry keeps the tuple
     alive, so its id is not reused meanwhile); at most `caches.SIDES` are kept."""
     memo = t.by_id
-    hit = memo.get(id(melds))
+    hit: SideView | None = memo.get(id(melds))  # typed: its fields are read natively
     if hit is not None and hit.melds is melds:
-        view: SideView = hit
-        return view
+        return hit
     if len(memo) >= caches.SIDES:
         memo.clear()
     view = memo[id(melds)] = SideView(melds)

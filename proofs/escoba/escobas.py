@@ -215,7 +215,9 @@ def step_check(
     statement = f"{rel.name} keeps ESC"
     started = time.perf_counter()
     bounded = most is not None and inst.follow == "end"
-    before = _premises(rules, g, inst.dealer, rel, end=bounded)
+    # only the dealer's last play needs CARDS and VALUE (that it is no escoba): another seat
+    # never plays the hand's last card, by TURN, so its end step is ruled out by ESC alone
+    before = _premises(rules, g, inst.dealer, rel, end=bounded and inst.mover == inst.dealer)
     claim = esc(rules, g, inst.dealer, rel.post)
     if most is not None and bounded:
         statement += f" and leaves no side more than {most} escobas"
