@@ -51,7 +51,6 @@ import copy
 import dataclasses
 import itertools
 import json
-import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -69,13 +68,8 @@ from arbitro.proofs.rummy import cards as C
 from arbitro.proofs.rummy.moves import in_classes
 from arbitro.proofs.terms import Evaluator, variables
 
-
-def _plus(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
-    return tuple(map(operator.add, a, b))
-
-
-def _minus(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
-    return tuple(map(operator.sub, a, b))
+_plus = abstract.plus
+_minus = abstract.minus
 
 
 def _near(card: str, meld: Mapping[str, Any]) -> bool:
