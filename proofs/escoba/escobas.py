@@ -152,15 +152,13 @@ def _premises(
     return out
 
 
+@lru_cache(maxsize=256)
 def _step(
     rules: EscobaRules, g: R.Seating, dealer: int, mover: int, play: str, follow: str
 ) -> R.Relation:
-    """One step of the relation, from the steps of the seating and dealer built once
-    (`relation.steps`; a step is never changed in place: a tamper returns a new one)."""
-    for rel in R.steps(rules, g.players, g.sides, dealer):
-        if (rel.mover, rel.play, rel.follow) == (mover, play, follow):
-            return rel
-    raise ValueError(f"no step {play}/{follow} of seat {mover}")
+    """One step of the relation (without the unknowns' ranges, which ESC does not read), built
+    once per process (a step is never changed in place: a tamper returns a new one)."""
+    return R.step(rules, g, dealer, mover, play, follow, domain=False)
 
 
 def _moves(rules: EscobaRules, rel: R.Relation) -> list[Fact]:
