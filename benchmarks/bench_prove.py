@@ -80,11 +80,36 @@ def mutation_rates(engine: Path = ENGINE_RUN, spec: Path = SPEC_RUN) -> list[str
         lines.append(f"engine mutants: no run recorded ({engine.name} is absent)")
     if spec.is_file():
         srows: list[dict[str, Any]] = json.loads(spec.read_text(encoding="utf-8"))
-        n, total, pct = _rate(srows, lambda r: r["status"] == "killed")
-        lines.append(f"spec mutants turning a property REFUTED  {n}/{total} ({pct:.0f}%)")
+        proved = [r for r in srows if r["status"] != "error"]
+        n, total, pct = _rate(proved, lambda r: r["status"] == "killed")
+        ran = {r.get("name") for r in srows}
+        unrun = [x for x in spec_mutant_names() if x not in ran]
+        refused = len(srows) - len(proved)
+        lines.append(
+            f"spec mutants turning a property REFUTED  {n}/{total} ({pct:.0f}%)"
+            + (f"  ({refused} refused before any property)" if refused else "")
+            + (f"  ({len(unrun)} not run: {', '.join(unrun)})" if unrun else "")
+        )
     else:
         lines.append(f"spec mutants: no run recorded ({spec.name} is absent)")
     return lines
+
+
+def spec_mutant_names() -> list[str]:
+    """The spec mutants benchmarks/mutants.py defines (read from it, not run)."""
+    import importlib.util
+    import sys
+
+    name = "_bench_prove_mutants"
+    where = importlib.util.spec_from_file_location(name, HERE / "mutants.py")
+    if where is None or where.loader is None:
+        return []
+    module = sys.modules.get(name)
+    if module is None:
+        module = importlib.util.module_from_spec(where)
+        sys.modules[name] = module  # its dataclasses look their module up there
+        where.loader.exec_module(module)
+    return [m.name for m in module.SPEC_MUTANTS]
 
 
 def cpu_seconds() -> float:

@@ -1127,15 +1127,28 @@ def summary(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) ->
     )
     if spec:
         caught = [r for r in spec if r["status"] == "killed"]
+        proved = [r for r in spec if r["status"] != "error"]
         out.append(
             f"- spec mutants caught (a check REFUTED with a witness that the baseline does not "
-            f"refute): **{len(caught)} of {len(spec)}** run: {names(caught)}"
+            f"refute): **{len(caught)} of {len(proved)}** run: {names(caught)}"
         )
+        refused = [r for r in spec if r["status"] == "error"]
+        if refused:
+            out.append(
+                "- spec mutants refused before any property is proved (an error of the run, not "
+                "counted): " + ", ".join(f"`{r['name']}` ({_refusal(r)})" for r in refused)
+            )
         ran = {r["name"] for r in spec}
         unrun = [m for m in SPEC_MUTANTS if m.name not in ran]
         if unrun:
             out.append("- spec mutants **not run**: " + ", ".join(f"`{m.name}`" for m in unrun))
     return [*out, ""] if out else out
+
+
+def _refusal(row: dict[str, Any]) -> str:
+    """Why a spec mutant's run ended in error: its last message, without the file's path."""
+    detail = str(row.get("detail", "")).split(" | ")[-1]
+    return detail.split(".toml: ", 1)[-1].removeprefix("arbitro: error: ") or "no detail"
 
 
 def markdown(engine: Sequence[dict[str, Any]], spec: Sequence[dict[str, Any]]) -> str:

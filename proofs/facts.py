@@ -77,18 +77,50 @@ class FactChecker:
 
     def __init__(self, facts: Sequence[Fact], names: Sequence[str]) -> None:
         self.facts = tuple(facts)
-        self.evaluator = Evaluator([f.term for f in self.facts], names)
+        self.names = tuple(names)
+        # one value per name, unpacked at once: the usual call (another number of values goes
+        # through an evaluator that reads them one by one, built when first needed)
+        self.evaluator = Evaluator([f.term for f in self.facts], names, exact=True)
+        self._loose: Evaluator | None = None
+
+    def _values(self, values: Sequence[Value]) -> tuple[Value, ...]:
+        if len(values) == len(self.names):
+            return self.evaluator(values)
+        if self._loose is None:
+            self._loose = Evaluator([f.term for f in self.facts], self.names)
+        return self._loose(values)
 
     def failing(self, values: Sequence[Value]) -> list[Fact]:
-        got = self.evaluator(values)
+        got = self._values(values)
         return [f for f, ok in zip(self.facts, got, strict=True) if not ok]
 
     def holds(self, values: Sequence[Value]) -> bool:
-        return all(self.evaluator(values))
+        return all(self._values(values))
 
 
 def _no_key(values: Sequence[Any]) -> None:
     return None
+
+
+class _Group:
+    """Facts that read the same slots: compiled together, their failures remembered by the
+    slots' values (the last ones, compared first: often the very same objects, then a table)."""
+
+    __slots__ = ("bits", "ev", "key", "last", "memo", "used", "which")
+
+    def __init__(self, used: tuple[int, ...], which: tuple[int, ...], ev: Evaluator) -> None:
+        self.used = used
+        self.which = which
+        self.ev = ev
+        self.key: Callable[[Sequence[Any]], Any] = operator.itemgetter(*used) if used else _no_key
+        # a group of no slot is evaluated at the first call, when every slot is new
+        self.bits = sum(1 << i for i in used) or -1
+        self.last: tuple[int, ...] = ()
+        self.memo: dict[Any, tuple[int, ...]] = {}
+
+
+_UNSEEN = object()
+"""No value: the last values of a checker not called yet."""
 
 
 class SlotChecker:
@@ -113,33 +145,45 @@ class SlotChecker:
         for j, f in enumerate(self.facts):
             used = tuple(sorted({where[v.name] for v in variables((f.term,))}))
             grouped.setdefault(used, []).append(j)
-        self.groups: list[
-            tuple[Callable[[Sequence[Any]], Any], tuple[int, ...], tuple[int, ...], Evaluator, dict[Any, Any]]
-        ] = []  # fmt: skip
+        self.groups: list[_Group] = []
         for used, which in grouped.items():
             names = [n for i in used for n in self.slots[i]]
             ev = Evaluator([self.facts[j].term for j in which], names, exact=True)
-            key = operator.itemgetter(*used) if used else _no_key
-            self.groups.append((key, used, tuple(which), ev, {}))
+            self.groups.append(_Group(used, tuple(which), ev))
+        self.last: tuple[Any, ...] = (_UNSEEN,) * len(self.slots)
 
     def failing_at(self, values: Sequence[Any]) -> list[int]:
         """The places (in `facts`) of the facts that do not hold, in order."""
+        # the slots whose value is not the very object of the last call (a state's zones are
+        # read once for all its successors and candidates, a pile's counts are shared): the
+        # groups reading none of them answer as they did
+        changed = 0
+        bit = 1
+        for v, w in zip(values, self.last, strict=True):
+            if v is not w:
+                changed |= bit
+            bit <<= 1
+        self.last = tuple(values)
         bad: list[int] = []
-        for slots_of, used, which, ev, memo in self.groups:
-            key = slots_of(values)
-            got = memo.get(key)
-            if got is None:
-                flat: list[Value] = []
-                for i in used:
-                    v = values[i]
-                    if isinstance(v, int):
-                        flat.append(v)
-                    else:
-                        flat += v
-                got = tuple(j for j, ok in zip(which, ev(flat), strict=True) if not ok)
-                if len(memo) >= self.MEMORY:
-                    memo.clear()
-                memo[key] = got
+        for g in self.groups:
+            if changed & g.bits:
+                key = g.key(values)
+                got = g.memo.get(key)
+                if got is None:
+                    flat: list[Value] = []
+                    for i in g.used:
+                        v = values[i]
+                        if isinstance(v, int):
+                            flat.append(v)
+                        else:
+                            flat += v
+                    got = tuple(j for j, ok in zip(g.which, g.ev(flat), strict=True) if not ok)
+                    if len(g.memo) >= self.MEMORY:
+                        g.memo.clear()
+                    g.memo[key] = got
+                g.last = got
+            else:
+                got = g.last
             if got:
                 bad += got
         bad.sort()

@@ -46,12 +46,40 @@ _COUNTED: dict[tuple[str, ...], tuple[int, ...]] = {}
 (the stock of six packs, card by card, was most of a refiner's time)."""
 
 
-def _plus(a: Sequence[int], b: Sequence[int]) -> Vector:
-    return tuple(map(operator.add, a, b))
+def plus(a: Sequence[int], b: Sequence[int]) -> Vector:
+    """The sum of two count vectors (the same object again for the same two vectors, while it
+    is remembered: see `_DERIVED`)."""
+    return _derived(a, b, operator.add)
 
 
-def _minus(a: Sequence[int], b: Sequence[int]) -> Vector:
-    return tuple(map(operator.sub, a, b))
+def minus(a: Sequence[int], b: Sequence[int]) -> Vector:
+    """The difference of two count vectors (remembered as `plus` is)."""
+    return _derived(a, b, operator.sub)
+
+
+_DERIVED: dict[tuple[int, int, Any], tuple[Vector, Vector, Vector]] = {}
+"""Sums and differences of count vectors by the identity of their operands (kept alive here, so
+an identity is not reused while remembered): a state's hand less a card, its melds less a meld,
+are asked again for every successor and candidate of the state, and the same result object lets
+`facts.SlotChecker` answer the facts that read it without reading it again."""
+
+
+def _derived(a: Sequence[int], b: Sequence[int], op: Any) -> Vector:
+    if type(a) is not tuple or type(b) is not tuple:  # a mutable vector is never remembered
+        return tuple(map(op, a, b))
+    key = (id(a), id(b), op)
+    got = _DERIVED.get(key)
+    if got is not None and got[0] is a and got[1] is b:
+        return got[2]
+    out = tuple(map(op, a, b))
+    if len(_DERIVED) >= 1 << 14:
+        _DERIVED.clear()
+    _DERIVED[key] = (a, b, out)
+    return out
+
+
+_plus = plus
+_minus = minus
 
 
 _ZERO: Vector = (0,) * K
@@ -311,7 +339,7 @@ def step_checks(
         mid["pile"] = _plus(base["pile"], params["card"])
         bad = ck.check(move, base, {**mid, "melds": base["melds"]}, touched, params, scalars)
         nxt = int(post["seat"])
-        return bad + _turn_start(ck, pre, mover, nxt, mid, post)
+        return bad + _turn_start(ck, pre, mover, nxt, mid, post, memo)
     zq = zones(post, mover)
     zq["melds"] = _minus(zq["melds"], added[0] if added else _zero())
     return ck.check(move, base, zq, touched, params, scalars)
@@ -324,32 +352,45 @@ def _turn_start(
     nxt: int,
     mid: dict[str, Vector],
     post: Mapping[str, Any],
+    memo: dict[Any, Any] | None = None,
 ) -> list[Mismatch]:
-    """The state between a discard and the next turn, seen from the next player."""
+    """The state between a discard and the next turn, seen from the next player (what it reads
+    of `pre` alone is kept in `memo` for the other discards from the same state)."""
     sides = int(pre["sides"])
-    hands = [counts(h) for h in pre["hands"]]
-    hands[mover] = mid["hand"]
+    key = ("turn", mover, nxt)
+    got = memo.get(key) if memo is not None else None
+    if got is None:
+        hands = [counts(h) for h in pre["hands"]]
+        rest = _ZERO  # every hand but the mover's and the next player's
+        for s, h in enumerate(hands):
+            if s != nxt and s != mover:
+                rest = _plus(rest, h)
+        melds, melds_other, reds_other = _ZERO, _ZERO, _ZERO
+        for i in range(sides):
+            for m in melds_of(pre, i):
+                if i == nxt % sides:
+                    melds = _plus(melds, m)
+                else:
+                    melds_other = _plus(melds_other, m)
+            if i != nxt % sides:
+                reds_other = _plus(reds_other, counts(pre["table"][i]["red_threes"]))
+        reds = counts(pre["table"][nxt % sides]["red_threes"])
+        got = (hands[nxt], rest, reds, reds_other, melds, melds_other)
+        if memo is not None:
+            memo[key] = got
+    hand, rest, reds, reds_other, melds, melds_other = got
     z: dict[str, Vector] = {
         "stock": mid["stock"],
         "pile": mid["pile"],
-        "hand": hands[nxt],
-        "others": _zero(),
+        "hand": mid["hand"] if nxt == mover else hand,
+        "others": rest if nxt == mover else _plus(rest, mid["hand"]),
         "held": mid["held"],
         "freed": mid["freed"],
-        "reds": counts(pre["table"][nxt % sides]["red_threes"]),
-        "reds_other": _zero(),
-        "melds": _zero(),
-        "melds_other": _zero(),
+        "reds": reds,
+        "reds_other": reds_other,
+        "melds": melds,
+        "melds_other": melds_other,
     }
-    for s, h in enumerate(hands):
-        if s != nxt:
-            z["others"] = _plus(z["others"], h)
-    for i in range(sides):
-        for m in melds_of(pre, i):
-            key = "melds" if i == nxt % sides else "melds_other"
-            z[key] = _plus(z[key], m)
-        if i != nxt % sides:
-            z["reds_other"] = _plus(z["reds_other"], counts(pre["table"][i]["red_threes"]))
     zq = zones(post, nxt)
     drawn = _minus(z["stock"], zq["stock"])
     owed = int(pre["owed"][nxt])

@@ -227,6 +227,145 @@ def _stacked(
     return _complete(deck, [*order, *others])
 
 
+def black_threes_and_a_wild(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose first player opens with two sets and a finished set of kings in its
+    first turn, keeping all but one of *:set-min black threes, and draws the last black three
+    and a wild in its second turn: the mover can then go out holding the black threes and a
+    wild, where the refiner asks the engine to lay them together (*:black-three-meld-wilds).
+    None where black threes are never melded, a turn draws one card, or the hand does not hold
+    exactly those cards."""
+    if rules.black_threes_meld == "never" or rules.draw_count < 2:
+        return None
+    lay = next(x for x in rules.layouts if x.name == seating.layout)
+    king, queen, jack = (C.RANKS.index(x) for x in ("K", "Q", "J"))
+    size = max(rules.set_min, rules.set_start_min_naturals)
+    blacks = [C.BLACK_THREES[i % 2] for i in range(rules.set_min)]
+    # one suit per rank of the sets: no escalera to lay instead of them
+    first = [
+        *(C.kind(king, i % 4) for i in range(rules.completed_size)),
+        *(C.kind(queen, 0) for _ in range(size)),
+        *(C.kind(jack, 1) for _ in range(size)),
+        *blacks[1:],
+    ]
+    d, n = rules.draw_count, lay.players
+    singles = _singles(rules, (king, queen, jack), 1 + n * d + d - 2)
+    if singles is None or len(first) != lay.hand_size:
+        return None
+    wild = next(k for k in range(C.KINDS) if C.is_wild(k))
+    # the upcard, the first turn's draws and the others', then the black three and the wild
+    head = [*singles[: 1 + n * d], blacks[0], wild, *singles[1 + n * d :]]
+    hands: dict[int, list[int]] = {0: first}
+    if lay.sides < n:  # the partner holds nothing that would let it go out on the side's canasta
+        partner = _meldless((king, queen, jack), lay.hand_size)
+        if partner is None:
+            return None
+        hands[lay.sides] = partner
+    return _arranged(rules, seating, hands, head, (king, queen, jack))
+
+
+def all_blacks_but_one(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose first player finishes a clean set of kings in its first turn and
+    keeps every black three of the deck but one, which the next player (an opponent) holds; the
+    partner lays an unfinished set of queens with wilds, which the first player's next draw, a
+    queen, finishes (*:go-out-min-completed and its clean and dirty counts,
+    *:go-out-wait-after-clean): that player then goes out melding all but one black three, which
+    does not earn *:black-threes-all-melded-bonus. None without a partner, where black threes
+    are never melded, a turn draws other than one card, or the hands do not hold those cards."""
+    lay = next(x for x in rules.layouts if x.name == seating.layout)
+    if rules.black_threes_meld == "never" or rules.draw_count != 1 or lay.sides >= lay.players:
+        return None
+    king, queen = C.RANKS.index("K"), C.RANKS.index("Q")
+    blacks = [
+        k for k in (_kind(c) for c in sorted(RUMMY.deck(rules, seating))) if k in C.BLACK_THREES
+    ]
+    n, size = lay.players, lay.hand_size
+    singles = _singles(rules, (king, queen), 2 * size + n + 1)
+    naturals = rules.completed_size - 1 - rules.wild_cap
+    if singles is None or naturals < max(1, rules.set_start_min_naturals):
+        return None
+    first = [*(C.kind(king, i % 4) for i in range(rules.completed_size)), *blacks[1:]]
+    if len(first) > size:
+        return None
+    extra = size - len(first)
+    first += singles[:extra]
+    wilds = [k for k in range(C.KINDS) if C.is_wild(k)]
+    partner = [
+        *(C.kind(queen, i % 4) for i in range(naturals)),
+        *(wilds[i % len(wilds)] for i in range(rules.wild_cap)),
+    ]
+    more = size - len(partner)
+    partner += singles[extra : extra + more]
+    # the upcard, a round of draws (none pairs a single the partner holds), then the queen
+    head = [*singles[extra + more : extra + more + 1 + n], C.kind(queen, 3)]
+    return _arranged(
+        rules, seating, {0: first, 1: [blacks[0]], lay.sides: partner}, head, (king, queen)
+    )
+
+
+def _singles(rules: RummyRules, ranks: Sequence[int], n: int) -> list[int] | None:
+    """`n` natural kinds of ranks other than `ranks`, none of a class that covers the upcard,
+    suit by suit (each rank once before any rank twice: no pair among the first of them)."""
+    pool = [
+        C.kind(r, s)
+        for s in range(4)
+        for r in C.NATURAL_RANKS
+        if r not in ranks and not in_classes(C.kind(r, s), rules.upcard_cover)
+    ]
+    return pool[:n] if len(pool) >= n else None
+
+
+def _meldless(ranks: Sequence[int], n: int) -> list[int] | None:
+    """`n` natural kinds of ranks other than `ranks` of which no three are of one rank and no
+    three of one suit follow each other: two suits per rank, the other two for the next rank."""
+    pool = [
+        C.kind(r, s + 2 * (i % 2))
+        for i, r in enumerate(x for x in C.NATURAL_RANKS if x not in ranks)
+        for s in (0, 1)
+    ]
+    return pool[:n] if len(pool) >= n else None
+
+
+def _arranged(
+    rules: RummyRules, seating: Seating, hands: Mapping[int, Sequence[int]], head: Sequence[int],
+    reserved: Sequence[int],
+) -> list[int] | None:  # fmt: skip
+    """A deck order whose players, counted from the first to play, hold the kinds `hands` gives
+    them, filled with plain naturals of no rank in `reserved` (dealt to the short hands in turn,
+    so that no hand holds many of a rank), and whose stock starts with the kinds `head` (the
+    upcard, then the draws in turn). None when the deck cannot give those cards."""
+    lay = next(x for x in rules.layouts if x.name == seating.layout)
+    deck = sorted(RUMMY.deck(rules, seating))
+    left = list(deck)
+
+    def take(k: int) -> int | None:
+        got = next((c for c in left if _kind(c) == k), None)
+        if got is not None:
+            left.remove(got)
+        return got
+
+    dealt = [[take(k) for k in hands.get(p, ())] for p in range(lay.players)]
+    top = [take(k) for k in head]
+    if any(None in h for h in (*dealt, top)) or any(len(h) > lay.hand_size for h in dealt):
+        return None
+    fill = iter(
+        c
+        for c in left
+        if _kind(c) in C.NATURALS
+        and _kind(c) // 4 not in reserved
+        and not in_classes(_kind(c), rules.upcard_cover)
+    )
+    full = [[c for c in h if c is not None] for h in dealt]
+    while any(len(h) < lay.hand_size for h in full):
+        for h in full:
+            if len(h) < lay.hand_size:
+                c = next(fill, None)
+                if c is None:
+                    return None
+                h.append(c)
+    order = [full[i % lay.players][i // lay.players] for i in range(lay.players * lay.hand_size)]
+    return _complete(deck, [*order, *(c for c in top if c is not None)])
+
+
 def _complete(deck: Sequence[int], head: Sequence[int]) -> list[int]:
     """`head` followed by the rest of the deck (a multiset: copies count), in deck order."""
     left = list(deck)
@@ -277,6 +416,12 @@ SPLITTING = ("finish-opening", "lay", "add", "draw", "discard")
 newest meld (`play`'s last_add), the pile never taken."""
 GROWING_STEPS = 40
 """Its hand is kept that far: the escalera is at its maximum within the first player's turn."""
+GOING_OUT = ("finish-opening", "add", "lay", "draw", "discard")
+"""The chooser of the black threes melded to go out: melds grown and laid at once, the pile
+never taken, wilds and threes kept when it discards (`play`'s keep_wilds), so the first player
+goes out with its black threes on its second turn."""
+GOING_OUT_STEPS = 80
+"""Its hands are kept that far: the first player goes out within the second round."""
 
 Builder = Callable[[RummyRules, Seating], list[int] | None]
 BUILDERS: tuple[tuple[Builder, tuple[str, ...], int], ...] = (
@@ -286,6 +431,8 @@ BUILDERS: tuple[tuple[Builder, tuple[str, ...], int], ...] = (
     (long_escalera, GROWING, GROWING_STEPS),
     (long_wild_meld, GROWING, GROWING_STEPS),
     (finished_beside_unfinished, SPLITTING, GROWING_STEPS),
+    (black_threes_and_a_wild, GOING_OUT, GOING_OUT_STEPS),
+    (all_blacks_but_one, GOING_OUT, GOING_OUT_STEPS),
 )
 """Each built deck order with the chooser that plays it and how many of its actions are kept."""
 
@@ -336,14 +483,25 @@ def directed(rules: RummyRules, seating: Seating) -> list[Position]:
     for build, preferred, steps in BUILDERS:
         order = build(rules, seating)
         if order is not None:
-            last = preferred is SPLITTING
-            out.append(play(rules, seating, order, preferred=preferred, steps=steps, last_add=last))
+            last, keep = preferred is SPLITTING, preferred is GOING_OUT
+            out.append(
+                play(
+                    rules,
+                    seating,
+                    order,
+                    preferred=preferred,
+                    steps=steps,
+                    last_add=last,
+                    keep_wilds=keep,
+                )
+            )
     return out + eager(rules, seating)
 
 
 __all__ = [
     "BUILDERS",
     "EAGER_HANDS",
+    "GOING_OUT",
     "GROWING",
     "MAX_STEPS",
     "PREFERRED",
@@ -351,6 +509,8 @@ __all__ = [
     "READING_HANDS",
     "STOCK_OUT_DEALS",
     "Position",
+    "all_blacks_but_one",
+    "black_threes_and_a_wild",
     "directed",
     "finished_beside_unfinished",
     "last_red",

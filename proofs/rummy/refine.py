@@ -51,7 +51,6 @@ import copy
 import dataclasses
 import itertools
 import json
-import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -69,13 +68,8 @@ from arbitro.proofs.rummy import cards as C
 from arbitro.proofs.rummy.moves import in_classes
 from arbitro.proofs.terms import Evaluator, variables
 
-
-def _plus(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
-    return tuple(map(operator.add, a, b))
-
-
-def _minus(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
-    return tuple(map(operator.sub, a, b))
+_plus = abstract.plus
+_minus = abstract.minus
 
 
 def _near(card: str, meld: Mapping[str, Any]) -> bool:
@@ -513,6 +507,45 @@ class Refiner:
         text = "the engine lists finishing the opening, the relation does not allow it"
         return Disagreement("enabled", f"{text} ({json.dumps(act)})", (), (act,))
 
+    # ------------------------------------------------------------ black threes and wilds
+
+    def black_three_difference(
+        self, state: Any, pre: Mapping[str, Any], legal: Sequence[dict[str, Any]]
+    ) -> Disagreement | None:
+        """Where the mover holds black threes and wilds and nothing else but a card to discard
+        (so a meld of them would go out), the engine is asked to lay every black three held with
+        one wild, two… (the oracle's `apply`) when it does not list it: `legal_actions` builds
+        black-three melds from the book's clauses, so a meld rule that only `apply` reads would
+        not show in the listed moves. A lay the engine accepts must be a step of the lay
+        relation (*:black-three-meld-wilds, *:black-threes-meld and the meld's caps)."""
+        if pre["phase"] != "play" or pre["step"] != "play":
+            return None
+        seat = int(pre["seat"])
+        hand = pre["hands"][seat]
+        names = {C.name(k) for k in C.BLACK_THREES}
+        blacks = [c for c in hand if c in names]
+        wilds = sorted((c for c in hand if c == "JK" or c[0] == "2"), key=RUMMY.parse_card)
+        if not blacks or not wilds or len(hand) > len(blacks) + len(wilds) + 1:
+            return None
+        listed = {_key(a) for a in legal}
+        for w in range(1, len(wilds) + 1):
+            if len(hand) - len(blacks) - w > 1:
+                continue
+            cards = sorted([*blacks, *wilds[:w]], key=RUMMY.parse_card)
+            act: dict[str, Any] = {"type": "lay", "seat": seat, "cards": cards}
+            if _key(act) in listed:
+                continue  # the successor rows check it
+            try:
+                nxt = RUMMY.apply(self.rules, state, RUMMY.action_from_json(act))
+            except (IllegalAction, MalformedInput):
+                continue
+            broken = abstract.step_checks(self.ck, pre, act, RUMMY.state_to_json(nxt))
+            if broken:
+                why = "; ".join(str(b) for b in broken[:3])
+                text = f"{json.dumps(act)}: the engine accepts it (and does not list it): {why}"
+                return Disagreement("enabled", text, (), (act,))
+        return None
+
     # ------------------------------------------------------------ the hand's score
 
     def score_difference(self, end: Mapping[str, Any], result: Any) -> str | None:
@@ -662,6 +695,7 @@ class Refiner:
             self.enabled_difference(pre, legal)
             or self.refusal_difference(state, pre, legal)
             or self.opening_difference(pre, legal)
+            or self.black_three_difference(state, pre, legal)
         )
         if d is not None:
             return d

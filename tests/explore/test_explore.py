@@ -7,9 +7,11 @@ on purpose.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,10 +19,18 @@ import pytest
 from arbitro.model.errors import MalformedInput
 from arbitro.model.escoba import ESCOBA, EscobaModel, EscobaState, turn
 from arbitro.model.schema import EscobaRules, Sweep
-from arbitro.proofs.explore import Symmetry, deal_order, explore_deal, explore_deals, perft
+from arbitro.proofs.explore import (
+    Result,
+    Symmetry,
+    deal_order,
+    explore_deal,
+    explore_deals,
+    perft,
+)
 from arbitro.proofs.explore_config import Config, ConfigError, config_from_data, load_config
 from tests.support import escoba_brute as brute
 from tests.support.escoba_referee import recount
+from tests.support.inline_client import InlineClient
 
 
 def _finish(r: object, s: brute.Spot) -> tuple[tuple[frozenset[int], ...], tuple[int, ...]]:
@@ -166,15 +176,34 @@ def test_refusals_count_as_exercise() -> None:
     assert c.rules.cid("play_direction") in res.clauses
 
 
-def test_deals_fanned_out_give_the_same_result() -> None:
+def _untimed(r: Result) -> dict[str, Any]:
+    r.seconds = r.walk_seconds = r.cpu_seconds = 0
+    return r.to_json([])
+
+
+def test_deals_fanned_out_give_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three deals fanned out one task each (to a stand-in client that runs each task here): the
+    same merged result as one process. Over real Dask workers: the slow test below."""
+
+    @contextlib.contextmanager
+    def inline(scheduler: str | None, workers: int) -> Iterator[InlineClient]:
+        yield InlineClient()
+
+    monkeypatch.setattr("arbitro.proofs.explore.dask_client", inline)
+    c = load_config("escoba-12")
+    one = explore_deals(c, [0, 1, 2])
+    assert _untimed(explore_deals(c, [0, 1, 2], workers=2)) == _untimed(one)
+    assert one.deals == [0, 1, 2]
+
+
+@pytest.mark.slow  # the fan-out's code, fast: test_deals_fanned_out_give_the_same_result
+def test_deals_fanned_out_over_dask_workers_give_the_same_result() -> None:
     """Two local Dask workers, three deals: the same merged result as one process."""
     pytest.importorskip("dask.distributed")
     c = load_config("escoba-12")
     one = explore_deals(c, [0, 1, 2])
     many = explore_deals(c, [0, 1, 2], workers=2)
-    for r in (one, many):
-        r.seconds = r.walk_seconds = r.cpu_seconds = 0
-    assert one.to_json([]) == many.to_json([])
+    assert _untimed(one) == _untimed(many)
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from the book texts) or from the book's own numbers, never from the code under t
 from __future__ import annotations
 
 import dataclasses
+import functools
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ import pytest
 
 from arbitro.model.schema import Band, RummyRules, rules_for
 from arbitro.model.spec import Claim, load_rulebook
-from arbitro.proofs.claims import check_book, check_claim
+from arbitro.proofs.claims import ClaimCheck, check_book, check_claim
 from arbitro.proofs.clashes import clashes
 from arbitro.proofs.dead_rules import dead_rules, escalera_wild_core
 from arbitro.proofs.differences import witness
@@ -35,10 +36,17 @@ def reader_verdicts(book: str) -> dict[str, str]:
     return out
 
 
+@functools.cache
+def default_checks(book: str) -> tuple[ClaimCheck, ...]:
+    """Every claim of the book checked under its default readings, once for this file (two tests
+    read escoba-es's; each reads without changing them)."""
+    return tuple(check_book(book, all_readings=False, timeout=20))
+
+
 @pytest.mark.parametrize("book", ["escoba-es", "samba-es", "samba-en"])
 def test_default_verdicts_agree_with_the_reader(book: str) -> None:
     want = reader_verdicts(book)
-    got = {c.claim.id: c for c in check_book(book, all_readings=False, timeout=20)}
+    got = {c.claim.id: c for c in default_checks(book)}
     assert set(got) == set(want)
     for cid, v in want.items():
         verdict = got[cid].verdict
@@ -50,7 +58,7 @@ def test_default_verdicts_agree_with_the_reader(book: str) -> None:
 
 
 def test_the_table_rest_claim_is_refuted_by_a_hand_leaving_70() -> None:
-    got = {c.claim.name: c for c in check_book("escoba-es", all_readings=False)}
+    got = {c.claim.name: c for c in default_checks("escoba-es")}
     c = got["table-remainder"]
     assert c.verdict is Verdict.REFUTED
     # 220 = 14 x 15 + 10: what remains is 10 mod 15; 70 is the first amount the book leaves out

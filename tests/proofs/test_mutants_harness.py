@@ -113,13 +113,18 @@ def test_bench_prove_reads_the_kill_rates(tmp_path: Path) -> None:
         {"name": "c", "refine": {"status": "error"}, "suite": {"status": "survived"}},
     ]
     (tmp_path / "e.json").write_text(json.dumps(rows), encoding="utf-8")
-    (tmp_path / "s.json").write_text(json.dumps([{"status": "killed"}, {"status": "survived"}]))
+    spec = [{"status": "killed"}, {"status": "survived"}, {"status": "error"}]
+    (tmp_path / "s.json").write_text(json.dumps(spec))
     got = bench.mutation_rates(tmp_path / "e.json", tmp_path / "s.json")
     assert got[0].startswith("engine mutants killed by refine 1/2 (50%)")
     assert "not measured (0 not run, 1 errors)" in got[0]
     assert got[1].startswith("engine mutants killed by suite  2/3 (67%)") and "NOT met" in got[1]
     assert got[2].startswith("engine mutants killed by either  2/3 (67%)")
     assert got[3].startswith("spec mutants turning a property REFUTED  1/2 (50%)")
+    # the spec mutants defined but absent from the recorded run are named
+    names = [x.name for x in harness().SPEC_MUTANTS]
+    assert f"({len(names)} not run: {', '.join(names)})" in got[3]
+    assert "(1 refused before any property)" in got[3]  # an error is not counted as run
 
 
 def test_runs_join_by_mutant_the_last_run_winning(tmp_path: Path) -> None:
@@ -240,3 +245,18 @@ def test_a_spec_property_that_runs_out_of_time_is_stated_not_counted(
     assert [(r["status"], r["refuted"], r.get("unfinished")) for r in rows] == [
         ("survived", [], ["hand-scores"])
     ]
+
+
+def test_a_spec_mutant_the_loader_refuses_is_not_counted_as_run() -> None:
+    """A changed deal size the spec loader refuses (no property is proved on it) is listed with
+    the loader's reason, and the rate is over the mutants whose properties ran."""
+    m = harness()
+    row = {"refuted": [], "about": "-", "cpu_seconds": 1.0}
+    spec = [
+        {**row, "name": "a", "status": "killed", "refuted": ["p/q"]},
+        {**row, "name": "b", "status": "error",
+         "detail": "exit 2: arbitro: error: /tmp/x/escoba-es-m21.toml: deals_per_hand: too many"},
+    ]  # fmt: skip
+    text = m.markdown([], spec)
+    assert "**1 of 1** run" in text
+    assert "not counted): `b` (deals_per_hand: too many)" in text

@@ -404,11 +404,12 @@ def test_built_positions_reach_a_double_cover_and_a_last_red_three() -> None:
             stopped = after["no_discard"]
     assert stopped
     rep = refine.directed(RUMMY, r, seat, rulebook="samba-es", target="built")
-    # built: the upcard covered twice, the last red three, the escalera at its maximum (samba-es
-    # replaces red threes on the owner's turn: no red-for-red deal; lays no wild melds); then the
+    # built: the upcard covered twice, the last red three, the escalera at its maximum, the black
+    # threes and a wild (samba-es replaces red threes on the owner's turn: no red-for-red deal;
+    # lays no wild melds; draws two cards: no going out with all black threes but one); then the
     # seeded hands, and the deals played to the stock's end (its stock-out forces a take onto a meld)
     hands = sum(len(seeds) for *_, seeds in positions.EAGER_HANDS) + len(positions.STOCK_OUT_DEALS)
-    assert rep is not None and rep.ok and rep.deals == 3 + hands, rep.first
+    assert rep is not None and rep.ok and rep.deals == 4 + hands, rep.first
 
 
 def test_an_upcard_covered_once_is_caught_on_a_built_position() -> None:
@@ -872,3 +873,114 @@ def test_a_game_end_encoding_off_the_book_disagrees_with_the_engine(
     d = Refiner(r, seat)(s, acts, [RUMMY.apply(r, s, a) for a in acts])
     assert d is not None and d.kind == "successor" and d.scores is not None, d
     assert "the game is over" in d.detail and "target 10000" in d.detail
+
+
+# ---------------------------------------------------------------- black threes melded to go out
+
+
+def _only_built(monkeypatch: pytest.MonkeyPatch, builder: str) -> None:
+    """`prove --refine`'s kept hands of a seating reduced to one built position."""
+    from arbitro.proofs.rummy import positions
+
+    chosen = tuple(b for b in positions.BUILDERS if b[0].__name__ == builder)
+    assert len(chosen) == 1
+    monkeypatch.setattr(positions, "BUILDERS", chosen)
+    monkeypatch.setattr(positions, "EAGER_HANDS", ())
+    monkeypatch.setattr(positions, "STOCK_OUT_DEALS", ())
+
+
+def test_black_threes_laid_with_a_wild_are_caught_on_a_built_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine mutant `rummy-black-three-one-wild`: samba-es keeps wilds out of a meld of
+    black threes (samba-es:black-three-meld-wilds), and an engine that accepts one wild in it
+    lists nothing more (`legal_actions` builds those melds from the clause); only `apply`
+    accepts. The built position (`positions.black_threes_and_a_wild`) deals the first player a
+    canasta's worth of kings, two sets and two black threes, and draws it the third black three
+    and a wild on its second turn; the refiner asks the engine there to lay the threes with the
+    wild. The real engine refuses and agrees everywhere; the changed one (played here as the
+    reading that lets wilds in) accepts, which the lay relation refuses."""
+    from arbitro.proofs.rummy import positions
+
+    r = rummy("samba-es")
+    assert not r.black_three_meld_wilds and r.set_min == 3
+    seat = next(iter(RUMMY.seatings(r)))
+    order = positions.black_threes_and_a_wild(r, seat)
+    assert order is not None
+    _, _, acts = positions.play(
+        r, seat, order, preferred=positions.GOING_OUT, steps=positions.GOING_OUT_STEPS,
+        keep_wilds=True,
+    )  # fmt: skip
+    # the first player (seat 1) melds its black threes to go out: three of them, no wild
+    laid = [a["cards"] for a in acts if a["type"] == "lay" and a["cards"][0][0] == "3"]
+    assert laid and sorted(laid[-1]) == ["3C", "3C", "3S"]
+    _only_built(monkeypatch, "black_threes_and_a_wild")
+    rep = refine.directed(RUMMY, r, seat, rulebook="samba-es", target="built")
+    assert rep is not None and rep.ok, rep and rep.to_json()
+    loose = dataclasses.replace(r, black_three_meld_wilds=True)
+
+    def apply_on(rules: Any, state: Any, action: Any) -> Any:
+        a = RUMMY.action_to_json(action)
+        if a["type"] == "lay" and sum(c == "JK" or c[0] == "2" for c in a["cards"]) == 1:
+            return RUMMY.apply(loose, state, action)
+        return RUMMY.apply(rules, state, action)
+
+    _engine_in_refiner(monkeypatch, apply=apply_on)
+    rep = refine.directed(RUMMY, r, seat, rulebook="samba-es", target="built")
+    assert rep is not None and rep.first is not None and rep.first.kind == "enabled", rep
+    assert "accepts" in rep.first.detail and "samba-es:black-three-meld-wilds" in rep.first.detail
+
+
+def test_all_black_threes_but_one_melded_scored_as_all_is_caught_on_a_built_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine mutant `rummy-all-blacks-melded`: canasta-es pays its all-black-threes bonus
+    (canasta-es:black-threes-all-melded-bonus, 500) only to a side going out with every black
+    three of the deck melded. The built position (`positions.all_blacks_but_one`, two pairs:
+    two packs, four black threes) has the first player go out with three of them melded, the
+    fourth in the next player's hand (95 against that side, canasta-es:black-three-hand-penalty).
+    The real engine agrees with the score encoding there; an engine that pays the bonus to a
+    side one black three short is caught at the discard that goes out."""
+    from arbitro.model.rummy.model import RUMMY as ENGINE
+    from arbitro.proofs.rummy import positions
+
+    r = rummy("canasta-es")
+    seat = next(s for s in RUMMY.seatings(r) if s.layout == "two-pairs")
+    order = positions.all_blacks_but_one(r, seat)
+    assert order is not None
+    dealer, order, acts = positions.play(
+        r, seat, order, preferred=positions.GOING_OUT, steps=positions.GOING_OUT_STEPS,
+        keep_wilds=True,
+    )  # fmt: skip
+    s = RUMMY.deal(r, RUMMY.new_game(r, seat, dealer), order)
+    for a in acts:
+        s = RUMMY.apply(r, s, RUMMY.action_from_json(a))
+    end = RUMMY.state_to_json(s)
+    assert end["result"]["reason"] == "went-out"
+    blacks = [sum(c in ("3C", "3S") for m in t["melds"] for c in m["cards"]) for t in end["table"]]
+    assert blacks == [0, 3]  # side 1 went out with three of the four
+    cats = end["result"]["categories"]
+    assert cats[1]["black-threes"] == 0 and cats[0]["black-threes"] == -95
+    _only_built(monkeypatch, "all_blacks_but_one")
+    rep = refine.directed(RUMMY, r, seat, rulebook="canasta-es", target="built")
+    assert rep is not None and rep.ok, rep and rep.to_json()
+
+    def apply_on(rules: Any, state: Any, action: Any) -> Any:
+        after = ENGINE.apply(rules, state, action)
+        res = after.result
+        j = RUMMY.state_to_json(after)
+        if RUMMY.phase(after) == "play" or res is None or j["result"]["reason"] != "went-out":
+            return after
+        out = next(i for i, c in enumerate(res.categories) if dict(c)["going-out"])
+        melded = sum(c in ("3C", "3S") for m in j["table"][out]["melds"] for c in m["cards"])
+        if melded != 3:
+            return after
+        bonus = rules.black_threes_all_melded_bonus
+        cats = list(res.categories)
+        cats[out] = tuple((k, p + bonus if k == "black-threes" else p) for k, p in cats[out])
+        return after._replace(result=res._replace(categories=tuple(cats)))
+
+    broken = _Broken(apply=apply_on)
+    rep = refine.directed(broken, r, seat, rulebook="canasta-es", target="built")  # type: ignore[arg-type]
+    assert rep is not None and rep.first is not None and rep.first.kind == "successor", rep
+    assert "black-threes" in rep.first.detail

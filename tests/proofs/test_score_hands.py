@@ -271,3 +271,84 @@ def test_every_kept_hand_replays_and_passes_arbitro_check(book: str) -> None:
         assert hand.score == entry["score"], (entry["end"], entry["layout"])
         report = check_lines([json.dumps(x) for x in S.transcript(rules, hand)])
         assert (report.status, report.mismatches) == ("incomplete", []), (entry["layout"], report)
+
+
+SAMBA_ES = rules_for("samba-es")
+SAMBA_ES_CARD = {"JK": 50, "2": 20, "A": 20, "3": 5}
+"""samba-es, *Orden y valor de las cartas*: K to 8 10, 7 to 4 5."""
+
+
+def _samba_es_score(state: Any, side: int) -> int:
+    """A samba-es side's hand score from a final position (*Tanteo del juego*, *Premios y
+    honores*; a hand ended by the stock is counted normally, without the 200 for ending it):
+    melded cards for it, held ones against, a samba (an escalera of 7) 1500, a canasta of 7 or
+    more 500 clean and 300 with wilds, the red threes 100 each (all six 1000) once the side has two
+    canastas or sambas, against it otherwise, 200 for going out."""
+
+    def value(name: str) -> int:
+        rank = "JK" if name == "JK" else name[:-1]
+        return SAMBA_ES_CARD.get(rank, 10 if rank in ("K", "Q", "J", "10", "9", "8") else 5)
+
+    seats = range(side, state.players, state.sides)
+    melds = [[RUMMY.card_name(c) for c in m.cards] for m in state.table[side].melds]
+    total = sum(value(c) for m in melds for c in m)
+    total -= sum(value(RUMMY.card_name(c)) for s in seats for c in state.hands[s])
+    done = 0
+    for m in melds:
+        if len(m) < 7 or m[0][:-1] == "3":
+            continue
+        done += 1
+        wilds = sum(1 for c in m if c == "JK" or c.startswith("2"))
+        naturals = [c for c in m if c != "JK" and not c.startswith("2")]
+        run = len({c[:-1] for c in naturals}) > 1
+        total += 1500 if run else 300 if wilds else 500
+    reds = len(state.table[side].red_threes)
+    worth = 1000 if reds == 6 else 100 * reds
+    total += worth if done >= 2 else -worth
+    result = RUMMY.last_hand(state)
+    if (
+        result is not None
+        and result.reason == "went-out"
+        and any(not state.hands[s] for s in seats)
+    ):
+        total += 200
+    return total
+
+
+def test_the_kept_samba_hand_scores_what_the_book_counts_in_its_final_position() -> None:
+    assert isinstance(SAMBA_ES, RummyRules)
+    kept = [e for e in S.stored("samba-es") if e["end"] == "max"]
+    entry = max(kept, key=lambda e: int(e["score"]))
+    hand = S.replay_kept(SAMBA_ES, entry)
+    state = _final(SAMBA_ES, hand)
+    assert hand.score == entry["score"] == _samba_es_score(state, hand.side)
+    sambas = [
+        m
+        for m in state.table[hand.side].melds
+        if len(m.cards) == 7 and len({RUMMY.card_name(c)[:-1] for c in m.cards}) == 7
+    ]
+    if entry["chooser"] == "meld-runs":
+        assert len(sambas) >= 2, "the escaleras dealt are laid as sambas"
+
+
+@pytest.mark.slow
+def test_the_gaps_per_seating_set_each_group_s_best_hand_against_its_own_bounds() -> None:
+    """canasta-es's layouts fall in three groups (its first paragraphs): two packs with sides of
+    one player (two or three players), two packs with partners (two pairs, two teams of three),
+    three packs (three pairs). Each group's best hands are held to its own configurations' ends,
+    which lie within the book's; the three packs' group holds the book's."""
+    rows = S.seating_gaps(BOOK)
+    assert [set(r["layouts"]) for r in rows] == [
+        {"two-players", "three-players"},
+        {"two-pairs", "two-teams-of-three"},
+        {"three-pairs"},
+    ]
+    whole = scoring.bounds(BOOK, 60.0).values["bounds"]["total"]
+    for row in rows:
+        low, high = row["min"], row["max"]
+        assert whole[0] <= low["bound"] <= low["played"]
+        assert high["played"] <= high["bound"] <= whole[1]
+        assert low["gap"] == low["played"] - low["bound"]
+        assert high["gap"] == high["bound"] - high["played"]
+    # the three packs' group is where the book's ends lie
+    assert (rows[2]["min"]["bound"], rows[2]["max"]["bound"]) == tuple(whole)
