@@ -146,12 +146,20 @@ class State:
     to_move: IntTerm
 
 
+@lru_cache(maxsize=1024)
+def _named(prefix: str) -> Vec:
+    """The unknowns of one zone, made once per process: every step names its states' unknowns
+    alike, and the solver and the evaluator know an unknown by its name (a term is immutable, so
+    steps share them)."""
+    return unknowns(prefix, KINDS)
+
+
 def state_unknowns(prefix: str, g: Seating, positions: int) -> State:
     return State(
-        [unknowns(f"{prefix}hand{s}", KINDS) for s in range(g.players)],
-        unknowns(f"{prefix}table", KINDS),
-        [unknowns(f"{prefix}stock{j}", KINDS) for j in range(positions)],
-        [unknowns(f"{prefix}pile{i}", KINDS) for i in range(g.sides)],
+        [_named(f"{prefix}hand{s}") for s in range(g.players)],
+        _named(f"{prefix}table"),
+        [_named(f"{prefix}stock{j}") for j in range(positions)],
+        [_named(f"{prefix}pile{i}") for i in range(g.sides)],
         [Int(f"{prefix}escobas{i}") for i in range(g.sides)],
         Int(f"{prefix}last"),
         Int(f"{prefix}deal"),

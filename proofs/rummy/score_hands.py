@@ -35,7 +35,8 @@ Each hand is kept as the deck order and the dealer (`score_hand_orders.json`, re
 the engine's score of the hand replayed under the rules being proved. `transcript` writes a hand
 as lines `arbitro check` replays (the hand line claims the engine's scores):
 `uv run python -m arbitro.proofs.rummy.score_hands canasta-es --transcript min | uv run arbitro
-check -`.
+check -`. `--gaps` prints, per group of layouts the score encoding tells apart, the
+configurations' ends against the best kept hand of the group (`seating_gaps`).
 
 Implements, as hands to replay, *:card-points, *:black-three-hand-penalty,
 *:black-threes-all-in-hand-penalty, *:red-three-negative-below-completed,
@@ -668,6 +669,71 @@ def transcript(rules: RummyRules, hand: Hand) -> list[dict[str, Any]]:
     return lines
 
 
+# ---------------------------------------------------------------- the gap per seating
+
+
+def seating_gaps(rules: RummyRules, timeout: float = 600.0) -> list[dict[str, Any]]:
+    """For each group of layouts the score encoding tells apart (`score.seatings`), the least
+    and greatest hand score of its configurations (the optimum, proved or the best found within
+    1/`scoring.SEARCH_SHARE` of the resource limit a call, and then a bound proved past it as
+    `score-bounds` finds one) against the best kept hand of its layouts, and the gap to the
+    proved end. Dearer than `score-bounds` (one search per group and end): behind
+    `--gaps`."""
+    from arbitro.proofs import smt
+    from arbitro.proofs.rummy.scoring import SEARCH_SHARE, _ceiling, card_unit
+
+    got = played(rules, every=True)
+    unit = card_unit(rules)
+    rows: list[dict[str, Any]] = []
+    limit = smt.rlimit()
+    with smt.use_rlimit(max(1, limit // SEARCH_SHARE) if limit else 0):
+        for group in score.seatings(rules):
+            cfg = score.config(rules, [group])
+            problem = smt.Problem(cfg.facts.items, [cfg.score])
+            row: dict[str, Any] = {"layouts": list(group.names)}
+            for end in ("min", "max"):
+                maximise = end == "max"
+                opt = problem.optimum(cfg.score, maximise=maximise, timeout=timeout)
+                hands = [h for lay, h in got.hands.get(end, {}).items() if lay in group.names]
+                pick = min if end == "min" else max
+                best = pick(hands, key=lambda h: h.score) if hands else None
+                proved = opt.status == "proved"
+                bound = opt.value
+                if not proved and opt.value is not None:
+                    # as `score-bounds` does: a bound proved past the best configuration found
+                    bound = _ceiling(problem, cfg.score, maximise, opt.value, unit, timeout)
+                entry: dict[str, Any] = {
+                    "configuration": opt.value,
+                    "proved": proved,
+                    "bound": bound,
+                    "played": None if best is None else best.score,
+                    "layout": None if best is None else best.layout,
+                }
+                if best is not None and bound is not None:
+                    entry["gap"] = abs(best.score - bound)
+                row[end] = entry
+            rows.append(row)
+    return rows
+
+
+def _gap_text(rows: list[dict[str, Any]]) -> str:
+    lines = []
+    for row in rows:
+        parts = []
+        for end in ("min", "max"):
+            e = row[end]
+            conf = "none" if e["configuration"] is None else str(e["configuration"])
+            if not e["proved"] and e["configuration"] is not None:
+                past = "no bound proved" if e["bound"] is None else f"none past {e['bound']}"
+                conf += f" found, {past}"
+            played_text = "no hand" if e["played"] is None else f"{e['played']} ({e['layout']})"
+            gap = f", gap {e['gap']}" if "gap" in e else ""
+            word = "least" if end == "min" else "greatest"
+            parts.append(f"{word} {conf}, played {played_text}{gap}")
+        lines.append(f"{', '.join(row['layouts'])}: " + "; ".join(parts))
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------- regenerating the kept orders
 
 BOOKS = ("samba-es", "samba-en", "samba-fr", "canasta-es")
@@ -711,7 +777,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="instead, print the kept hand that plays furthest toward this end of the one "
         "rulebook named, as a transcript for `arbitro check -`",
     )
+    p.add_argument(
+        "--gaps",
+        action="store_true",
+        help="instead, for each group of layouts the score encoding tells apart, print the "
+        "configurations' least and greatest hand score against the best kept hand of its "
+        "layouts (one solver search per group and end)",
+    )
     args = p.parse_args(argv)
+    if args.gaps:
+        for book in args.rulebooks:
+            rules = rules_for(book)
+            if not isinstance(rules, RummyRules):
+                sys.stderr.write(f"{book} is not a Samba or Canasta rulebook\n")
+                return 2
+            sys.stdout.write(f"{book}\n" + _gap_text(seating_gaps(rules)))
+        return 0
     if args.transcript is not None:
         if len(args.rulebooks) != 1:
             sys.stderr.write("--transcript needs exactly one rulebook\n")

@@ -137,3 +137,13 @@ def test_an_opening_sweep_of_three_escobas_breaks_esc_at_the_deal() -> None:
     assert {(s.total, s.escobas) for s in BOOK.opening_sweeps} == {(15, 1), (30, 2)}
     assert X.deal_check(BOOK, R.Seating(2, 2), 0, T).verdict is Verdict.PROVED
     assert X.deal_check(three, R.Seating(2, 2), 0, T).verdict is Verdict.REFUTED
+
+
+@pytest.mark.slow
+def test_the_rest_counted_as_an_escoba_raises_two_players_most_to_fifteen() -> None:
+    """*:rest-is-escoba turned on: the last capturer's rest (never empty: 220 is no multiple of
+    15) is one escoba more, so 14 + 1 = 15 for two players; 14 is then not unsat."""
+    on = dataclasses.replace(BOOK, rest_is_escoba=True)
+    got = X.most(on, 2, 2, MOST[(2, 2)] + 1, T)
+    assert got.exact and got.bound == 15
+    assert X.most(on, 2, 2, MOST[(2, 2)], T).bound == 15

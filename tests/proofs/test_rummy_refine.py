@@ -404,11 +404,12 @@ def test_built_positions_reach_a_double_cover_and_a_last_red_three() -> None:
             stopped = after["no_discard"]
     assert stopped
     rep = refine.directed(RUMMY, r, seat, rulebook="samba-es", target="built")
-    # built: the upcard covered twice, the last red three, the escalera at its maximum (samba-es
-    # replaces red threes on the owner's turn: no red-for-red deal; lays no wild melds); then the
+    # built: the upcard covered twice, the last red three, the escalera at its maximum, the black
+    # threes and a wild (samba-es replaces red threes on the owner's turn: no red-for-red deal;
+    # lays no wild melds; draws two cards: no going out with all black threes but one); then the
     # seeded hands, and the deals played to the stock's end (its stock-out forces a take onto a meld)
     hands = sum(len(seeds) for *_, seeds in positions.EAGER_HANDS) + len(positions.STOCK_OUT_DEALS)
-    assert rep is not None and rep.ok and rep.deals == 3 + hands, rep.first
+    assert rep is not None and rep.ok and rep.deals == 4 + hands, rep.first
 
 
 def test_an_upcard_covered_once_is_caught_on_a_built_position() -> None:

@@ -329,3 +329,26 @@ def test_the_kept_samba_hand_scores_what_the_book_counts_in_its_final_position()
     ]
     if entry["chooser"] == "meld-runs":
         assert len(sambas) >= 2, "the escaleras dealt are laid as sambas"
+
+
+@pytest.mark.slow
+def test_the_gaps_per_seating_set_each_group_s_best_hand_against_its_own_bounds() -> None:
+    """canasta-es's layouts fall in three groups (its first paragraphs): two packs with sides of
+    one player (two or three players), two packs with partners (two pairs, two teams of three),
+    three packs (three pairs). Each group's best hands are held to its own configurations' ends,
+    which lie within the book's; the three packs' group holds the book's."""
+    rows = S.seating_gaps(BOOK)
+    assert [set(r["layouts"]) for r in rows] == [
+        {"two-players", "three-players"},
+        {"two-pairs", "two-teams-of-three"},
+        {"three-pairs"},
+    ]
+    whole = scoring.bounds(BOOK, 60.0).values["bounds"]["total"]
+    for row in rows:
+        low, high = row["min"], row["max"]
+        assert whole[0] <= low["bound"] <= low["played"]
+        assert high["played"] <= high["bound"] <= whole[1]
+        assert low["gap"] == low["played"] - low["bound"]
+        assert high["gap"] == high["bound"] - high["played"]
+    # the three packs' group is where the book's ends lie
+    assert (rows[2]["min"]["bound"], rows[2]["max"]["bound"]) == tuple(whole)
