@@ -52,7 +52,6 @@ KEPT_INTERPRETED = {
     "rummy/family.py": "the same",
     "rummy/actions.py": "the actions are tuple subclasses, which mypyc cannot compile",
     "rummy/codec.py": "a starred argument list mypyc fails on (an internal error)",
-    "rummy/tables.py": "the clause tracer subclasses Tables and watches its attributes being read",
     "rummy/trace.py": "that tracer: it builds its Tables without calling their constructor",
 }
 """Modules of those packages left to the interpreter, and why."""

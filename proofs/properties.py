@@ -81,6 +81,12 @@ def _table_rest(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> 
     return table_rest.run(rules, timeout)
 
 
+def _table_ceiling(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
+    from arbitro.proofs.escoba import table_rest
+
+    return table_rest.run(rules, timeout, ceiling=True)
+
+
 def _escoba_bounds(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import scoring
 
@@ -178,6 +184,16 @@ PROPERTIES: tuple[Property, ...] = (
         "on the guarded relation (an inductive invariant), and a replayed hand for every score "
         "up to the most",
         _hand_scores,
+    ),
+    Property(
+        "table-ceiling",
+        "escoba",
+        "table-rest with its ceiling proved on the guarded relation too: no group worth the "
+        "capture sum on the table holds a card laid in play (an inductive invariant), so the "
+        "hand's last play leaves no more than the ceiling (not run by default: --property "
+        "table-ceiling)",
+        _table_ceiling,
+        default=False,
     ),
     Property(
         "most-escobas",

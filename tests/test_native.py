@@ -44,9 +44,9 @@ def test_where_a_compiler_exists_the_compiled_engine_runs() -> None:
         assert module.__file__.endswith(SUFFIX), module.__file__
     # every module the build names is the compiled one, and nothing it keeps interpreted is
     assert set(status.modules) == {hatch_build.module_name(p) for p in hatch_build.sources(ROOT)}
-    import arbitro.model.rummy.tables as tables
+    import arbitro.model.rummy.trace as trace
 
-    assert tables.__file__ is not None and tables.__file__.endswith(".py")
+    assert trace.__file__ is not None and trace.__file__.endswith(".py")
 
 
 _PLAY = r"""

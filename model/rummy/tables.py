@@ -6,7 +6,7 @@ which cards freeze or block the pile, escalera positions). Implements no clause 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from arbitro.model.errors import SpecError
@@ -24,33 +24,119 @@ from arbitro.model.rummy.cards import (
 )
 from arbitro.model.schema import Layout, RummyRules
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # not installed: the decorator only speaks to mypyc, which compiled this
 
-@dataclass(frozen=True)
+    def mypyc_attr(*args: Any, **kwargs: Any) -> Callable[[Any], Any]:  # type: ignore[misc]
+        return lambda c: c
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Tables:
-    """What the engine looks up for one rules object."""
+    """What the engine looks up for one rules object.
 
-    rules: RummyRules
-    points: tuple[int, ...]  # per card kind
-    frozen_by: tuple[bool, ...]  # per card kind: its presence in the pile freezes it
-    blocked_by: tuple[bool, ...]  # per card kind: as top card it stops the pile being taken
-    cover: tuple[bool, ...]  # per card kind: as upcard it is covered by the next card
-    seq_pos: tuple[int, ...]  # per rank index: position among sequence_ranks, -1 if none
-    seq_rank: tuple[int, ...]  # per position: rank index
-    set_lay: int  # cards in a newly laid set: max(set_min, set_start_min_naturals)
-    wild_cap: int  # most wilds in a set, from wild_cap (and completed size)
-    completed: int
-    nat_rank: tuple[int, ...]  # per card kind: its rank if natural (4 to ace), else -1
-    seq_bit: tuple[int, ...]  # per card kind: 1 << (16 * suit + escalera position), else 0
-    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
-    """Answers that depend only on these rules and a hashable key (such as a meld), remembered
-    by the modules that compute them; cleared at `caches.MEMO` entries (`remember`)."""
-    per_meld: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
-    """Per meld object, keyed by its id, (the meld, (its index where it was met, then what
-    `melds.takes` says of it)): a meld left alone is the same object from state to state;
-    cleared at `caches.MELDS` entries."""
-    by_id: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
-    """Per side's melds tuple, keyed by its id (`table.side_view`): each entry keeps the tuple
-    alive, so a hit is checked by identity; cleared at `caches.SIDES` entries."""
+    A class of the compiled engine: its fields are read without an attribute lookup. Each field
+    computed from the rules, and the rules themselves, is a property over a private attribute,
+    so that the clause tracer (`trace`) can subclass it and note the clauses behind every read.
+    """
+
+    def __init__(
+        self,
+        rules: RummyRules,
+        points: tuple[int, ...],
+        frozen_by: tuple[bool, ...],
+        blocked_by: tuple[bool, ...],
+        cover: tuple[bool, ...],
+        seq_pos: tuple[int, ...],
+        seq_rank: tuple[int, ...],
+        set_lay: int,
+        wild_cap: int,
+        completed: int,
+        nat_rank: tuple[int, ...],
+        seq_bit: tuple[int, ...],
+    ) -> None:
+        self._rules = rules
+        self._points = points
+        self._frozen_by = frozen_by
+        self._blocked_by = blocked_by
+        self._cover = cover
+        self._seq_pos = seq_pos
+        self._seq_rank = seq_rank
+        self._set_lay = set_lay
+        self._wild_cap = wild_cap
+        self._completed = completed
+        self._nat_rank = nat_rank
+        self._seq_bit = seq_bit
+        self.memo: dict[Any, Any] = {}
+        """Answers that depend only on these rules and a hashable key (such as a meld),
+        remembered by the modules that compute them; cleared at `caches.MEMO` entries
+        (`remember`)."""
+        self.per_meld: dict[int, Any] = {}
+        """Per meld object, keyed by its id, (the meld, (its index where it was met, then what
+        `melds.takes` says of it)): a meld left alone is the same object from state to state;
+        cleared at `caches.MELDS` entries."""
+        self.by_id: dict[int, Any] = {}
+        """Per side's melds tuple, keyed by its id (`table.side_view`): each entry keeps the
+        tuple alive, so a hit is checked by identity; cleared at `caches.SIDES` entries."""
+
+    @property
+    def rules(self) -> RummyRules:
+        return self._rules
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Per card kind."""
+        return self._points
+
+    @property
+    def frozen_by(self) -> tuple[bool, ...]:
+        """Per card kind: its presence in the pile freezes it."""
+        return self._frozen_by
+
+    @property
+    def blocked_by(self) -> tuple[bool, ...]:
+        """Per card kind: as top card it stops the pile being taken."""
+        return self._blocked_by
+
+    @property
+    def cover(self) -> tuple[bool, ...]:
+        """Per card kind: as upcard it is covered by the next card."""
+        return self._cover
+
+    @property
+    def seq_pos(self) -> tuple[int, ...]:
+        """Per rank index: position among sequence_ranks, -1 if none."""
+        return self._seq_pos
+
+    @property
+    def seq_rank(self) -> tuple[int, ...]:
+        """Per position: rank index."""
+        return self._seq_rank
+
+    @property
+    def set_lay(self) -> int:
+        """Cards in a newly laid set: max(set_min, set_start_min_naturals)."""
+        return self._set_lay
+
+    @property
+    def wild_cap(self) -> int:
+        """Most wilds in a set, from wild_cap (and completed size)."""
+        return self._wild_cap
+
+    @property
+    def completed(self) -> int:
+        return self._completed
+
+    @property
+    def nat_rank(self) -> tuple[int, ...]:
+        """Per card kind: its rank if natural (4 to ace), else -1."""
+        return self._nat_rank
+
+    @property
+    def seq_bit(self) -> tuple[int, ...]:
+        """Per card kind: 1 << (16 * suit + escalera position), else 0."""
+        return self._seq_bit
 
     def remember(self, key: Any, value: Any) -> None:
         """Keep `value` in `memo` under `key`, clearing `memo` first when it is full."""

@@ -55,30 +55,56 @@ class _Reader:
         return getattr(self._rules, name)
 
 
-class _Traced(Tables):
-    """Tables whose derived fields note the clauses behind them when read."""
+def _noting(name: str, sources: tuple[str, ...]) -> property:
+    """A property reading the field `name` of `Tables` that first notes `sources`."""
 
-    def __getattribute__(self, name: str) -> Any:
-        src = _DERIVED.get(name)
-        if src is not None:
-            object.__getattribute__(self, "_seen").update(src)
-        return object.__getattribute__(self, name)
+    def get(self: _Traced) -> Any:
+        self._seen.update(sources)
+        return getattr(super(_Traced, self), name)
+
+    return property(get)
+
+
+class _Traced(Tables):
+    """Tables whose derived fields note the clauses behind them when read (each a property of
+    `Tables`, overridden here: the compiled engine calls the override), and whose rules are a
+    `_Reader`."""
+
+    _seen: set[str]
+    _reader: RummyRules
+
+    @property
+    def rules(self) -> RummyRules:
+        return self._reader
 
     def consult(self, *keys: str) -> None:
-        object.__getattribute__(self, "_seen").update(keys)
+        self._seen.update(keys)
+
+    for _name, _sources in _DERIVED.items():
+        locals()[_name] = _noting(_name, _sources)
+    del _name, _sources
 
 
 def traced_tables(rules: RummyRules, seen: set[str]) -> Tables:
     """Tables for `rules` that note in `seen` every clause read through them, with empty
     remembered answers."""
     base = tables(rules)
-    t = object.__new__(_Traced)
-    # a frozen dataclass keeps its fields in its __dict__: filled directly, as its __init__ would
-    fields = object.__getattribute__(t, "__dict__")
-    fields.update(base.__dict__)
-    fields.update(
-        rules=cast(RummyRules, _Reader(rules, seen)), memo={}, per_meld={}, by_id={}, _seen=seen
+    t = _Traced(
+        rules,
+        base.points,
+        base.frozen_by,
+        base.blocked_by,
+        base.cover,
+        base.seq_pos,
+        base.seq_rank,
+        base.set_lay,
+        base.wild_cap,
+        base.completed,
+        base.nat_rank,
+        base.seq_bit,
     )
+    t._seen = seen
+    t._reader = cast(RummyRules, _Reader(rules, seen))
     return t
 
 

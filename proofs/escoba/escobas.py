@@ -4,6 +4,9 @@ An inductive invariant over the relation's steps (`relation.step`, which `prove 
 to the engine), ESC, for a seating and a dealer, on every state of a hand:
 
 - the deal number is at most *:deals-per-hand's;
+- TURN: while the hand is in play, the seats that have played in this round (before the seat to
+  move, counting from the dealer's neighbour, *:play-direction) hold one card fewer than the
+  dealer, the others as many: the dealer plays every round's last card;
 - VALUE of each side: *:capture-sum times its escobas is at most what its captures are worth
   (*:capture-values): an escoba is a capture and every capture takes cards worth the capture sum
   (the opening sweep's escobas each stand for a capture sum of the sweep's total,
@@ -14,17 +17,18 @@ to the engine), ESC, for a seating and a dealer, on every state of a hand:
   opening sweep gives — one escoba at most per card played.
 
 With *:rest-is-escoba the hand's end may add one to either sum. ESC is checked for every
-seating and dealer: the opening deal from any deck order establishes it, and every step of seat 0
-(each play, and what follows) that starts where it holds ends where it holds (seats are symmetric
-under rotation: the step of mover m under dealer d is seat 0's under dealer d - m with the seats
-and sides renumbered, and ESC is stated for every side).
+seating: the opening deal from any deck order establishes it, and every step of every seat under
+dealer 0 (each play, and what follows) that starts where it holds ends where it holds (seats are
+symmetric under rotation: the step of mover m under dealer d is mover m - d's under dealer 0 with
+the seats and sides renumbered, and ESC renumbered so is ESC under dealer 0). A later deal
+assumes SHAPE before it (the stock's first positions hold a card each, `conservation`'s).
 
 The most escobas: at the step that ends a hand, with ESC, `CARDS` (every card in one place, the
 invariant `conservation` proves) and table-rest's VALUE (the captures worth a multiple of the
 capture sum) before it, no side ends with more than `n` escobas — asked of the solver as "some
 side has n + 1 or more" for the `n` the engine's hands reach, unsat. PLAYS bounds a side by the
-cards it plays; VALUE by the pack's worth (220 = 14 x 15 + 10 with the book's values); and CARDS
-with VALUE make the hand's last play no escoba when the pack's worth is no multiple of the capture
+cards it plays; VALUE by the pack's worth (220 = 14 x 15 + 10 with the book's values); TURN
+makes the dealer the last to play; and CARDS with VALUE make the hand's last play no escoba when the pack's worth is no multiple of the capture
 sum (the table cannot be left bare): 14 escobas for two players, 13 for three (the dealer: 12
 plays, 2 for a sweep, the last play none), 10 for four.
 """

@@ -25,6 +25,9 @@ the set is fixed by two things:
   `apply` before it counts, and written as a transcript that `arbitro check` replays (the hand
   line claims the engine's scores).
 
+The search is not a solver query: `exact(..., solver=True)` (property `most-escobas`) takes the
+most from `escobas.py` instead, unsat above on the guarded relation.
+
 A score above `categories + escoba_points * most` is unreachable (each category scores at most
 its points: the optional rules that double them are not encoded); a score up to it that no
 witness shows is reported as not established, never as reachable.

@@ -35,10 +35,12 @@ from arbitro.proofs.terms import (
     all_of,
     any_of,
     implies,
+    ite,
     total,
     values_of,
     weighted,
 )
+from arbitro.proofs.vectors import Vec
 from arbitro.proofs.verdict import Check, Result, Verdict, Witness, prove
 
 NAME = "table-rest"
@@ -295,11 +297,16 @@ def bound(rules: EscobaRules, timeout: float) -> tuple[Check, int | None]:
     )
 
 
-def run(rules: EscobaRules, timeout: float) -> Result:
+def run(rules: EscobaRules, timeout: float, ceiling: bool = False) -> Result:
+    """Property `table-rest`; with `ceiling`, `table-ceiling`: the most left at the end proved
+    unsat above on the guarded relation too (`ceiling_checks`), not only over the cards'
+    values."""
     started = time.perf_counter()
     checks = invariant_checks(rules, timeout)
     bound_check, top = bound(rules, timeout)
     checks.append(bound_check)
+    if ceiling and top is not None:
+        checks += ceiling_checks(rules, top, timeout)
     cs = rules.capture_sum
     first = sum(E.values(rules)) % cs
     amounts = list(range(first, (top if top is not None else first) + 1, cs))
@@ -339,10 +346,12 @@ def run(rules: EscobaRules, timeout: float) -> Result:
     else:
         summary = (
             f"left at the end: exactly {', '.join(map(str, shown))} (≡ {first} mod {cs}, "
-            f"at most {top}, each left by a hand)"
+            f"at most {top}"
+            + (", unsat above on the guarded relation" if ceiling else "")
+            + ", each left by a hand)"
         )
     return Result(
-        NAME,
+        "table-ceiling" if ceiling else NAME,
         rules.rulebook,
         {},
         "what is left on the table when a hand ends is worth the pack's total less a multiple of "
@@ -355,3 +364,132 @@ def run(rules: EscobaRules, timeout: float) -> Result:
 
 
 __all__ = ["NAME", "bound", "groups_worth", "invariant_checks", "run"]
+
+
+# ---------------------------------------------------------------- the ceiling, on the relation
+
+
+GHOST = "opening cards worth"
+"""The unknowns of FREE's witness: how many of the table's cards of each value may be opening
+cards (a history variable: the relation's state does not say which cards were laid in play)."""
+
+
+def _by_value(rules: EscobaRules, vec: Vec) -> dict[int, IntTerm]:
+    vals = R.values(rules)
+    have = R.present(rules)
+    return {
+        v: vec.over(k for k in range(R.KINDS) if have[k] and vals[k] == v)
+        for v in sorted({vals[k] for k in range(R.KINDS) if have[k]})
+    }
+
+
+def free(rules: EscobaRules, table: Vec, ghost: Mapping[int, IntTerm]) -> BoolTerm:
+    """FREE: at most *:table-initial of the table's cards are set apart (`ghost`, by value), and
+    every group of table cards worth *:capture-sum is made of those alone: no such group holds a
+    card laid during play (the last of them laid would have been forced to capture the others,
+    *:capture-forced)."""
+    t = _by_value(rules, table)
+    parts: list[BoolTerm] = [(ghost[v] >= 0) & (ghost[v] <= t[v]) for v in t]
+    parts.append(total(ghost.values()) <= rules.table_initial)
+    for grp in groups_worth(rules):
+        fits = all_of(t[v] >= n for v, n in grp.items())
+        parts.append(implies(fits, all_of(t[v].eq(ghost[v]) for v in grp)))
+    return all_of(parts)
+
+
+def ceiling_checks(
+    rules: EscobaRules, top: int, timeout: float, guard: EscobaRules | None = None
+) -> list[Check]:
+    """FREE proved inductive over the guarded relation (built from `guard` when given) for every
+    seating — the deal (the opening table set apart whole) and seat 0's steps under dealer 0, the
+    set-apart cards after a step being those before it still on the table — and the step that
+    ends the hand leaving at most `top` on the table, from FREE, VALUE and CARDS before it:
+    "more than `top`" unsat."""
+    out: list[Check] = []
+    vals = R.values(rules)
+    values_ = sorted({v for v, h in zip(vals, R.present(rules), strict=True) if h})
+    ghost: dict[int, IntTerm] = {v: Int(f"{GHOST} {v}") for v in values_}
+    for g in I.seatings(rules):
+        started = time.perf_counter()
+        f, st, _ = I.deal_state(guard or rules, g, 0)
+        claim = free(rules, st.table, _by_value(rules, st.table))
+        defs = I.definitions(f, lambda n: not n.startswith("deck"))
+        got = smt.check(defs.rest.items, defs([~claim]), timeout=timeout, minimise=False,
+                        values=False)  # fmt: skip
+        label = f"free/{g.players}p{g.sides}s/deal"
+        said = "the opening deal establishes FREE"
+        if got.status == "sat":  # again with every fact, for a witness (the table dealt)
+            table = st.table
+
+            def decode(v: Mapping[str, Value], table: Vec = table) -> Witness:
+                names = [I.R_name(k) for k in range(R.KINDS) if int(v.get(table[k].name, 0))]  # type: ignore[attr-defined]
+                return Witness(f"the deal leaves {' '.join(names)} on the table", {"table": names})
+
+            out.append(prove(label, said, f.items, claim, decode, timeout, minimise=False))
+        else:
+            out.append(
+                Check(
+                    label,
+                    said,
+                    _verdict(got.status),
+                    time.perf_counter() - started,
+                    reason=got.reason,
+                )
+            )
+        for play in R.PLAYS:
+            for follow in R.FOLLOWS:
+                out += ceiling_step(rules, g, play, follow, top, ghost, vals, timeout, guard)
+    return out
+
+
+def _verdict(status: str) -> Verdict:
+    return {"unsat": Verdict.PROVED, "sat": Verdict.REFUTED}.get(status, Verdict.UNKNOWN)
+
+
+def ceiling_step(
+    rules: EscobaRules, g: R.Seating, play: str, follow: str, top: int,
+    ghost: Mapping[int, IntTerm], vals: tuple[int, ...], timeout: float,
+    guard: EscobaRules | None,
+) -> list[Check]:  # fmt: skip
+    rel = R.step(guard or rules, g, 0, 0, play, follow, domain=False)
+    mid = rel.pre.table - rel.taken if play == "capture" else rel.pre.table + rel.card
+    after = mid if follow == "end" else rel.post.table
+    t = _by_value(rules, after)
+    kept = {v: ite(ghost[v] <= t[v], ghost[v], t[v]) for v in ghost}
+    claim = free(rules, after, kept)
+    defs = I.definitions(rel.effects, I._after)
+    premises = Facts()
+    premises.given(free(rules, rel.pre.table, ghost), "FREE holds before the step")
+    premises.given(rel.pre.table.nonneg() & rel.card.nonneg() & rel.taken.nonneg(), "counts")
+    facts = Facts([*rel.guards, *rel.follow_guards, *defs.rest, *premises])
+    label = f"free/{g.players}p{g.sides}s/{rel.name}"
+    started = time.perf_counter()
+    (ask,) = defs([claim])
+    got = smt.check(facts.items, [~ask], timeout=timeout, minimise=False, values=False)
+    if got.status == "sat":
+        full = Facts([*rel.guards, *rel.follow_guards, *rel.effects, *premises])
+        checks = [prove(label, f"{rel.name} keeps FREE", full.items, claim,
+                        _step_decode(rules, rel), timeout)]  # fmt: skip
+    else:
+        checks = [Check(label, f"{rel.name} keeps FREE", _verdict(got.status),
+                        time.perf_counter() - started, reason=got.reason)]  # fmt: skip
+    if follow != "end" or checks[0].verdict is not Verdict.PROVED:
+        return checks
+    # the ceiling: FREE after the last play (just proved), VALUE and CARDS before it
+    started = time.perf_counter()
+    premises.given(value(rules, rel.pre), "VALUE holds before the step")
+    premises.extend(I._lean_before(rules, g, rel, "cards"))
+    premises.given(all_of(p.nonneg() for p in rel.pre.piles), "counts")
+    premises.given(claim, "FREE holds after the last play")
+    facts = Facts([*rel.guards, *rel.follow_guards, *defs.rest, *premises])
+    (ask,) = defs([mid.points(vals) <= top])
+    got = smt.check(facts.items, [~ask], timeout=timeout, minimise=False, values=False)
+    checks.append(
+        Check(f"ceiling/{g.players}p{g.sides}s/{rel.name}",
+              f"{rel.name} leaves at most {top} on the table",
+              Verdict.PROVED if got.status == "unsat" else Verdict.UNKNOWN,
+              time.perf_counter() - started,
+              reason=got.reason or ("" if got.status == "unsat" else
+                                    f"FREE, VALUE and CARDS do not exclude more than {top}")),
+    )  # fmt: skip
+    return checks

@@ -147,6 +147,7 @@ def test_most_escobas_is_asked_for_by_name_only() -> None:
     from arbitro.proofs.runner import check_properties
 
     assert "most-escobas" not in check_properties(None)
+    assert "table-ceiling" not in check_properties(None)
     assert "hand-scores" in check_properties(None)
     assert check_properties(["most-escobas"]) == ["most-escobas"]
 
