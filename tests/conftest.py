@@ -16,6 +16,16 @@ from tests.support.browser import DevTools
 ROOT = Path(__file__).resolve().parent.parent
 RULEBOOKS = Path(os.environ.get("ARBITRO_RULEBOOKS", ROOT.parent / "shared" / "rulebooks"))
 
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+    # where no bytecode is written beside the sources, every process the tests start (the
+    # workers, each command run as a user runs it) would compile every module it imports again,
+    # a third of a second of CPU or more each: its bytecode is kept in a cache folder instead,
+    # apart from the sources (Python checks each cached file against its source before use)
+    _BYTECODE = str(ROOT / ".pytest_cache" / "bytecode")
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = _BYTECODE
+    sys.dont_write_bytecode = False
+
 if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("COLUMNS") == "80":
     # pytest-xdist's workers start with COLUMNS=80; piped output is read at its documented width
     # (100 columns), as in a run without workers

@@ -27,6 +27,12 @@ refiner (`arbitro.proofs.rummy.refine`) checks every state on the way:
 - **a finished set beside an unfinished one of its rank** (*:merge-sets, where sets of one rank
   merge and a side may keep several): the first player lays two sets of kings at once and adds
   the kings it draws later to the newer one until it is finished;
+- **a red three under the upcard** (*:upcard-cover, where a red three upcard is covered): the
+  upcard is a red three covered by a king, and the first player holds two kings and two sets,
+  so the growing chooser takes the pile, red three and all, on its first turn;
+- **black threes melded to go out** (*:black-threes-meld): the mover holding three black threes
+  and a wild with one card to discard (two-card draws), or going out with all black threes of
+  the deck but one melded, the last in an opponent's hand (one-card draws, a partner);
 - **eager hands**: seeded deals played by a chooser that takes the pile whenever the engine
   allows it and lays and adds at once, so the pile is taken early and often, by sides that have
   opened and by sides that have not, and players go out; one of them keeps its wilds and threes
@@ -302,6 +308,27 @@ def all_blacks_but_one(rules: RummyRules, seating: Seating) -> list[int] | None:
     )
 
 
+def red_three_under_the_upcard(rules: RummyRules, seating: Seating) -> list[int] | None:
+    """A deck order whose upcard is a red three, covered by a king (*:upcard-cover), and whose
+    first player holds two kings and two sets to open with: the growing chooser takes the pile, red
+    three and all, on the first turn, so the step that lays out a red three taken with the pile
+    (*:red-three-initial-replacement) is checked. None where a red three upcard is not covered
+    or the hand is too small."""
+    if not any(in_classes(k, rules.upcard_cover) for k in C.RED_THREES):
+        return None
+    lay = next(x for x in rules.layouts if x.name == seating.layout)
+    king, queen, jack = (C.RANKS.index(x) for x in ("K", "Q", "J"))
+    size = max(rules.set_min, rules.set_start_min_naturals)
+    first = [C.kind(king, 1), C.kind(king, 2)]
+    # two suits per rank, none shared by three ranks in a row: no escalera among them
+    first += [C.kind(queen, (0, 3)[i % 2]) for i in range(size)]
+    first += [C.kind(jack, (1, 2)[i % 2]) for i in range(size)]
+    if len(first) > lay.hand_size:
+        return None
+    red = next(k for k in C.RED_THREES if in_classes(k, rules.upcard_cover))
+    return _arranged(rules, seating, {0: first}, [red, C.kind(king, 0)], (king, queen, jack))
+
+
 def _singles(rules: RummyRules, ranks: Sequence[int], n: int) -> list[int] | None:
     """`n` natural kinds of ranks other than `ranks`, none of a class that covers the upcard,
     suit by suit (each rank once before any rank twice: no pair among the first of them)."""
@@ -433,6 +460,7 @@ BUILDERS: tuple[tuple[Builder, tuple[str, ...], int], ...] = (
     (finished_beside_unfinished, SPLITTING, GROWING_STEPS),
     (black_threes_and_a_wild, GOING_OUT, GOING_OUT_STEPS),
     (all_blacks_but_one, GOING_OUT, GOING_OUT_STEPS),
+    (red_three_under_the_upcard, GROWING, GROWING_STEPS),
 )
 """Each built deck order with the chooser that plays it and how many of its actions are kept."""
 
@@ -519,6 +547,7 @@ __all__ = [
     "play",
     "readings",
     "red_for_red",
+    "red_three_under_the_upcard",
     "upcard_twice",
 ]
 

@@ -405,11 +405,12 @@ def test_built_positions_reach_a_double_cover_and_a_last_red_three() -> None:
     assert stopped
     rep = refine.directed(RUMMY, r, seat, rulebook="samba-es", target="built")
     # built: the upcard covered twice, the last red three, the escalera at its maximum, the black
-    # threes and a wild (samba-es replaces red threes on the owner's turn: no red-for-red deal;
-    # lays no wild melds; draws two cards: no going out with all black threes but one); then the
-    # seeded hands, and the deals played to the stock's end (its stock-out forces a take onto a meld)
+    # threes and a wild, a red three under the upcard (samba-es replaces red threes on the owner's
+    # turn: no red-for-red deal; lays no wild melds; draws two cards: no going out with all black
+    # threes but one); then the seeded hands, and the deals played to the stock's end (its
+    # stock-out forces a take onto a meld)
     hands = sum(len(seeds) for *_, seeds in positions.EAGER_HANDS) + len(positions.STOCK_OUT_DEALS)
-    assert rep is not None and rep.ok and rep.deals == 4 + hands, rep.first
+    assert rep is not None and rep.ok and rep.deals == 5 + hands, rep.first
 
 
 def test_an_upcard_covered_once_is_caught_on_a_built_position() -> None:
@@ -984,3 +985,36 @@ def test_all_black_threes_but_one_melded_scored_as_all_is_caught_on_a_built_posi
     rep = refine.directed(broken, r, seat, rulebook="canasta-es", target="built")  # type: ignore[arg-type]
     assert rep is not None and rep.first is not None and rep.first.kind == "successor", rep
     assert "black-threes" in rep.first.detail
+
+
+def test_a_red_three_lost_from_a_taken_pile_is_caught_on_a_built_position(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The engine mutant `rummy-pile-reds-lost` (a red three in a taken pile is lost): samba-es
+    covers a red three turned up (samba-es:upcard-cover), so the built position
+    (`positions.red_three_under_the_upcard`) deals a red three under a king and has the first
+    player take the pile with two kings. The real engine agrees; one that drops the red three
+    the taker lays out breaks the take-pile relation's effect at that take (the red threes of
+    the pile go to the taker's side)."""
+    r = rummy("samba-es")
+    seat = next(iter(RUMMY.seatings(r)))
+    _only_built(monkeypatch, "red_three_under_the_upcard")
+    rep = refine.directed(RUMMY, r, seat, rulebook="samba-es", target="built")
+    assert rep is not None and rep.ok, rep and rep.to_json()
+
+    def apply_on(rules: Any, state: Any, action: Any) -> Any:
+        after = RUMMY.apply(rules, state, action)
+        pile = RUMMY.state_to_json(state)["pile"]
+        if RUMMY.action_to_json(action)["type"] != "take-pile" or not any(
+            c in ("3D", "3H") for c in pile
+        ):
+            return after
+        j = RUMMY.state_to_json(after)
+        side = j["table"][int(j["seat"]) % int(j["sides"])]
+        side["red_threes"] = side["red_threes"][:-1]  # the last one found is lost
+        return RUMMY.state_from_json(rules, j)
+
+    broken = _Broken(apply=apply_on)
+    rep = refine.directed(broken, r, seat, rulebook="samba-es", target="built")  # type: ignore[arg-type]
+    assert rep is not None and rep.first is not None and rep.first.kind == "successor", rep
+    assert "take-pile" in rep.first.detail and "red-three-initial-replacement" in rep.first.detail
