@@ -17,8 +17,9 @@ alone, 100% by the suite), and the share of spec mutants that turn a property RE
 `prove --refine` is reported in its parts (the explorer configurations, the states sampled from
 full-size play, the kept hands and built positions), each per game family: CPU, states and CPU a
 state. The 5-minute target is the configurations' part (#22: "over the explorer configurations").
-`--refine-scale F` scales the state budgets by F and extrapolates (the full run takes over an
-hour of CPU, most of it the sampled rummy states).
+`--refine-scale F` samples F of the default states of full-size play and extrapolates that part
+by the states (the full run takes about an hour of CPU, most of it the sampled rummy states); the
+configurations and the kept hands are walked whole either way.
 
 Usage: uv run python benchmarks/bench_prove.py [--jobs 2] [--defaults-only] [--refine-only]
                                                [--refine-scale F]
@@ -167,14 +168,14 @@ def _family_of_target(target: str) -> str:
 
 def measure_refine(scale: float = 1.0) -> None:
     """`prove --refine` with its defaults (every configuration, then the sampled states, then the
-    kept hands), each part's CPU reported apart and per game family. With `scale` < 1 the state
-    budgets (`CONFIG_BUDGET` per configuration, `SAMPLES` per rulebook) are scaled by it and
-    each budgeted part's CPU is extrapolated to the default budgets, linearly in the states (an
-    over-estimate where a refiner compiles its relation in its first states, as Escoba's does per
-    mover and dealer); every deal of escoba-tiny and the kept hands are walked whole either way."""
+    kept hands), each part's CPU reported apart and per game family. With `scale` < 1 only
+    `scale` of the `SAMPLES` states per rulebook are sampled and that part's CPU is extrapolated
+    to the default, linearly in the states (an over-estimate where a refiner compiles its relation
+    in its first states, as Escoba's does per mover and dealer); the configurations (the target's
+    part) and the kept hands are walked whole either way."""
     from arbitro.proofs import refine
 
-    budget = max(1, round(refine.CONFIG_BUDGET * scale))
+    budget = refine.CONFIG_BUDGET
     samples = max(1, round(refine.SAMPLES * scale))
     cpu0 = cpu_seconds()
     wall = time.perf_counter()
@@ -182,7 +183,7 @@ def measure_refine(scale: float = 1.0) -> None:
     cpu = cpu_seconds() - cpu0
     states = sum(r.states for r in reports)
     agree = sum(r.ok for r in reports)
-    scaled = f" (budgets scaled by {scale:g})" if scale != 1.0 else ""
+    scaled = f" (samples scaled by {scale:g})" if scale != 1.0 else ""
     print(
         f"{'refine':<14} {time.perf_counter() - wall:7.1f} s wall  {cpu:7.1f} s CPU{scaled}  "
         f"{states:,} states, {agree}/{len(reports)} checks agree"
@@ -190,11 +191,8 @@ def measure_refine(scale: float = 1.0) -> None:
 
     def full(rep: Any) -> float:
         """The report's CPU extrapolated to the default budgets."""
-        part = _part(rep)
-        if part == "kept hands" or scale == 1.0 or "every deal" in rep.target:
+        if _part(rep) != "sampled":
             return float(rep.cpu_seconds)
-        if part == "configurations":  # deals walked whole until the budget: by the states
-            return float(rep.cpu_seconds) * max(1.0, refine.CONFIG_BUDGET / max(rep.states, 1))
         return float(rep.cpu_seconds) / scale
 
     rows: dict[tuple[str, str], list[Any]] = {}
@@ -245,7 +243,7 @@ def main() -> None:
         type=float,
         default=1.0,
         metavar="F",
-        help="scale prove --refine's state budgets by F (0 < F <= 1) and extrapolate its CPU",
+        help="sample F of prove --refine's full-size states (0 < F <= 1) and extrapolate",
     )
     args = p.parse_args()
     if not 0 < args.refine_scale <= 1:
