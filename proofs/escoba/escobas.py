@@ -229,21 +229,14 @@ def step_check(
     (ask,) = defs([claim])
     out = smt.check(facts.items, [~ask], timeout=timeout, minimise=False, values=False)
     if out.status == "unsat":
-        vacuous: tuple[str, ...] | None = None
-        if vacuity:
-            can = Facts([*rel.guards, *rel.follow_guards, *before])
-            if not I.holds_on(can, _env(rules, inst, rel)):
-                seen = smt.check(can.items, timeout=timeout, values=False)
-                if seen.status == "unsat":
-                    vacuous = seen.core
-        core = (*out.core, *(c for c in defs.used([claim]) if c not in out.core))
-        return Check(
+        return I.proved_step(
             label,
             statement,
-            Verdict.PROVED,
-            time.perf_counter() - started,
-            core=vacuous if vacuous is not None else core,
-            vacuous=vacuous is not None,
+            started,
+            (*out.core, *(c for c in defs.used([claim]) if c not in out.core)),
+            Facts([*rel.guards, *rel.follow_guards, *before]) if vacuity else None,
+            lambda can: I.holds_on(can, _env(rules, inst, rel)),
+            timeout,
         )
     full = Facts([*rel.guards, *rel.follow_guards, *rel.effects, *before])
     can = Facts([*rel.guards, *rel.follow_guards, *before])

@@ -367,25 +367,48 @@ def step_check(
         core.update(dict.fromkeys(out.core))
     else:
         core.update(dict.fromkeys(defs.used(claims)))
-        vacuous: tuple[str, ...] | None = None
-        if vacuity:
-            can = Facts([*rel.guards, *rel.follow_guards, *before()])
-            if not _played(rules, inst, rel, can):
-                seen = smt.check(can.items, timeout=timeout, values=False)
-                if seen.status == "unsat":
-                    vacuous = seen.core
-        return Check(
+        can = Facts([*rel.guards, *rel.follow_guards, *before()]) if vacuity else None
+        return proved_step(
             label,
             statement,
-            Verdict.PROVED,
-            time.perf_counter() - started,
-            core=vacuous if vacuous is not None else tuple(core),
-            vacuous=vacuous is not None,
+            started,
+            tuple(core),
+            can,
+            lambda facts: _played(rules, inst, rel, facts),
+            timeout,
         )
     full = Facts([*rel.guards, *rel.follow_guards, *rel.effects, *before()])
     can = Facts([*rel.guards, *rel.follow_guards, *before()])
     return prove(
         label, statement, full.items, all_of(claims), _decode(rel), timeout, premises=can.items
+    )
+
+
+def proved_step(
+    label: str,
+    statement: str,
+    started: float,
+    core: tuple[str, ...],
+    can: Facts | None,
+    played: Callable[[Facts], bool],
+    timeout: float,
+) -> Check:
+    """A step's claim proved, with whether the step can happen at all: `can` (its guards and the
+    premises the proof used; None: not asked) holding on a play of the engine (`played`), else
+    asked of the solver. When the solver finds `can` unsat the proof is vacuous, and its core is
+    the one shown."""
+    vacuous: tuple[str, ...] | None = None
+    if can is not None and not played(can):
+        seen = smt.check(can.items, timeout=timeout, values=False)
+        if seen.status == "unsat":
+            vacuous = seen.core
+    return Check(
+        label,
+        statement,
+        Verdict.PROVED,
+        time.perf_counter() - started,
+        core=vacuous if vacuous is not None else core,
+        vacuous=vacuous is not None,
     )
 
 

@@ -159,24 +159,21 @@ def step_check(
     if out.status == "unsat":
         # whether the step can happen under the premises the proof used: a play of the engine on
         # which they hold (VALUE's multiple read off its captures), else the solver
-        can = Facts([*rel.guards, *rel.follow_guards, *premises])
-        env = I.play_values(rules, inst, rel)
-        if env is not None:
-            worth = values_of([captured_worth(rules, rel.pre)], env)[0]
-            env[MULTIPLE.name] = int(worth) // cs
-        vacuous: tuple[str, ...] | None = None
-        if not I.holds_on(can, env):
-            seen = smt.check(can.items, timeout=timeout, values=False)
-            if seen.status == "unsat":
-                vacuous = seen.core
-        core = (*out.core, *(c for c in defs.used([claim]) if c not in out.core))
-        return Check(
+        def played(can: Facts) -> bool:
+            env = I.play_values(rules, inst, rel)
+            if env is not None:
+                worth = values_of([captured_worth(rules, rel.pre)], env)[0]
+                env[MULTIPLE.name] = int(worth) // cs
+            return I.holds_on(can, env)
+
+        return I.proved_step(
             label,
             statement,
-            Verdict.PROVED,
-            time.perf_counter() - started,
-            core=vacuous if vacuous is not None else core,
-            vacuous=vacuous is not None,
+            started,
+            (*out.core, *(c for c in defs.used([claim]) if c not in out.core)),
+            Facts([*rel.guards, *rel.follow_guards, *premises]),
+            played,
+            timeout,
         )
     before = I._before(rules, rel, "cards")
     before.given(premise, "VALUE holds before the step")

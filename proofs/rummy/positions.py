@@ -200,12 +200,7 @@ def _stacked(
         return None
     deck = sorted(RUMMY.deck(rules, seating))
     left = list(deck)
-
-    def take(k: int) -> int | None:
-        got = next((c for c in left if _kind(c) == k), None)
-        if got is not None:
-            left.remove(got)
-        return got
+    take = _taker(left)
 
     mine = [take(k) for k in core]
     if None in mine:
@@ -363,12 +358,7 @@ def _arranged(
     lay = next(x for x in rules.layouts if x.name == seating.layout)
     deck = sorted(RUMMY.deck(rules, seating))
     left = list(deck)
-
-    def take(k: int) -> int | None:
-        got = next((c for c in left if _kind(c) == k), None)
-        if got is not None:
-            left.remove(got)
-        return got
+    take = _taker(left)
 
     dealt = [[take(k) for k in hands.get(p, ())] for p in range(lay.players)]
     top = [take(k) for k in head]
@@ -391,6 +381,19 @@ def _arranged(
                 h.append(c)
     order = [full[i % lay.players][i // lay.players] for i in range(lay.players * lay.hand_size)]
     return _complete(deck, [*order, *(c for c in top if c is not None)])
+
+
+def _taker(left: list[int]) -> Callable[[int], int | None]:
+    """Takes out of `left` (the cards not yet placed) its first card of a kind; None when it has
+    none left."""
+
+    def take(k: int) -> int | None:
+        got = next((c for c in left if _kind(c) == k), None)
+        if got is not None:
+            left.remove(got)
+        return got
+
+    return take
 
 
 def _complete(deck: Sequence[int], head: Sequence[int]) -> list[int]:

@@ -96,15 +96,23 @@ def hold_all(
     """The chooser of the whole hand caught: every player draws while it can and discards; the
     side played for discards the card that costs least to hold, the others the first listed;
     anything else (the stock run out, a red three to lay out) is the first legal action."""
+    mine = _engine().to_move(state) % state.sides == side
+    return _draw_else_discard(rules, legal, True if mine else None)
+
+
+def _draw_else_discard(rules: RummyRules, legal: list[dict[str, Any]], least: bool | None) -> int:
+    """The first draw listed; else the discard of the card that costs least to hold (`least`),
+    most (False) or the first discard listed (None); else the first legal action."""
     draw = next((i for i, a in enumerate(legal) if a["type"] == "draw"), None)
     if draw is not None:
         return draw
     discards = [i for i, a in enumerate(legal) if a["type"] == "discard"]
     if not discards:
         return 0
-    if _engine().to_move(state) % state.sides != side:
+    if least is None:
         return discards[0]
-    return min(discards, key=lambda i: hold_cost(rules, _engine().parse_card(legal[i]["card"])))
+    pick = min if least else max
+    return pick(discards, key=lambda i: hold_cost(rules, _engine().parse_card(legal[i]["card"])))
 
 
 TAKE_FROM = 4
@@ -124,14 +132,7 @@ def hold_take(
             at = next((i for i, a in enumerate(legal) if a["type"] == kind), None)
             if at is not None and len(state.pile) >= least:
                 return at
-    draw = next((i for i, a in enumerate(legal) if a["type"] == "draw"), None)
-    if draw is not None:
-        return draw
-    discards = [i for i, a in enumerate(legal) if a["type"] == "discard"]
-    if not discards:
-        return 0
-    pick = min if mine else max
-    return pick(discards, key=lambda i: hold_cost(rules, _engine().parse_card(legal[i]["card"])))
+    return _draw_else_discard(rules, legal, mine)
 
 
 def _wild(name: str) -> bool:
@@ -182,13 +183,7 @@ def meld_all(
                     return types[kind][0]
             if "ask-partner" in types and len(state.hands[mover]) <= 2:
                 return types["ask-partner"][0]
-    if "draw" in types:
-        return types["draw"][0]
-    discards = types.get("discard", [])
-    if not discards:
-        return 0
-    pick = min if mine else max
-    return pick(discards, key=lambda i: hold_cost(rules, _engine().parse_card(legal[i]["card"])))
+    return _draw_else_discard(rules, legal, mine)
 
 
 def runs_held(rules: RummyRules, hand: Sequence[str]) -> list[str]:
