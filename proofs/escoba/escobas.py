@@ -156,12 +156,11 @@ def _premises(
     return out
 
 
-@lru_cache(maxsize=256)
 def _step(
     rules: EscobaRules, g: R.Seating, dealer: int, mover: int, play: str, follow: str
 ) -> R.Relation:
-    """One step of the relation (without the unknowns' ranges, which ESC does not read), built
-    once per process (a step is never changed in place: a tamper returns a new one)."""
+    """One step of the relation (without the unknowns' ranges, which ESC does not read; built
+    once per process, `relation.step`)."""
     return R.step(rules, g, dealer, mover, play, follow, domain=False)
 
 
@@ -179,7 +178,7 @@ def deal_check(rules: EscobaRules, g: R.Seating, dealer: int, timeout: float) ->
     statement = "the opening deal establishes ESC"
     started = time.perf_counter()
     claim = esc(rules, g, dealer, st)
-    defs = I.definitions(f, lambda n: not n.startswith("deck"))
+    defs = I.definitions(f, I.dealt)
     out = smt.check(defs.rest.items, defs([~claim]), timeout=timeout, minimise=False, values=False)
     if out.status == "unsat":
         core = (*out.core, *(c for c in defs.used([claim]) if c not in out.core))

@@ -709,7 +709,18 @@ def exact(
     never), and the most escobas proved on the guarded relation built from `relation` (default:
     `rules`; a test breaks one rule of the relation alone, the engine playing the book) — with
     `solver` False, the most escobas of the exhaustive search instead (`most_escobas`, about a
-    seventh of the CPU: `arbitro prove`'s default)."""
+    seventh of the CPU). Without `relation`, once per process for the same rules, question and
+    engine (score-bounds and most-escobas ask it alike: `escobas.shared`)."""
+    if relation is None:
+        return E_.shared(_exact, rules, players, sides, timeout, search, solver, _engine)
+    return _exact(rules, players, sides, timeout, search, solver, _engine, relation)
+
+
+def _exact(
+    rules: EscobaRules, players: int, sides: int, timeout: float, search: bool | None,
+    solver: bool, engine: object, relation: EscobaRules | None = None,
+) -> Exact:  # fmt: skip
+    """`exact`'s work; `engine` is the engine it replays through (a key only: `_engine`)."""
     rel = relation or rules
     shown: dict[int, Witness] = {}
     problems: list[str] = []

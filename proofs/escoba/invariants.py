@@ -28,6 +28,7 @@ from arbitro.model.schema import EscobaRules
 from arbitro.proofs import smt
 from arbitro.proofs.escoba import relation as R
 from arbitro.proofs.facts import STRUCTURE, Fact, Facts
+from arbitro.proofs.recording import once
 from arbitro.proofs.terms import (
     And,
     BoolTerm,
@@ -218,10 +219,24 @@ class Defined:
         return [c for c in dict.fromkeys(got) if c is not None and c != STRUCTURE]
 
 
+_DEFINED: dict[tuple[int, int, Callable[[str], bool]], tuple[Facts, Defined]] = {}
+
+
 def definitions(facts: Facts, defines: Callable[[str], bool]) -> Defined:
     """The conjuncts of the facts of the form `x == term` where `defines(x)` and the term mentions
     no unknown `defines` accepts, first equation per unknown; the other conjuncts, with the
-    definitions put in, are the rest."""
+    definitions put in, are the rest. Once per process for the same facts (a step's effects, a
+    deal's facts: built once, `relation.step`, `deal_state`) and the same `defines`."""
+    key = (id(facts), len(facts.items), defines)
+    got = _DEFINED.get(key)
+    if got is None or got[0] is not facts:
+        if len(_DEFINED) >= 1024:  # a long-lived process keeps a bounded memory
+            _DEFINED.clear()
+        got = _DEFINED[key] = (facts, _definitions(facts, defines))
+    return got[1]
+
+
+def _definitions(facts: Facts, defines: Callable[[str], bool]) -> Defined:
     terms: dict[str, Term] = {}
     clauses: dict[str, str] = {}
     kept: list[tuple[Fact, BoolTerm]] = []
@@ -254,6 +269,11 @@ def definitions(facts: Facts, defines: Callable[[str], bool]) -> Defined:
 
 def _after(name: str) -> bool:
     return name.startswith("'")
+
+
+def dealt(name: str) -> bool:
+    """Whether an unknown is one the deal defines (every one but the deck order's)."""
+    return not name.startswith("deck")
 
 
 def _before(rules: EscobaRules, rel: R.Relation, name: str) -> Facts:
@@ -510,7 +530,13 @@ def cards_at_end(rules: EscobaRules, g: R.Seating, rel: R.Relation) -> BoolTerm:
 
 
 def deal_state(rules: EscobaRules, g: R.Seating, dealer: int) -> tuple[Facts, R.State, list[Vec]]:
-    """The state after the opening deal from a deck order (the order's kinds as unknowns)."""
+    """The state after the opening deal from a deck order (the order's kinds as unknowns). Built
+    once per process for the same rules and deal (conservation, table-rest and the escobas'
+    invariant ask for the same deals); never changed in place."""
+    return once(_deal_state, rules, g, dealer)
+
+
+def _deal_state(rules: EscobaRules, g: R.Seating, dealer: int) -> tuple[Facts, R.State, list[Vec]]:
     have = R.present(rules)
     vals = R.values(rules)
     n = sum(have)
@@ -591,7 +617,7 @@ def deal_check(rules: EscobaRules, g: R.Seating, dealer: int, name: str, timeout
     core: dict[str, None] = {}
     # the deal defines the state it leaves from the deck order: each part is asked of the deck
     # order's facts alone, with the definitions put in the claim
-    defs = definitions(f, lambda n: not n.startswith("deck"))
+    defs = definitions(f, dealt)
     for part in PARTS[name]:
         claim = part(rules, g, st)
         out = smt.check(
@@ -702,6 +728,7 @@ __all__ = [
     "conservation",
     "deal_check",
     "deal_state",
+    "dealt",
     "holds_on",
     "induction",
     "instances",

@@ -38,6 +38,7 @@ from functools import lru_cache
 from arbitro.model.escoba.cards import RANK_NAMES, SUIT_NAMES
 from arbitro.model.schema import EscobaRules
 from arbitro.proofs.facts import Facts
+from arbitro.proofs.recording import once
 from arbitro.proofs.terms import (
     BoolTerm,
     Int,
@@ -247,7 +248,16 @@ def step(
     domain: bool = True,
 ) -> Relation:
     """The step where `mover` makes a `play` and `follow` comes after it (`domain`: whether to
-    state the unknowns' ranges too, which a proof stating its own premises does not read)."""
+    state the unknowns' ranges too, which a proof stating its own premises does not read). Built
+    once per process for the same rules and step (conservation, table-rest and the escobas'
+    invariant ask for the same steps): a step is never changed in place, a test that breaks one
+    rule of it makes a new one."""
+    return once(_step, rules, g, dealer, mover, play, follow, domain)
+
+
+def _step(
+    rules: EscobaRules, g: Seating, dealer: int, mover: int, play: str, follow: str, domain: bool
+) -> Relation:
     r = rules
     have = present(r)
     vals = values(r)
