@@ -211,7 +211,7 @@ def step_check(
     g = inst.seating
     rel = _step(rules, g, inst.dealer, inst.mover, inst.play, inst.follow)
     if tamper is not None:
-        rel = tamper(rel)
+        rel = tamper(rel.copy())  # a tamper may change the step in place
     label = f"esc/{g.players}p{g.sides}s/{rel.name}/dealer{inst.dealer}"
     statement = f"{rel.name} keeps ESC"
     started = time.perf_counter()
@@ -313,7 +313,7 @@ def end_check(
     dealer = 0
     rel = _step(rules, g, dealer, mover, play, "end")
     if tamper is not None:
-        rel = tamper(rel)
+        rel = tamper(rel.copy())  # a tamper may change the step in place
     label = f"most/{g.players}p{g.sides}s/{play}/seat{mover}"
     statement = (
         f"when the hand ends (seat {mover} {play}s last) no side has more than {most} escobas"

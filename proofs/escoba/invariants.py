@@ -345,7 +345,7 @@ def step_check(
     checked too (every guard, no claim)."""
     rel = R.step(rules, inst.seating, inst.dealer, inst.mover, inst.play, inst.follow, domain=False)
     if tamper is not None:
-        rel = tamper(rel)
+        rel = tamper(rel.copy())  # a tamper may change the step in place
     g = inst.seating
     label = f"{name}/{g.players}p{g.sides}s/{rel.name}/dealer{inst.dealer}"
     statement = f"{rel.name} keeps {name}"

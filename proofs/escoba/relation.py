@@ -32,7 +32,7 @@ guard's solutions: that is what `proofs.refine` compares with the engine's `lega
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from arbitro.model.escoba.cards import RANK_NAMES, SUIT_NAMES
@@ -195,6 +195,17 @@ class Relation:
     guards: Facts = field(default_factory=Facts)  # of the play: who moves, what is played
     follow_guards: Facts = field(default_factory=Facts)  # of what follows it
     effects: Facts = field(default_factory=Facts)
+
+    def copy(self) -> Relation:
+        """The step with its facts in lists of their own: one to break a rule of in place (`step`
+        hands every asker the same step)."""
+        return replace(
+            self,
+            domain=Facts(self.domain),
+            guards=Facts(self.guards),
+            follow_guards=Facts(self.follow_guards),
+            effects=Facts(self.effects),
+        )
 
     @property
     def guard(self) -> Facts:
