@@ -117,6 +117,19 @@ def esc(rules: EscobaRules, g: R.Seating, dealer: int, st: R.State) -> BoolTerm:
     return all_of(parts)
 
 
+def esc_after(rules: EscobaRules, g: R.Seating, dealer: int, post: R.State) -> BoolTerm:
+    """ESC on the state after a step: built once per seating and dealer when that state is the
+    relation's own (its unknowns named alike in every step)."""
+    st, claim = _esc_after(rules, g, dealer)
+    return claim if R.names(post) == R.names(st) else esc(rules, g, dealer, post)
+
+
+@lru_cache(maxsize=64)
+def _esc_after(rules: EscobaRules, g: R.Seating, dealer: int) -> tuple[R.State, BoolTerm]:
+    st = R.state_unknowns("'", g, R.positions(rules, g.players))
+    return st, esc(rules, g, dealer, st)
+
+
 @lru_cache(maxsize=64)
 def _before(
     rules: EscobaRules, g: R.Seating, dealer: int, follow: str, end: bool
@@ -219,7 +232,7 @@ def step_check(
     # only the dealer's last play needs CARDS and VALUE (that it is no escoba): another seat
     # never plays the hand's last card, by TURN, so its end step is ruled out by ESC alone
     before = _premises(rules, g, inst.dealer, rel, end=bounded and inst.mover == inst.dealer)
-    claim = esc(rules, g, inst.dealer, rel.post)
+    claim = esc_after(rules, g, inst.dealer, rel.post)
     if most is not None and bounded:
         statement += f" and leaves no side more than {most} escobas"
         claim = claim & all_of(e <= most for e in rel.post.escobas)

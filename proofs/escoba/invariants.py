@@ -311,6 +311,21 @@ def _before_terms(rules: EscobaRules, g: R.Seating) -> tuple[BoolTerm, BoolTerm,
     return one_place(rules, st), stock_shape(rules, g, st), _stock_before(rules, g, st)
 
 
+def after_terms(rules: EscobaRules, g: R.Seating, post: R.State) -> tuple[BoolTerm, BoolTerm]:
+    """ONE and SHAPE of the state after a step: built once per seating when the step's state
+    after it is the relation's own (its unknowns named alike in every step)."""
+    st, one, shape = _after_terms(rules, g)
+    if R.names(post) == R.names(st):
+        return one, shape
+    return one_place(rules, post), stock_shape(rules, g, post)
+
+
+@functools.lru_cache(maxsize=16)
+def _after_terms(rules: EscobaRules, g: R.Seating) -> tuple[R.State, BoolTerm, BoolTerm]:
+    st = R.state_unknowns("'", g, R.positions(rules, g.players))
+    return st, one_place(rules, st), stock_shape(rules, g, st)
+
+
 def _stock_before(rules: EscobaRules, g: R.Seating, st: R.State) -> Facts:
     """The part of what a step assumes before it that is about the stock and the deal number
     alone (`well_formed`'s and SHAPE's): what SHAPE after the step is asked of."""
@@ -353,7 +368,7 @@ def step_check(
     if inst.follow == "end":
         claims = [cards_at_end(rules, g, rel)]
     else:
-        claims = [one_place(rules, rel.post), stock_shape(rules, g, rel.post)]
+        claims = list(after_terms(rules, g, rel.post))
     drop = {rules.cid(c) for c in CHOICE}
     moves = Facts([*(f for f in rel.guards if f.clause not in drop), *rel.follow_guards])
     # the effects define the state after the step: the claims are asked of their terms
