@@ -56,6 +56,7 @@ from typing import Any
 
 from arbitro.model.game import Seating
 from arbitro.model.schema import RummyRules, rules_for
+from arbitro.model.spec import rulebook_ids
 from arbitro.proofs.rummy import cards as C
 from arbitro.proofs.rummy import score
 from arbitro.proofs.rummy.moves import in_classes
@@ -731,7 +732,11 @@ def _gap_text(rows: list[dict[str, Any]]) -> str:
 
 # ---------------------------------------------------------------- regenerating the kept orders
 
-BOOKS = ("samba-es", "samba-en", "samba-fr", "canasta-es")
+
+def books() -> list[str]:
+    """Every registered rulebook of the Samba and Canasta family (its rules are `RummyRules`),
+    so that a new book of the family is searched without being named here."""
+    return [b for b in rulebook_ids() if isinstance(rules_for(b), RummyRules)]
 
 
 def search(rules: RummyRules) -> list[dict[str, Any]]:
@@ -765,7 +770,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="build the hands played toward each end of the Samba and Canasta hand score "
         "and keep their deck orders"
     )
-    p.add_argument("rulebooks", nargs="*", default=list(BOOKS))
+    p.add_argument(
+        "rulebooks", nargs="*", help="rulebook ids (default: every Samba and Canasta rulebook)"
+    )
     p.add_argument(
         "--transcript",
         choices=sorted(BUILDERS),
@@ -780,6 +787,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "layouts (one solver search per group and end)",
     )
     args = p.parse_args(argv)
+    args.rulebooks = args.rulebooks or books()
     if args.gaps:
         for book in args.rulebooks:
             rules = rules_for(book)
