@@ -362,3 +362,55 @@ def test_the_gaps_per_seating_set_each_group_s_best_hand_against_its_own_bounds(
         assert high["gap"] == high["bound"] - high["played"]
     # the three packs' group is where the book's ends lie
     assert (rows[2]["min"]["bound"], rows[2]["max"]["bound"]) == tuple(whole)
+
+
+class SambasAtTwoThousand:
+    """The Samba and Canasta engine with a bug planted: a samba earns 2000, not the book's 1500
+    (samba-es, *Premios y honores*)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(RUMMY, name)
+
+    def last_hand(self, state: Any) -> HandResult | None:
+        real = RUMMY.last_hand(state)
+        if real is None:
+            return None
+        cats = []
+        for side in range(len(real.categories)):
+            sambas = sum(
+                1
+                for m in state.table[side].melds
+                if len(m.cards) == 7 and len({RUMMY.card_name(c)[:-1] for c in m.cards}) == 7
+            )
+            c = dict(real.categories[side])
+            c["canastas"] += 500 * sambas
+            cats.append(c)
+        return HandResult(real.reason, tuple(sum(c.values()) for c in cats), tuple(cats))
+
+
+@pytest.mark.slow
+def test_a_samba_scored_wrong_plays_a_kept_hand_past_the_proved_greatest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pile gathered lays a samba for most escaleras of the top positions the deck holds, so
+    a samba counted 500 too many carries the kept hand past the greatest the score encoding
+    proves from the book's 1500 (it could not while the hands played fell 15,000 short)."""
+    assert isinstance(SAMBA_ES, RummyRules)
+    entry = max(
+        (e for e in S.stored("samba-es") if e["end"] == "max"), key=lambda e: int(e["score"])
+    )
+    assert entry["chooser"].startswith("gather-")
+    hand = S.replay_kept(SAMBA_ES, entry)
+    state = _final(SAMBA_ES, hand)
+    sambas = sum(
+        1
+        for m in state.table[hand.side].melds
+        if len(m.cards) == 7 and len({RUMMY.card_name(c)[:-1] for c in m.cards}) == 7
+    )
+    assert sambas >= 8
+    assert scoring.bounds(SAMBA_ES, 60.0).verdict is Verdict.PROVED
+    monkeypatch.setattr(S, "_engine", SambasAtTwoThousand)
+    out = scoring.bounds(SAMBA_ES, 60.0)
+    assert out.verdict is Verdict.REFUTED
+    bad = next(c for c in out.checks if c.name == "bounds")
+    assert "past the proved greatest" in bad.reason
