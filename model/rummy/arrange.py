@@ -63,7 +63,8 @@ class Need(NamedTuple):
     clean_start: int  # clean canastas the side had when the turn began
 
 
-_SET_RULES = ("arrange.set_rules",)
+_SET_RULES = "arrange.set_rules"
+"""The key of `set_rules` in `Tables.memo` (a string: its hash is kept, a tuple's is not)."""
 
 
 def set_rules(t: Tables) -> SetRules:

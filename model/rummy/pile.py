@@ -259,7 +259,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         melds.append(got)
         used = a_cards
     elif use == "add":
-        a_meld = a.meld
+        a_meld: int = a[3]
         if not 0 <= a_meld < len(melds):
             j.halt("pile_to_own_set", f"the side has no meld {a_meld}", UNABLE)
         if is_frozen:
