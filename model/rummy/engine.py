@@ -341,22 +341,73 @@ def _discards(seat: int) -> tuple[Discard, ...]:
     return got
 
 
-_ADDS: Final[list[list[tuple[AddToMeld, ...] | None]]] = []
-"""Per seat, per meld index: the rows of `_adds` (lists indexed by small ints: a dictionary
+_ONES: Final[list[tuple[FinishOpening, AskPartner, Stop]]] = []
+"""Per seat, its FinishOpening, AskPartner and Stop, built once as `_discards`."""
+
+
+def _ones(seat: int) -> tuple[FinishOpening, AskPartner, Stop]:
+    """The actions of `seat` that name no card, shared by the listings that offer them."""
+    rows = _ONES
+    while len(rows) <= seat:
+        n = len(rows)
+        rows.append((_new(FinishOpening, (6, n)), _new(AskPartner, (8, n)), _new(Stop, (10, n))))
+    return rows[seat]
+
+
+_ANSWERS: Final[list[list[Action]]] = []
+"""Per seat, its Answer yes and no, built once."""
+
+_DRAWS: Final[list[list[Action | None]]] = []
+"""Per seat, its Draw of each count (up to 15 cards), built when first listed."""
+
+
+def _draw_of(seat: int, count: int) -> Action:
+    """The Draw of `count` cards by `seat`, shared by the listings that offer it."""
+    if count < 0 or count > 15:
+        got: Action = _new(Draw, (0, seat, count))
+        return got
+    rows = _DRAWS
+    while len(rows) <= seat:
+        rows.append([None] * 16)
+    row = rows[seat]
+    a = row[count]
+    if a is None:
+        a = row[count] = _new(Draw, (0, seat, count))
+    return a
+
+
+def _answers(seat: int) -> list[Action]:
+    """[Answer yes, Answer no] by `seat`, as a new list (the listing's)."""
+    rows = _ANSWERS
+    while len(rows) <= seat:
+        n = len(rows)
+        rows.append([_new(Answer, (9, n, True)), _new(Answer, (9, n, False))])
+    return rows[seat][:]
+
+
+_ADDS: Final[list[list[list[AddToMeld | None]]]] = []
+"""Per seat, per meld index: the row of `_adds` (lists indexed by small ints: a dictionary
 keyed by an int above 256 boxes the key on every lookup)."""
 
 
-def _adds(seat: int, meld: int) -> tuple[AddToMeld, ...]:
-    """Every card's AddToMeld by `seat` onto meld `meld`, built once, as `_discards`."""
+def _adds(seat: int, meld: int) -> list[AddToMeld | None]:
+    """The AddToMeld by `seat` onto meld `meld` of each card, as `_discards`, but built when a
+    listing first offers it (`_add`): a row holds the few cards a meld takes, and building all
+    of them up front made thousands of actions, kept for good, that no listing offered."""
     rows = _ADDS
     while len(rows) <= seat:
         rows.append([])
     row = rows[seat]
     while len(row) <= meld:
-        row.append(None)
-    got = row[meld]
+        row.append([None] * KINDS)
+    return row[meld]
+
+
+def _add(row: list[AddToMeld | None], seat: int, meld: int, c: int) -> AddToMeld:
+    """The AddToMeld of card `c` in `row` (`_adds(seat, meld)`), built on its first offer."""
+    got = row[c]
     if got is None:
-        got = row[meld] = tuple([_new(AddToMeld, (3, seat, meld, c)) for c in range(KINDS)])
+        got = row[c] = _new(AddToMeld, (3, seat, meld, c))
     return got
 
 
@@ -410,7 +461,7 @@ class _Moment:
             return self._draw()
         if step == ANSWER:
             p = partner(s, s.seat)
-            return [_new(Answer, (9, p, True)), _new(Answer, (9, p, False))]
+            return _answers(p)
         return self._freed()
 
     def _draw(self) -> list[Action]:
@@ -419,7 +470,7 @@ class _Moment:
         seat = s.seat
         out: list[Action] = []
         if not exhausted(r, s) or r.stock_out == "hand_ends":
-            out.append(_new(Draw, (0, seat, draw_count(r, s))))
+            out.append(_draw_of(seat, draw_count(r, s)))
         judge = self.judge
         side = s.table[seat % s.sides]
         fields = candidate_fields(t, s)
@@ -568,10 +619,14 @@ class _Moment:
                     cards = [c for c in ends if held[c]]
                 if fast and row is not None:
                     for c in cards:
-                        push(row[c])
+                        push(_add(row, seat, i, c))
                     continue
                 for c in cards:
-                    a = row[c] if row is not None else _new(AddToMeld, (3, seat, i, c))
+                    a = (
+                        _add(row, seat, i, c)
+                        if row is not None
+                        else _new(AddToMeld, (3, seat, i, c))
+                    )
                     if fast:
                         push(a)
                         continue
@@ -607,7 +662,7 @@ class _Moment:
                             if fast or judge(a):
                                 push(a)
         if pend:
-            a = _new(FinishOpening, (6, seat))
+            a = _ones(seat)[0]
             if judge(a):
                 push(a)
         if len(hand) >= 2 and quick:
@@ -627,7 +682,7 @@ class _Moment:
             and not s.melded
             and len(hand) >= 2
         ):
-            a = _new(AskPartner, (8, seat))
+            a = _ones(seat)[1]
             if quick:
                 # `going_out.ask` refuses a player holding the rest of a pile taken to open, or
                 # one who cannot go out; the rest is the test above (no refusal raised, no state
@@ -637,7 +692,7 @@ class _Moment:
             elif judge(a):
                 push(a)
         if s.no_discard:
-            a = Stop(seat)
+            a = _ones(seat)[2]
             if judge(a):
                 push(a)
         return out

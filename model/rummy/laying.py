@@ -280,7 +280,6 @@ def lay_candidates(
     """New melds that could be laid from the sorted `pool`; with `must` >= 0 only those holding
     that card. `sh` is the pool's `shape` and `set_ranks` the ranks of the sets in `melds`, when
     the caller has them."""
-    r = t.rules
     out: list[tuple[int, ...]] = []
     if sh is None:
         sh = shape(t, pool)
@@ -291,11 +290,11 @@ def lay_candidates(
     cap = t.wild_cap
     # at least set_start_min_naturals naturals, and at least one; the wilds fill up to set_lay
     lo_nat = lay - (nw if nw < cap else cap)
-    if lo_nat < r.set_start_min_naturals:
-        lo_nat = r.set_start_min_naturals
+    if lo_nat < t.set_start_min_naturals:
+        lo_nat = t.set_start_min_naturals
     if lo_nat < 1:
         lo_nat = 1
-    several = r.several_sets_same_rank
+    several = t.several_sets_same_rank
     if several:
         have_rank: frozenset[int] = frozenset()
     elif set_ranks is None:
@@ -324,7 +323,7 @@ def lay_candidates(
         out += got
     bits = sh.bits
     if bits:
-        smin = r.sequence_min
+        smin = t.sequence_min
         # runs of sequence_min positions, all suits at once: no run crosses into another suit,
         # as positions 13 to 15 of a suit's 16 bits are never held
         run = bits
@@ -345,19 +344,19 @@ def lay_candidates(
                                 laid.clear()
                             laid[key] = got
                     out += got
-    if r.wild_canasta and nw >= r.wild_meld_min_start > 0:
-        out += _choose(wild_kinds, r.wild_meld_min_start)
+    if t.wild_canasta and nw >= t.wild_meld_min_start > 0:
+        out += _choose(wild_kinds, t.wild_meld_min_start)
     nb = 0
     if black_kinds:
         for _, k in black_kinds:
             nb += k
-    wmax = (nw if nw < cap else cap) if nb and r.black_three_meld_wilds else 0
+    wmax = (nw if nw < cap else cap) if nb and t.black_three_meld_wilds else 0
     size = len(pool)
     # a black-three meld leaves at most one card in hand
-    if nb and r.black_threes_meld != "never" and size - nb - wmax <= 1:
+    if nb and t.black_threes_meld != "never" and size - nb - wmax <= 1:
         for b in range(nb, 0, -1):
             for w in range(0, wmax + 1):
-                if size - b - w > 1 or b + w < r.set_min:
+                if size - b - w > 1 or b + w < t.set_min:
                     continue
                 for bl in _choose(black_kinds, b):
                     for wl in _choose(wild_kinds, w):

@@ -55,7 +55,8 @@ THREE_WILDS: Final = "three_wilds_in_canasta"
 """The priced act of putting a wild too many into a set."""
 
 _new: Final[Any] = tuple.__new__
-"""`Meld(...)` without the Python call of a NamedTuple's constructor."""
+"""`Meld(...)` (and an action's constructor) without the Python call of a NamedTuple's (an
+interpreted class's) constructor."""
 
 
 def held_without(hand: tuple[int, ...], cards: tuple[int, ...], j: Judge) -> tuple[int, ...]:
@@ -85,7 +86,6 @@ def lay_meld(t: Tables, s: State, cards: tuple[int, ...], rest: tuple[int, ...],
 
     `rest` is what the player keeps (for a black-three meld, laid only to go out).
     """
-    r = t.rules
     m = classify(t, cards)
     if isinstance(m, str):
         j.refuse(m, "those cards do not form a meld")
@@ -97,19 +97,19 @@ def lay_meld(t: Tables, s: State, cards: tuple[int, ...], rest: tuple[int, ...],
             raise MalformedInput(
                 f"a set is laid with exactly {t.set_lay} cards; add more with AddToMeld"
             )
-        if not r.several_sets_same_rank and any(
+        if not t.several_sets_same_rank and any(
             x.kind == SET and x.key == m.key for x in mover_side(s).melds
         ):
             j.refuse("several_sets_same_rank", "the side already has a set of that rank")
     elif m.kind == SEQ:
-        if len(cards) != r.sequence_min:
+        if len(cards) != t.sequence_min:
             raise MalformedInput(
-                f"an escalera is laid with exactly {r.sequence_min} cards; add more with AddToMeld"
+                f"an escalera is laid with exactly {t.sequence_min} cards; add more with AddToMeld"
             )
     elif m.kind == WILDS:
-        if len(cards) != r.wild_meld_min_start:
+        if len(cards) != t.wild_meld_min_start:
             raise MalformedInput(
-                f"a wild meld is laid with exactly {r.wild_meld_min_start} cards; add more with AddToMeld"
+                f"a wild meld is laid with exactly {t.wild_meld_min_start} cards; add more with AddToMeld"
             )
     elif m.kind == BLACK3 and len(rest) > 1:
         j.refuse("black_threes_meld", "black threes are melded only by a player going out")
@@ -175,7 +175,7 @@ def merge(t: Tables, s: State, a: Merge, j: Judge = STRICT) -> State:
     if p:
         j.halt(p, "those two melds cannot be joined")
     new = [m for i, m in enumerate(melds) if i not in (a.meld, a.other)]
-    new.append(Meld(SET, x.key, tuple(sorted((*x.cards, *y.cards)))))
+    new.append(_new(Meld, (SET, x.key, tuple(sorted((*x.cards, *y.cards))))))
     s2 = replaced(s, table=with_melds(s, new), melded=True)
     return settle(t, s2, j)
 
@@ -187,17 +187,16 @@ def freed_options(t: Tables, s: State) -> Iterator[AddToMeld | LayMeld]:
     melds = mover_side(s).melds
     for i in range(len(melds)):
         if i != s.freed_meld:
-            yield AddToMeld(seat, i, s.freed)
+            yield _new(AddToMeld, (3, seat, i, s.freed))
     pool = tuple(sorted((*s.hands[seat], s.freed)))
     for c in lay_candidates(t, pool, melds, s.freed):
-        yield LayMeld(seat, c)
+        yield _new(LayMeld, (2, seat, c))
 
 
 def cleaned(t: Tables, s: State, a: ReplaceWild, j: Judge = STRICT) -> State:
     """The state after swapping a set's wild for a natural from hand, the freed wild still to be
     placed (step `freed`); MalformedInput when the meld holds no such wild."""
-    r = t.rules
-    if not r.clean_by_replacing_wilds:
+    if not t.clean_by_replacing_wilds:
         j.halt("clean_by_replacing_wilds", "wilds in a meld stay there")
     melds = mover_side(s).melds
     if not 0 <= a.meld < len(melds):
@@ -208,7 +207,7 @@ def cleaned(t: Tables, s: State, a: ReplaceWild, j: Judge = STRICT) -> State:
     hand = held_without(s.hands[s.seat], (a.natural,), j)
     if a.natural >> 2 != m.key or is_wild(a.natural):
         j.halt("clean_by_replacing_wilds", "a wild is replaced by a natural of the set's rank")
-    done = Meld(SET, m.key, tuple(sorted((*remove(m.cards, (a.wild,)), a.natural))))
+    done: Meld = _new(Meld, (SET, m.key, tuple(sorted((*remove(m.cards, (a.wild,)), a.natural)))))
     new = list(melds)
     new[a.meld] = done
     ordered = tuple(sorted(new))

@@ -99,7 +99,7 @@ def opening_points(t: Tables, state: State) -> int:
     sd = mover_side(state)
     pts = t.points
     total = sum(pts[c] for m in sd.melds for c in m.cards)
-    if not t.rules.pile_top_counts_for_opening:
+    if not t.pile_top_counts_for_opening:
         total -= state.top_points
     return total
 
@@ -127,5 +127,6 @@ def opened(state: State) -> State:
     if sd.opened:
         return state
     return replaced(
-        state, table=(*state.table[:i], sd._replace(opened=True), *state.table[i + 1 :])
+        state,
+        table=(*state.table[:i], _new(Side, (sd[0], sd[1], True)), *state.table[i + 1 :]),
     )

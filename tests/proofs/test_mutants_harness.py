@@ -260,3 +260,152 @@ def test_a_spec_mutant_the_loader_refuses_is_not_counted_as_run() -> None:
     text = m.markdown([], spec)
     assert "**1 of 1** run" in text
     assert "not counted): `b` (deals_per_hand: too many)" in text
+
+
+_PROPERTY_TABLE = (
+    "| property | proved on | spec mutants it kills | "
+    "engine mutants caught on its relation by `prove --refine` |"
+)
+
+
+def _property_tables(text: str) -> list[tuple[list[list[str]], str]]:
+    """docs/proofs.md's tables of what each property is proved on and the mutants it kills:
+    each table's rows (cells) and the paragraph after it."""
+    lines = text.splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        if line != _PROPERTY_TABLE:
+            continue
+        j = i + 2
+        rows = []
+        while j < len(lines) and lines[j].startswith("|"):
+            rows.append([c.strip() for c in lines[j].strip("|").split(" | ")])
+            j += 1
+        after = []
+        for line in lines[j + 1 :]:
+            if not line.strip():
+                break
+            after.append(line)
+        out.append((rows, " ".join(after)))
+    return out
+
+
+def _property_table_problems(
+    text: str, engine: list[dict[str, Any]], spec: list[dict[str, Any]]
+) -> list[str]:
+    """Where the tables part from the recorded runs: a property of a family without its row; a
+    spec mutant that turned a property's check REFUTED and is not named in its row, or one named
+    there that changed none of its checks; an engine mutant of the family named nowhere (in the
+    table or the paragraph after it), or named but not killed by the refine layer."""
+    import re
+
+    from arbitro.proofs.properties import for_family
+
+    m = harness()
+    spec_names = {x.name for x in m.SPEC_MUTANTS}
+    engine_names = {x.name for x in m.MUTANTS}
+
+    def named(cell: str, among: set[str]) -> set[str]:
+        return {x for x in re.findall(r"`([a-z0-9-]+)`", cell) if x in among}
+
+    problems: list[str] = []
+    families = set()
+    for rows, after in _property_tables(text):
+        props = {r[0].split("`")[1]: r for r in rows}
+        family = next(
+            (f for f in m.FAMILY_BOOKS if {p.name for p in for_family(f)} == set(props)), None
+        )
+        if family is None:
+            problems.append(f"a table's properties {sorted(props)} are no family's")
+            continue
+        families.add(family)
+        books = m.FAMILY_BOOKS[family]
+        for prop, row in props.items():
+            mine = [s for s in spec if s["book"] in books]
+            killers = {
+                s["name"] for s in mine if any(c.split("/")[0] == prop for c in s["refuted"])
+            }
+            moved = {s["name"] for s in mine if any(c.split("/")[0] == prop for c in s["changed"])}
+            cell = named(row[2], spec_names)
+            problems += [f"{prop}: {x} kills it, not named" for x in sorted(killers - cell)]
+            problems += [f"{prop}: {x} named, changes none of it" for x in sorted(cell - moved)]
+        cited = named(" ".join(r[3] for r in rows) + " " + after, engine_names)
+        family_rows = {r["name"]: r for r in engine if r["family"] == family}
+        problems += [f"{family}: {x} named nowhere" for x in sorted(set(family_rows) - cited)]
+        problems += [
+            f"{family}: {x} not killed by refine"
+            for x in sorted(cited)
+            if family_rows.get(x, {}).get("refine", {}).get("status") != "killed"
+        ]
+    if families != set(m.FAMILY_BOOKS):
+        problems.append(f"tables for {sorted(families)}, families {sorted(m.FAMILY_BOOKS)}")
+    return problems
+
+
+def test_each_property_names_its_relation_and_the_mutants_it_kills() -> None:
+    """docs/proofs.md has, per family, a row for every property `arbitro prove` has, naming the
+    relation it is proved on and the mutants that kill it, as the recorded runs say
+    (benchmarks/mutants-engine.json, mutants-spec.json); a cell edited by hand that the runs do
+    not bear out fails here."""
+    import json
+
+    bench = ROOT / "benchmarks"
+    engine = json.loads((bench / "mutants-engine.json").read_text(encoding="utf-8"))
+    spec = json.loads((bench / "mutants-spec.json").read_text(encoding="utf-8"))
+    text = (ROOT / "docs" / "proofs.md").read_text(encoding="utf-8")
+    assert _property_table_problems(text, engine, spec) == []
+
+    # a killer left out of its row, a survivor named as a killer, an engine mutant named
+    # nowhere, and a property without its row are each noticed
+    def edit(prop: str, old: str, new: str) -> str:
+        row = next(x for x in text.splitlines() if x.startswith(f"| `{prop}` |") and old in x)
+        return text.replace(row, row.replace(old, new))
+
+    assert _property_table_problems(edit("book-figures", "`samba-en-set-min`, ", ""), engine, spec)
+    swapped = edit("book-figures", "`samba-en-sequence-min`", "`canasta-es-set-start-min-naturals`")
+    assert _property_table_problems(swapped, engine, spec)
+    assert _property_table_problems(edit("score-bounds", "`rummy-samba-bonus`, ", ""), engine, spec)
+    lines = [x for x in text.splitlines() if not x.startswith("| `opening-table` |")]
+    assert _property_table_problems("\n".join(lines), engine, spec)
+
+
+def _section_problems(text: str) -> list[str]:
+    """Each property of each family whose section of docs/proofs.md (the paragraphs from the one
+    that starts with its name to the next property's or heading, in its family's part) does not
+    say the relation it is proved on (*Relation:*) and what breaks it."""
+    from arbitro.proofs.properties import for_family
+
+    parts = {
+        "rummy": text.split("### Samba and Canasta", 1)[1].split("### Escoba", 1)[0],
+        "escoba": text.split("### Escoba", 1)[1].split("\n## ", 1)[0],
+    }
+    problems = []
+    for family, part in parts.items():
+        lines = part.splitlines()
+        for p in for_family(family):
+            at = [i for i, x in enumerate(lines) if x.startswith(f"**`{p.name}`**")]
+            if not at:
+                problems.append(f"{family} {p.name}: no section")
+                continue
+            end = next(
+                (j for j in range(at[0] + 1, len(lines)) if lines[j].startswith(("**`", "#"))),
+                len(lines),
+            )
+            section = " ".join(lines[at[0] : end])
+            problems += [
+                f"{family} {p.name}: no {what}"
+                for what in ("*Relation:*", "What breaks it")
+                if what not in section
+            ]
+    return problems
+
+
+def test_each_property_s_section_says_its_relation_and_what_breaks_it() -> None:
+    text = (ROOT / "docs" / "proofs.md").read_text(encoding="utf-8")
+    assert _section_problems(text) == []
+    assert _section_problems(text.replace("*Relation:* the score encoding, as", "as")) == [
+        "rummy score-step: no *Relation:*"
+    ]
+    assert _section_problems(text.replace("**`table-ceiling`**", "`table-ceiling`")) == [
+        "escoba table-ceiling: no section"
+    ]

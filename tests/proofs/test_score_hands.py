@@ -22,6 +22,7 @@ import pytest
 from arbitro.model.game import HandResult
 from arbitro.model.rummy.model import RUMMY
 from arbitro.model.schema import RummyRules, rules_for
+from arbitro.model.spec import load_rulebook, rulebook_ids
 from arbitro.oracle.check import check_lines
 from arbitro.proofs.rummy import cards as C
 from arbitro.proofs.rummy import score_hands as S
@@ -234,6 +235,15 @@ def test_the_command_prints_the_kept_hand_as_a_transcript(
     assert "exactly one rulebook" in capsys.readouterr().err
 
 
+def test_the_kept_orders_are_of_every_samba_and_canasta_book_and_no_other() -> None:
+    """The books the regeneration searches by default are read from the specs' games, so the
+    kept orders cover a Samba or Canasta spec added later once they are regenerated."""
+    games = {b: load_rulebook(b).game for b in rulebook_ids()}
+    assert S.books() == sorted(b for b, g in games.items() if g in ("samba", "canasta"))
+    assert "escoba" in games.values()
+    assert sorted(json.loads(S.ORDERS.read_text(encoding="utf-8"))["rulebooks"]) == S.books()
+
+
 def _kept(book: str, every: bool) -> list[dict[str, Any]]:
     kept = S.stored(book)
     if every:
@@ -246,7 +256,7 @@ def _kept(book: str, every: bool) -> list[dict[str, Any]]:
     ]
 
 
-@pytest.mark.parametrize("book", S.BOOKS)
+@pytest.mark.parametrize("book", S.books())
 def test_the_best_kept_hands_of_every_book_replay_to_their_kept_scores(book: str) -> None:
     """The kept scores were the engine's when the hands were found: an engine that plays or
     scores otherwise (a change meant to be internal) moves them."""
@@ -257,7 +267,7 @@ def test_the_best_kept_hands_of_every_book_replay_to_their_kept_scores(book: str
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("book", S.BOOKS)
+@pytest.mark.parametrize("book", S.books())
 def test_every_kept_hand_replays_and_passes_arbitro_check(book: str) -> None:
     rules = rules_for(book)
     assert isinstance(rules, RummyRules)
@@ -352,3 +362,55 @@ def test_the_gaps_per_seating_set_each_group_s_best_hand_against_its_own_bounds(
         assert high["gap"] == high["bound"] - high["played"]
     # the three packs' group is where the book's ends lie
     assert (rows[2]["min"]["bound"], rows[2]["max"]["bound"]) == tuple(whole)
+
+
+class SambasAtTwoThousand:
+    """The Samba and Canasta engine with a bug planted: a samba earns 2000, not the book's 1500
+    (samba-es, *Premios y honores*)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(RUMMY, name)
+
+    def last_hand(self, state: Any) -> HandResult | None:
+        real = RUMMY.last_hand(state)
+        if real is None:
+            return None
+        cats = []
+        for side in range(len(real.categories)):
+            sambas = sum(
+                1
+                for m in state.table[side].melds
+                if len(m.cards) == 7 and len({RUMMY.card_name(c)[:-1] for c in m.cards}) == 7
+            )
+            c = dict(real.categories[side])
+            c["canastas"] += 500 * sambas
+            cats.append(c)
+        return HandResult(real.reason, tuple(sum(c.values()) for c in cats), tuple(cats))
+
+
+@pytest.mark.slow
+def test_a_samba_scored_wrong_plays_a_kept_hand_past_the_proved_greatest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pile gathered lays a samba for most escaleras of the top positions the deck holds, so
+    a samba counted 500 too many carries the kept hand past the greatest the score encoding
+    proves from the book's 1500 (it could not while the hands played fell 15,000 short)."""
+    assert isinstance(SAMBA_ES, RummyRules)
+    entry = max(
+        (e for e in S.stored("samba-es") if e["end"] == "max"), key=lambda e: int(e["score"])
+    )
+    assert entry["chooser"].startswith("gather-")
+    hand = S.replay_kept(SAMBA_ES, entry)
+    state = _final(SAMBA_ES, hand)
+    sambas = sum(
+        1
+        for m in state.table[hand.side].melds
+        if len(m.cards) == 7 and len({RUMMY.card_name(c)[:-1] for c in m.cards}) == 7
+    )
+    assert sambas >= 8
+    assert scoring.bounds(SAMBA_ES, 60.0).verdict is Verdict.PROVED
+    monkeypatch.setattr(S, "_engine", SambasAtTwoThousand)
+    out = scoring.bounds(SAMBA_ES, 60.0)
+    assert out.verdict is Verdict.REFUTED
+    bad = next(c for c in out.checks if c.name == "bounds")
+    assert "past the proved greatest" in bad.reason
