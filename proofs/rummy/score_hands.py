@@ -156,6 +156,32 @@ def _wild(name: str) -> bool:
     return C.is_wild(C.kind_of(name))
 
 
+def _by_type(legal: list[dict[str, Any]]) -> dict[str, list[int]]:
+    """The indices of the legal actions of each type, in the engine's order."""
+    types: dict[str, list[int]] = {}
+    for i, a in enumerate(legal):
+        types.setdefault(a["type"], []).append(i)
+    return types
+
+
+def _meld_readers(
+    melds: Sequence[Any], legal: list[dict[str, Any]]
+) -> tuple[Callable[[int], int], Callable[[int], bool]]:
+    """For an addition among `legal` (by index): the length of the meld it adds to, and whether
+    that meld is an escalera (its naturals of one suit and several ranks)."""
+    engine = _engine()
+
+    def length(i: int) -> int:
+        return len(melds[legal[i]["meld"]].cards)
+
+    def escalera(i: int) -> bool:
+        cards = [engine.card_name(c) for c in melds[legal[i]["meld"]].cards]
+        naturals = [c for c in cards if not _wild(c)]
+        return len({c[-1] for c in naturals}) == 1 and len({c[:-1] for c in naturals}) > 1
+
+    return length, escalera
+
+
 def meld_all(
     rules: RummyRules, state: Any, legal: list[dict[str, Any]], side: int
 ) -> int:  # fmt: skip
@@ -167,9 +193,7 @@ def meld_all(
     The others draw and discard the card that costs most."""
     mover = _engine().to_move(state)
     mine = mover % state.sides == side
-    types: dict[str, list[int]] = {}
-    for i, a in enumerate(legal):
-        types.setdefault(a["type"], []).append(i)
+    types = _by_type(legal)
     if mine:
         if "answer" in types:
             return next((i for i in types["answer"] if legal[i]["yes"]), types["answer"][0])
@@ -178,10 +202,7 @@ def meld_all(
         if state.table[side].opened or state.took_pile:
             melds = state.table[side].melds
             size = rules.completed_size
-
-            def length(i: int) -> int:
-                return len(melds[legal[i]["meld"]].cards)
-
+            length, _ = _meld_readers(melds, legal)
             adds = types.get("add", [])
             natural = [i for i in adds if not _wild(legal[i]["card"])]
             grow = [i for i in natural if length(i) < size]
@@ -241,23 +262,13 @@ def meld_runs(
     engine = _engine()
     mover = engine.to_move(state)
     mine = mover % state.sides == side
-    types: dict[str, list[int]] = {}
-    for i, a in enumerate(legal):
-        types.setdefault(a["type"], []).append(i)
+    types = _by_type(legal)
     kept = runs_held(rules, [engine.card_name(c) for c in state.hands[mover]]) if mine else []
     if mine:
         if "answer" in types:
             return next((i for i in types["answer"] if legal[i]["yes"]), types["answer"][0])
         melds = state.table[side].melds
-
-        def length(i: int) -> int:
-            return len(melds[legal[i]["meld"]].cards)
-
-        def escalera(i: int) -> bool:
-            cards = [engine.card_name(c) for c in melds[legal[i]["meld"]].cards]
-            naturals = [c for c in cards if not _wild(c)]
-            return len({c[-1] for c in naturals}) == 1 and len({c[:-1] for c in naturals}) > 1
-
+        length, escalera = _meld_readers(melds, legal)
         natural = [i for i in types.get("add", []) if not _wild(legal[i]["card"])]
         extend = [i for i in natural if escalera(i) and length(i) < rules.sequence_max]
         if extend:
@@ -341,9 +352,7 @@ def _gatherer(window: int | None, hoard: bool) -> Chooser:
     ) -> int:  # fmt: skip
         engine = _engine()
         mover = engine.to_move(state)
-        types: dict[str, list[int]] = {}
-        for i, a in enumerate(legal):
-            types.setdefault(a["type"], []).append(i)
+        types = _by_type(legal)
 
         def cost(i: int) -> int:
             return hold_cost(rules, engine.parse_card(legal[i]["card"]))
@@ -393,13 +402,7 @@ def _gatherer(window: int | None, hoard: bool) -> Chooser:
             a = legal[i]
             return len(a["cards"]) if a["type"] == "lay" else 1
 
-        def length(i: int) -> int:
-            return len(melds[legal[i]["meld"]].cards)
-
-        def escalera(i: int) -> bool:
-            cards = [engine.card_name(c) for c in melds[legal[i]["meld"]].cards]
-            naturals = [c for c in cards if not _wild(c)]
-            return len({c[-1] for c in naturals}) == 1 and len({c[:-1] for c in naturals}) > 1
+        length, escalera = _meld_readers(melds, legal)
 
         def for_sets(name: str) -> bool:
             # the top ranks are kept for escaleras until the last turn
