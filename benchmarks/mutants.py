@@ -269,15 +269,15 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "pile-add-first-take",
         "pile.py",
-        'return t.rules.pile_add_after != "first_pile_take" or state.pile_taken',
+        'return t.pile_add_after != "first_pile_take" or state.pile_taken',
         "return True",
         "the top card alone takes the pile before anybody has taken it",
     ),
     _r(
         "stock-out-take-any",
         "pile.py",
-        'r.stock_out == "forced_take_if_matches_meld" and not (use == "add" or joined)',
-        'r.stock_out == "forced_take_if_matches_meld" and not (use != "escalera" or joined)',
+        't.stock_out == "forced_take_if_matches_meld" and not (use == "add" or joined)',
+        't.stock_out == "forced_take_if_matches_meld" and not (use != "escalera" or joined)',
         "with the stock exhausted, a new set from the pile also takes it",
     ),
     # ------------------------------------------------------------ Samba/Canasta: melds
@@ -291,9 +291,9 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "wilds-vs-naturals-off",
         "melds.py",
-        '    if t.rules.wilds_at_most_naturals and w > n:\n        return "wilds_at_most_naturals"\n'
+        '    if t.wilds_at_most_naturals and w > n:\n        return "wilds_at_most_naturals"\n'
         "    return None\n",
-        '    if t.rules.wilds_at_most_naturals and w > n + 1:\n        return "wilds_at_most_naturals"\n'
+        '    if t.wilds_at_most_naturals and w > n + 1:\n        return "wilds_at_most_naturals"\n'
         "    return None\n",
         "a set may hold one wild more than its naturals",
     ),
@@ -307,15 +307,15 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "sequence-min-short",
         "melds.py",
-        "    if len(cards) < r.sequence_min:\n",
-        "    if len(cards) < r.sequence_min - 1:\n",
+        "    if len(cards) < t.sequence_min:\n",
+        "    if len(cards) < t.sequence_min - 1:\n",
         "an escalera one card short of the minimum is a meld",
     ),
     _r(
         "sequence-max-grows",
         "melds.py",
-        '        if size >= r.sequence_max:\n            return "sequence_max"\n',
-        '        if size > r.sequence_max:\n            return "sequence_max"\n',
+        '        if size >= t.sequence_max:\n            return "sequence_max"\n',
+        '        if size > t.sequence_max:\n            return "sequence_max"\n',
         "an escalera at its maximum takes one card more",
     ),
     _r(
@@ -342,8 +342,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "black-three-one-wild",
         "melds.py",
-        "        if w and not r.black_three_meld_wilds:\n",
-        "        if w > 1 and not r.black_three_meld_wilds:\n",
+        "        if w and not t.black_three_meld_wilds:\n",
+        "        if w > 1 and not t.black_three_meld_wilds:\n",
         "a black-three meld may hold one wild where the book forbids wilds in it",
     ),
     _r(
@@ -423,8 +423,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "go-out-canastas-short",
         "going_out.py",
-        "    if done < r.go_out_min_completed:\n",
-        "    if done < r.go_out_min_completed - 1:\n",
+        "    if done < t.go_out_min_completed:\n",
+        "    if done < t.go_out_min_completed - 1:\n",
         "a player goes out by discarding with one finished meld fewer than required",
     ),
     # ------------------------------------------------------------ Samba/Canasta: scoring

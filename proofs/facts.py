@@ -8,6 +8,7 @@ them outright, while clause facts are assumptions it can name in an unsat core.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -98,25 +99,33 @@ class FactChecker:
         return all(self._values(values))
 
 
-def _no_key(values: Sequence[Any]) -> None:
-    return None
-
-
 class _Group:
-    """Facts that read the same slots: compiled together, their failures remembered by the
-    slots' values (the last ones, compared first: often the very same objects, then a table)."""
+    """Facts that read the same slots: compiled together (one argument per slot), their
+    failures remembered by the slots' values — the last ones, compared first (often the very
+    same objects); then by the slots' identities (an entry keeps its objects alive, so an
+    identity found there is of the same object); then by value."""
 
-    __slots__ = ("bits", "ev", "key", "last", "memo", "used", "which")
+    __slots__ = ("bits", "byid", "fn", "key", "last", "memo", "one", "used", "which")
 
-    def __init__(self, used: tuple[int, ...], which: tuple[int, ...], ev: Evaluator) -> None:
+    def __init__(
+        self, used: tuple[int, ...], which: tuple[int, ...], fn: Callable[..., Any]
+    ) -> None:
         self.used = used
         self.which = which
-        self.ev = ev
-        self.key: Callable[[Sequence[Any]], Any] = operator.itemgetter(*used) if used else _no_key
+        self.fn = fn
+        self.one = used[0] if len(used) == 1 else -1  # the slot of a group of one slot
+        self.key: Callable[[Sequence[Any]], Any] = (
+            operator.itemgetter(*used) if len(used) > 1 else _no_key
+        )
         # a group of no slot is evaluated at the first call, when every slot is new
         self.bits = sum(1 << i for i in used) or -1
         self.last: tuple[int, ...] = ()
         self.memo: dict[Any, tuple[int, ...]] = {}
+        self.byid: dict[Any, tuple[Any, tuple[int, ...]]] = {}
+
+
+def _no_key(values: Sequence[Any]) -> tuple[()]:
+    return ()
 
 
 _UNSEEN = object()
@@ -126,7 +135,7 @@ _UNSEEN = object()
 class SlotChecker:
     """Facts whose unknowns are read in *slots* (a zone's count per card kind, or one scalar),
     evaluated on concrete values a group at a time and remembered: the facts that read the same
-    slots form a group, compiled on its own, and a group's failing facts are kept by the values
+    vector slots form a group (with the scalars they read), compiled on its own, and a group's failing facts are kept by the values
     of its slots. A refiner checks many steps whose zones mostly repeat (every successor of a
     state has the same state before, most zones of a step are unchanged), so most groups are
     answered from memory; every fact is still evaluated on every value it has not met.
@@ -141,46 +150,64 @@ class SlotChecker:
         self.facts = tuple(facts)
         self.slots = tuple(tuple(s) for s in slots)
         where = {name: i for i, names in enumerate(self.slots) for name in names}
+        # grouped by the slots of several unknowns (vectors) they read, the scalars they read
+        # joining the group: a group is a step of Python whatever its size, and a scalar
+        # (a count of sets, a seat) changes more rarely than the vectors it is read with
         grouped: dict[tuple[int, ...], list[int]] = {}
+        reads: dict[tuple[int, ...], set[int]] = {}
         for j, f in enumerate(self.facts):
-            used = tuple(sorted({where[v.name] for v in variables((f.term,))}))
-            grouped.setdefault(used, []).append(j)
+            read = {where[v.name] for v in variables((f.term,))}
+            vectors = tuple(sorted(i for i in read if len(self.slots[i]) > 1))
+            grouped.setdefault(vectors, []).append(j)
+            reads.setdefault(vectors, set()).update(read)
         self.groups: list[_Group] = []
-        for used, which in grouped.items():
+        for by, which in grouped.items():
+            used = tuple(sorted(reads[by]))
             names = [n for i in used for n in self.slots[i]]
-            ev = Evaluator([self.facts[j].term for j in which], names, exact=True)
-            self.groups.append(_Group(used, tuple(which), ev))
+            sizes = [len(self.slots[i]) for i in used]
+            ev = Evaluator([self.facts[j].term for j in which], names, slots=sizes)
+            self.groups.append(_Group(used, tuple(which), ev.fn))
         self.last: tuple[Any, ...] = (_UNSEEN,) * len(self.slots)
+        self._bits = tuple(1 << i for i in range(len(self.slots)))
 
     def failing_at(self, values: Sequence[Any]) -> list[int]:
         """The places (in `facts`) of the facts that do not hold, in order."""
         # the slots whose value is not the very object of the last call (a state's zones are
         # read once for all its successors and candidates, a pile's counts are shared): the
         # groups reading none of them answer as they did
-        changed = 0
-        bit = 1
-        for v, w in zip(values, self.last, strict=True):
-            if v is not w:
-                changed |= bit
-            bit <<= 1
-        self.last = tuple(values)
+        values = tuple(values)
+        if len(values) != len(self.slots):
+            raise ValueError(f"{len(values)} values for {len(self.slots)} slots")
+        changed = sum(itertools.compress(self._bits, map(operator.is_not, values, self.last)))
+        self.last = values
         bad: list[int] = []
         for g in self.groups:
             if changed & g.bits:
-                key = g.key(values)
-                got = g.memo.get(key)
-                if got is None:
-                    flat: list[Value] = []
-                    for i in g.used:
-                        v = values[i]
-                        if isinstance(v, int):
-                            flat.append(v)
-                        else:
-                            flat += v
-                    got = tuple(j for j, ok in zip(g.which, g.ev(flat), strict=True) if not ok)
-                    if len(g.memo) >= self.MEMORY:
-                        g.memo.clear()
-                    g.memo[key] = got
+                one = g.one
+                if one >= 0:
+                    v = values[one]
+                    ident: Any = id(v)
+                else:
+                    v = g.key(values)
+                    ident = tuple(map(id, v))
+                hit = g.byid.get(ident)
+                if hit is not None:
+                    got = hit[1]
+                else:
+                    got = g.memo.get(v)  # type: ignore[assignment]
+                    if got is None:
+                        out = g.fn(v) if one >= 0 else g.fn(*v)
+                        got = (
+                            ()
+                            if all(out)
+                            else tuple(itertools.compress(g.which, map(operator.not_, out)))
+                        )
+                        if len(g.memo) >= self.MEMORY:
+                            g.memo.clear()
+                        g.memo[v] = got
+                    if len(g.byid) >= self.MEMORY:
+                        g.byid.clear()
+                    g.byid[ident] = (v, got)
                 g.last = got
             else:
                 got = g.last

@@ -504,11 +504,27 @@ class Evaluator:
     With `exact`, the caller promises exactly one value per name (the function unpacks them at
     once; another number of values raises ValueError).
 
+    With `slots` (a number of names per slot, adding up to the names), the values come in slots
+    instead, one argument each: `Evaluator(roots, names, slots=(3, 1)).fn(v, y)` for a slot of
+    three values (a sequence of exactly three, unpacked at once) and a slot of one (the value
+    itself) — no flat list of the values is built.
+
     A sub-term used once is written inside the expression that uses it (up to a nesting depth
     of `_INLINE_DEPTH`), others once on their own line: the same values, fewer steps of Python.
     """
 
-    def __init__(self, roots: Sequence[Term], names: Sequence[str], *, exact: bool = False) -> None:
+    def __init__(
+        self,
+        roots: Sequence[Term],
+        names: Sequence[str],
+        *,
+        exact: bool = False,
+        slots: Sequence[int] | None = None,
+    ) -> None:
+        if slots is not None:
+            if sum(slots) != len(names) or any(n < 1 for n in slots):
+                raise ValueError(f"slots of {list(slots)} values for {len(names)} names")
+            exact = True
         index = {n: i for i, n in enumerate(names)}
         order = postorder(roots)
         uses: dict[int, int] = {}
@@ -586,15 +602,32 @@ class Evaluator:
             name = f"v{next(counter)}"
             local[id(t)] = name
             lines.append(f"    {name} = {code}")
-        if exact and names:
+        params = "x"
+        if slots is not None:
+            params = ", ".join(f"s{j}" for j in range(len(slots)))
+            head: list[str] = []
+            at = 0
+            for j, n in enumerate(slots):
+                if n == 1:
+                    if at in loaded:
+                        head.append(f"    u{at} = s{j}")
+                else:
+                    targets = ", ".join(f"u{i}" if i in loaded else "_" for i in range(at, at + n))
+                    head.append(f"    ({targets},) = s{j}")
+                at += n
+            lines[:0] = head
+        elif exact and names:
             targets = ", ".join(f"u{i}" if i in loaded else "_" for i in range(len(names)))
             lines.insert(0, f"    ({targets},) = x")
         body = "\n".join(lines) or "    pass"
         result = ", ".join(ref(r) for r in roots)
-        src = f"def _evaluate(x):\n{body}\n    return ({result}{',' if len(roots) == 1 else ''})\n"
+        comma = "," if len(roots) == 1 else ""
+        src = f"def _evaluate({params}):\n{body}\n    return ({result}{comma})\n"
         scope: dict[str, object] = {}
         exec(compile(src, "<arbitro.proofs.terms>", "exec"), scope)  # the source is generated above
-        self._fn: Callable[[Sequence[Value]], tuple[Value, ...]] = scope["_evaluate"]  # type: ignore[assignment]
+        self._fn: Callable[..., tuple[Value, ...]] = scope["_evaluate"]  # type: ignore[assignment]
+        self.fn = self._fn
+        """The compiled function itself: of the values (`x`), or of one argument per slot."""
         self.names = tuple(names)
         self.size = len(lines)
 

@@ -63,7 +63,8 @@ class Need(NamedTuple):
     clean_start: int  # clean canastas the side had when the turn began
 
 
-_SET_RULES = ("arrange.set_rules",)
+_SET_RULES = "arrange.set_rules"
+"""The key of `set_rules` in `Tables.memo` (a string: its hash is kept, a tuple's is not)."""
 
 
 def set_rules(t: Tables) -> SetRules:
@@ -77,18 +78,17 @@ def set_rules(t: Tables) -> SetRules:
 
 
 def _set_rules(t: Tables) -> SetRules:
-    r = t.rules
     return SetRules(
         t.completed,
         t.wild_cap,
-        r.wilds_at_most_naturals,
-        r.set_start_min_naturals,
-        r.set_min,
+        t.wilds_at_most_naturals,
+        t.set_start_min_naturals,
+        t.set_min,
         t.set_lay,
-        r.completed_set_growth,
-        r.merge_sets,
-        r.several_sets_same_rank,
-        r.clean_by_replacing_wilds,
+        t.completed_set_growth,
+        t.merge_sets,
+        t.several_sets_same_rank,
+        t.clean_by_replacing_wilds,
     )
 
 
@@ -296,7 +296,7 @@ def split(t: Tables, cards: Iterable[int]) -> Split:
     seq = [[0] * P for _ in range(4)]
     other = [0] * 13
     jokers = twos = black = rest = 0
-    sequences = t.rules.sequences
+    sequences = t.sequences
     seq_pos = t.seq_pos
     for c in cards:
         # the tests of `is_wild`, `is_natural` and `is_black_three`, inline: this runs per card
@@ -314,7 +314,10 @@ def split(t: Tables, cards: Iterable[int]) -> Split:
             black += 1
         else:
             rest += 1
-    return Split(tuple(tuple(s) for s in seq), tuple(other), jokers, twos, black, rest)
+    got: Split = _new(
+        Split, (tuple([tuple(s) for s in seq]), tuple(other), jokers, twos, black, rest)
+    )
+    return got
 
 
 class Table(NamedTuple):
@@ -347,7 +350,8 @@ def table_of(t: Tables, melds: Iterable[Meld]) -> Table:
     seq_rows: list[tuple[tuple[int, int], ...]] = [()] * 4
     for k, got in seqs.items():
         seq_rows[k] = tuple(sorted(got))
-    return Table(tuple(set_rows), tuple(seq_rows), room, 0, wild_done)
+    tb: Table = _new(Table, (tuple(set_rows), tuple(seq_rows), room, 0, wild_done))
+    return tb
 
 
 def _freeable(tb: Table, sr: SetRules) -> int:
@@ -359,10 +363,9 @@ def _freeable(tb: Table, sr: SetRules) -> int:
 
 def _wild_meld_amounts(t: Tables, room: int, avail: int) -> list[int]:
     """How many wilds (0..avail) can go into wild-only melds: the room left plus new melds."""
-    r = t.rules
-    if not r.wild_canasta:
+    if not t.wild_canasta:
         return [0]
-    lo = max(1, r.wild_meld_min_start)
+    lo = max(1, t.wild_meld_min_start)
     hi = t.completed
     ok = [False] * (avail + 1)
     ok[0] = True
@@ -420,7 +423,6 @@ def greedy_reaches(
     placed; False says nothing (the exact search decides). The tests hold it to the search.
     """
     comp = t.completed
-    r = t.rules
     # cards per rank, counted a run of one rank at a time (an in-place add on a list item goes
     # through the generic number protocol in the compiled code: once per run, not per card)
     counts = [0] * 14
@@ -455,7 +457,7 @@ def greedy_reaches(
         n = counts[rank]
         if n < set_lay or grown >> rank & 1:
             continue
-        if not r.several_sets_same_rank and has_set >> rank & 1:
+        if not t.several_sets_same_rank and has_set >> rank & 1:
             continue
         k = min(n, comp)
         placed += k
@@ -470,7 +472,7 @@ def greedy_reaches(
     i = 0
     # the limits are read once when there is a set to fill (as the loop below read them)
     cap = t.wild_cap if sets else 0
-    at_most = r.wilds_at_most_naturals if sets else False
+    at_most = t.wilds_at_most_naturals if sets else False
     for size, n, w in sets:
         fits = min(cap - w, comp - size, n - w if at_most else comp)
         while fits > 0 and i < len(wilds) and placed < room:
@@ -493,7 +495,7 @@ def search_reaches(
     pts = t.points
     # naturals and wilds: every card but the threes
     bound = sum(pts[c] for c in cards if not LOWEST_THREE <= c < LOWEST_NATURAL)
-    if bound < target:
+    if bound < target or placed_bound(t, cards, melds, keep) < target:
         return False
     tb = table_of(t, melds)
     sr = set_rules(t)
@@ -502,7 +504,6 @@ def search_reaches(
     wp = _wild_points(t, sp.jokers, sp.twos)
     fixed_keep = sp.black + sp.rest
     rank_pts = tuple(pts[r * 4 + 0] for r in range(13))
-    r = t.rules
     seen: dict[tuple[int, ...], int] = {}
 
     def best_sets(avail: tuple[int, ...]) -> int:
@@ -550,12 +551,12 @@ def search_reaches(
         seen[avail] = best
         return best
 
-    if not r.sequences:
+    if not t.sequences:
         b = best_sets(sp.other)
         return b >= 0 and b >= target
     moves = [
         _suit_moves(
-            sp.seq[s], tb.seqs[s], r.sequence_min, r.sequence_max, t.completed, t.seq_rank, rank_pts
+            sp.seq[s], tb.seqs[s], t.sequence_min, t.sequence_max, t.completed, t.seq_rank, rank_pts
         )
         for s in range(4)
     ]
@@ -576,6 +577,84 @@ def search_reaches(
         return False
 
     return dfs(0, 0, list(sp.other))
+
+
+def placed_bound(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], keep: int) -> int:
+    """An upper bound on the points of `cards` that can be placed while `keep` cards stay in
+    hand: what the exact search (`search_reaches`) fails most often is settled without it.
+
+    A wild counts; a three never does (as in the search); a natural counts only where some meld
+    could take it: its rank has a set on the table (an addition, a cleaning), the hand holds
+    enough naturals of the rank, with the wilds of the hand and those cleaning could free, to
+    start a set, or it lies in a run of sequence_min held positions of its suit or is joined to
+    one of the side's escaleras by held cards at every position between (as `lost_cards`: an
+    escalera holds no wild). The cards kept are those that count for nothing first, then the
+    cheapest.
+    """
+    seq_bit = t.seq_bit
+    clean = t.clean_by_replacing_wilds
+    set_ranks = 0  # bit per rank: the side has a set of it
+    side_bits = 0  # the escalera positions the side's escaleras hold, as `laying.Shape.bits`
+    free = 0
+    for m in melds:
+        if m.kind == SET:
+            set_ranks |= 1 << m.key
+            if clean:
+                free += wild_count(m.cards)
+        elif m.kind == SEQ:
+            for c in m.cards:
+                side_bits |= seq_bit[c]
+    wilds = 0
+    bits = 0
+    per_rank = [0] * 14
+    for c in cards:
+        if c < LOWEST_THREE or c == JOKER:
+            wilds += 1
+        elif c >= LOWEST_NATURAL:
+            per_rank[c >> 2] += 1
+            bits |= seq_bit[c]
+    covered = 0
+    if bits and t.sequences:
+        n_run = t.sequence_min
+        runs = bits
+        for k in range(1, n_run):
+            runs &= bits >> k
+        covered = runs
+        for k in range(1, n_run):
+            covered |= runs << k
+        reach = side_bits
+        if reach:
+            # shifts stay within a suit's 16 bits: positions 13 to 15 are never held
+            while True:
+                grow = (reach << 1 | reach >> 1) & bits & ~reach
+                if not grow:
+                    break
+                reach |= grow
+            covered |= reach
+    start = max(1, t.set_start_min_naturals)
+    set_min = t.set_min
+    pts = t.points
+    vals: list[int] = []
+    for c in cards:
+        if c < LOWEST_THREE or c == JOKER:
+            vals.append(pts[c])
+        elif c >= LOWEST_NATURAL:
+            k = c >> 2
+            a = per_rank[k]
+            if (
+                set_ranks >> k & 1
+                or (a >= start and a + wilds + free >= set_min)
+                or covered & seq_bit[c]
+            ):
+                vals.append(pts[c])
+    extra = keep - (len(cards) - len(vals))
+    if extra > 0:
+        vals.sort()
+        vals = vals[extra:]
+    total = 0
+    for v in vals:
+        total += v
+    return total
 
 
 @lru_cache(maxsize=caches.RANK_OPTIONS)
@@ -624,7 +703,6 @@ def places_all(
     sp = split(t, cards)
     if sp.rest:
         return False
-    r = t.rules
     if tb is None:
         tb = table_of(t, melds)
     sr = set_rules(t)
@@ -638,13 +716,13 @@ def places_all(
 
     # black threes: all in one black-three meld (with wilds if allowed), or one kept over
     blacks: list[tuple[int, list[int]]] = []  # (kept over, possible wilds in the meld)
-    cap_z = t.wild_cap if r.black_three_meld_wilds else 0
+    cap_z = t.wild_cap if t.black_three_meld_wilds else 0
     for b, kept in ((sp.black, 0), (sp.black - 1, 1)):
         if b < 0 or (kept and not fits(pts[4])):
             continue
         if b == 0:
             blacks.append((kept, [0]))
-        elif r.black_threes_meld != "never":
+        elif t.black_threes_meld != "never":
             zs = [z for z in range(0, cap_z + 1) if final_ok(sr, 0, 0, True, b, z)]
             if zs:
                 blacks.append((kept, zs))
@@ -734,11 +812,11 @@ def places_all(
         seen[key] = result
         return result
 
-    if not r.sequences:
+    if not t.sequences:
         return sets_ok(sp.other, 0)
     moves = [
         _suit_moves(
-            sp.seq[s], tb.seqs[s], r.sequence_min, r.sequence_max, t.completed, t.seq_rank, rank_pts
+            sp.seq[s], tb.seqs[s], t.sequence_min, t.sequence_max, t.completed, t.seq_rank, rank_pts
         )
         for s in range(4)
     ]
@@ -778,7 +856,6 @@ def _rank_ends(
 
 def _homes_possible(t: Tables, sp: Split, tb: Table, W: int) -> bool:
     """A necessary condition for placing everything: each natural has somewhere it might go."""
-    r = t.rules
     sr = set_rules(t)
     totals = list(sp.other)
     for s in range(4):
@@ -792,16 +869,16 @@ def _homes_possible(t: Tables, sp: Split, tb: Table, W: int) -> bool:
             continue
         # no set can take them: every card of this rank must go into escaleras
         p = t.seq_pos[rank]
-        if not r.sequences or p < 0:
+        if not t.sequences or p < 0:
             return False
         for s in range(4):
             if not sp.seq[s][p] or tb.seqs[s]:
                 continue
             row = sp.seq[s]
-            lo = max(0, p - r.sequence_min + 1)
-            hi = min(len(row) - r.sequence_min, p)
+            lo = max(0, p - t.sequence_min + 1)
+            hi = min(len(row) - t.sequence_min, p)
             if not any(
-                all(row[q] for q in range(i, i + r.sequence_min)) for i in range(lo, hi + 1)
+                all(row[q] for q in range(i, i + t.sequence_min)) for i in range(lo, hi + 1)
             ):
                 return False
     return True
@@ -827,15 +904,14 @@ class SideFacts(NamedTuple):
 
 def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
     """The `SideFacts` of a side's melds."""
-    r = t.rules
     comp = t.completed
-    growth = r.completed_set_growth
+    growth = t.completed_set_growth
     grows = growth in ("naturals", "any")
     one_more = growth == "one_natural_if_clean"
-    swap = r.clean_by_replacing_wilds
+    swap = t.clean_by_replacing_wilds
     # read once here, not once per unfinished set: the end of this function reads it whatever
     # the melds
-    merging = r.merge_sets
+    merging = t.merge_sets
     done = clean = dirty = 0
     needs: list[int] = []
     size = [0] * 13
@@ -934,7 +1010,6 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
     suit, the naturals of the hand and the cards of its unfinished escaleras are pooled; an
     escalera holds no wild. A clean completion takes completed_size naturals.
     """
-    r = t.rules
     comp = t.completed
     sh = shape(t, cards)
     nat = list(f.nat)
@@ -946,7 +1021,7 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
         size[rank] += k
     wilds = f.freeable + sh.wilds
     by_seq = 0
-    if r.sequences:
+    if t.sequences:
         seq = list(f.seq)
         seq_bit = t.seq_bit
         counts = sh.counts
@@ -956,7 +1031,7 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
         for k in seq:
             by_seq += k // comp
     least = max(1, comp - t.wild_cap)
-    if r.wilds_at_most_naturals:
+    if t.wilds_at_most_naturals:
         least = max(least, (comp + 1) // 2)
     new = clean = by_seq
     costs: list[int] = []
@@ -981,7 +1056,7 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
                 break
             wilds -= c
             new += 1
-    if r.clean_by_replacing_wilds:
+    if t.clean_by_replacing_wilds:
         clean += f.dirty_done
     return new, clean
 
@@ -998,11 +1073,10 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
     is the only card of, when a card may be kept over as the discard (`spare`). The list stops
     at its second card (two cards nothing takes already rule going out out).
     """
-    r = t.rules
     sr = set_rules(t)
     sh = shape(t, cards)
     nat_rank = t.nat_rank
-    sequences = r.sequences
+    sequences = t.sequences
     rank_count = sh.rank_count
     blacks = 0
     for _, k in sh.black_kinds:
@@ -1013,7 +1087,7 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
     # so nothing else fills a gap); shifts stay within a suit's 16 bits (positions are below 13)
     covered = 0
     if sequences:
-        n_run = r.sequence_min
+        n_run = t.sequence_min
         bits = sh.bits
         runs = bits
         for k in range(1, n_run):
@@ -1057,8 +1131,8 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
         elif c == JOKER or c < LOWEST_THREE:
             continue
         elif c in BLACK_THREES:
-            wild_ok = w_all if r.black_three_meld_wilds else 0
-            if r.black_threes_meld != "never" and blacks + wild_ok >= set_min:
+            wild_ok = w_all if t.black_three_meld_wilds else 0
+            if t.black_threes_meld != "never" and blacks + wild_ok >= set_min:
                 if not needing >> 13 & 1:
                     needing |= 1 << 13
                     demand += max(0, set_min - blacks)
@@ -1082,6 +1156,7 @@ __all__ = [
     "by_count",
     "final_ok",
     "lost_cards",
+    "placed_bound",
     "places_all",
     "rank_options",
     "reaches",

@@ -20,7 +20,8 @@ about the book, whose result names the clauses that left the player stuck (*:pil
 
 from __future__ import annotations
 
-from arbitro.model.rummy import caches
+from typing import Any, Final
+
 from arbitro.model.rummy.actions import Answer
 from arbitro.model.rummy.arrange import Need, by_cards, by_count, lost_cards, places_all
 from arbitro.model.rummy.cards import BLACK_THREES, is_wild, remove
@@ -38,25 +39,28 @@ from arbitro.model.rummy.table import (
 )
 from arbitro.model.rummy.tables import Tables
 
+_new: Final[Any] = tuple.__new__
+"""`Meld(...)`, `Side(...)` without the Python call of a NamedTuple's constructor."""
+
 Problem = tuple[str, str, str | None]
 """(clause key, reason, priced act or None)."""
 
 
 def need(t: Tables, state: State) -> Need:
-    """What going out requires of the mover's side (remembered per clean-canasta count)."""
-    key = ("need", state.clean_start)
-    memo = t.memo
-    got: Need | None = memo.get(key)
+    """What going out requires of the mover's side (remembered per clean-canasta count, in
+    `Tables.needs`: a dictionary keyed by a small int, no key tuple to build and hash)."""
+    needs = t.needs
+    clean_start = state.clean_start
+    got: Need | None = needs.get(clean_start)
     if got is None:
-        r = t.rules
         got = Need(
-            r.go_out_min_completed,
-            r.go_out_min_clean,
-            r.go_out_min_dirty,
-            r.go_out_wait_after_clean,
-            state.clean_start,
+            t.go_out_min_completed,
+            t.go_out_min_clean,
+            t.go_out_min_dirty,
+            t.go_out_wait_after_clean,
+            clean_start,
         )
-        caches.remember(memo, key, got)
+        needs[clean_start] = got
     return got
 
 
@@ -65,7 +69,6 @@ def go_out_problems(t: Tables, state: State, by_discard: bool, every: bool = Tru
     card), most specific first; with `every` false, only the first. *:go-out-discard,
     *:go-out-min-completed, *:go-out-min-clean, *:go-out-min-dirty, *:go-out-wait-after-clean,
     *:opening-concealed-exempt, *:ask-partner, *:last-red-three-ends-hand."""
-    r = t.rules
     out: list[Problem] = []
     if state.answer == "no":
         out.append(
@@ -74,7 +77,7 @@ def go_out_problems(t: Tables, state: State, by_discard: bool, every: bool = Tru
         if not every:
             return out
     if by_discard:
-        if r.go_out_discard == "forbidden":
+        if t.go_out_discard == "forbidden":
             out.append(
                 (
                     "go_out_discard",
@@ -91,14 +94,14 @@ def go_out_problems(t: Tables, state: State, by_discard: bool, every: bool = Tru
                     None,
                 )
             )
-    elif r.go_out_discard == "required":
+    elif t.go_out_discard == "required":
         out.append(
             ("go_out_discard", "going out ends with a discard: keep one card to throw", None)
         )
     if out and not every:
         return out
     sd = mover_side(state)
-    if not sd.opened and not r.opening_concealed_exempt:
+    if not sd.opened and not t.opening_concealed_exempt:
         t.consult("opening_minimums", "opening_rule")
         got = opening_points(t, state)
         need_pts = state.minimums[state.seat % state.sides]
@@ -113,23 +116,23 @@ def go_out_problems(t: Tables, state: State, by_discard: bool, every: bool = Tru
             if not every:
                 return out
     done, clean, dirty = going_out_counts(t, sd.melds)
-    if done < r.go_out_min_completed:
+    if done < t.go_out_min_completed:
         out.append(
             (
                 "go_out_min_completed",
-                f"going out needs {r.go_out_min_completed} finished canastas or sambas; the side has {done}",
+                f"going out needs {t.go_out_min_completed} finished canastas or sambas; the side has {done}",
                 None,
             )
         )
         if not every:
             return out
-    if clean < r.go_out_min_clean:
+    if clean < t.go_out_min_clean:
         out.append(
-            ("go_out_min_clean", f"going out needs {r.go_out_min_clean} clean canastas", None)
+            ("go_out_min_clean", f"going out needs {t.go_out_min_clean} clean canastas", None)
         )
         if not every:
             return out
-    if r.go_out_wait_after_clean and min(clean, state.clean_start) < r.go_out_min_clean:
+    if t.go_out_wait_after_clean and min(clean, state.clean_start) < t.go_out_min_clean:
         out.append(
             (
                 "go_out_wait_after_clean",
@@ -139,9 +142,9 @@ def go_out_problems(t: Tables, state: State, by_discard: bool, every: bool = Tru
         )
         if not every:
             return out
-    if dirty < r.go_out_min_dirty:
+    if dirty < t.go_out_min_dirty:
         out.append(
-            ("go_out_min_dirty", f"going out needs {r.go_out_min_dirty} dirty canastas", None)
+            ("go_out_min_dirty", f"going out needs {t.go_out_min_dirty} dirty canastas", None)
         )
     return out
 
@@ -156,7 +159,11 @@ def _placed(state: State, melds: tuple[Meld, ...], hand: tuple[int, ...]) -> Sta
     """The state with the mover's side holding `melds` and the mover holding `hand`."""
     i = state.seat % state.sides
     sd = state.table[i]
-    table = (*state.table[:i], Side(melds, sd.red_threes, sd.opened), *state.table[i + 1 :])
+    table = (
+        *state.table[:i],
+        _new(Side, (melds, sd.red_threes, sd.opened)),
+        *state.table[i + 1 :],
+    )
     hands = (*state.hands[: state.seat], hand, *state.hands[state.seat + 1 :])
     return replaced(state, table=table, hands=hands)
 
@@ -174,7 +181,11 @@ def one_card_ok(t: Tables, state: State) -> bool:
         if add_problem(t, m, c) is None:
             grown = tuple(
                 sorted(
-                    (*melds[:i], m._replace(cards=tuple(sorted((*m.cards, c)))), *melds[i + 1 :])
+                    (
+                        *melds[:i],
+                        _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c))))),
+                        *melds[i + 1 :],
+                    )
                 )
             )
             if go_out_problem(t, _placed(state, grown, ()), by_discard=False) is None:
@@ -184,12 +195,11 @@ def one_card_ok(t: Tables, state: State) -> bool:
 
 def can_go_out(t: Tables, state: State) -> bool:
     """Whether some sequence of actions lets the mover go out in this turn."""
-    r = t.rules
     if state.answer == "no":
         return False
     sd = mover_side(state)
     hand = state.hands[state.seat]
-    mode = "forbidden" if state.no_discard else r.go_out_discard
+    mode = "forbidden" if state.no_discard else t.go_out_discard
     pts = t.points
     not_opened = not sd.opened
     if not_opened:
@@ -229,7 +239,7 @@ def can_go_out(t: Tables, state: State) -> bool:
     if not not_opened and _added_out(t, hand, sd.melds, nd, mode, lost):
         return True
     slack = None
-    if not_opened and not r.opening_concealed_exempt:
+    if not_opened and not t.opening_concealed_exempt:
         slack = cur + sum(pts[c] for c in hand) - minimum
         if slack < 0:
             return False
@@ -238,7 +248,7 @@ def can_go_out(t: Tables, state: State) -> bool:
         if slack is not None and pts[lost[0]] > slack:
             return False
         return places_all(t, remove(hand, lost), sd.melds, nd)
-    spare = {"optional": "upto1", "required": "one"}.get(mode, "none")
+    spare = "upto1" if mode == "optional" else "one" if mode == "required" else "none"
     return places_all(t, hand, sd.melds, nd, None, spare, slack)
 
 
@@ -280,7 +290,7 @@ def _added_out(
             for i in places:
                 m = ms[i]
                 if add_problem(t, m, c) is None:
-                    ms[i] = Meld(m.kind, m.key, tuple(sorted((*m.cards, c))))
+                    ms[i] = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
                     break
             else:
                 waiting.append(c)
@@ -288,7 +298,7 @@ def _added_out(
             break
         todo = waiting
     blacks = tuple([c for c in todo if c in BLACK_THREES])
-    if blacks and t.rules.black_threes_meld != "never":
+    if blacks and t.black_threes_meld != "never":
         # the black threes left go out together in one meld, laid last (*:black-threes-meld)
         got = classify(t, blacks)
         if isinstance(got, Meld) and got.kind == BLACK3:
@@ -306,7 +316,6 @@ def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
     """Lay new melds of naturals from `todo` onto `ms` (for `_added_out`), taking their cards
     out of `todo`: per rank, set_lay naturals where the side may start a set of that rank; then
     per suit, sequence_min naturals at consecutive escalera positions."""
-    r = t.rules
     lay = t.set_lay
     nat_rank = t.nat_rank
     ranks: dict[int, list[int]] = {}
@@ -318,7 +327,7 @@ def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
                 ranks[k] = [c]
             else:
                 got.append(c)
-    several = r.several_sets_same_rank
+    several = t.several_sets_same_rank
     have = () if several else [m.key for m in ms if m.kind == SET]
     for k, cs in ranks.items():
         if len(cs) < lay or k in have:
@@ -328,9 +337,9 @@ def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
             ms.append(m)
             for c in m.cards:
                 todo.remove(c)
-    if not r.sequences:
+    if not t.sequences:
         return
-    smin = r.sequence_min
+    smin = t.sequence_min
     seq_bit = t.seq_bit
     bits = 0
     for c in todo:
@@ -361,8 +370,7 @@ def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
 
 def ask(t: Tables, s: State, j: Judge) -> State:
     """The mover asks the partner "may I go out?". *:ask-partner."""
-    r = t.rules
-    if not r.ask_partner:
+    if not t.ask_partner:
         j.halt("ask_partner", "the book has no asking the partner")
     if s.players == s.sides:
         j.halt("ask_partner", "a player without a partner has nobody to ask")

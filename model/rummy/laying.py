@@ -11,9 +11,7 @@ start are remembered, since the same few groups recur in every hand.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from functools import lru_cache
-from itertools import groupby
 from typing import Any, Final
 
 from arbitro.model.rummy import caches
@@ -60,15 +58,6 @@ def _sub(
 def _choose(kinds: tuple[tuple[int, int], ...], size: int) -> tuple[tuple[int, ...], ...]:
     """`submultisets`, remembered: the same few (card, count) groups recur in every hand."""
     return tuple(submultisets(list(kinds), size))
-
-
-@lru_cache(maxsize=caches.LAYS)
-def _rank_lays(
-    same: tuple[int, ...], wild_kinds: tuple[tuple[int, int], ...], lay: int, lo_nat: int
-) -> tuple[tuple[int, ...], ...]:
-    """`_set_lays` of the sorted naturals `same` of one rank, remembered by those cards."""
-    kinds = tuple((c, len(list(g))) for c, g in groupby(same))
-    return _set_lays(kinds, wild_kinds, len(same), lay, lo_nat)
 
 
 @lru_cache(maxsize=caches.LAYS)
@@ -231,8 +220,9 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
 
 
 _LAID: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
-"""The new sets of a rank (`_rank_lays`) and the new escaleras of a suit (`_seq_lays`), keyed
-by one int packing what they depend on (`_set_key`, `_run_key`): looked up without building
+"""The new sets of a rank (`_set_lays`), the new escaleras of a suit (`_seq_lays`) and the new
+wild melds (`_choose`), keyed by one int packing what they depend on (`_set_key`; a suit's
+escalera mask; the wild counts): looked up without building
 and hashing a tuple of tuples per rank and per suit of every listing; at most `caches.LAYS`
 entries, cleared when full."""
 
@@ -280,7 +270,6 @@ def lay_candidates(
     """New melds that could be laid from the sorted `pool`; with `must` >= 0 only those holding
     that card. `sh` is the pool's `shape` and `set_ranks` the ranks of the sets in `melds`, when
     the caller has them."""
-    r = t.rules
     out: list[tuple[int, ...]] = []
     if sh is None:
         sh = shape(t, pool)
@@ -291,11 +280,11 @@ def lay_candidates(
     cap = t.wild_cap
     # at least set_start_min_naturals naturals, and at least one; the wilds fill up to set_lay
     lo_nat = lay - (nw if nw < cap else cap)
-    if lo_nat < r.set_start_min_naturals:
-        lo_nat = r.set_start_min_naturals
+    if lo_nat < t.set_start_min_naturals:
+        lo_nat = t.set_start_min_naturals
     if lo_nat < 1:
         lo_nat = 1
-    several = r.several_sets_same_rank
+    several = t.several_sets_same_rank
     if several:
         have_rank: frozenset[int] = frozenset()
     elif set_ranks is None:
@@ -314,9 +303,11 @@ def lay_candidates(
         key = _set_key(counts, rank, code, lay, lo_nat)
         got = laid.get(key) if key >= 0 else None
         if got is None:
+            # (natural, copies held) of the rank, read off the counts (`_set_key` packs the
+            # same counts)
             b = rank * 4
-            same = pool[bisect_left(pool, b) : bisect_left(pool, b + 4)]
-            got = _rank_lays(same, wild_t, lay, lo_nat)
+            kinds = tuple([(c, counts[c]) for c in range(b, b + 4) if counts[c]])
+            got = _set_lays(kinds, wild_t, rank_count[rank], lay, lo_nat)
             if key >= 0:
                 if len(laid) >= caches.LAYS:
                     laid.clear()
@@ -324,7 +315,7 @@ def lay_candidates(
         out += got
     bits = sh.bits
     if bits:
-        smin = r.sequence_min
+        smin = t.sequence_min
         # runs of sequence_min positions, all suits at once: no run crosses into another suit,
         # as positions 13 to 15 of a suit's 16 bits are never held
         run = bits
@@ -345,19 +336,29 @@ def lay_candidates(
                                 laid.clear()
                             laid[key] = got
                     out += got
-    if r.wild_canasta and nw >= r.wild_meld_min_start > 0:
-        out += _choose(wild_kinds, r.wild_meld_min_start)
+    if t.wild_canasta and nw >= t.wild_meld_min_start > 0:
+        size = t.wild_meld_min_start
+        # negative keys: the wild counts (`Shape.wild_code`) and the size
+        key = -2 - (sh.wild_code << 8 | size) if sh.wild_code >= 0 and size < 256 else -1
+        got = laid.get(key) if key < -1 else None
+        if got is None:
+            got = _choose(wild_kinds, size)
+            if key < -1:
+                if len(laid) >= caches.LAYS:
+                    laid.clear()
+                laid[key] = got
+        out += got
     nb = 0
     if black_kinds:
         for _, k in black_kinds:
             nb += k
-    wmax = (nw if nw < cap else cap) if nb and r.black_three_meld_wilds else 0
+    wmax = (nw if nw < cap else cap) if nb and t.black_three_meld_wilds else 0
     size = len(pool)
     # a black-three meld leaves at most one card in hand
-    if nb and r.black_threes_meld != "never" and size - nb - wmax <= 1:
+    if nb and t.black_threes_meld != "never" and size - nb - wmax <= 1:
         for b in range(nb, 0, -1):
             for w in range(0, wmax + 1):
-                if size - b - w > 1 or b + w < r.set_min:
+                if size - b - w > 1 or b + w < t.set_min:
                     continue
                 for bl in _choose(black_kinds, b):
                     for wl in _choose(wild_kinds, w):

@@ -13,7 +13,7 @@ Implements *:set-min, *:set-start-min-naturals, *:wild-cap, *:wilds-at-most-natu
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import (
@@ -32,6 +32,8 @@ WILDS: Final = 2
 BLACK3: Final = 3
 KIND_NAMES = ("set", "escalera", "wilds", "black-threes")
 
+_new: Final[Any] = tuple.__new__
+
 
 class Meld(NamedTuple):
     """One meld on the table."""
@@ -39,6 +41,12 @@ class Meld(NamedTuple):
     kind: int
     key: int  # SET: rank index; SEQ: suit; WILDS, BLACK3: -1
     cards: tuple[int, ...]
+
+
+def _meld(kind: int, key: int, cards: tuple[int, ...]) -> Meld:
+    """`Meld(kind, key, cards)` without the Python call of a NamedTuple's constructor."""
+    got: Meld = _new(Meld, (kind, key, cards))
+    return got
 
 
 def wild_count(cards: tuple[int, ...]) -> int:
@@ -83,7 +91,7 @@ def set_shape_problem(t: Tables, n: int, w: int) -> str | None:
     """Wild limits of a set with `n` naturals and `w` wilds. *:wild-cap, *:wilds-at-most-naturals."""
     if w > t.wild_cap:
         return "wild_cap"
-    if t.rules.wilds_at_most_naturals and w > n:
+    if t.wilds_at_most_naturals and w > n:
         return "wilds_at_most_naturals"
     return None
 
@@ -94,7 +102,7 @@ def set_shape_problems(t: Tables, n: int, w: int) -> list[str]:
     out = []
     if w > t.wild_cap:
         out.append("wild_cap")
-    if t.rules.wilds_at_most_naturals and w > n:
+    if t.wilds_at_most_naturals and w > n:
         out.append("wilds_at_most_naturals")
     return out
 
@@ -115,44 +123,43 @@ def classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:
 
 
 def _classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:
-    r = t.rules
     if not cards:
         return "set_min"
     nat = [c for c in cards if not is_wild(c)]
     w = len(cards) - len(nat)
     if not nat:
-        if not r.wild_canasta:
+        if not t.wild_canasta:
             return "wild_canasta"
-        if len(cards) < r.wild_meld_min_start:
+        if len(cards) < t.wild_meld_min_start:
             return "wild_meld_min_start"
         if len(cards) > t.completed:
             return "completed_size"
-        return Meld(WILDS, -1, cards)
+        return _meld(WILDS, -1, cards)
     if all(is_black_three(c) for c in nat):
-        if r.black_threes_meld == "never":
+        if t.black_threes_meld == "never":
             return "black_threes_meld"
-        if w and not r.black_three_meld_wilds:
+        if w and not t.black_three_meld_wilds:
             return "black_three_meld_wilds"
-        if len(cards) < r.set_min:
+        if len(cards) < t.set_min:
             return "set_min"
         p = set_shape_problem(t, len(nat), w)
-        return p if p else Meld(BLACK3, -1, cards)
+        return p if p else _meld(BLACK3, -1, cards)
     if not all(is_natural(c) for c in nat):
         return "red_threes_meld" if any(is_red_three(c) for c in nat) else "black_threes_meld"
     rank = nat[0] >> 2
     if all(c >> 2 == rank for c in nat):
-        if len(nat) < r.set_start_min_naturals:
+        if len(nat) < t.set_start_min_naturals:
             return "set_start_min_naturals"
-        if len(cards) < r.set_min:
+        if len(cards) < t.set_min:
             return "set_min"
         p = set_shape_problem(t, len(nat), w)
         if p:
             return p
         if len(cards) > t.completed:
             return "completed_size"
-        return Meld(SET, rank, cards)
+        return _meld(SET, rank, cards)
     # an escalera: one suit, consecutive escalera ranks, naturals only
-    if not r.sequences:
+    if not t.sequences:
         return "sequences" if all(c & 3 == nat[0] & 3 for c in nat) else "set_min"
     if w:
         return "sequences"
@@ -164,23 +171,22 @@ def _classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:
         return "sequence_ranks"
     if pos != list(range(pos[0], pos[0] + len(pos))):
         return "sequences"
-    if len(cards) < r.sequence_min:
+    if len(cards) < t.sequence_min:
         return "sequence_min"
-    if len(cards) > r.sequence_max:
+    if len(cards) > t.sequence_max:
         return "sequence_max"
-    return Meld(SEQ, suit, cards)
+    return _meld(SEQ, suit, cards)
 
 
 def add_problem(t: Tables, m: Meld, c: int) -> str | None:
     """Why card `c` may not join meld `m`, as a clause key; None when it may."""
-    r = t.rules
     size = len(m.cards)
     if m.kind == SET:
         wild = is_wild(c)
         if not wild and c >> 2 != m.key:
             return "set_min"
         if size >= t.completed:
-            g = r.completed_set_growth
+            g = t.completed_set_growth
             if g == "none":
                 return "completed_set_growth"
             if g == "naturals" and wild:
@@ -200,7 +206,7 @@ def add_problem(t: Tables, m: Meld, c: int) -> str | None:
         lo, hi = seq_span(t, m)
         if p == -1 or (p != lo - 1 and p != hi + 1):
             return "sequences"
-        if size >= r.sequence_max:
+        if size >= t.sequence_max:
             return "sequence_max"
         return None
     if m.kind == WILDS:
@@ -229,7 +235,7 @@ def takes(t: Tables, m: Meld) -> tuple[int, bool, tuple[int, ...]]:
         got = (m.key if nat_ok else -1, add_problem(t, m, 0) is None, ())
     elif kind == SEQ:
         ends: list[int] = []
-        if len(m.cards) < t.rules.sequence_max:
+        if len(m.cards) < t.sequence_max:
             lo, hi = seq_span(t, m)
             for p in (lo - 1, hi + 1):
                 if 0 <= p < len(t.seq_rank):
@@ -249,8 +255,7 @@ def merge_problem(t: Tables, a: Meld, b: Meld) -> str | None:
     Reading: only two unfinished sets of one rank merge, into a set within the wild limits and no
     larger than a canasta unless completed sets may grow by any card.
     """
-    r = t.rules
-    if not r.merge_sets:
+    if not t.merge_sets:
         return "merge_sets"
     if a.kind != SET or b.kind != SET or a.key != b.key:
         return "merge_sets"
@@ -261,14 +266,13 @@ def merge_problem(t: Tables, a: Meld, b: Meld) -> str | None:
     p = set_shape_problem(t, size - w, w)
     if p:
         return p
-    if size > t.completed and r.completed_set_growth != "any":
+    if size > t.completed and t.completed_set_growth != "any":
         return "completed_set_growth"
     return None
 
 
 def meld_problem(t: Tables, m: Meld) -> str | None:
     """Whether a meld on the table is well formed (for whole-state checks); a clause key if not."""
-    r = t.rules
     cards = m.cards
     if list(cards) != sorted(cards):
         return "set_min"
@@ -278,18 +282,18 @@ def meld_problem(t: Tables, m: Meld) -> str | None:
     if m.kind == SET:
         if any(not is_wild(c) and c >> 2 != m.key for c in cards) or not is_natural(m.key * 4):
             return "set_min"
-        if size < r.set_min:
+        if size < t.set_min:
             return "set_min"
         p = set_shape_problem(t, n, w)
         if p:
             return p
         if size > t.completed:
-            g = r.completed_set_growth
+            g = t.completed_set_growth
             if g == "none":
                 return "completed_set_growth"
             if g == "one_natural_if_clean" and (size > t.completed + 1 or w):
                 return "completed_set_growth"
-            if g == "naturals" and r.wilds_at_most_naturals and w > t.completed - w:
+            if g == "naturals" and t.wilds_at_most_naturals and w > t.completed - w:
                 return "completed_set_growth"
         return None
     if m.kind == SEQ:
@@ -298,9 +302,9 @@ def meld_problem(t: Tables, m: Meld) -> str | None:
             return got
         return None if got.kind == SEQ and got.key == m.key else "sequences"
     if m.kind == WILDS:
-        if n or not r.wild_canasta:
+        if n or not t.wild_canasta:
             return "wild_canasta"
-        if size < r.wild_meld_min_start:
+        if size < t.wild_meld_min_start:
             return "wild_meld_min_start"
         return "completed_size" if size > t.completed else None
     if m.kind == BLACK3:

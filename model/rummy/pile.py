@@ -52,7 +52,8 @@ from arbitro.model.rummy.table import pending
 from arbitro.model.rummy.tables import Tables
 
 _new: Final[Any] = tuple.__new__
-"""`Side(...)` without the Python call of a NamedTuple's constructor."""
+"""`Side(...)`, `Meld(...)` and `TakePile(...)` without the Python call of an interpreted
+constructor."""
 
 UNABLE = "take_upcard_unable_to_use"
 """The priced act of taking the pile without being able to use its top card."""
@@ -68,7 +69,7 @@ def frozen(t: Tables, pile: tuple[int, ...]) -> bool:
 
 def wild_pair_allowed(t: Tables, state: State, opened: bool) -> bool:
     """*:pile-wild-pair-after: whether one natural and a wild may take an unfrozen pile."""
-    when = t.rules.pile_wild_pair_after
+    when = t.pile_wild_pair_after
     if when == "side_opened":
         return opened
     if when == "first_pile_take":
@@ -78,7 +79,7 @@ def wild_pair_allowed(t: Tables, state: State, opened: bool) -> bool:
 
 def add_allowed(t: Tables, state: State) -> bool:
     """*:pile-add-after: whether the top card alone, put on a meld of the side, may take the pile."""
-    return t.rules.pile_add_after != "first_pile_take" or state.pile_taken
+    return t.pile_add_after != "first_pile_take" or state.pile_taken
 
 
 def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int, ...]]]:
@@ -95,25 +96,30 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
     top = pile[-1]
     if not is_natural(top) or t.blocked_by[top]:
         return []
-    r = t.rules
     seat = state.seat
     hand = state.hands[seat]
-    if r.pile_one_card_rule and len(hand) == 1 and state.stock:
+    if t.pile_one_card_rule and len(hand) == 1 and state.stock:
         return []
     rank = top >> 2
-    k = r.pile_new_set_naturals
+    k = t.pile_new_set_naturals
     same = hand[bisect_left(hand, rank * 4) : bisect_left(hand, rank * 4 + 4)]
-    sets = list(_combos(same, k))
+    sets = list(_combos(same, k)) if len(same) >= k else []
     is_frozen = frozen(t, pile)
     sd = state.table[seat % state.sides]
     # the cards shown join the side's set of that rank where it keeps one set per rank; else
     # they and the top card form a new set, which `classify` must accept
-    joins = not r.several_sets_same_rank and any(m.kind == SET and m.key == rank for m in sd.melds)
+    joins = not t.several_sets_same_rank and any(m.kind == SET and m.key == rank for m in sd.melds)
     if k >= 1 and not is_frozen and wild_pair_allowed(t, state, sd.opened):
-        wilds = distinct(
-            (*hand[: bisect_left(hand, LOWEST_THREE)], *hand[bisect_left(hand, JOKER) :])
-        )
-        if wilds:
+        # the distinct wilds held: the twos sort first, the joker last
+        wilds: list[int] = []
+        for c in hand:
+            if c >= LOWEST_THREE:
+                break
+            if not wilds or wilds[-1] != c:
+                wilds.append(c)
+        if hand and hand[-1] == JOKER:
+            wilds.append(JOKER)
+        if wilds and len(same) >= k - 1:
             for combo in _combos(same, k - 1):
                 for w in wilds:
                     cards = tuple(sorted((*combo, w)))
@@ -121,7 +127,7 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
                         sets.append(cards)
             sets.sort()
     out: list[tuple[str, int, tuple[int, ...]]] = [("set", -1, c) for c in sets]
-    if r.pile_new_sequence and r.sequences and not is_frozen:
+    if t.pile_new_sequence and t.sequences and not is_frozen:
         suit = top & 3
         # only cards of the top card's rank or within two escalera positions of it can make a
         # three-card escalera with it (`classify` refuses the rest at its position test, after
@@ -144,10 +150,18 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
             if isinstance(got, Meld) and got.kind == SEQ:
                 out.append(("escalera", -1, (a, b)))
     if not is_frozen and add_allowed(t, state):
+        per_meld = t.per_meld
         for i, m in enumerate(sd.melds):
             # the top card joins by `add_problem` (a natural: by rank for a set, as an end of an
-            # escalera); wild and black-three melds never take it
-            nat_rank, _, ends = takes(t, m)
+            # escalera); wild and black-three melds never take it. What `takes` says of a meld
+            # is found by the meld's identity where the listing of additions kept it
+            # (`engine._slots`): a meld left alone is the same object from turn to turn
+            hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
+            if hit is not None and hit[0] is m:
+                nat_rank = hit[1][1]
+                ends = hit[1][3]
+            else:
+                nat_rank, _, ends = takes(t, m)
             if nat_rank == rank or top in ends:
                 out.append(("add", i, ()))
     return out
@@ -171,7 +185,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     top = state.pile[-1]
     if t.blocked_by[top]:
         j.refuse("blocked_by_top", "the top card of the pile stops it being taken")
-    if r.pile_one_card_rule and len(hand) == 1 and state.stock:
+    if t.pile_one_card_rule and len(hand) == 1 and state.stock:
         j.refuse(
             "pile_one_card_rule",
             "a player holding one card may not take the pile while the stock lasts",
@@ -191,7 +205,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
             j.halt("pile_new_set_naturals", "the player does not hold those cards")
         nat = [c for c in a_cards if not is_wild(c)]
         wild = len(a_cards) - len(nat)
-        k = r.pile_new_set_naturals
+        k = t.pile_new_set_naturals
         if any(c >> 2 != top >> 2 or not is_natural(c) for c in nat):
             j.halt("pile_new_set_naturals", "the cards must match the top card's rank", UNABLE)
         if wild == 0:
@@ -213,7 +227,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
                     "pile_wild_pair_after", "a natural and a wild do not take the pile yet", UNABLE
                 )
         own = [i for i, m in enumerate(melds) if m.kind == SET and m.key == top >> 2]
-        if own and not r.several_sets_same_rank:
+        if own and not t.several_sets_same_rank:
             # one set per rank: the top card and the cards shown join the side's set
             i = own[0]
             m = melds[i]
@@ -221,17 +235,17 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
                 p = add_problem(t, m, c)
                 if p:
                     j.halt(p, "the top card and those cards cannot join the side's set", UNABLE)
-                m = Meld(SET, m.key, tuple(sorted((*m.cards, c))))
+                m = _new(Meld, (SET, m.key, tuple(sorted((*m.cards, c)))))
             melds[i] = m
         else:
             got = classify(t, tuple(sorted((*a_cards, top))))
             if isinstance(got, str):
                 j.halt(got, "those cards and the top card do not form a set", UNABLE)
             melds.append(got)
-        joined = bool(own) and not r.several_sets_same_rank
+        joined = bool(own) and not t.several_sets_same_rank
         used = a_cards
     elif use == "escalera":
-        if not (r.sequences and r.pile_new_sequence):
+        if not (t.sequences and t.pile_new_sequence):
             j.refuse("pile_new_sequence", "the pile is not taken to start an escalera", UNABLE)
         if is_frozen:
             j.refuse(
@@ -245,7 +259,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         melds.append(got)
         used = a_cards
     elif use == "add":
-        a_meld = a.meld
+        a_meld: int = a[3]
         if not 0 <= a_meld < len(melds):
             j.halt("pile_to_own_set", f"the side has no meld {a_meld}", UNABLE)
         if is_frozen:
@@ -262,14 +276,14 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
             )
         m = melds[a_meld]
         if m.kind == SET:
-            if not r.pile_to_own_set:
+            if not t.pile_to_own_set:
                 j.refuse("pile_to_own_set", "the top card alone does not take the pile", UNABLE)
-            if is_completed(t, m) and not r.pile_to_completed_set:
+            if is_completed(t, m) and not t.pile_to_completed_set:
                 j.refuse(
                     "pile_to_completed_set", "a finished canasta does not take the pile", UNABLE
                 )
         elif m.kind == SEQ:
-            if not r.pile_to_own_sequence:
+            if not t.pile_to_own_sequence:
                 j.refuse(
                     "pile_to_own_sequence", "extending an escalera does not take the pile", UNABLE
                 )
@@ -278,11 +292,11 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         p = add_problem(t, m, top)
         if p:
             j.halt(p, "the top card cannot go onto that meld", UNABLE)
-        melds[a_meld] = Meld(m.kind, m.key, tuple(sorted((*m.cards, top))))
+        melds[a_meld] = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, top)))))
         used = ()
     else:
         j.halt("pile_new_set_naturals", f"unknown use of the top card {use!r}")
-    if ex and r.stock_out == "forced_take_if_matches_meld" and not (use == "add" or joined):
+    if ex and t.stock_out == "forced_take_if_matches_meld" and not (use == "add" or joined):
         j.refuse("stock_out", "with the stock exhausted only a top card that fits a meld takes it")
     j.stop()
     rest = state.pile[:-1]
@@ -293,7 +307,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     new_hand = remove(hand, used)
     held: tuple[int, ...] = ()
     opening = not sd.opened
-    if opening and r.pile_rest_after_opening:
+    if opening and t.pile_rest_after_opening:
         held = tuple(sorted(rest))
     else:
         new_hand = tuple(sorted((*new_hand, *rest)))
@@ -358,7 +372,7 @@ def can_take(t: Tables, s: State) -> bool:
     seat = s.seat
     for f in candidate_fields(t, s):
         try:
-            take_to_open(t, s, TakePile(seat, *f))
+            take_to_open(t, s, _new(TakePile, (1, seat, *f)))
         except Refusal:
             continue
         return True

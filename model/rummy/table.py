@@ -99,7 +99,7 @@ def opening_points(t: Tables, state: State) -> int:
     sd = mover_side(state)
     pts = t.points
     total = sum(pts[c] for m in sd.melds for c in m.cards)
-    if not t.rules.pile_top_counts_for_opening:
+    if not t.pile_top_counts_for_opening:
         total -= state.top_points
     return total
 
@@ -111,13 +111,17 @@ def with_melds(
     i = state.seat % state.sides
     sd = state.table[i]
     new = _new(Side, (tuple(sorted(melds)), sd.red_threes, sd.opened if opened is None else opened))
-    return (*state.table[:i], new, *state.table[i + 1 :])
+    # a list of the sides with one replaced: cheaper than two slices joined around it
+    table = list(state.table)
+    table[i] = new
+    return tuple(table)
 
 
 def with_hand(state: State, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """The hands with the mover's replaced."""
-    seat = state.seat
-    return (*state.hands[:seat], hand, *state.hands[seat + 1 :])
+    hands = list(state.hands)
+    hands[state.seat] = hand
+    return tuple(hands)
 
 
 def opened(state: State) -> State:
@@ -127,5 +131,6 @@ def opened(state: State) -> State:
     if sd.opened:
         return state
     return replaced(
-        state, table=(*state.table[:i], sd._replace(opened=True), *state.table[i + 1 :])
+        state,
+        table=(*state.table[:i], _new(Side, (sd[0], sd[1], True)), *state.table[i + 1 :]),
     )

@@ -68,6 +68,40 @@ class Tables:
         self._completed = completed
         self._nat_rank = nat_rank
         self._seq_bit = seq_bit
+        # the rules' own fields the engine reads, each once here (see `RULE_FIELDS`)
+        self._sequences: bool = rules.sequences
+        self._sequence_min: int = rules.sequence_min
+        self._sequence_max: int = rules.sequence_max
+        self._set_min: int = rules.set_min
+        self._set_start_min_naturals: int = rules.set_start_min_naturals
+        self._wilds_at_most_naturals: bool = rules.wilds_at_most_naturals
+        self._completed_set_growth: str = rules.completed_set_growth
+        self._merge_sets: bool = rules.merge_sets
+        self._several_sets_same_rank: bool = rules.several_sets_same_rank
+        self._black_threes_meld: str = rules.black_threes_meld
+        self._black_three_meld_wilds: bool = rules.black_three_meld_wilds
+        self._wild_canasta: bool = rules.wild_canasta
+        self._wild_meld_min_start: int = rules.wild_meld_min_start
+        self._clean_by_replacing_wilds: bool = rules.clean_by_replacing_wilds
+        self._opening_concealed_exempt: bool = rules.opening_concealed_exempt
+        self._pile_new_set_naturals: int = rules.pile_new_set_naturals
+        self._pile_wild_pair_after: str = rules.pile_wild_pair_after
+        self._pile_add_after: str = rules.pile_add_after
+        self._pile_to_own_set: bool = rules.pile_to_own_set
+        self._pile_to_completed_set: bool = rules.pile_to_completed_set
+        self._pile_to_own_sequence: bool = rules.pile_to_own_sequence
+        self._pile_new_sequence: bool = rules.pile_new_sequence
+        self._pile_one_card_rule: bool = rules.pile_one_card_rule
+        self._pile_top_counts_for_opening: bool = rules.pile_top_counts_for_opening
+        self._pile_rest_after_opening: bool = rules.pile_rest_after_opening
+        self._draw_count: int = rules.draw_count
+        self._stock_out: str = rules.stock_out
+        self._go_out_min_completed: int = rules.go_out_min_completed
+        self._go_out_min_clean: int = rules.go_out_min_clean
+        self._go_out_min_dirty: int = rules.go_out_min_dirty
+        self._go_out_discard: str = rules.go_out_discard
+        self._go_out_wait_after_clean: bool = rules.go_out_wait_after_clean
+        self._ask_partner: bool = rules.ask_partner
         self.memo: dict[Any, Any] = {}
         """Answers that depend only on these rules and a hashable key (such as a meld),
         remembered by the modules that compute them; cleared at `caches.MEMO` entries
@@ -76,6 +110,9 @@ class Tables:
         """Per meld object, keyed by its id, (the meld, (its index where it was met, then what
         `melds.takes` says of it)): a meld left alone is the same object from state to state;
         cleared at `caches.MELDS` entries."""
+        self.needs: dict[int, Any] = {}
+        """Per clean-canasta count at the start of a turn, what going out requires
+        (`going_out.need`)."""
         self.by_id: dict[int, Any] = {}
         """Per side's melds tuple, keyed by its id (`table.side_view`): each entry keeps the
         tuple alive, so a hit is checked by identity; cleared at `caches.SIDES` entries."""
@@ -138,6 +175,140 @@ class Tables:
         """Per card kind: 1 << (16 * suit + escalera position), else 0."""
         return self._seq_bit
 
+    # the rules' own fields (`RULE_FIELDS`), each under its clause's name
+
+    @property
+    def sequences(self) -> bool:
+        return self._sequences
+
+    @property
+    def sequence_min(self) -> int:
+        return self._sequence_min
+
+    @property
+    def sequence_max(self) -> int:
+        return self._sequence_max
+
+    @property
+    def set_min(self) -> int:
+        return self._set_min
+
+    @property
+    def set_start_min_naturals(self) -> int:
+        return self._set_start_min_naturals
+
+    @property
+    def wilds_at_most_naturals(self) -> bool:
+        return self._wilds_at_most_naturals
+
+    @property
+    def completed_set_growth(self) -> str:
+        return self._completed_set_growth
+
+    @property
+    def merge_sets(self) -> bool:
+        return self._merge_sets
+
+    @property
+    def several_sets_same_rank(self) -> bool:
+        return self._several_sets_same_rank
+
+    @property
+    def black_threes_meld(self) -> str:
+        return self._black_threes_meld
+
+    @property
+    def black_three_meld_wilds(self) -> bool:
+        return self._black_three_meld_wilds
+
+    @property
+    def wild_canasta(self) -> bool:
+        return self._wild_canasta
+
+    @property
+    def wild_meld_min_start(self) -> int:
+        return self._wild_meld_min_start
+
+    @property
+    def clean_by_replacing_wilds(self) -> bool:
+        return self._clean_by_replacing_wilds
+
+    @property
+    def opening_concealed_exempt(self) -> bool:
+        return self._opening_concealed_exempt
+
+    @property
+    def pile_new_set_naturals(self) -> int:
+        return self._pile_new_set_naturals
+
+    @property
+    def pile_wild_pair_after(self) -> str:
+        return self._pile_wild_pair_after
+
+    @property
+    def pile_add_after(self) -> str:
+        return self._pile_add_after
+
+    @property
+    def pile_to_own_set(self) -> bool:
+        return self._pile_to_own_set
+
+    @property
+    def pile_to_completed_set(self) -> bool:
+        return self._pile_to_completed_set
+
+    @property
+    def pile_to_own_sequence(self) -> bool:
+        return self._pile_to_own_sequence
+
+    @property
+    def pile_new_sequence(self) -> bool:
+        return self._pile_new_sequence
+
+    @property
+    def pile_one_card_rule(self) -> bool:
+        return self._pile_one_card_rule
+
+    @property
+    def pile_top_counts_for_opening(self) -> bool:
+        return self._pile_top_counts_for_opening
+
+    @property
+    def pile_rest_after_opening(self) -> bool:
+        return self._pile_rest_after_opening
+
+    @property
+    def draw_count(self) -> int:
+        return self._draw_count
+
+    @property
+    def stock_out(self) -> str:
+        return self._stock_out
+
+    @property
+    def go_out_min_completed(self) -> int:
+        return self._go_out_min_completed
+
+    @property
+    def go_out_min_clean(self) -> int:
+        return self._go_out_min_clean
+
+    @property
+    def go_out_min_dirty(self) -> int:
+        return self._go_out_min_dirty
+
+    @property
+    def go_out_discard(self) -> str:
+        return self._go_out_discard
+
+    @property
+    def go_out_wait_after_clean(self) -> bool:
+        return self._go_out_wait_after_clean
+
+    @property
+    def ask_partner(self) -> bool:
+        return self._ask_partner
+
     def remember(self, key: Any, value: Any) -> None:
         """Keep `value` in `memo` under `key`, clearing `memo` first when it is full."""
         memo = self.memo
@@ -161,6 +332,47 @@ class Tables:
 
     def black_threes_total(self, layout: Layout) -> int:
         return len(BLACK_THREES) * self.packs(layout)
+
+
+RULE_FIELDS = (
+    "sequences",
+    "sequence_min",
+    "sequence_max",
+    "set_min",
+    "set_start_min_naturals",
+    "wilds_at_most_naturals",
+    "completed_set_growth",
+    "merge_sets",
+    "several_sets_same_rank",
+    "black_threes_meld",
+    "black_three_meld_wilds",
+    "wild_canasta",
+    "wild_meld_min_start",
+    "clean_by_replacing_wilds",
+    "opening_concealed_exempt",
+    "pile_new_set_naturals",
+    "pile_wild_pair_after",
+    "pile_add_after",
+    "pile_to_own_set",
+    "pile_to_completed_set",
+    "pile_to_own_sequence",
+    "pile_new_sequence",
+    "pile_one_card_rule",
+    "pile_top_counts_for_opening",
+    "pile_rest_after_opening",
+    "draw_count",
+    "stock_out",
+    "go_out_min_completed",
+    "go_out_min_clean",
+    "go_out_min_dirty",
+    "go_out_discard",
+    "go_out_wait_after_clean",
+    "ask_partner",
+)
+"""The fields of the rules that `Tables` copies, each a property of the same name: the compiled
+engine reads one through the class's vtable, where `rules.x` is a generic attribute lookup on an
+interpreted dataclass (about 200 instructions); the clause tracer overrides each property to
+note the clause of that name (`trace`)."""
 
 
 _CACHE: dict[int, Tables] = {}

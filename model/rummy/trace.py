@@ -20,7 +20,7 @@ from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy import dealing, engine
 from arbitro.model.rummy.refusal import Refusal
 from arbitro.model.rummy.state import State
-from arbitro.model.rummy.tables import Tables, tables
+from arbitro.model.rummy.tables import RULE_FIELDS, Tables, tables
 from arbitro.model.schema import RummyRules, schema_keys
 
 _CLAUSES = frozenset(schema_keys("samba"))
@@ -37,7 +37,8 @@ _DERIVED: dict[str, tuple[str, ...]] = {
     "wild_cap": ("wild_cap",),
     "completed": ("completed_size",),
 }
-"""The clauses each field of `Tables` is computed from."""
+"""The clauses each field of `Tables` is computed from; each of its `RULE_FIELDS` is the clause of
+that name."""
 
 
 class _Reader:
@@ -66,9 +67,9 @@ def _noting(name: str, sources: tuple[str, ...]) -> property:
 
 
 class _Traced(Tables):
-    """Tables whose derived fields note the clauses behind them when read (each a property of
-    `Tables`, overridden here: the compiled engine calls the override), and whose rules are a
-    `_Reader`."""
+    """Tables whose derived fields and copied rules fields note the clauses behind them when read
+    (each a property of `Tables`, overridden here: the compiled engine calls the override), and
+    whose rules are a `_Reader`."""
 
     _seen: set[str]
     _reader: RummyRules
@@ -82,6 +83,8 @@ class _Traced(Tables):
 
     for _name, _sources in _DERIVED.items():
         locals()[_name] = _noting(_name, _sources)
+    for _name in RULE_FIELDS:
+        locals()[_name] = _noting(_name, (_name,))
     del _name, _sources
 
 

@@ -78,6 +78,32 @@ def _derived(a: Sequence[int], b: Sequence[int], op: Any) -> Vector:
     return out
 
 
+def total_of(vectors: Sequence[Sequence[int]]) -> Vector:
+    """The sum of count vectors (the same object again for the same vectors, while it is
+    remembered: see `_TOTALS`); the zero vector for none."""
+    if not vectors:
+        return _ZERO
+    if any(type(v) is not tuple for v in vectors):  # a mutable vector is never remembered
+        return tuple(map(sum, zip(*vectors, strict=True)))
+    if len(vectors) == 1:
+        return vectors[0]  # type: ignore[return-value]
+    key = tuple(map(id, vectors))
+    got = _TOTALS.get(key)
+    if got is not None:
+        return got[1]
+    out = tuple(map(sum, zip(*vectors, strict=True)))
+    if len(_TOTALS) >= 1 << 14:
+        _TOTALS.clear()
+    _TOTALS[key] = (tuple(vectors), out)  # type: ignore[arg-type]
+    return out
+
+
+_TOTALS: dict[tuple[int, ...], tuple[tuple[Vector, ...], Vector]] = {}
+"""Sums of several count vectors by the identities of the operands, which each entry keeps alive
+(so an identity found here is of the same object): every hand but one, a side's melds, are summed
+again for every successor of a state."""
+
+
 _plus = plus
 _minus = minus
 
@@ -110,15 +136,15 @@ def zones(state: Mapping[str, Any], mover: int) -> dict[str, Vector]:
         "melds": _zero(),
         "melds_other": _zero(),
     }
-    for s, h in enumerate(hands):
-        if s != mover:
-            out["others"] = _plus(out["others"], h)
-    for i in range(sides):
-        for m in melds_of(state, i):
-            key = "melds" if i == side else "melds_other"
-            out[key] = _plus(out[key], m)
-        if i != side:
-            out["reds_other"] = _plus(out["reds_other"], counts(state["table"][i]["red_threes"]))
+    out["others"] = total_of([h for s, h in enumerate(hands) if s != mover])
+    table = state["table"]
+    out["melds"] = total_of(melds_of(state, side))
+    out["melds_other"] = total_of(
+        [m for i in range(sides) if i != side for m in melds_of(state, i)]
+    )
+    out["reds_other"] = total_of(
+        [counts(table[i]["red_threes"]) for i in range(sides) if i != side]
+    )
     return out
 
 
@@ -143,6 +169,7 @@ class Checker:
         self.compiled: dict[str, SlotChecker] = {}
         self.slots: dict[str, list[tuple[str, str]]] = {}
         self.seen: Counter[str] = Counter()
+        self.plans: dict[str, list[tuple[int, str, Any]]] = {}
 
     def _compiled(self, rel: Relation) -> SlotChecker:
         """The relation's facts compiled by the slots `_slots` reads them from (see
@@ -183,30 +210,53 @@ class Checker:
         params: Mapping[str, Sequence[int]],
         scalars: Mapping[str, int],
     ) -> list[Mismatch]:
-        """Evaluate relation `move` on concrete zones; the facts it breaks."""
+        """Evaluate relation `move` on concrete zones; the facts it breaks. The touched melds
+        `a`, `b` (before) and `a2`, `new` (after) are read from `touched` (zero when absent)."""
         rel = self.relations.get(move)
         if rel is None:
             return [Mismatch(move, "-", "the encoding has no such move for these rules")]
         self.seen[move] += 1
         bad: list[Mismatch] = []
-        pre_all = {**pre, "a": touched.get("a", _ZERO), "b": touched.get("b", _ZERO)}
-        post_all = {**post, "a2": touched.get("a2", _ZERO), "new": touched.get("new", _ZERO)}
         for z in rel.kept:
-            if tuple(post_all[z]) != tuple(pre_all[z]):
+            was = touched.get(z, _ZERO) if z in _TOUCHED_PRE else pre[z]
+            now = touched.get(z, _ZERO) if z in _TOUCHED_POST else post[z]
+            if was is not now and tuple(now) != tuple(was):
                 bad.append(Mismatch(move, "-", f"{z} changed, but the move leaves it alone"))
         for z in rel.empty:
-            where = pre_all if z in pre_all and z in ("a", "b") else post_all
-            if any(where[z]):
+            where = touched.get(z, _ZERO) if z in _TOUCHED else post[z]
+            if any(where):
                 bad.append(Mismatch(move, "-", f"the move touches no meld {z}"))
-        sources = {"pre": pre_all, "post": post_all, "param": params}
-        zero = _ZERO
-        values = [
-            tuple(sources[prefix].get(zone, zero)) if prefix else scalars.get(zone, 0)
-            for prefix, zone in self._slots(rel)
-        ]
+        plan = self.plans.get(move)
+        if plan is None:
+            plan = self.plans[move] = self._plan(rel)
+        sources = (pre, post, touched, params, scalars)
+        values = [sources[i].get(zone, zero) for i, zone, zero in plan]
+        if list in map(type, values):  # a mutable vector is read as a tuple (see `SlotChecker`)
+            values = [tuple(v) if type(v) is list else v for v in values]
         ck = self._compiled(rel)
         bad += [Mismatch(move, f.clause, f.note or "a fact") for f in ck.failing(values)]
         return bad
+
+    def _plan(self, rel: Relation) -> list[tuple[int, str, Any]]:
+        """Where `check` reads each slot of `rel` from: (the place of pre, post, touched, params
+        or scalars among its arguments, the name there, the value when it is absent)."""
+        plan: list[tuple[int, str, Any]] = []
+        for prefix, zone in self._slots(rel):
+            if prefix == "pre":
+                plan.append((2 if zone in _TOUCHED_PRE else 0, zone, _ZERO))
+            elif prefix == "post":
+                plan.append((2 if zone in _TOUCHED_POST else 1, zone, _ZERO))
+            elif prefix == "param":
+                plan.append((3, zone, _ZERO))
+            else:
+                plan.append((4, zone, 0))
+        return plan
+
+
+_TOUCHED_PRE = ("a", "b")
+_TOUCHED_POST = ("a2", "new")
+_TOUCHED = (*_TOUCHED_PRE, *_TOUCHED_POST)
+"""The touched melds, before and after: `Checker.check` reads them from its `touched`."""
 
 
 def set_counts(state: Mapping[str, Any], side: int) -> dict[str, int]:
@@ -361,20 +411,15 @@ def _turn_start(
     got = memo.get(key) if memo is not None else None
     if got is None:
         hands = [counts(h) for h in pre["hands"]]
-        rest = _ZERO  # every hand but the mover's and the next player's
-        for s, h in enumerate(hands):
-            if s != nxt and s != mover:
-                rest = _plus(rest, h)
-        melds, melds_other, reds_other = _ZERO, _ZERO, _ZERO
-        for i in range(sides):
-            for m in melds_of(pre, i):
-                if i == nxt % sides:
-                    melds = _plus(melds, m)
-                else:
-                    melds_other = _plus(melds_other, m)
-            if i != nxt % sides:
-                reds_other = _plus(reds_other, counts(pre["table"][i]["red_threes"]))
-        reds = counts(pre["table"][nxt % sides]["red_threes"])
+        # every hand but the mover's and the next player's
+        rest = total_of([h for s, h in enumerate(hands) if s != nxt and s != mover])
+        theirs = nxt % sides
+        melds = total_of(melds_of(pre, theirs))
+        melds_other = total_of([m for i in range(sides) if i != theirs for m in melds_of(pre, i)])
+        reds_other = total_of(
+            [counts(pre["table"][i]["red_threes"]) for i in range(sides) if i != theirs]
+        )
+        reds = counts(pre["table"][theirs]["red_threes"])
         got = (hands[nxt], rest, reds, reds_other, melds, melds_other)
         if memo is not None:
             memo[key] = got

@@ -80,8 +80,10 @@ def _near(card: str, meld: Mapping[str, Any]) -> bool:
     return any(c[:-1] == card[:-1] or c[-1] == card[-1] for c in meld["cards"])
 
 
-def _key(action: Mapping[str, Any]) -> str:
-    return json.dumps(action, sort_keys=True)
+def _key(action: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """An action as a key: equal for equal actions, whatever the order of their fields (a list
+    of cards read as a tuple, in its order)."""
+    return tuple(sorted([(k, tuple(v) if type(v) is list else v) for k, v in action.items()]))
 
 
 DECIDED = ("add", "lay", "merge", "discard")
@@ -120,14 +122,27 @@ class _Split:
             effects=Facts(others["effects"]),
         )
         self.memo: dict[tuple[int, ...], bool] = {}
+        # by the vectors' identities first, each entry keeping its vectors alive (so an identity
+        # found here is of the same object); a mutable vector is never remembered so
+        self.byid: dict[tuple[int, ...], tuple[tuple[Sequence[int], ...], bool]] = {}
 
     def local_ok(self, *vectors: Sequence[int]) -> bool:
+        mutable = list in map(type, vectors)
+        ident = tuple(map(id, vectors))
+        if not mutable:
+            hit = self.byid.get(ident)
+            if hit is not None:
+                return hit[1]
         key = tuple(itertools.chain.from_iterable(vectors))
         got = self.memo.get(key)
         if got is None:
             if len(self.memo) >= 1 << 16:
                 self.memo.clear()
             got = self.memo[key] = self.local.holds(list(key))
+        if not mutable:
+            if len(self.byid) >= 1 << 16:
+                self.byid.clear()
+            self.byid[ident] = (vectors, got)
         return got
 
 
@@ -146,6 +161,7 @@ class _Shared:
         self.rest.relations = dict(self.ck.relations)
         self.rest.compiled = {}
         self.rest.slots = {}
+        self.rest.plans = {}
         self.split = {move: _Split(self.ck, self.rest, move) for move in LOCAL}
         self.score: tuple[Any, FactChecker, Evaluator, list[str]] | None = None
 
@@ -351,7 +367,7 @@ class Refiner:
         zp = abstract.zones(pre, seat)
         melds = abstract.melds_of(pre, seat % int(pre["sides"]))
         self.sets = abstract.set_counts(pre, seat % int(pre["sides"]))
-        ours: dict[str, dict[str, Any]] = {}
+        ours: dict[tuple[tuple[str, Any], ...], dict[str, Any]] = {}
         self.refused = []
         for a in self.candidates(pre):
             if not self._facts_broken(zp, melds, a):
@@ -419,42 +435,59 @@ class Refiner:
         zp = abstract.zones(pre, seat)
         turn = abstract.turn_scalars({"players": self.players}, seat, seat, False)
         sets = abstract.set_counts(pre, seat % int(pre["sides"]))
-        # (the action, the clauses the relation refuses it under, whether only a refusal as
-        # illegal under one of them will do: a meld shorter than every laying size)
-        asks: list[tuple[dict[str, Any], list[str], bool]] = []
         short = min(self.lay_sizes)
-        for cards in self.off_size_lays(pre["hands"][seat]):
-            act: dict[str, Any] = {"type": "lay", "seat": seat, "cards": cards}
+
+        def lay_clauses(cards: list[str]) -> list[str]:
             laid = abstract.counts(cards)
             post = dict(zp, hand=_minus(zp["hand"], laid))
             broken = self.ck.check("lay", zp, post, {"new": laid}, {"laid": laid}, {**sets, **turn})
-            clauses = sorted({b.clause for b in broken})
-            asks.append((act, clauses, bool(clauses) and len(cards) < short))
+            return sorted({b.clause for b in broken})
+
         melds = abstract.melds_of(pre, seat % int(pre["sides"]))
-        for add in self.refused:
+
+        def add_clauses(add: dict[str, Any]) -> list[str]:
             card = abstract.counts([add["card"]])
             m = melds[add["meld"]]
             pre_z = dict(zp, melds=_minus(zp["melds"], m))
             post = dict(pre_z, hand=_minus(zp["hand"], card))
             touched = {"a": m, "a2": _plus(m, card)}
             broken = self.ck.check("add", pre_z, post, touched, {"card": card}, turn)
-            clauses = sorted({b.clause for b in broken})
+            return sorted({b.clause for b in broken})
+
+        # (the action, the clauses the relation refuses it under, whether only a refusal as
+        # illegal under one of them will do). A meld shorter than every laying size, and an
+        # addition, must be refused as illegal under a clause the relation's guards name: their
+        # clauses are read first. A longer meld must be refused in any way: its clauses only
+        # word the difference, and are read when the engine accepts it.
+        asks: list[tuple[dict[str, Any], list[str] | None, bool]] = []
+        for cards in self.off_size_lays(pre["hands"][seat]):
+            act: dict[str, Any] = {"type": "lay", "seat": seat, "cards": cards}
+            if len(cards) < short:
+                clauses = lay_clauses(cards)
+                asks.append((act, clauses, bool(clauses)))
+            else:
+                asks.append((act, None, False))
+        for add in self.refused:
+            clauses = add_clauses(add)
             asks.append((add, clauses, bool(clauses)))
-        for act, clauses, illegal in asks:
+        for act, known, illegal in asks:
             if _key(act) in listed:
                 continue  # the enabled-set comparison speaks of listed actions
-            under = ", ".join(clauses) or "its guards"
             try:
                 RUMMY.apply(self.rules, state, RUMMY.action_from_json(act))
             except IllegalAction as e:
-                if not illegal or e.clause in clauses:
+                if not illegal or e.clause in (known or ()):
                     continue
+                under = ", ".join(known or ()) or "its guards"
                 why = f"the engine refuses it under {e.clause}, the relation under {under}"
             except MalformedInput as e:
                 if not illegal:
                     continue
+                under = ", ".join(known or ()) or "its guards"
                 why = f"the relation refuses it under {under}; the engine calls it malformed ({e})"
             else:
+                clauses = known if known is not None else lay_clauses(act["cards"])
+                under = ", ".join(clauses) or "its guards"
                 why = f"the engine accepts it, the relation refuses it under {under}"
                 if not clauses and act["type"] == "lay":
                     why = "the engine accepts a meld laid at other than its laying size"

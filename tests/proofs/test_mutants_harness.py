@@ -367,3 +367,45 @@ def test_each_property_names_its_relation_and_the_mutants_it_kills() -> None:
     assert _property_table_problems(edit("score-bounds", "`rummy-samba-bonus`, ", ""), engine, spec)
     lines = [x for x in text.splitlines() if not x.startswith("| `opening-table` |")]
     assert _property_table_problems("\n".join(lines), engine, spec)
+
+
+def _section_problems(text: str) -> list[str]:
+    """Each property of each family whose section of docs/proofs.md (the paragraphs from the one
+    that starts with its name to the next property's or heading, in its family's part) does not
+    say the relation it is proved on (*Relation:*) and what breaks it."""
+    from arbitro.proofs.properties import for_family
+
+    parts = {
+        "rummy": text.split("### Samba and Canasta", 1)[1].split("### Escoba", 1)[0],
+        "escoba": text.split("### Escoba", 1)[1].split("\n## ", 1)[0],
+    }
+    problems = []
+    for family, part in parts.items():
+        lines = part.splitlines()
+        for p in for_family(family):
+            at = [i for i, x in enumerate(lines) if x.startswith(f"**`{p.name}`**")]
+            if not at:
+                problems.append(f"{family} {p.name}: no section")
+                continue
+            end = next(
+                (j for j in range(at[0] + 1, len(lines)) if lines[j].startswith(("**`", "#"))),
+                len(lines),
+            )
+            section = " ".join(lines[at[0] : end])
+            problems += [
+                f"{family} {p.name}: no {what}"
+                for what in ("*Relation:*", "What breaks it")
+                if what not in section
+            ]
+    return problems
+
+
+def test_each_property_s_section_says_its_relation_and_what_breaks_it() -> None:
+    text = (ROOT / "docs" / "proofs.md").read_text(encoding="utf-8")
+    assert _section_problems(text) == []
+    assert _section_problems(text.replace("*Relation:* the score encoding, as", "as")) == [
+        "rummy score-step: no *Relation:*"
+    ]
+    assert _section_problems(text.replace("**`table-ceiling`**", "`table-ceiling`")) == [
+        "escoba table-ceiling: no section"
+    ]

@@ -1,8 +1,8 @@
 """The refiner's fast paths answer exactly as the plain evaluation does.
 
 `facts.SlotChecker` remembers each group's failing facts by its slots' values (by identity first,
-then by value); `terms.Evaluator(..., exact=True)` unpacks its values at once; the rummy
-refiner's vector sums are remembered by their operands. Each is compared here with the plain
+then by value); `terms.Evaluator(..., exact=True)` unpacks its values at once, and with `slots`
+takes them a slot at a time; the rummy refiner's vector sums are remembered by their operands. Each is compared here with the plain
 computation on random values, with objects reused, rebuilt equal and changed, so that an answer
 remembered for other values, or a stale one, fails the test."""
 
@@ -14,7 +14,7 @@ import pytest
 
 from arbitro.proofs.facts import Fact, FactChecker, SlotChecker
 from arbitro.proofs.rummy import abstract
-from arbitro.proofs.terms import Int, all_of, evaluate, ite, total
+from arbitro.proofs.terms import Evaluator, Int, all_of, evaluate, ite, total
 
 
 def _facts() -> tuple[list[Fact], list[list[str]]]:
@@ -104,3 +104,42 @@ def test_vector_sums_remembered_by_their_operands_are_right() -> None:
     w = abstract.plus(v, v)
     v[0] = 5
     assert abstract.plus(v, v)[0] == 10 and w[0] == 2
+
+
+def test_vector_totals_remembered_by_their_operands_are_right() -> None:
+    rng = random.Random(13)
+    kept: list[tuple[int, ...]] = []
+    for _ in range(2000):
+        n = rng.randrange(0, 5)
+        vectors = []
+        for _ in range(n):
+            if kept and rng.random() < 0.6:
+                vectors.append(rng.choice(kept))
+            else:
+                v = tuple(rng.randrange(0, 3) for _ in range(abstract.K))
+                kept.append(v)
+                vectors.append(v)
+        want = tuple(sum(v[k] for v in vectors) for k in range(abstract.K))
+        assert abstract.total_of(vectors) == want
+        assert abstract.total_of([list(v) for v in vectors]) == want
+        if len(kept) > 40:
+            kept.pop(0)  # freed objects: their identities may be used again
+
+
+def test_evaluator_by_slots_answers_as_the_flat_one() -> None:
+    facts, slots = _facts()
+    names = [n for s in slots for n in s]
+    flat = FactChecker(facts, names)
+    by_slots = Evaluator([f.term for f in facts], names, slots=[len(s) for s in slots])
+    rng = random.Random(17)
+    for _ in range(300):
+        x = tuple(rng.randrange(-1, 4) for _ in range(3))
+        z = tuple(rng.randrange(-1, 4) for _ in range(3))
+        y = rng.randrange(-1, 5)
+        want = [f.clause for f in flat.failing([*x, *z, y])]
+        got = by_slots.fn(x, z, y)
+        assert [f.clause for f, ok in zip(facts, got, strict=True) if not ok] == want
+    with pytest.raises(ValueError):
+        Evaluator([f.term for f in facts], names, slots=[3, 3])  # one name left over
+    with pytest.raises(ValueError):
+        by_slots.fn((1, 2), z, y)  # a slot of three given two values
