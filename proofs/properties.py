@@ -180,9 +180,9 @@ PROPERTIES: tuple[Property, ...] = (
     Property(
         "hand-scores",
         "escoba",
-        "for every seating, the exact set of a side's hand scores: the most escobas unsat above "
-        "on the guarded relation (an inductive invariant), and a replayed hand for every score "
-        "up to the most",
+        "for every seating, the exact set of a side's hand scores: the most escobas from an "
+        "exhausted search over the guarded relation's plays, and a replayed hand for every score "
+        "up to the most (--property most-escobas proves the same most unsat on the relation)",
         _hand_scores,
     ),
     Property(
