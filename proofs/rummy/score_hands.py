@@ -855,10 +855,12 @@ def _gather_order(
     order: list[int | None] = [base[i] if i in fixed else None for i in range(len(base))]
     for i, c in zip(targets, wanted, strict=False):
         order[i] = c
-    for c in wanted[: len(targets)]:
+    for c in wanted:
         pool.remove(c)
+    # the cards no meld holds first, then the melds' cards left over (among cards of one cost)
     left = sorted(
-        pool, key=lambda c: (hold_cost(rules, c), in_classes(_kind(c), rules.upcard_cover))
+        pool + wanted[len(targets) :],
+        key=lambda c: (hold_cost(rules, c), in_classes(_kind(c), rules.upcard_cover)),
     )
     return [c if c is not None else left.pop(0) for c in order]
 
