@@ -297,6 +297,8 @@ def turn_scalars(pre: Mapping[str, Any], mover: int, after: int, passes: bool) -
 
 def _touched(before: list[Vector], after: list[Vector]) -> tuple[list[Vector], list[Vector]]:
     """The melds only in `before` and those only in `after` (multisets of melds)."""
+    if len(before) == len(after) and all(map(operator.is_, before, after)):
+        return [], []  # the same meld objects (`counts` gives one object per pile read again)
     b = Counter(tuple(m) for m in before)
     a = Counter(tuple(m) for m in after)
     return list((b - a).elements()), list((a - b).elements())
