@@ -238,7 +238,9 @@ def measure_sampled(scale: float, books: list[str]) -> None:
     """The sampled part of `prove --refine` alone (no configuration, no kept hand): `scale` of
     the `SAMPLES` states of each rulebook, split over its seatings as the command splits them
     (the same seeds, so the same states as the command's first ones), the refiner built for
-    each seating before its walk is timed; CPU a state per rulebook and per game family."""
+    each seating before its walk is timed; CPU a state per rulebook and per game family. A
+    refiner compiles some of its checks when it first needs them (Escoba's per mover and dealer,
+    about 20 s a seating), so at a small `scale` that book's figure is an over-estimate."""
     from arbitro.model.schema import rules_for
     from arbitro.proofs import refine
     from arbitro.proofs.explore_config import model_for_rulebook
