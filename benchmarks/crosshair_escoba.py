@@ -3,8 +3,9 @@
 
 CrossHair runs the pure-Python engine (a compiled module is opaque to it), so this sets
 ARBITRO_NATIVE=0 before anything imports the engine. Each contract is one condition, given at
-most `--iterations` paths and `--per-condition-timeout` seconds (a safety net: CrossHair's limits
-are its path count and the wall clock). A contract is reported as one of:
+most `--iterations` paths and `--per-condition-timeout` seconds of CPU (CrossHair counts its
+limits in CPU time, so a busy machine makes a run slower, not shorter; its search is seeded, so
+the same limits explore the same paths). A contract is reported as one of:
 
 - `counterexample`: CrossHair found ints naming a position where the contract fails (shown as
   the call and the assertion's message);
@@ -20,6 +21,7 @@ Usage:
     uv run python benchmarks/crosshair_escoba.py                      # every contract
     uv run python benchmarks/crosshair_escoba.py --contract capture_forced --iterations 200
     uv run python benchmarks/crosshair_escoba.py --plant escoba-forced-capture-skipped
+    uv run python benchmarks/crosshair_escoba.py --change capture_forced=false --change capture_sum=14
 
 Exit status: 0 when no contract has a counterexample, 1 when one has, 2 on bad input (an
 unknown contract or mutant).
@@ -28,6 +30,8 @@ unknown contract or mutant).
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import os
 import resource
 import signal
@@ -49,7 +53,7 @@ CONTRACTS = ("cards_conserved", "captures_sum_to_target", "capture_forced", "tur
 ITERATIONS = 60
 """Paths CrossHair explores per contract by default."""
 PER_CONDITION = 40.0
-"""Wall-clock seconds per contract by default (reached only on a loaded machine)."""
+"""CPU seconds per contract by default (a safety net: 60 paths take about 8)."""
 
 
 @dataclass
@@ -64,8 +68,10 @@ class Report:
     detail: str = ""
 
 
-def check(contract: str, iterations: int, per_condition: float) -> Report:
-    """CrossHair on one contract, in this process."""
+def check(
+    contract: str, iterations: int, per_condition: float, changes: dict[str, Any] | None = None
+) -> Report:
+    """CrossHair on one contract, in this process, under the rules with ``changes``."""
     from crosshair.core_and_libs import analyze_function, run_checkables
     from crosshair.options import AnalysisKind, AnalysisOptionSet
     from crosshair.statespace import MessageType
@@ -73,7 +79,7 @@ def check(contract: str, iterations: int, per_condition: float) -> Report:
     from arbitro.model.escoba.cards import tables
     from arbitro.proofs.escoba import contracts
 
-    tables(contracts.prepare())
+    tables(contracts.prepare(**(changes or {})))
     stats: Counter[str] = Counter()
     listed = contracts.each_play
 
@@ -109,10 +115,12 @@ def check(contract: str, iterations: int, per_condition: float) -> Report:
     return Report(contract, "none found", paths, positions, cpu)
 
 
-def run(names: Sequence[str], iterations: int, per_condition: float) -> int:
+def run(
+    names: Sequence[str], iterations: int, per_condition: float, changes: dict[str, Any]
+) -> int:
     worst = 0
     for name in names:
-        r = check(name, iterations, per_condition)
+        r = check(name, iterations, per_condition, changes)
         print(
             f"{r.contract:24} {r.verdict:24} {r.paths:5} paths {r.positions:5} positions {r.cpu:6.1f} s CPU",
             flush=True,
@@ -160,21 +168,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--contract", action="append", choices=CONTRACTS, help="repeatable")
     parser.add_argument("--iterations", type=int, default=ITERATIONS, help="paths per contract")
     parser.add_argument(
-        "--per-condition-timeout", type=float, default=PER_CONDITION, help="seconds per contract"
+        "--per-condition-timeout",
+        type=float,
+        default=PER_CONDITION,
+        help="CPU seconds per contract",
     )
     parser.add_argument("--plant", metavar="MUTANT", help="an Escoba engine mutant to plant first")
+    parser.add_argument(
+        "--change",
+        action="append",
+        default=[],
+        metavar="FIELD=JSON",
+        help="a field of the rules changed, e.g. capture_forced=false (repeatable)",
+    )
     args = parser.parse_args(argv)
     if args.iterations < 1 or args.per_condition_timeout <= 0:
         parser.error("--iterations and --per-condition-timeout must be positive")
     names = args.contract or list(CONTRACTS)
+    changes: dict[str, Any] = {}
+    for item in args.change:
+        field, _, text = item.partition("=")
+        try:
+            changes[field] = json.loads(text)
+        except json.JSONDecodeError:
+            parser.error(f'--change {item!r}: the value is not JSON (true, 14, "stay")')
+    if changes:
+        from arbitro.model.schema import EscobaRules
+
+        known = {f.name for f in dataclasses.fields(EscobaRules)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            parser.error(f"--change: unknown fields of the Escoba rules: {', '.join(unknown)}")
     if args.plant:
         rest = [f"--iterations={args.iterations}"]
         rest.append(f"--per-condition-timeout={args.per_condition_timeout}")
         rest += [f"--contract={n}" for n in names]
+        rest += [f"--change={c}" for c in args.change]
         limit = len(names) * args.per_condition_timeout * 2 + 120
         return planted(args.plant, rest, limit)
     start = resource.getrusage(resource.RUSAGE_SELF)
-    code = run(names, args.iterations, args.per_condition_timeout)
+    code = run(names, args.iterations, args.per_condition_timeout, changes)
     end = resource.getrusage(resource.RUSAGE_SELF)
     spent = end.ru_utime + end.ru_stime - start.ru_utime - start.ru_stime
     print(f"total {spent:.1f} s CPU", flush=True)

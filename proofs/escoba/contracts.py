@@ -3,9 +3,10 @@
 Each contract is a function of a few small ints that starts with its precondition (leading
 `assert` statements: CrossHair's ``asserts`` kind) and then states what must hold of the engine's
 answer. The ints name a position: the seating (by its index in the book's seatings), the seat to
-move, the deal, and the ranks (0-9, -1: no card) of up to three cards in the mover's hand and up
-to six on the table, each slot of a fixed suit (`HAND_SUITS`, `TABLE_SUITS`): the ranks decide
-which captures exist, and a rank named twice in one suit is no position. `position` builds the
+move, the deal, and the ranks (0-9, a negative int: no card) of up to three cards in the mover's
+hand and up to six on the table; each card takes the first suit, from its slot's own on, in which
+its rank is free (the ranks decide which captures exist; five of one rank is no position).
+`position` builds the
 rest of the state from them — the other hands, the stock and the captured piles take the pack's
 other cards, lowest first — and the precondition asks the engine's own whole-state check
 (`violations`) that it is a state of play the rules allow: the right hand sizes for the deal and
@@ -38,7 +39,16 @@ import dataclasses
 from typing import Final
 
 from arbitro.model.escoba.capture import capture_groups, legal_actions
-from arbitro.model.escoba.cards import card, mask_of, tables
+from arbitro.model.escoba.cards import (
+    RANK_NAMES,
+    RANKS,
+    SUIT_NAMES,
+    card,
+    cards_of,
+    mask_of,
+    rank_of,
+    tables,
+)
 from arbitro.model.escoba.checks import expected_hands, violations
 from arbitro.model.escoba.dealing import deals_in_hand
 from arbitro.model.escoba.seats import next_seat, seatings, turn_order
@@ -78,21 +88,19 @@ def contract_rules() -> EscobaRules:
     return _RULES[0] if _RULES else prepare()
 
 
-HAND_SUITS: Final = (0, 1, 2)
-"""The suit of each card slot of the mover's hand (a rank then names the card)."""
-TABLE_SUITS: Final = (3, 0, 1, 2, 3, 0)
-"""The suit of each card slot of the table."""
-
-
 def pick(value: int, options: range) -> int:
-    """The option ``value`` names: found by halving the range, the ints below it naming the first
-    option and those above it the last. Every int names one, so that no path of CrossHair's is
-    spent on an int out of range; each option is at the end of as many comparisons as the others,
-    so that its paths reach every option about as often (a linear search would reach the first
-    ones far more often); and the option is a plain int the engine can index with."""
+    """The option ``value`` names, found by comparisons: every int names one (those below the
+    range its first option, those above it its last), so that no path of CrossHair's is spent on
+    an int out of range, and the option is a plain int the engine can index with.
+
+    The comparisons split the options a quarter below, three quarters above: CrossHair's path
+    search takes the true side of a new branch one time in four, so each option is reached
+    about as often as the others (halving would reach the last options far more often, a linear
+    search the first ones).
+    """
     low, high = options[0], options[-1]
     while low < high:
-        mid = (low + high) // 2
+        mid = low + (high - low) // 4
         if value <= mid:
             high = mid
         else:
@@ -104,7 +112,8 @@ def position(
     rules: EscobaRules, seating: int, mover: int, deal: int, held: list[int], table: list[int]
 ) -> EscobaState | None:
     """The state in play named by the ints (see the module's docstring), or None when they name
-    none: a card twice, hand sizes no seat to move has, a state `violations` refuses."""
+    none: a rank named five times, hand sizes no seat to move has, a state `violations`
+    refuses."""
     seats = seatings(rules)
     chair = seats[pick(seating, range(len(seats)))]
     players, sides, layout = chair.players, chair.sides, chair.layout
@@ -114,13 +123,22 @@ def position(
     t = tables(rules)
     mine: list[int] = []
     laid: list[int] = []
-    for ranks, suits, cards in ((held, HAND_SUITS, mine), (table, TABLE_SUITS, laid)):
-        for rank, suit in zip(ranks, suits, strict=True):
-            if rank >= 0:
-                cards.append(card(suit, pick(rank, range(10))))
+    taken = 0
+    for slot, rank in enumerate([*held, *table]):
+        if rank < 0:
+            continue  # no card in this slot
+        r = pick(rank, range(RANKS))
+        # the first suit of the pack, from the slot's own on, in which this rank is not taken
+        # (a rank in all four suits already is no position)
+        for k in range(len(SUIT_NAMES)):
+            c = card((slot + k) % len(SUIT_NAMES), r)
+            if t.full >> c & 1 and not taken >> c & 1:
+                taken |= 1 << c
+                (mine if slot < len(held) else laid).append(c)
+                break
+        else:
+            return None
     chosen = mine + laid
-    if any(not t.full >> c & 1 for c in chosen) or len(set(chosen)) != len(chosen):
-        return None
     size = rules.hand_size if number == 1 else rules.redeal_size
     sizes: tuple[int, ...] | None = None
     for row, seat in expected_hands(rules, t, players, DEALER, size):
@@ -160,9 +178,12 @@ def zones(state: EscobaState) -> list[int]:
 
 
 def worth(rules: EscobaRules, pile: int) -> int:
-    """The capture values of a pile's cards, added up (escoba-es:capture-values)."""
-    values = tables(rules).values
-    return sum(values[c] for c in range(len(values)) if pile >> c & 1)
+    """The capture values of a pile's cards, added up, read from the rules' own list of values by
+    rank (escoba-es:capture-values), not from the engine's tables."""
+    total = 0
+    for c in cards_of(pile):
+        total += rules.capture_values[rules.ranks.index(RANK_NAMES[rank_of(c)])]
+    return total
 
 
 def each_play(rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:

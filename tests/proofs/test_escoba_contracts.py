@@ -1,8 +1,10 @@
 """The Escoba contracts (`arbitro.proofs.escoba.contracts`) run on concrete positions: they hold on
 the engine, and each fails on an engine broken the way it guards against.
 
-The slow test runs CrossHair on them (`benchmarks/crosshair_escoba.py`): it finds no failing
-position of the engine within its limits.
+The slow tests run CrossHair on them (`benchmarks/crosshair_escoba.py`): it finds no failing
+position of the engine within its limits, and finds one of the engine with one of
+benchmarks/mutants.py's bugs planted (a card dropped in a three-card capture, forced capture
+skipped for a card that needs 5 over a table of four cards or more).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import random
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +63,12 @@ def test_the_positions_are_states_of_play() -> None:
     # holding one card of the deal's three it has played two, and so has seat 0
     assert state.hands[0].bit_count() == 1
     assert len(state.stock) == 4 * 6  # four deals to come, six cards each
-    # a card named twice is no position
-    # (the second hand slot and the third table slot are both of copas)
-    assert contracts.position(rules, 0, 1, 2, [-1, 4, -1], [-1, -1, 4, -1, -1, -1]) is None
+    # a rank named twice takes the next suit free: the third table slot (the sixth slot, of
+    # copas) names the five the hand holds, and gets the five of bastos
+    again = contracts.position(rules, 0, 1, 2, [-1, 4, -1], [4, 0, 4, 3, -1, -1])
+    assert again is not None and again.table == 1 << 34 | 1 << 0 | 1 << 24 | 1 << 23
+    # the pack has four fives: a fifth is no position
+    assert contracts.position(rules, 0, 1, 2, [-1, 4, -1], [4, 4, 4, 4, -1, -1]) is None
 
 
 def test_the_contracts_hold_on_the_engine() -> None:
@@ -124,6 +129,33 @@ def test_a_lay_that_could_capture_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
         contracts.capture_forced(*THREE_CARD_CAPTURE)
 
 
+@pytest.fixture
+def unforced() -> Iterator[EscobaRules]:
+    """The contracts checked under escoba-es with forced capture off, then the book again."""
+    yield contracts.prepare(capture_forced=False)
+    contracts.prepare()
+
+
+def test_without_forced_capture_every_card_can_be_laid(
+    unforced: EscobaRules, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert not contracts.contract_rules().capture_forced
+    for ints in [THREE_CARD_CAPTURE, *positions(20)]:
+        contracts.capture_forced(*ints)
+
+    def forcing(legal: Any) -> Any:
+        def forced(rules: EscobaRules, state: EscobaState) -> tuple[Play, ...]:
+            plays: tuple[Play, ...] = legal(rules, state)
+            takers = {p.card for p in plays if p.capture}
+            return tuple(p for p in plays if p.capture or p.card not in takers)
+
+        return forced
+
+    broken(monkeypatch, "legal_actions", forcing)
+    with pytest.raises(AssertionError, match="cannot be laid where capture is not forced"):
+        contracts.capture_forced(*THREE_CARD_CAPTURE)
+
+
 def test_a_turn_that_does_not_pass_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     def stay(apply: Any) -> Any:
         def staying(rules: EscobaRules, state: EscobaState, play: Play) -> EscobaState:
@@ -165,3 +197,20 @@ def test_crosshair_finds_nothing_wrong_with_the_engine() -> None:
         assert "none found" in line, got.stdout
         # the paths reached positions (a precondition never met would say nothing)
         assert int(line.split("paths")[1].split()[0]) > 0, got.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("mutant", "contract", "message"),
+    [
+        ("escoba-capture-three-drops-card", "cards_conserved", "are nowhere"),
+        ("escoba-forced-capture-skipped", "capture_forced", "can capture and is laid"),
+    ],
+)
+def test_crosshair_finds_a_planted_bug(mutant: str, contract: str, message: str) -> None:
+    got = crosshair(
+        "--plant", mutant, "--contract", contract,
+        "--iterations", "150", "--per-condition-timeout", "120",
+    )  # fmt: skip
+    assert got.returncode == 1, got.stdout
+    assert "counterexample" in got.stdout and message in got.stdout, got.stdout
