@@ -123,7 +123,6 @@ _LRU: dict[str, Callable[[], Any]] = {
     "arrange._suit_moves": lambda: arrange._suit_moves,
     "laying._choose": lambda: laying._choose,
     "laying._set_lays": lambda: laying._set_lays,
-    "laying._rank_lays": lambda: laying._rank_lays,
     "laying._seq_lays": lambda: laying._seq_lays,
     "laying._runs": lambda: laying._runs,
     "pile._combos": lambda: pile._combos,

@@ -6,7 +6,10 @@ the runner (which imports every family's properties).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class Recorder:
@@ -25,3 +28,25 @@ class Recorder:
         elif not callable(value):
             read[name] = value
         return value
+
+
+_ONCE: dict[tuple[Any, ...], tuple[Any, dict[str, Any]]] = {}
+
+
+def once(fn: Callable[..., T], rules: Any, *args: Hashable) -> T:
+    """`fn(rules, *args)`, once per process for the same rules and arguments, for a pure `fn`
+    whose result is never changed in place. The rules may be a `Recorder` (the runner's, noting
+    which fields a property reads): the fields the first call read are read again through it, so
+    a property that finds the answer here depends on them as much as the one that computed it."""
+    base = object.__getattribute__(rules, "_rules") if isinstance(rules, Recorder) else rules
+    key = (fn.__module__, fn.__qualname__, base, *args)
+    got = _ONCE.get(key)
+    if got is None:
+        rec = Recorder(base)
+        got = (fn(rec, *args), dict(object.__getattribute__(rec, "read")))
+        if len(_ONCE) >= 1024:  # a long-lived process keeps a bounded memory
+            _ONCE.clear()
+        _ONCE[key] = got
+    for name in got[1]:
+        getattr(rules, name)
+    return got[0]

@@ -140,9 +140,14 @@ SAFETY_NET = 600.0
 far above what the resource limit allows on this project's machine, so that a verdict is decided
 by the resource limit (the same on any load), never by the clock."""
 
-TOGETHER = (("score-step", "opening-table"), ("score-bounds", "hand-scores"))
-"""Properties run in one job, the later using the earlier's result (or the work they share: Escoba's
-score-bounds and hand-scores ask the same search for the most escobas, done once per process)."""
+TOGETHER = (
+    ("score-step", "opening-table"),
+    ("conservation", "table-rest", "score-bounds", "most-escobas", "hand-scores"),
+)
+"""Properties run in one job, the later using the earlier's result or the work they share: Escoba's
+score-bounds and most-escobas ask the same proof of the most escobas on the guarded relation, and
+with conservation and table-rest the same steps of the relation and the same deals, each built
+once per process (`relation.step`, `invariants.deal_state`, `invariants.definitions`)."""
 HEAVY = ("score-bounds", "conservation", "meld-caps")
 """The slowest properties, started first so that the workers finish together."""
 
@@ -201,6 +206,20 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
                 p.join(5)
 
 
+def _preload() -> None:
+    """The solver and every module of the proofs imported here, before the workers are forked
+    from this process: each worker would otherwise import (and, without cached bytecode,
+    compile) them again, about half a second of CPU each."""
+    import importlib
+    import pkgutil
+
+    from arbitro import proofs
+
+    smt.preload()
+    for m in pkgutil.walk_packages(proofs.__path__, proofs.__name__ + "."):
+        importlib.import_module(m.name)
+
+
 def _run_all(
     jobs: list[Job],
     workers: int,
@@ -233,6 +252,8 @@ def _run_all(
                     progress(len(done), len(parts))
         else:
             ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+            if ctx.get_start_method() == "fork":
+                _preload()
             pool = ProcessPoolExecutor(
                 max_workers=workers, mp_context=ctx, initializer=_ignore_sigint
             )

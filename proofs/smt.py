@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from arbitro.proofs.facts import Fact
 from arbitro.proofs.terms import (
+    _KIDS,
     And,
     BConst,
     BoolTerm,
@@ -41,7 +42,6 @@ from arbitro.proofs.terms import (
     Or,
     Term,
     Value,
-    children,
     postorder,
 )
 
@@ -59,6 +59,12 @@ class _Z3:
 
 
 z3: Any = _Z3()
+
+
+def preload() -> None:
+    """Import z3 now (a process about to fork workers that all ask the solver)."""
+    z3.get_version_string()
+
 
 Status = Literal["sat", "unsat", "unknown"]
 
@@ -122,27 +128,60 @@ class _Script:
         self.declared: dict[str, str] = {}
         self.count = 0
         self.parents: dict[int, int] = {}
+        self.plan: list[tuple[Term, list[Term]]] = []
+        self.at = 0
 
     def share(self, roots: Sequence[Term]) -> None:
-        """Count each sub-term's parents over all the roots still to be written."""
+        """Count each sub-term's parents over all the roots still to be written, and plan what
+        each root writes when they are written in this order: the sub-terms it is the first to
+        reach, children before parents (`terms.postorder` of the root, leaving out what the roots
+        before it reached). One walk over the terms, where a count and then a walk per root took
+        two; the script comes out the same."""
         parents = self.parents
         get = parents.get
-        seen: set[int] = set()
-        stack = list(roots)
-        while stack:  # each distinct sub-term once, in any order: only the counts matter
-            t = stack.pop()
-            if id(t) in seen:
-                continue
-            seen.add(id(t))
-            for c in children(t):
-                j = id(c)
-                parents[j] = get(j, 0) + 1
-                stack.append(c)
+        kids = _KIDS
+        seen: set[int] = set(self.ref)
+        mark = seen.add
+        plan = self.plan
+        for root in roots:
+            out: list[Term] = []
+            emit = out.append
+            stack: list[tuple[Term, bool]] = [(root, False)]
+            pop, push = stack.pop, stack.append
+            while stack:
+                t, expanded = pop()
+                if expanded:
+                    emit(t)
+                    continue
+                i = id(t)
+                if i in seen:
+                    continue
+                mark(i)
+                kids_of = kids.get(type(t))
+                if kids_of is None:  # an unknown or a constant
+                    emit(t)
+                    continue
+                push((t, True))
+                below = kids_of(t)
+                for c in below:
+                    j = id(c)
+                    parents[j] = get(j, 0) + 1
+                for c in reversed(below):
+                    if id(c) not in seen:
+                        push((c, False))
+            plan.append((root, out))
 
     def __call__(self, root: Term) -> str:
         ref = self.ref
         parents = self.parents
-        for t in postorder((root,), ref):
+        plan = self.plan
+        if self.at < len(plan) and plan[self.at][0] is root:
+            nodes = plan[self.at][1]
+            self.at += 1
+        else:  # a root written out of the planned order: walked, and the plan given up
+            self.at = len(plan)
+            nodes = postorder((root,), ref)
+        for t in nodes:
             if isinstance(t, IVar | BVar):
                 name = _quote(t.name)
                 if t.name not in self.declared:
@@ -526,6 +565,8 @@ class Problem:
         self.script.share([f.term for f in facts] + list(extra))
         for f in facts:
             self.script.assert_(f.term)
+        # later questions write other roots and then forget them (`_text`): walked each time
+        self.script.at = len(self.script.plan)
         self.base = len(self.script.lines)
 
     def _text(
@@ -721,6 +762,7 @@ __all__ = [
     "check",
     "check_claim",
     "optimum",
+    "preload",
     "reset_usage",
     "rlimit",
     "set_rlimit",

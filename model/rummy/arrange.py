@@ -63,7 +63,8 @@ class Need(NamedTuple):
     clean_start: int  # clean canastas the side had when the turn began
 
 
-_SET_RULES = ("arrange.set_rules",)
+_SET_RULES = "arrange.set_rules"
+"""The key of `set_rules` in `Tables.memo` (a string: its hash is kept, a tuple's is not)."""
 
 
 def set_rules(t: Tables) -> SetRules:
@@ -239,10 +240,10 @@ def suit_options(
                     break
                 if all(rem[k] for k in range(i, i + length)):
                     for k in range(i, i + length):
-                        rem[k] -= 1
+                        rem[k] = rem[k] - 1
                     runs(rem, i, length, comp + (length >= done))
                     for k in range(i, i + length):
-                        rem[k] += 1
+                        rem[k] = rem[k] + 1
                 else:
                     break
 
@@ -260,17 +261,17 @@ def suit_options(
                 k = hi + er + 1
                 if k >= n or not rem[k]:
                     break
-                rem[k] -= 1
+                rem[k] = rem[k] - 1
                 er += 1
             for k in range(hi + 1, hi + er + 1):
-                rem[k] += 1
+                rem[k] = rem[k] + 1
             k = lo - el - 1
             if k < 0 or not rem[k] or size + el + 1 > smax:
                 break
-            rem[k] -= 1
+            rem[k] = rem[k] - 1
             el += 1
         for k in range(lo - el, lo):
-            rem[k] += 1
+            rem[k] = rem[k] + 1
 
     extend(0, list(counts), 0)
     return tuple(sorted(results, key=lambda o: sum(o[0])))
@@ -306,9 +307,9 @@ def split(t: Tables, cards: Iterable[int]) -> Split:
         elif LOWEST_NATURAL <= c < JOKER:
             p = seq_pos[c >> 2]
             if sequences and p >= 0:
-                seq[c & 3][p] += 1
+                seq[c & 3][p] = seq[c & 3][p] + 1
             else:
-                other[c >> 2] += 1
+                other[c >> 2] = other[c >> 2] + 1
         elif c in BLACK_THREES:
             black += 1
         else:
@@ -432,7 +433,7 @@ def greedy_reaches(
         j = i + 1
         while j < size and cards[j] >> 2 == k:
             j += 1
-        counts[k] += j - i
+        counts[k] = counts[k] + (j - i)
         i = j
     pts = t.points
     placed = got = 0
@@ -494,7 +495,7 @@ def search_reaches(
     pts = t.points
     # naturals and wilds: every card but the threes
     bound = sum(pts[c] for c in cards if not LOWEST_THREE <= c < LOWEST_NATURAL)
-    if bound < target:
+    if bound < target or placed_bound(t, cards, melds, keep) < target:
         return False
     tb = table_of(t, melds)
     sr = set_rules(t)
@@ -567,15 +568,93 @@ def search_reaches(
         for add, _comp, left in reversed(moves[s]):
             # kept naturals are counted by the sets part through `avail`
             for rank, k in left:
-                avail[rank] += k
+                avail[rank] = avail[rank] + k
             hit = dfs(s + 1, seq_pts + add, avail)
             for rank, k in left:
-                avail[rank] -= k
+                avail[rank] = avail[rank] - k
             if hit:
                 return True
         return False
 
     return dfs(0, 0, list(sp.other))
+
+
+def placed_bound(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], keep: int) -> int:
+    """An upper bound on the points of `cards` that can be placed while `keep` cards stay in
+    hand: what the exact search (`search_reaches`) fails most often is settled without it.
+
+    A wild counts; a three never does (as in the search); a natural counts only where some meld
+    could take it: its rank has a set on the table (an addition, a cleaning), the hand holds
+    enough naturals of the rank, with the wilds of the hand and those cleaning could free, to
+    start a set, or it lies in a run of sequence_min held positions of its suit or is joined to
+    one of the side's escaleras by held cards at every position between (as `lost_cards`: an
+    escalera holds no wild). The cards kept are those that count for nothing first, then the
+    cheapest.
+    """
+    seq_bit = t.seq_bit
+    clean = t.clean_by_replacing_wilds
+    set_ranks = 0  # bit per rank: the side has a set of it
+    side_bits = 0  # the escalera positions the side's escaleras hold, as `laying.Shape.bits`
+    free = 0
+    for m in melds:
+        if m.kind == SET:
+            set_ranks |= 1 << m.key
+            if clean:
+                free += wild_count(m.cards)
+        elif m.kind == SEQ:
+            for c in m.cards:
+                side_bits |= seq_bit[c]
+    wilds = 0
+    bits = 0
+    per_rank = [0] * 14
+    for c in cards:
+        if c < LOWEST_THREE or c == JOKER:
+            wilds += 1
+        elif c >= LOWEST_NATURAL:
+            per_rank[c >> 2] = per_rank[c >> 2] + 1
+            bits |= seq_bit[c]
+    covered = 0
+    if bits and t.sequences:
+        n_run = t.sequence_min
+        runs = bits
+        for k in range(1, n_run):
+            runs &= bits >> k
+        covered = runs
+        for k in range(1, n_run):
+            covered |= runs << k
+        reach = side_bits
+        if reach:
+            # shifts stay within a suit's 16 bits: positions 13 to 15 are never held
+            while True:
+                grow = (reach << 1 | reach >> 1) & bits & ~reach
+                if not grow:
+                    break
+                reach |= grow
+            covered |= reach
+    start = max(1, t.set_start_min_naturals)
+    set_min = t.set_min
+    pts = t.points
+    vals: list[int] = []
+    for c in cards:
+        if c < LOWEST_THREE or c == JOKER:
+            vals.append(pts[c])
+        elif c >= LOWEST_NATURAL:
+            k = c >> 2
+            a = per_rank[k]
+            if (
+                set_ranks >> k & 1
+                or (a >= start and a + wilds + free >= set_min)
+                or covered & seq_bit[c]
+            ):
+                vals.append(pts[c])
+    extra = keep - (len(cards) - len(vals))
+    if extra > 0:
+        vals.sort()
+        vals = vals[extra:]
+    total = 0
+    for v in vals:
+        total += v
+    return total
 
 
 @lru_cache(maxsize=caches.RANK_OPTIONS)
@@ -747,10 +826,10 @@ def places_all(
             return sets_ok(tuple(avail), done)
         for _add, comp, left in moves[s]:
             for rank, k in left:
-                avail[rank] += k
+                avail[rank] = avail[rank] + k
             hit = dfs(s + 1, avail, done + comp)
             for rank, k in left:
-                avail[rank] -= k
+                avail[rank] = avail[rank] - k
             if hit:
                 return True
         return False
@@ -852,8 +931,8 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
             if n < comp:
                 if not merging:
                     needs.append(comp - n)
-                size[m.key] += n
-                nat[m.key] += n - w
+                size[m.key] = size[m.key] + n
+                nat[m.key] = nat[m.key] + (n - w)
                 takes_natural[m.key] = True
             else:
                 done += 1
@@ -871,7 +950,7 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
                 seq_bits |= seq_bit[c]
             if n < comp:
                 needs.append(comp - n)
-                seq[m.key] += n
+                seq[m.key] = seq[m.key] + n
             else:
                 done += 1
                 clean += 1
@@ -938,8 +1017,8 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
     rank_count = sh.rank_count
     for rank in sh.ranks:
         k = rank_count[rank]
-        nat[rank] += k
-        size[rank] += k
+        nat[rank] = nat[rank] + k
+        size[rank] = size[rank] + k
     wilds = f.freeable + sh.wilds
     by_seq = 0
     if t.sequences:
@@ -948,7 +1027,7 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
         counts = sh.counts
         for c in sh.distinct:
             if seq_bit[c]:
-                seq[c & 3] += counts[c]
+                seq[c & 3] = seq[c & 3] + counts[c]
         for k in seq:
             by_seq += k // comp
     least = max(1, comp - t.wild_cap)
@@ -1077,6 +1156,7 @@ __all__ = [
     "by_count",
     "final_ok",
     "lost_cards",
+    "placed_bound",
     "places_all",
     "rank_options",
     "reaches",

@@ -39,8 +39,7 @@ SUIT_MOVES: Final = 4096
 """`arrange._suit_moves` (77.2% / 77.2%, 2,027 keys); `arrange.suit_options` is called only
 through it and keeps no cache of its own."""
 LAYS: Final = 4096
-"""`laying._choose` (86.2% / 86.2%), `laying._set_lays` (82.5% / 83.5%) and `laying._rank_lays`
-(the same lays keyed by the rank's cards in hand), `laying._seq_lays`
+"""`laying._choose` (86.2% / 86.2%), `laying._set_lays` (82.5% / 83.5%), `laying._seq_lays`
 (77.3% / 77.3%), and `engine._lay` (the LayMeld actions a listing shares, kept per seat, each
 seat's cleared when full; the listing's Discard and AddToMeld actions are kept per seat and meld,
 a few hundred at most)."""

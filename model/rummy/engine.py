@@ -117,6 +117,14 @@ def transition(t: Tables, s: State, a: Action, j: Judge = STRICT) -> State:
     """The state after a well-formed action of the player to move; the judge hears the refusals."""
     step = s.step
     if step == PLAY:
+        # the rule of each action type, called directly (a call through `_IN_PLAY`'s functions
+        # goes through the interpreter's calling convention)
+        if type(a) is Discard:
+            return discard(t, s, a, j)
+        if type(a) is AddToMeld:
+            return add(t, s, a, j)
+        if type(a) is LayMeld:
+            return lay(t, s, a, j)
         rule = _IN_PLAY.get(type(a))
         if rule is not None:
             return rule(t, s, a, j)
@@ -554,7 +562,7 @@ class _Moment:
         plain = quick and side.opened and s.answer != "yes"
         judge = self.judge
         sh = shape(t, hand)
-        adds, merges, cleans, set_ranks = _slots(t, melds)
+        adds, merges, cleans, set_ranks = _slots(t, melds, seat % s.sides)
         out: list[Action] = []
         push = out.append
         a: Action
@@ -740,17 +748,75 @@ it takes a wild, the escalera cards that extend it); the pairs of sets that merg
 wilds (index, rank, its distinct wilds) for cleaning; the ranks of its sets."""
 
 
-def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
+_PREV: Final[list[Any]] = []
+"""Per side: the tables, the melds tuple and the `Slots` worked out last (`_slots`)."""
+
+
+def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     """The `Slots` of a side's melds by the meld clauses (`add_problem`, `merge_problem`).
 
     A natural of a set's rank joins it or not whichever natural it is, and likewise any wild,
     so one card of each class decides for all; the answer is remembered per table position
-    (`table.side_view`).
+    (`table.side_view`). When `side` (its index) is given and its melds differ from the ones
+    it had at its last listing in one meld only, of the same kind and key (a card added), the
+    slots are those of the last listing with that meld's entries worked out again
+    (`_slots_after`): the others depend on their own meld alone, or on a pair without it.
     """
     view = side_view(t, melds)
     if view.slots is not None:
         got: Slots = view.slots
         return got
+    prev = _PREV
+    while len(prev) <= side:
+        prev.append(None)
+    last = prev[side] if side >= 0 else None
+    if last is not None and last[0] is t:
+        was: tuple[Meld, ...] = last[1]
+        n = len(melds)
+        if len(was) == n:
+            i = -1
+            for k in range(n):
+                if was[k] is not melds[k]:
+                    if i >= 0:
+                        i = -2
+                        break
+                    i = k
+            if i >= 0 and was[i][0] == melds[i][0] and was[i][1] == melds[i][1]:
+                got = view.slots = _slots_after(t, melds, i, last[2])
+                prev[side] = (t, melds, got)
+                return got
+    got = view.slots = _slots_whole(t, melds)
+    if side >= 0:
+        prev[side] = (t, melds, got)
+    return got
+
+
+def _entry(
+    t: Tables, m: Meld, i: int, per_meld: dict[int, Any]
+) -> tuple[int, int, bool, tuple[int, ...]]:
+    """The `Slots` entry of meld `m` at index `i`: what it takes (`takes`), remembered per
+    meld object (`Tables.per_meld`)."""
+    hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
+    if hit is not None and hit[0] is m:
+        entry = hit[1]
+    else:
+        got_m = takes(t, m)
+        entry = (i, got_m[0], got_m[1], got_m[2])
+        if len(per_meld) >= caches.MELDS:
+            per_meld.clear()
+        per_meld[id(m)] = (m, entry)
+    # the entry with the meld's index in this side's melds (an index kept from another
+    # melds tuple is replaced, not trusted)
+    return entry if entry[0] == i else (i, entry[1], entry[2], entry[3])
+
+
+def _clean_entry(m: Meld) -> tuple[int, int, tuple[int, ...]]:
+    """A set's cleaning entry: its index left to the caller, its rank, its distinct wilds."""
+    return (-1, m.key, tuple(distinct(c for c in m.cards if is_wild(c))))
+
+
+def _slots_whole(t: Tables, melds: tuple[Meld, ...]) -> Slots:
+    """`_slots` worked out meld by meld."""
     r = t.rules
     merging = r.merge_sets
     cleaning = r.clean_by_replacing_wilds
@@ -760,19 +826,9 @@ def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
     ranks: dict[int, list[int]] = {}  # rank -> the indices of its sets
     per_meld = t.per_meld
     for i, m in enumerate(melds):
-        hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
-        if hit is not None and hit[0] is m:
-            entry = hit[1]
-        else:
-            got_m = takes(t, m)
-            entry = (i, got_m[0], got_m[1], got_m[2])
-            if len(per_meld) >= caches.MELDS:
-                per_meld.clear()
-            per_meld[id(m)] = (m, entry)
+        entry = _entry(t, m, i, per_meld)
         if entry[1] >= 0 or entry[2] or entry[3]:
-            # the entry with the meld's index in this side's melds (an index kept from another
-            # melds tuple is replaced, not trusted)
-            adds.append(entry if entry[0] == i else (i, entry[1], entry[2], entry[3]))
+            adds.append(entry)
         if m.kind == SET:
             same = ranks.get(m.key)
             if same is None:
@@ -782,11 +838,68 @@ def _slots(t: Tables, melds: tuple[Meld, ...]) -> Slots:
                     merges += [(k, i) for k in same if merge_problem(t, melds[k], m) is None]
                 same.append(i)
             if cleaning and (m.cards[0] < LOWEST_THREE or m.cards[-1] == JOKER):
-                cleans.append((i, m.key, tuple(distinct(c for c in m.cards if is_wild(c)))))
+                c = _clean_entry(m)
+                cleans.append((i, c[1], c[2]))
     if len(merges) > 1:
         merges.sort()
-    got = view.slots = (tuple(adds), tuple(merges), tuple(cleans), frozenset(ranks))
-    return got
+    return (tuple(adds), tuple(merges), tuple(cleans), frozenset(ranks))
+
+
+def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slots:
+    """`_slots_whole(t, melds)` from `last`, the slots of melds that differ from `melds` at
+    index `i` only, by a meld of the same kind and key: meld `i`'s addition and cleaning
+    entries and the merges that pair it are worked out again, the rest kept (the ranks of the
+    sets are the same)."""
+    r = t.rules
+    m = melds[i]
+    entry = _entry(t, m, i, t.per_meld)
+    keep_entry = entry[1] >= 0 or entry[2] or bool(entry[3])
+    adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
+    for e in last[0]:
+        k = e[0]
+        if k == i:
+            continue
+        if k > i and keep_entry:
+            adds.append(entry)
+            keep_entry = False
+        adds.append(e)
+    if keep_entry:
+        adds.append(entry)
+    merges = last[1]
+    cleans = last[2]
+    if m.kind == SET:
+        if r.merge_sets:
+            got_merges = [p for p in merges if p[0] != i and p[1] != i]
+            key = m.key
+            for k in range(len(melds)):
+                o = melds[k]
+                if k != i and o.kind == SET and o.key == key:
+                    if k < i:
+                        if merge_problem(t, o, m) is None:
+                            got_merges.append((k, i))
+                    elif merge_problem(t, m, o) is None:
+                        got_merges.append((i, k))
+            if len(got_merges) > 1:
+                got_merges.sort()
+            merges = tuple(got_merges)
+        if r.clean_by_replacing_wilds:
+            got_cleans: list[tuple[int, int, tuple[int, ...]]] = []
+            new: tuple[int, int, tuple[int, ...]] | None = None
+            if m.cards[0] < LOWEST_THREE or m.cards[-1] == JOKER:
+                c = _clean_entry(m)
+                new = (i, c[1], c[2])
+            for e2 in cleans:
+                k = e2[0]
+                if k == i:
+                    continue
+                if k > i and new is not None:
+                    got_cleans.append(new)
+                    new = None
+                got_cleans.append(e2)
+            if new is not None:
+                got_cleans.append(new)
+            cleans = tuple(got_cleans)
+    return (tuple(adds), merges, cleans, last[3])
 
 
 __all__ = ["apply", "legal_actions", "random_step", "refusals", "transition", "well_formed"]

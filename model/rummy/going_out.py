@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from arbitro.model.rummy import caches
 from arbitro.model.rummy.actions import Answer
 from arbitro.model.rummy.arrange import Need, by_cards, by_count, lost_cards, places_all
 from arbitro.model.rummy.cards import BLACK_THREES, is_wild, remove
@@ -48,19 +47,20 @@ Problem = tuple[str, str, str | None]
 
 
 def need(t: Tables, state: State) -> Need:
-    """What going out requires of the mover's side (remembered per clean-canasta count)."""
-    key = ("need", state.clean_start)
-    memo = t.memo
-    got: Need | None = memo.get(key)
+    """What going out requires of the mover's side (remembered per clean-canasta count, in
+    `Tables.needs`: a dictionary keyed by a small int, no key tuple to build and hash)."""
+    needs = t.needs
+    clean_start = state.clean_start
+    got: Need | None = needs.get(clean_start)
     if got is None:
         got = Need(
             t.go_out_min_completed,
             t.go_out_min_clean,
             t.go_out_min_dirty,
             t.go_out_wait_after_clean,
-            state.clean_start,
+            clean_start,
         )
-        caches.remember(memo, key, got)
+        needs[clean_start] = got
     return got
 
 
@@ -248,7 +248,7 @@ def can_go_out(t: Tables, state: State) -> bool:
         if slack is not None and pts[lost[0]] > slack:
             return False
         return places_all(t, remove(hand, lost), sd.melds, nd)
-    spare = {"optional": "upto1", "required": "one"}.get(mode, "none")
+    spare = "upto1" if mode == "optional" else "one" if mode == "required" else "none"
     return places_all(t, hand, sd.melds, nd, None, spare, slack)
 
 

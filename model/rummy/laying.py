@@ -11,9 +11,7 @@ start are remembered, since the same few groups recur in every hand.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from functools import lru_cache
-from itertools import groupby
 from typing import Any, Final
 
 from arbitro.model.rummy import caches
@@ -60,15 +58,6 @@ def _sub(
 def _choose(kinds: tuple[tuple[int, int], ...], size: int) -> tuple[tuple[int, ...], ...]:
     """`submultisets`, remembered: the same few (card, count) groups recur in every hand."""
     return tuple(submultisets(list(kinds), size))
-
-
-@lru_cache(maxsize=caches.LAYS)
-def _rank_lays(
-    same: tuple[int, ...], wild_kinds: tuple[tuple[int, int], ...], lay: int, lo_nat: int
-) -> tuple[tuple[int, ...], ...]:
-    """`_set_lays` of the sorted naturals `same` of one rank, remembered by those cards."""
-    kinds = tuple((c, len(list(g))) for c, g in groupby(same))
-    return _set_lays(kinds, wild_kinds, len(same), lay, lo_nat)
 
 
 @lru_cache(maxsize=caches.LAYS)
@@ -231,8 +220,9 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
 
 
 _LAID: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
-"""The new sets of a rank (`_rank_lays`) and the new escaleras of a suit (`_seq_lays`), keyed
-by one int packing what they depend on (`_set_key`, `_run_key`): looked up without building
+"""The new sets of a rank (`_set_lays`), the new escaleras of a suit (`_seq_lays`) and the new
+wild melds (`_choose`), keyed by one int packing what they depend on (`_set_key`; a suit's
+escalera mask; the wild counts): looked up without building
 and hashing a tuple of tuples per rank and per suit of every listing; at most `caches.LAYS`
 entries, cleared when full."""
 
@@ -313,9 +303,11 @@ def lay_candidates(
         key = _set_key(counts, rank, code, lay, lo_nat)
         got = laid.get(key) if key >= 0 else None
         if got is None:
+            # (natural, copies held) of the rank, read off the counts (`_set_key` packs the
+            # same counts)
             b = rank * 4
-            same = pool[bisect_left(pool, b) : bisect_left(pool, b + 4)]
-            got = _rank_lays(same, wild_t, lay, lo_nat)
+            kinds = tuple([(c, counts[c]) for c in range(b, b + 4) if counts[c]])
+            got = _set_lays(kinds, wild_t, rank_count[rank], lay, lo_nat)
             if key >= 0:
                 if len(laid) >= caches.LAYS:
                     laid.clear()
@@ -345,7 +337,17 @@ def lay_candidates(
                             laid[key] = got
                     out += got
     if t.wild_canasta and nw >= t.wild_meld_min_start > 0:
-        out += _choose(wild_kinds, t.wild_meld_min_start)
+        size = t.wild_meld_min_start
+        # negative keys: the wild counts (`Shape.wild_code`) and the size
+        key = -2 - (sh.wild_code << 8 | size) if sh.wild_code >= 0 and size < 256 else -1
+        got = laid.get(key) if key < -1 else None
+        if got is None:
+            got = _choose(wild_kinds, size)
+            if key < -1:
+                if len(laid) >= caches.LAYS:
+                    laid.clear()
+                laid[key] = got
+        out += got
     nb = 0
     if black_kinds:
         for _, k in black_kinds:

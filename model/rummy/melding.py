@@ -127,10 +127,11 @@ def pool_of(s: State) -> tuple[int, ...]:
 def lay(t: Tables, s: State, a: LayMeld, j: Judge = STRICT) -> State:
     """The LayMeld action."""
     pool = pool_of(s)
-    if s.step == FREED and s.freed not in a.cards:
+    cards: tuple[int, ...] = a[2]  # `a.cards`, a property of an interpreted class
+    if s.step == FREED and s.freed not in cards:
         j.refuse("clean_by_replacing_wilds", "the freed wild must be placed first")
-    rest = held_without(pool, a.cards, j)
-    m = lay_meld(t, s, a.cards, rest, j)
+    rest = held_without(pool, cards, j)
+    m = lay_meld(t, s, cards, rest, j)
     s2 = after_meld(s, with_hand(s, rest), with_melds(s, (*mover_side(s).melds, m)))
     return settle(t, s2, j)
 
@@ -168,13 +169,16 @@ def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
 def merge(t: Tables, s: State, a: Merge, j: Judge = STRICT) -> State:
     """The Merge action: two sets of one rank become one. *:merge-sets."""
     melds = mover_side(s).melds
-    if not (0 <= a.meld < len(melds) and 0 <= a.other < len(melds)) or a.meld == a.other:
+    # the fields by index: an action's named fields are properties of an interpreted class
+    a_meld: int = a[2]
+    a_other: int = a[3]
+    if not (0 <= a_meld < len(melds) and 0 <= a_other < len(melds)) or a_meld == a_other:
         raise MalformedInput("merge names two different melds of the side")
-    x, y = melds[a.meld], melds[a.other]
+    x, y = melds[a_meld], melds[a_other]
     p = merge_problem(t, x, y)
     if p:
         j.halt(p, "those two melds cannot be joined")
-    new = [m for i, m in enumerate(melds) if i not in (a.meld, a.other)]
+    new = [m for i, m in enumerate(melds) if i != a_meld and i != a_other]
     new.append(_new(Meld, (SET, x.key, tuple(sorted((*x.cards, *y.cards))))))
     s2 = replaced(s, table=with_melds(s, new), melded=True)
     return settle(t, s2, j)
@@ -199,24 +203,28 @@ def cleaned(t: Tables, s: State, a: ReplaceWild, j: Judge = STRICT) -> State:
     if not t.clean_by_replacing_wilds:
         j.halt("clean_by_replacing_wilds", "wilds in a meld stay there")
     melds = mover_side(s).melds
-    if not 0 <= a.meld < len(melds):
-        raise MalformedInput(f"the side has no meld {a.meld}")
-    m = melds[a.meld]
-    if m.kind != SET or not is_wild(a.wild) or a.wild not in m.cards:
+    # the fields by index: an action's named fields are properties of an interpreted class
+    a_meld: int = a[2]
+    natural: int = a[3]
+    wild: int = a[4]
+    if not 0 <= a_meld < len(melds):
+        raise MalformedInput(f"the side has no meld {a_meld}")
+    m = melds[a_meld]
+    if m.kind != SET or not is_wild(wild) or wild not in m.cards:
         raise MalformedInput("that meld holds no such wild")
-    hand = held_without(s.hands[s.seat], (a.natural,), j)
-    if a.natural >> 2 != m.key or is_wild(a.natural):
+    hand = held_without(s.hands[s.seat], (natural,), j)
+    if natural >> 2 != m.key or is_wild(natural):
         j.halt("clean_by_replacing_wilds", "a wild is replaced by a natural of the set's rank")
-    done: Meld = _new(Meld, (SET, m.key, tuple(sorted((*remove(m.cards, (a.wild,)), a.natural)))))
+    done: Meld = _new(Meld, (SET, m.key, tuple(sorted((*remove(m.cards, (wild,)), natural)))))
     new = list(melds)
-    new[a.meld] = done
+    new[a_meld] = done
     ordered = tuple(sorted(new))
     return replaced(
         s,
         table=with_melds(s, ordered),
         hands=with_hand(s, hand),
         step=FREED,
-        freed=a.wild,
+        freed=wild,
         freed_meld=ordered.index(done),
         melded=True,
     )
@@ -241,7 +249,7 @@ def placeable(t: Tables, s: State) -> bool:
         try:
             if isinstance(b, LayMeld):
                 lay(t, s, b)
-            elif add_problem(t, melds[b.meld], b.card) is None:
+            elif add_problem(t, melds[b[2]], b[3]) is None:
                 if plain:
                     return True
                 add(t, s, b)

@@ -103,17 +103,23 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
     rank = top >> 2
     k = t.pile_new_set_naturals
     same = hand[bisect_left(hand, rank * 4) : bisect_left(hand, rank * 4 + 4)]
-    sets = list(_combos(same, k))
+    sets = list(_combos(same, k)) if len(same) >= k else []
     is_frozen = frozen(t, pile)
     sd = state.table[seat % state.sides]
     # the cards shown join the side's set of that rank where it keeps one set per rank; else
     # they and the top card form a new set, which `classify` must accept
     joins = not t.several_sets_same_rank and any(m.kind == SET and m.key == rank for m in sd.melds)
     if k >= 1 and not is_frozen and wild_pair_allowed(t, state, sd.opened):
-        wilds = distinct(
-            (*hand[: bisect_left(hand, LOWEST_THREE)], *hand[bisect_left(hand, JOKER) :])
-        )
-        if wilds:
+        # the distinct wilds held: the twos sort first, the joker last
+        wilds: list[int] = []
+        for c in hand:
+            if c >= LOWEST_THREE:
+                break
+            if not wilds or wilds[-1] != c:
+                wilds.append(c)
+        if hand and hand[-1] == JOKER:
+            wilds.append(JOKER)
+        if wilds and len(same) >= k - 1:
             for combo in _combos(same, k - 1):
                 for w in wilds:
                     cards = tuple(sorted((*combo, w)))
@@ -144,10 +150,18 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
             if isinstance(got, Meld) and got.kind == SEQ:
                 out.append(("escalera", -1, (a, b)))
     if not is_frozen and add_allowed(t, state):
+        per_meld = t.per_meld
         for i, m in enumerate(sd.melds):
             # the top card joins by `add_problem` (a natural: by rank for a set, as an end of an
-            # escalera); wild and black-three melds never take it
-            nat_rank, _, ends = takes(t, m)
+            # escalera); wild and black-three melds never take it. What `takes` says of a meld
+            # is found by the meld's identity where the listing of additions kept it
+            # (`engine._slots`): a meld left alone is the same object from turn to turn
+            hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
+            if hit is not None and hit[0] is m:
+                nat_rank = hit[1][1]
+                ends = hit[1][3]
+            else:
+                nat_rank, _, ends = takes(t, m)
             if nat_rank == rank or top in ends:
                 out.append(("add", i, ()))
     return out
@@ -245,7 +259,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         melds.append(got)
         used = a_cards
     elif use == "add":
-        a_meld = a.meld
+        a_meld: int = a[3]
         if not 0 <= a_meld < len(melds):
             j.halt("pile_to_own_set", f"the side has no meld {a_meld}", UNABLE)
         if is_frozen:

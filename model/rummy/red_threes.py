@@ -10,9 +10,13 @@ Red threes found in a taken pile are laid out for the taker's side without repla
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any, Final
 
-from arbitro.model.rummy.state import Side, State
+from arbitro.model.rummy.state import Side, State, replaced
 from arbitro.model.schema import RummyRules
+
+_new: Final[Any] = tuple.__new__
+"""`Side(...)` without the Python call of a NamedTuple's constructor."""
 
 
 def lay_out(state: State, side: int, cards: Iterable[int]) -> State:
@@ -22,8 +26,8 @@ def lay_out(state: State, side: int, cards: Iterable[int]) -> State:
         return state
     sd = state.table[side]
     row = tuple(sorted((*sd.red_threes, *new)))
-    table = (*state.table[:side], Side(sd.melds, row, sd.opened), *state.table[side + 1 :])
-    return state._replace(table=table)
+    new_side: Side = _new(Side, (sd.melds, row, sd.opened))
+    return replaced(state, table=(*state.table[:side], new_side, *state.table[side + 1 :]))
 
 
 def red_three_score(rules: RummyRules, count: int, completed: int, total: int) -> int:

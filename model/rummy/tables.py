@@ -110,6 +110,9 @@ class Tables:
         """Per meld object, keyed by its id, (the meld, (its index where it was met, then what
         `melds.takes` says of it)): a meld left alone is the same object from state to state;
         cleared at `caches.MELDS` entries."""
+        self.needs: dict[int, Any] = {}
+        """Per clean-canasta count at the start of a turn, what going out requires
+        (`going_out.need`)."""
         self.by_id: dict[int, Any] = {}
         """Per side's melds tuple, keyed by its id (`table.side_view`): each entry keeps the
         tuple alive, so a hit is checked by identity; cleared at `caches.SIDES` entries."""

@@ -117,6 +117,19 @@ def esc(rules: EscobaRules, g: R.Seating, dealer: int, st: R.State) -> BoolTerm:
     return all_of(parts)
 
 
+def esc_after(rules: EscobaRules, g: R.Seating, dealer: int, post: R.State) -> BoolTerm:
+    """ESC on the state after a step: built once per seating and dealer when that state is the
+    relation's own (its unknowns named alike in every step)."""
+    st, claim = _esc_after(rules, g, dealer)
+    return claim if R.names(post) == R.names(st) else esc(rules, g, dealer, post)
+
+
+@lru_cache(maxsize=64)
+def _esc_after(rules: EscobaRules, g: R.Seating, dealer: int) -> tuple[R.State, BoolTerm]:
+    st = R.state_unknowns("'", g, R.positions(rules, g.players))
+    return st, esc(rules, g, dealer, st)
+
+
 @lru_cache(maxsize=64)
 def _before(
     rules: EscobaRules, g: R.Seating, dealer: int, follow: str, end: bool
@@ -156,12 +169,11 @@ def _premises(
     return out
 
 
-@lru_cache(maxsize=256)
 def _step(
     rules: EscobaRules, g: R.Seating, dealer: int, mover: int, play: str, follow: str
 ) -> R.Relation:
-    """One step of the relation (without the unknowns' ranges, which ESC does not read), built
-    once per process (a step is never changed in place: a tamper returns a new one)."""
+    """One step of the relation (without the unknowns' ranges, which ESC does not read; built
+    once per process, `relation.step`)."""
     return R.step(rules, g, dealer, mover, play, follow, domain=False)
 
 
@@ -179,7 +191,7 @@ def deal_check(rules: EscobaRules, g: R.Seating, dealer: int, timeout: float) ->
     statement = "the opening deal establishes ESC"
     started = time.perf_counter()
     claim = esc(rules, g, dealer, st)
-    defs = I.definitions(f, lambda n: not n.startswith("deck"))
+    defs = I.definitions(f, I.dealt)
     out = smt.check(defs.rest.items, defs([~claim]), timeout=timeout, minimise=False, values=False)
     if out.status == "unsat":
         core = (*out.core, *(c for c in defs.used([claim]) if c not in out.core))
@@ -212,7 +224,7 @@ def step_check(
     g = inst.seating
     rel = _step(rules, g, inst.dealer, inst.mover, inst.play, inst.follow)
     if tamper is not None:
-        rel = tamper(rel)
+        rel = tamper(rel.copy())  # a tamper may change the step in place
     label = f"esc/{g.players}p{g.sides}s/{rel.name}/dealer{inst.dealer}"
     statement = f"{rel.name} keeps ESC"
     started = time.perf_counter()
@@ -220,7 +232,7 @@ def step_check(
     # only the dealer's last play needs CARDS and VALUE (that it is no escoba): another seat
     # never plays the hand's last card, by TURN, so its end step is ruled out by ESC alone
     before = _premises(rules, g, inst.dealer, rel, end=bounded and inst.mover == inst.dealer)
-    claim = esc(rules, g, inst.dealer, rel.post)
+    claim = esc_after(rules, g, inst.dealer, rel.post)
     if most is not None and bounded:
         statement += f" and leaves no side more than {most} escobas"
         claim = claim & all_of(e <= most for e in rel.post.escobas)
@@ -314,7 +326,7 @@ def end_check(
     dealer = 0
     rel = _step(rules, g, dealer, mover, play, "end")
     if tamper is not None:
-        rel = tamper(rel)
+        rel = tamper(rel.copy())  # a tamper may change the step in place
     label = f"most/{g.players}p{g.sides}s/{play}/seat{mover}"
     statement = (
         f"when the hand ends (seat {mover} {play}s last) no side has more than {most} escobas"

@@ -301,8 +301,12 @@ class Most:
 
 
 @lru_cache(maxsize=64)
-def most_escobas(rules: EscobaRules, players: int, sides: int, budget: int = 2_000_000) -> Most:
-    """The most escobas a side (side 0, with every dealer) can make in one hand."""
+def most_escobas(
+    rules: EscobaRules, players: int, sides: int, budget: int = 2_000_000, total: int | None = None
+) -> Most:
+    """The most escobas a side (side 0, with every dealer) can make in one hand: `budget` states
+    for each search, `total` (None: no limit) for all of them, after which the most is not
+    proved (a search that would run for hours under rules far from the kept hands' ends)."""
     best: tuple[int, Line] | None = None
     nodes = 0
     proved = True
@@ -330,7 +334,13 @@ def most_escobas(rules: EscobaRules, players: int, sides: int, budget: int = 2_0
         for spend in (budget // 64, budget):
             undecided: list[_Game] = []
             for g in pending:
-                s = Search(g, n, n, spend)
+                if total is not None and nodes >= total:
+                    return Most(
+                        players, sides, 0, None, False, nodes,
+                        f"{n} escobas: the search's whole budget of {total:,} states spent",
+                    )  # fmt: skip
+                left = spend if total is None else min(spend, total - nodes)
+                s = Search(g, n, n, left)
                 out = s.run()
                 nodes += s.nodes
                 if isinstance(out, Line):
@@ -573,12 +583,19 @@ class SeatingScores:
 
 def seating_scores(
     rules: EscobaRules, players: int, sides: int, *, seed: int = 0, tries: int = 20,
-    rounds: int = 6, budget: int = 2_000_000,
+    rounds: int = 6, budget: int = 2_000_000, known: int | None = None,
+    total: int | None = None,
 ) -> SeatingScores:  # fmt: skip
     """The most a side scores in a hand of the seating, and a replayed hand for every score from 0
     up to it that one is found for: hands with each count of escobas from the search, their
-    cards' suits varied (`tries` times a count) to win more or fewer categories."""
-    most = most_escobas(rules, players, sides, budget)
+    cards' suits varied (`tries` times a count) to win more or fewer categories. With `known`, a
+    most escobas proved elsewhere (on the guarded relation): no exhaustive search, only hands
+    sought for each count up to it (20,000 states a count and dealer, a bounded time)."""
+    most = (
+        Most(players, sides, known, None, True, 0)
+        if known is not None
+        else most_escobas(rules, players, sides, budget, total)
+    )
     top = category_most(rules) + rules.escoba_points * most.value
     got: dict[int, Witness] = {}
     rng = random.Random(seed)
@@ -611,17 +628,37 @@ def seating_scores(
     return SeatingScores(players, sides, most, top, dict(sorted(got.items())))
 
 
+def reach(rules: EscobaRules, players: int, sides: int, budget: int = 20_000) -> dict[int, Witness]:
+    """Hands of the seating with 0, 1, 2 … escobas, each count sought with `budget` states per
+    dealer, up to the first count none is found for: where no kept hand replays (another
+    capture sum), the counts the relation's proof of the most is then asked from."""
+    got: dict[int, Witness] = {}
+    games = [_Game(rules, players, sides, d, 0) for d in range(players)]
+    n = 0
+    while True:
+        line = next(
+            (x for g in games if isinstance(x := Search(g, n, n, budget).run(), Line)), None
+        )
+        if line is None:
+            return got
+        order, plays = concrete(rules, line)
+        w = replay(rules, line.players, line.sides, line.dealer, order, plays)
+        got.setdefault(w.scores[0], w)
+        n += 1
+
+
 WITNESSES = Path(__file__).with_name("hand_score_witnesses.json")
 NAME = "hand-scores"
 
 
-def stored(rulebook: str) -> list[Witness]:
+def stored(rulebook: str, other: bool = False) -> list[Witness]:
     """The hands kept in `hand_score_witnesses.json` for a rulebook (none if the file is
-    missing)."""
+    missing); with `other`, those kept for another (to be tried under the rules at hand: a spec
+    of one's own, a book renamed)."""
     if not WITNESSES.is_file():
         return []
     data = json.loads(WITNESSES.read_text(encoding="utf-8"))
-    if data.get("rulebook") != rulebook:
+    if (data.get("rulebook") == rulebook) == other:
         return []
     return [
         Witness(
@@ -670,6 +707,12 @@ def seatings_of(rules: EscobaRules) -> list[tuple[int, int]]:
     return [(n, n) for n in rules.player_counts] + [(n, 2) for n in rules.team_player_counts]
 
 
+SEARCH_TOTAL = 3_000_000
+"""States the exhaustive search for the most escobas (`hand-scores`) may visit per seating, over
+all its counts and dealers: the book's seatings need about 40,000 each; rules far from the kept
+hands' (another capture sum) would take hours, and end `UNKNOWN` (the most not proved)."""
+
+
 @dataclass
 class Exact:
     """One seating's hand scores: the kept (and found) hands the engine replays, by score; the
@@ -709,19 +752,36 @@ def exact(
     never), and the most escobas proved on the guarded relation built from `relation` (default:
     `rules`; a test breaks one rule of the relation alone, the engine playing the book) — with
     `solver` False, the most escobas of the exhaustive search instead (`most_escobas`, about a
-    seventh of the CPU: `arbitro prove`'s default)."""
+    seventh of the CPU). Without `relation`, once per process for the same rules, question and
+    engine (score-bounds and most-escobas ask it alike: `escobas.shared`)."""
+    if relation is None:
+        return E_.shared(_exact, rules, players, sides, timeout, search, solver, _engine)
+    return _exact(rules, players, sides, timeout, search, solver, _engine, relation)
+
+
+def _exact(
+    rules: EscobaRules, players: int, sides: int, timeout: float, search: bool | None,
+    solver: bool, engine: object, relation: EscobaRules | None = None,
+) -> Exact:  # fmt: skip
+    """`exact`'s work; `engine` is the engine it replays through (a key only: `_engine`)."""
     rel = relation or rules
     shown: dict[int, Witness] = {}
     problems: list[str] = []
-    for h in stored(rules.rulebook):
+    own = stored(rules.rulebook)
+    for h in own or stored(rules.rulebook, other=True):
         if (h.players, h.sides) != (players, sides):
             continue
         try:
             w = replay(rules, players, sides, h.dealer, h.order, h.plays)
         except (ReplayError, ValueError) as e:
-            problems.append(str(e))
+            if own:  # another book's hands are only tried: one the rules refuse is no problem
+                problems.append(str(e))
             continue
         shown.setdefault(w.scores[0], w)
+    if solver and not shown and search is not False:
+        # nothing kept replays (a changed capture sum): the counts reached are found first, so
+        # that the relation is asked for its most from there, not from nothing up
+        shown.update(reach(rules, players, sides))
     reached = max((w.escobas for w in shown.values()), default=0)
     cats = category_most(rel)
 
@@ -729,7 +789,7 @@ def exact(
         if solver:
             m = E_.cached_most(rel, players, sides, reached, timeout)
         else:
-            s = E_.shared(most_escobas, rel, players, sides)
+            s = E_.shared(most_escobas, rel, players, sides, 2_000_000, SEARCH_TOTAL)
             m = E_.Most(players, sides, reached, s.value if s.proved else None, ())
         return m, (None if m.bound is None else cats + rel.escoba_points * m.bound)
 
@@ -737,7 +797,11 @@ def exact(
     if search or (
         search is None and top is not None and any(t not in shown for t in range(top + 1))
     ):
-        for t, w in seating_scores(rules, players, sides).witnesses.items():
+        # only hands are sought, for each count up to the most already bounded (on the relation,
+        # or by the exhaustive search): a bounded time
+        known = most.bound if most.bound is not None else reached
+        found = seating_scores(rules, players, sides, known=known)
+        for t, w in found.witnesses.items():
             shown.setdefault(t, w)
         if max((w.escobas for w in shown.values()), default=0) > reached:
             reached = max(w.escobas for w in shown.values())

@@ -28,6 +28,7 @@ from arbitro.model.schema import EscobaRules
 from arbitro.proofs import smt
 from arbitro.proofs.escoba import relation as R
 from arbitro.proofs.facts import STRUCTURE, Fact, Facts
+from arbitro.proofs.recording import once
 from arbitro.proofs.terms import (
     And,
     BoolTerm,
@@ -218,10 +219,24 @@ class Defined:
         return [c for c in dict.fromkeys(got) if c is not None and c != STRUCTURE]
 
 
+_DEFINED: dict[tuple[int, int, Callable[[str], bool]], tuple[Facts, Defined]] = {}
+
+
 def definitions(facts: Facts, defines: Callable[[str], bool]) -> Defined:
     """The conjuncts of the facts of the form `x == term` where `defines(x)` and the term mentions
     no unknown `defines` accepts, first equation per unknown; the other conjuncts, with the
-    definitions put in, are the rest."""
+    definitions put in, are the rest. Once per process for the same facts (a step's effects, a
+    deal's facts: built once, `relation.step`, `deal_state`) and the same `defines`."""
+    key = (id(facts), len(facts.items), defines)
+    got = _DEFINED.get(key)
+    if got is None or got[0] is not facts:
+        if len(_DEFINED) >= 1024:  # a long-lived process keeps a bounded memory
+            _DEFINED.clear()
+        got = _DEFINED[key] = (facts, _definitions(facts, defines))
+    return got[1]
+
+
+def _definitions(facts: Facts, defines: Callable[[str], bool]) -> Defined:
     terms: dict[str, Term] = {}
     clauses: dict[str, str] = {}
     kept: list[tuple[Fact, BoolTerm]] = []
@@ -254,6 +269,11 @@ def definitions(facts: Facts, defines: Callable[[str], bool]) -> Defined:
 
 def _after(name: str) -> bool:
     return name.startswith("'")
+
+
+def dealt(name: str) -> bool:
+    """Whether an unknown is one the deal defines (every one but the deck order's)."""
+    return not name.startswith("deck")
 
 
 def _before(rules: EscobaRules, rel: R.Relation, name: str) -> Facts:
@@ -291,6 +311,21 @@ def _before_terms(rules: EscobaRules, g: R.Seating) -> tuple[BoolTerm, BoolTerm,
     return one_place(rules, st), stock_shape(rules, g, st), _stock_before(rules, g, st)
 
 
+def after_terms(rules: EscobaRules, g: R.Seating, post: R.State) -> tuple[BoolTerm, BoolTerm]:
+    """ONE and SHAPE of the state after a step: built once per seating when the step's state
+    after it is the relation's own (its unknowns named alike in every step)."""
+    st, one, shape = _after_terms(rules, g)
+    if R.names(post) == R.names(st):
+        return one, shape
+    return one_place(rules, post), stock_shape(rules, g, post)
+
+
+@functools.lru_cache(maxsize=16)
+def _after_terms(rules: EscobaRules, g: R.Seating) -> tuple[R.State, BoolTerm, BoolTerm]:
+    st = R.state_unknowns("'", g, R.positions(rules, g.players))
+    return st, one_place(rules, st), stock_shape(rules, g, st)
+
+
 def _stock_before(rules: EscobaRules, g: R.Seating, st: R.State) -> Facts:
     """The part of what a step assumes before it that is about the stock and the deal number
     alone (`well_formed`'s and SHAPE's): what SHAPE after the step is asked of."""
@@ -325,7 +360,7 @@ def step_check(
     checked too (every guard, no claim)."""
     rel = R.step(rules, inst.seating, inst.dealer, inst.mover, inst.play, inst.follow, domain=False)
     if tamper is not None:
-        rel = tamper(rel)
+        rel = tamper(rel.copy())  # a tamper may change the step in place
     g = inst.seating
     label = f"{name}/{g.players}p{g.sides}s/{rel.name}/dealer{inst.dealer}"
     statement = f"{rel.name} keeps {name}"
@@ -333,7 +368,7 @@ def step_check(
     if inst.follow == "end":
         claims = [cards_at_end(rules, g, rel)]
     else:
-        claims = [one_place(rules, rel.post), stock_shape(rules, g, rel.post)]
+        claims = list(after_terms(rules, g, rel.post))
     drop = {rules.cid(c) for c in CHOICE}
     moves = Facts([*(f for f in rel.guards if f.clause not in drop), *rel.follow_guards])
     # the effects define the state after the step: the claims are asked of their terms
@@ -510,7 +545,13 @@ def cards_at_end(rules: EscobaRules, g: R.Seating, rel: R.Relation) -> BoolTerm:
 
 
 def deal_state(rules: EscobaRules, g: R.Seating, dealer: int) -> tuple[Facts, R.State, list[Vec]]:
-    """The state after the opening deal from a deck order (the order's kinds as unknowns)."""
+    """The state after the opening deal from a deck order (the order's kinds as unknowns). Built
+    once per process for the same rules and deal (conservation, table-rest and the escobas'
+    invariant ask for the same deals); never changed in place."""
+    return once(_deal_state, rules, g, dealer)
+
+
+def _deal_state(rules: EscobaRules, g: R.Seating, dealer: int) -> tuple[Facts, R.State, list[Vec]]:
     have = R.present(rules)
     vals = R.values(rules)
     n = sum(have)
@@ -591,7 +632,7 @@ def deal_check(rules: EscobaRules, g: R.Seating, dealer: int, name: str, timeout
     core: dict[str, None] = {}
     # the deal defines the state it leaves from the deck order: each part is asked of the deck
     # order's facts alone, with the definitions put in the claim
-    defs = definitions(f, lambda n: not n.startswith("deck"))
+    defs = definitions(f, dealt)
     for part in PARTS[name]:
         claim = part(rules, g, st)
         out = smt.check(
@@ -702,6 +743,7 @@ __all__ = [
     "conservation",
     "deal_check",
     "deal_state",
+    "dealt",
     "holds_on",
     "induction",
     "instances",

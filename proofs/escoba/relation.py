@@ -32,12 +32,13 @@ guard's solutions: that is what `proofs.refine` compares with the engine's `lega
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from arbitro.model.escoba.cards import RANK_NAMES, SUIT_NAMES
 from arbitro.model.schema import EscobaRules
 from arbitro.proofs.facts import Facts
+from arbitro.proofs.recording import once
 from arbitro.proofs.terms import (
     BoolTerm,
     Int,
@@ -195,6 +196,17 @@ class Relation:
     follow_guards: Facts = field(default_factory=Facts)  # of what follows it
     effects: Facts = field(default_factory=Facts)
 
+    def copy(self) -> Relation:
+        """The step with its facts in lists of their own: one to break a rule of in place (`step`
+        hands every asker the same step)."""
+        return replace(
+            self,
+            domain=Facts(self.domain),
+            guards=Facts(self.guards),
+            follow_guards=Facts(self.follow_guards),
+            effects=Facts(self.effects),
+        )
+
     @property
     def guard(self) -> Facts:
         """The step's whole guard: the play's and what follows it."""
@@ -247,7 +259,16 @@ def step(
     domain: bool = True,
 ) -> Relation:
     """The step where `mover` makes a `play` and `follow` comes after it (`domain`: whether to
-    state the unknowns' ranges too, which a proof stating its own premises does not read)."""
+    state the unknowns' ranges too, which a proof stating its own premises does not read). Built
+    once per process for the same rules and step (conservation, table-rest and the escobas'
+    invariant ask for the same steps): a step is never changed in place, a test that breaks one
+    rule of it makes a new one."""
+    return once(_step, rules, g, dealer, mover, play, follow, domain)
+
+
+def _step(
+    rules: EscobaRules, g: Seating, dealer: int, mover: int, play: str, follow: str, domain: bool
+) -> Relation:
     r = rules
     have = present(r)
     vals = values(r)

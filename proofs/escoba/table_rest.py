@@ -210,7 +210,7 @@ def deal_check(rules: EscobaRules, g: R.Seating, timeout: float) -> Check:
     claim = any_of(captured_worth(rules, st).eq(cs * m) for m in multiples)
     # asked of the deck order's facts with the state the deal leaves put in (as `conservation`
     # asks the deal); whether a deal can happen at all is `conservation`'s deal check
-    defs = I.definitions(f, lambda n: not n.startswith("deck"))
+    defs = I.definitions(f, I.dealt)
     out = smt.check(defs.rest.items, defs([~claim]), timeout=timeout, minimise=False, values=False)
     if out.status == "unsat":
         core = (*out.core, *(c for c in defs.used([claim]) if c not in out.core))
@@ -410,7 +410,7 @@ def ceiling_checks(
         started = time.perf_counter()
         f, st, _ = I.deal_state(guard or rules, g, 0)
         claim = free(rules, st.table, _by_value(rules, st.table))
-        defs = I.definitions(f, lambda n: not n.startswith("deck"))
+        defs = I.definitions(f, I.dealt)
         got = smt.check(defs.rest.items, defs([~claim]), timeout=timeout, minimise=False,
                         values=False)  # fmt: skip
         label = f"free/{g.players}p{g.sides}s/deal"

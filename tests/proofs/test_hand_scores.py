@@ -141,15 +141,17 @@ def test_the_rest_counted_as_an_escoba_raises_the_most() -> None:
     assert H.most_escobas(BOOK, 2, 2).value == 14
 
 
-def test_most_escobas_is_asked_for_by_name_only() -> None:
-    """The relation's proof of the most escobas is dear: `prove` runs it with `--property
-    most-escobas`, not by default."""
-    from arbitro.proofs.runner import check_properties
+def test_the_relation_s_proof_of_the_most_escobas_runs_by_default_and_the_search_by_name() -> None:
+    """`prove` runs `most-escobas` (the most escobas unsat on the guarded relation) by default,
+    and score-bounds takes its most from the same proof (one job: proved once); the exhaustive
+    search (`hand-scores`) and table-ceiling are asked for by name."""
+    from arbitro.proofs.runner import TOGETHER, check_properties
 
-    assert "most-escobas" not in check_properties(None)
+    assert "most-escobas" in check_properties(None)
+    assert "hand-scores" not in check_properties(None)
     assert "table-ceiling" not in check_properties(None)
-    assert "hand-scores" in check_properties(None)
-    assert check_properties(["most-escobas"]) == ["most-escobas"]
+    assert check_properties(["hand-scores"]) == ["hand-scores"]
+    assert any({"score-bounds", "most-escobas"} <= set(g) for g in TOGETHER)
 
 
 @pytest.mark.slow
@@ -167,3 +169,35 @@ def test_on_the_relation_the_book_s_sets_are_exact_and_an_engine_counting_twice_
     assert bad.verdict is Verdict.REFUTED
     wit = next(c.witness for c in bad.checks if c.verdict is Verdict.REFUTED)
     assert wit is not None and "above the" in wit.text
+
+
+FOURTEEN = dataclasses.replace(BOOK, rulebook="escoba-es-fourteen", capture_sum=14)
+"""The spec mutant `escoba-es-capture-sum`: a capture makes 14, under an id of its own."""
+
+
+def test_hands_kept_for_another_book_are_tried_only() -> None:
+    """A spec of one's own (another id) is given the kept hands to try; the book is not."""
+    kept = H.stored("escoba-es")
+    assert not H.stored("escoba-es", other=True)
+    assert not H.stored("my-escoba")
+    assert len(H.stored("my-escoba", other=True)) == len(kept)
+
+
+def test_under_a_capture_sum_of_14_hands_are_found_up_to_the_pack_s_bound() -> None:
+    """No kept hand replays under a capture sum of 14 (the first capture of 15 is refused), so
+    hands are sought count by count: up to 220 // 14 = 15 escobas for two players (the pack's
+    worth bounds the captures), each replayed by the changed engine and refused by the book's."""
+    got = H.reach(FOURTEEN, 2, 2)
+    assert max(w.escobas for w in got.values()) == 220 // 14
+    w = max(got.values(), key=lambda x: x.escobas)
+    assert H.replay(FOURTEEN, 2, 2, w.dealer, w.order, w.plays).scores == w.scores
+    with pytest.raises(H.ReplayError):
+        H.replay(BOOK, 2, 2, w.dealer, w.order, w.plays)
+
+
+def test_the_search_cut_short_proves_no_most() -> None:
+    """The exhaustive search has a budget over all its counts: spent, the most is not proved
+    (the seating UNKNOWN), never taken from the hands found so far."""
+    m = H.most_escobas(BOOK, 2, 2, total=1_000)
+    assert not m.proved and "1,000 states spent" in m.reason
+    assert H.most_escobas(BOOK, 2, 2, total=H.SEARCH_TOTAL).value == 14

@@ -180,11 +180,18 @@ def test_a_changed_bonus_moves_the_greatest_hand_by_the_book_s_difference() -> N
     assert hand.score == book.score - 50 * clean
 
 
-class JokersAtFiveHundred:
-    """The Samba and Canasta engine with a bug planted: a joker held costs 500, not 50."""
+class _Rescored:
+    """The Samba and Canasta engine with a bug planted in its scoring: each side's `category`
+    moves by `change` for each thing `counted` finds in its final position."""
+
+    category = ""
+    change = 0
 
     def __getattr__(self, name: str) -> Any:
         return getattr(RUMMY, name)
+
+    def counted(self, state: Any, side: int) -> int:
+        raise NotImplementedError
 
     def last_hand(self, state: Any) -> HandResult | None:
         real = RUMMY.last_hand(state)
@@ -192,14 +199,20 @@ class JokersAtFiveHundred:
             return None
         cats = []
         for side in range(len(real.categories)):
-            held = [
-                c for seat in range(side, state.players, state.sides) for c in state.hands[seat]
-            ]
-            jokers = sum(1 for c in held if C.kind_of(RUMMY.card_name(c)) == C.JOKER)
             c = dict(real.categories[side])
-            c["hand"] -= 450 * jokers
+            c[self.category] += self.change * self.counted(state, side)
             cats.append(c)
         return HandResult(real.reason, tuple(sum(c.values()) for c in cats), tuple(cats))
+
+
+class JokersAtFiveHundred(_Rescored):
+    """The Samba and Canasta engine with a bug planted: a joker held costs 500, not 50."""
+
+    category, change = "hand", -450
+
+    def counted(self, state: Any, side: int) -> int:
+        held = [c for seat in range(side, state.players, state.sides) for c in state.hands[seat]]
+        return sum(1 for c in held if C.kind_of(RUMMY.card_name(c)) == C.JOKER)
 
 
 def test_score_bounds_reports_the_gap_to_the_hands_played() -> None:
@@ -364,28 +377,23 @@ def test_the_gaps_per_seating_set_each_group_s_best_hand_against_its_own_bounds(
     assert (rows[2]["min"]["bound"], rows[2]["max"]["bound"]) == tuple(whole)
 
 
-class SambasAtTwoThousand:
+def _sambas(state: Any, side: int) -> int:
+    """The side's melds of seven cards of seven ranks: its sambas (samba-es, *Samba*)."""
+    return sum(
+        1
+        for m in state.table[side].melds
+        if len(m.cards) == 7 and len({RUMMY.card_name(c)[:-1] for c in m.cards}) == 7
+    )
+
+
+class SambasAtTwoThousand(_Rescored):
     """The Samba and Canasta engine with a bug planted: a samba earns 2000, not the book's 1500
     (samba-es, *Premios y honores*)."""
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(RUMMY, name)
+    category, change = "canastas", 500
 
-    def last_hand(self, state: Any) -> HandResult | None:
-        real = RUMMY.last_hand(state)
-        if real is None:
-            return None
-        cats = []
-        for side in range(len(real.categories)):
-            sambas = sum(
-                1
-                for m in state.table[side].melds
-                if len(m.cards) == 7 and len({RUMMY.card_name(c)[:-1] for c in m.cards}) == 7
-            )
-            c = dict(real.categories[side])
-            c["canastas"] += 500 * sambas
-            cats.append(c)
-        return HandResult(real.reason, tuple(sum(c.values()) for c in cats), tuple(cats))
+    def counted(self, state: Any, side: int) -> int:
+        return _sambas(state, side)
 
 
 @pytest.mark.slow
@@ -402,12 +410,7 @@ def test_a_samba_scored_wrong_plays_a_kept_hand_past_the_proved_greatest(
     assert entry["chooser"].startswith("gather-")
     hand = S.replay_kept(SAMBA_ES, entry)
     state = _final(SAMBA_ES, hand)
-    sambas = sum(
-        1
-        for m in state.table[hand.side].melds
-        if len(m.cards) == 7 and len({RUMMY.card_name(c)[:-1] for c in m.cards}) == 7
-    )
-    assert sambas >= 8
+    assert _sambas(state, hand.side) >= 8
     assert scoring.bounds(SAMBA_ES, 60.0).verdict is Verdict.PROVED
     monkeypatch.setattr(S, "_engine", SambasAtTwoThousand)
     out = scoring.bounds(SAMBA_ES, 60.0)

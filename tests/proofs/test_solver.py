@@ -17,8 +17,10 @@ from arbitro.proofs.terms import (
     Evaluator,
     Int,
     IntTerm,
+    Term,
     all_of,
     any_of,
+    children,
     implies,
     ite,
     substitute,
@@ -178,3 +180,56 @@ def test_a_refutation_carries_the_decoded_assignment() -> None:
 def test_a_name_the_script_cannot_quote_is_refused() -> None:
     with pytest.raises(ValueError, match="may not hold"):
         smt.check([], [Int("a|b") >= 0], timeout=1)
+
+
+def _walked(facts: list[BoolTerm]) -> str:
+    """The script written root by root, each walked on its own (`terms.postorder` leaving out
+    what was written), with each sub-term's parents counted by a walk of their own: what the
+    one-walk plan must reproduce."""
+    script = smt._Script()
+    seen: set[int] = set()
+    todo: list[Term] = list(facts)
+    while todo:
+        t = todo.pop()
+        if id(t) not in seen:
+            seen.add(id(t))
+            for c in children(t):
+                script.parents[id(c)] = script.parents.get(id(c), 0) + 1
+                todo.append(c)
+    for f in facts:
+        script.assert_(f)
+    assert not script.plan  # nothing planned: every root walked
+    return script.text()
+
+
+def _planned(facts: list[BoolTerm]) -> str:
+    script = smt._Script()
+    script.share(facts)
+    for f in facts:
+        script.assert_(f)
+    return script.text()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(bool_terms(), min_size=1, max_size=6), st.randoms(use_true_random=False))
+def test_the_planned_script_is_the_one_walked_root_by_root(
+    roots: list[BoolTerm], rnd: object
+) -> None:
+    """Roots sharing sub-terms (the same objects used again, some roots twice): the script planned
+    in one walk is the text of one walk per root, definitions and all."""
+    import random
+
+    assert isinstance(rnd, random.Random)
+    facts = list(roots)
+    pick = rnd.choice
+    facts += [pick(roots) & pick(roots), ~pick(roots), implies(pick(roots), pick(roots))]
+    facts += [pick(roots) | ~pick(facts)]
+    facts.append(facts[0])
+    assert _planned(facts) == _walked(facts)
+    # written out of the planned order, the plan is given up and the text is still a whole script
+    script = smt._Script()
+    script.share(facts)
+    script.assert_(facts[-2])
+    for f in facts:
+        script.assert_(f)
+    assert script.at == len(script.plan)

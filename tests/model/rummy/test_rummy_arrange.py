@@ -13,7 +13,14 @@ import random
 
 import pytest
 
-from arbitro.model.rummy.arrange import Need, greedy_reaches, places_all, reaches, search_reaches
+from arbitro.model.rummy.arrange import (
+    Need,
+    greedy_reaches,
+    placed_bound,
+    places_all,
+    reaches,
+    search_reaches,
+)
 from arbitro.model.rummy.cards import distinct, is_red_three, remove
 from arbitro.model.rummy.laying import lay_candidates
 from arbitro.model.rummy.melds import (
@@ -162,6 +169,28 @@ def test_reaches_matches_brute_force(book: str) -> None:
             best = max((_points(t, n[1]) - base for n in states if len(n[0]) >= keep), default=-1)
             assert reaches(t, hand, melds, best, keep), (book, hand, melds, keep, best)
             assert not reaches(t, hand, melds, best + 1, keep), (book, hand, melds, keep, best)
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_the_placed_bound_never_cuts_what_can_be_placed(book: str) -> None:
+    """`placed_bound` only settles searches that would fail: it is never below the most points
+    the brute force places keeping 0, 1 or 2 cards, and it is below what every card but the
+    threes is worth in some of these hands (or it would settle nothing)."""
+    rules = R(book)
+    t = tables(rules)
+    rng = random.Random(f"bound:{book}")
+    tighter = 0
+    for _ in range(40):
+        hand, melds = random_case(rules, rng)
+        base = _points(t, melds)
+        states = explore(t, hand, melds, allow_black=False)
+        loose = sum(t.points[c] for c in hand if c >> 2 != 1)  # every card but the threes
+        for keep in (0, 1, 2):
+            best = max((_points(t, n[1]) - base for n in states if len(n[0]) >= keep), default=-1)
+            bound = placed_bound(t, hand, melds, keep)
+            assert bound >= best, (book, hand, melds, keep, best, bound)
+            tighter += bound < loose
+    assert tighter > 10
 
 
 @pytest.mark.parametrize(
