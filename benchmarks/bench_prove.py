@@ -19,11 +19,14 @@ full-size play, the kept hands and built positions), each per game family: CPU, 
 state. The 5-minute target is the configurations' part (#22: "over the explorer configurations").
 `--refine-scale F` samples F of the default states of full-size play and extrapolates that part
 by the states (the full run takes about an hour of CPU, most of it the sampled rummy states); the
-configurations and the kept hands are walked whole either way.
+configurations and the kept hands are walked whole either way. `--sampled-only` measures the
+sampled part alone (per rulebook: CPU, states, CPU a state and the minutes its 100,000 take),
+the quick way to follow the cost of a sampled state.
 
 Usage: uv run python benchmarks/bench_prove.py [--jobs 2] [--defaults-only] [--refine-only]
                                                [--refine-scale F]
        uv run python benchmarks/bench_prove.py --mutants-only
+       uv run python benchmarks/bench_prove.py --sampled-only --refine-scale 0.01 [--book B]
 """
 
 from __future__ import annotations
@@ -231,6 +234,45 @@ def measure_refine(scale: float = 1.0) -> None:
               + ("" if r.ok else f" ({r.unavailable or 'DISAGREES'})"))  # fmt: skip
 
 
+def measure_sampled(scale: float, books: list[str]) -> None:
+    """The sampled part of `prove --refine` alone (no configuration, no kept hand): `scale` of
+    the `SAMPLES` states of each rulebook, split over its seatings as the command splits them
+    (the same seeds, so the same states as the command's first ones), the refiner built for
+    each seating before its walk is timed; CPU a state per rulebook and per game family. A
+    refiner compiles some of its checks when it first needs them (Escoba's per mover and dealer,
+    about 20 s a seating), so at a small `scale` that book's figure is an over-estimate."""
+    from arbitro.model.schema import rules_for
+    from arbitro.proofs import refine
+    from arbitro.proofs.explore_config import model_for_rulebook
+
+    per_family: dict[str, list[float]] = {}
+    for book in books:
+        rules = rules_for(book, None)
+        model = model_for_rulebook(book)
+        seatings = list(model.seatings(rules))
+        n = max(1, round(refine.SAMPLES * scale) // len(seatings))
+        cpu = 0.0
+        states = 0
+        for seating in seatings:
+            check = refine.refiner_for(rules, seating)
+            rep = refine.sampled(model, rules, seating, n, rulebook=book, check=check)
+            if not rep.ok:
+                print(f"  {rep.target}: DISAGREES ({rep.first})")
+            cpu += rep.cpu_seconds
+            states += rep.states
+        fam = refine.family(rules)
+        got = per_family.setdefault(fam, [0.0, 0.0])
+        got[0] += cpu
+        got[1] += states
+        print(
+            f"  sampled {book:<12} {cpu:7.1f} s CPU  {states:>7,} states  "
+            f"{1000 * cpu / max(states, 1):6.2f} ms a state  "
+            f"~{cpu / max(states, 1) * refine.SAMPLES / 60:5.1f} min CPU for {refine.SAMPLES:,}"
+        )
+    for fam, (cpu, states) in sorted(per_family.items()):
+        print(f"  sampled {fam:<12} {1000 * cpu / max(states, 1):6.2f} ms a state")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--jobs", type=int, default=2)
@@ -245,6 +287,17 @@ def main() -> None:
         metavar="F",
         help="sample F of prove --refine's full-size states (0 < F <= 1) and extrapolate",
     )
+    p.add_argument(
+        "--sampled-only",
+        action="store_true",
+        help="only prove --refine's sampled part (with --refine-scale F: F of its states)",
+    )
+    p.add_argument(
+        "--book",
+        action="append",
+        metavar="RULEBOOK",
+        help="with --sampled-only: these rulebooks (default: every rulebook)",
+    )
     args = p.parse_args()
     if not 0 < args.refine_scale <= 1:
         p.error(f"--refine-scale must be in (0, 1], got {args.refine_scale}")
@@ -252,6 +305,10 @@ def main() -> None:
     for line in mutation_rates():
         print(line)
     if args.mutants_only:
+        return
+    if args.sampled_only:
+        measure_sampled(args.refine_scale, args.book or rulebook_ids())
+        print(f"total {time.perf_counter() - started:.1f} s")
         return
     if not args.refine_only:
         measure("defaults", False, args.jobs, args.timeout)

@@ -103,9 +103,9 @@ class _Group:
     """Facts that read the same slots: compiled together (one argument per slot), their
     failures remembered by the slots' values — the last ones, compared first (often the very
     same objects); then by the slots' identities (an entry keeps its objects alive, so an
-    identity found there is of the same object); then by value."""
+    identity found there is of the same object); any other value is evaluated."""
 
-    __slots__ = ("bits", "byid", "fn", "key", "last", "memo", "one", "used", "which")
+    __slots__ = ("bits", "byid", "fn", "key", "last", "one", "used", "which")
 
     def __init__(
         self, used: tuple[int, ...], which: tuple[int, ...], fn: Callable[..., Any]
@@ -120,7 +120,6 @@ class _Group:
         # a group of no slot is evaluated at the first call, when every slot is new
         self.bits = sum(1 << i for i in used) or -1
         self.last: tuple[int, ...] = ()
-        self.memo: dict[Any, tuple[int, ...]] = {}
         self.byid: dict[Any, tuple[Any, tuple[int, ...]]] = {}
 
 
@@ -194,17 +193,14 @@ class SlotChecker:
                 if hit is not None:
                     got = hit[1]
                 else:
-                    got = g.memo.get(v)  # type: ignore[assignment]
-                    if got is None:
-                        out = g.fn(v) if one >= 0 else g.fn(*v)
-                        got = (
-                            ()
-                            if all(out)
-                            else tuple(itertools.compress(g.which, map(operator.not_, out)))
-                        )
-                        if len(g.memo) >= self.MEMORY:
-                            g.memo.clear()
-                        g.memo[v] = got
+                    # (remembered by identity only: a value met again in another object was
+                    # about one evaluation in twenty, not worth hashing every value twice)
+                    out = g.fn(v) if one >= 0 else g.fn(*v)
+                    got = (
+                        ()
+                        if all(out)
+                        else tuple(itertools.compress(g.which, map(operator.not_, out)))
+                    )
                     if len(g.byid) >= self.MEMORY:
                         g.byid.clear()
                     g.byid[ident] = (v, got)

@@ -90,7 +90,7 @@ def _table_ceiling(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) 
 def _escoba_bounds(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
     from arbitro.proofs.escoba import scoring
 
-    return scoring.score_bounds(rules, timeout)
+    return scoring.score_bounds(rules, timeout, solver=True)
 
 
 def _hand_scores(rules: EscobaRules, timeout: float, _: Mapping[str, Result]) -> Result:
@@ -182,8 +182,10 @@ PROPERTIES: tuple[Property, ...] = (
         "escoba",
         "for every seating, the exact set of a side's hand scores: the most escobas from an "
         "exhausted search over the guarded relation's plays, and a replayed hand for every score "
-        "up to the most (--property most-escobas proves the same most unsat on the relation)",
+        "up to the most (not run by default: --property hand-scores; most-escobas proves the "
+        "same most unsat on the relation)",
         _hand_scores,
+        default=False,
     ),
     Property(
         "table-ceiling",
@@ -200,9 +202,8 @@ PROPERTIES: tuple[Property, ...] = (
         "escoba",
         "for every seating, the exact set of a side's hand scores: the most escobas unsat above "
         "on the guarded relation (an inductive invariant over its steps), and a replayed hand for "
-        "every score up to the most (not run by default: --property most-escobas)",
+        "every score up to the most",
         _most_escobas,
-        default=False,
     ),
     Property(
         "book-numbers",

@@ -240,10 +240,10 @@ def suit_options(
                     break
                 if all(rem[k] for k in range(i, i + length)):
                     for k in range(i, i + length):
-                        rem[k] -= 1
+                        rem[k] = rem[k] - 1
                     runs(rem, i, length, comp + (length >= done))
                     for k in range(i, i + length):
-                        rem[k] += 1
+                        rem[k] = rem[k] + 1
                 else:
                     break
 
@@ -261,17 +261,17 @@ def suit_options(
                 k = hi + er + 1
                 if k >= n or not rem[k]:
                     break
-                rem[k] -= 1
+                rem[k] = rem[k] - 1
                 er += 1
             for k in range(hi + 1, hi + er + 1):
-                rem[k] += 1
+                rem[k] = rem[k] + 1
             k = lo - el - 1
             if k < 0 or not rem[k] or size + el + 1 > smax:
                 break
-            rem[k] -= 1
+            rem[k] = rem[k] - 1
             el += 1
         for k in range(lo - el, lo):
-            rem[k] += 1
+            rem[k] = rem[k] + 1
 
     extend(0, list(counts), 0)
     return tuple(sorted(results, key=lambda o: sum(o[0])))
@@ -307,9 +307,9 @@ def split(t: Tables, cards: Iterable[int]) -> Split:
         elif LOWEST_NATURAL <= c < JOKER:
             p = seq_pos[c >> 2]
             if sequences and p >= 0:
-                seq[c & 3][p] += 1
+                seq[c & 3][p] = seq[c & 3][p] + 1
             else:
-                other[c >> 2] += 1
+                other[c >> 2] = other[c >> 2] + 1
         elif c in BLACK_THREES:
             black += 1
         else:
@@ -433,7 +433,7 @@ def greedy_reaches(
         j = i + 1
         while j < size and cards[j] >> 2 == k:
             j += 1
-        counts[k] += j - i
+        counts[k] = counts[k] + (j - i)
         i = j
     pts = t.points
     placed = got = 0
@@ -568,10 +568,10 @@ def search_reaches(
         for add, _comp, left in reversed(moves[s]):
             # kept naturals are counted by the sets part through `avail`
             for rank, k in left:
-                avail[rank] += k
+                avail[rank] = avail[rank] + k
             hit = dfs(s + 1, seq_pts + add, avail)
             for rank, k in left:
-                avail[rank] -= k
+                avail[rank] = avail[rank] - k
             if hit:
                 return True
         return False
@@ -611,7 +611,7 @@ def placed_bound(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], kee
         if c < LOWEST_THREE or c == JOKER:
             wilds += 1
         elif c >= LOWEST_NATURAL:
-            per_rank[c >> 2] += 1
+            per_rank[c >> 2] = per_rank[c >> 2] + 1
             bits |= seq_bit[c]
     covered = 0
     if bits and t.sequences:
@@ -826,10 +826,10 @@ def places_all(
             return sets_ok(tuple(avail), done)
         for _add, comp, left in moves[s]:
             for rank, k in left:
-                avail[rank] += k
+                avail[rank] = avail[rank] + k
             hit = dfs(s + 1, avail, done + comp)
             for rank, k in left:
-                avail[rank] -= k
+                avail[rank] = avail[rank] - k
             if hit:
                 return True
         return False
@@ -931,8 +931,8 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
             if n < comp:
                 if not merging:
                     needs.append(comp - n)
-                size[m.key] += n
-                nat[m.key] += n - w
+                size[m.key] = size[m.key] + n
+                nat[m.key] = nat[m.key] + (n - w)
                 takes_natural[m.key] = True
             else:
                 done += 1
@@ -950,7 +950,7 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
                 seq_bits |= seq_bit[c]
             if n < comp:
                 needs.append(comp - n)
-                seq[m.key] += n
+                seq[m.key] = seq[m.key] + n
             else:
                 done += 1
                 clean += 1
@@ -1017,8 +1017,8 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
     rank_count = sh.rank_count
     for rank in sh.ranks:
         k = rank_count[rank]
-        nat[rank] += k
-        size[rank] += k
+        nat[rank] = nat[rank] + k
+        size[rank] = size[rank] + k
     wilds = f.freeable + sh.wilds
     by_seq = 0
     if t.sequences:
@@ -1027,7 +1027,7 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
         counts = sh.counts
         for c in sh.distinct:
             if seq_bit[c]:
-                seq[c & 3] += counts[c]
+                seq[c & 3] = seq[c & 3] + counts[c]
         for k in seq:
             by_seq += k // comp
     least = max(1, comp - t.wild_cap)

@@ -91,7 +91,11 @@ def total_of(vectors: Sequence[Sequence[int]]) -> Vector:
     got = _TOTALS.get(key)
     if got is not None:
         return got[1]
-    out = tuple(map(sum, zip(*vectors, strict=True)))
+    # added up in turn through `plus`, whose memory answers the sums begun before (every hand
+    # but one, when the last one changed)
+    out: Vector = vectors[0]  # type: ignore[assignment]
+    for v in vectors[1:]:
+        out = plus(out, v)
     if len(_TOTALS) >= 1 << 14:
         _TOTALS.clear()
     _TOTALS[key] = (tuple(vectors), out)  # type: ignore[arg-type]
@@ -297,6 +301,8 @@ def turn_scalars(pre: Mapping[str, Any], mover: int, after: int, passes: bool) -
 
 def _touched(before: list[Vector], after: list[Vector]) -> tuple[list[Vector], list[Vector]]:
     """The melds only in `before` and those only in `after` (multisets of melds)."""
+    if len(before) == len(after) and all(map(operator.is_, before, after)):
+        return [], []  # the same meld objects (`counts` gives one object per pile read again)
     b = Counter(tuple(m) for m in before)
     a = Counter(tuple(m) for m in after)
     return list((b - a).elements()), list((a - b).elements())

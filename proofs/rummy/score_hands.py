@@ -780,7 +780,8 @@ def gathered_melds(rules: RummyRules, pool: Sequence[int]) -> list[list[int]]:
     escaleras of the top *:sequence-max positions of each suit while the copies last (sambas),
     every wild in one meld where wilds alone make a canasta (*:wild-canasta), then the
     naturals of a rank in one set (as many as a finished set may hold), the ranks worth most
-    first."""
+    first; where a side may keep two sets of a rank (*:several-sets-same-rank), the naturals
+    a finished set cannot take are a second set, with the wilds that make it a canasta."""
     engine = _engine()
     by_name: dict[str, list[int]] = {}
     for c in pool:
@@ -808,6 +809,18 @@ def gathered_melds(rules: RummyRules, pool: Sequence[int]) -> list[list[int]]:
         cards = [c for suit in C.SUITS for c in by_name.get(C.RANKS[r] + suit, [])]
         if len(cards) >= rules.set_min:
             out.append(cards[:cap])
+            # where a side may keep two sets of a rank (*:several-sets-same-rank), the rest
+            # is a second
+            more = [] if cap is None else cards[cap:]
+            if rules.several_sets_same_rank and len(more) >= rules.set_min:
+                # with the wilds that make it a canasta, where a set may hold that many
+                short = rules.completed_size - len(more)
+                wilds = [c for x, cs in by_name.items() if _wild(x) for c in cs]
+                if 0 < short <= rules.wild_cap and len(wilds) >= short:
+                    for c in wilds[:short]:
+                        by_name[_engine().card_name(c)].remove(c)
+                    more += wilds[:short]
+                out.append(more)
     return out
 
 
@@ -855,10 +868,12 @@ def _gather_order(
     order: list[int | None] = [base[i] if i in fixed else None for i in range(len(base))]
     for i, c in zip(targets, wanted, strict=False):
         order[i] = c
-    for c in wanted[: len(targets)]:
+    for c in wanted:
         pool.remove(c)
+    # the cards no meld holds first, then the melds' cards left over (among cards of one cost)
     left = sorted(
-        pool, key=lambda c: (hold_cost(rules, c), in_classes(_kind(c), rules.upcard_cover))
+        pool + wanted[len(targets) :],
+        key=lambda c: (hold_cost(rules, c), in_classes(_kind(c), rules.upcard_cover)),
     )
     return [c if c is not None else left.pop(0) for c in order]
 

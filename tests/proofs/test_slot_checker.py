@@ -1,7 +1,7 @@
 """The refiner's fast paths answer exactly as the plain evaluation does.
 
-`facts.SlotChecker` remembers each group's failing facts by its slots' values (by identity first,
-then by value); `terms.Evaluator(..., exact=True)` unpacks its values at once, and with `slots`
+`facts.SlotChecker` remembers each group's failing facts by its slots' values (the last ones, and
+by identity); `terms.Evaluator(..., exact=True)` unpacks its values at once, and with `slots`
 takes them a slot at a time; the rummy refiner's vector sums are remembered by their operands. Each is compared here with the plain
 computation on random values, with objects reused, rebuilt equal and changed, so that an answer
 remembered for other values, or a stale one, fails the test."""
