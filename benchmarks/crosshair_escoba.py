@@ -48,7 +48,13 @@ from typing import Any
 os.environ["ARBITRO_NATIVE"] = "0"
 
 ROOT = Path(__file__).resolve().parent.parent
-CONTRACTS = ("cards_conserved", "captures_sum_to_target", "capture_forced", "turn_passes")
+CONTRACTS = (
+    "cards_conserved",
+    "captures_sum_to_target",
+    "capture_forced",
+    "capture_effects",
+    "turn_passes",
+)
 """The contracts of `arbitro.proofs.escoba.contracts`, in the order they are checked."""
 ITERATIONS = 60
 """Paths CrossHair explores per contract by default."""

@@ -21,6 +21,10 @@ play `legal_actions` lists:
   (escoba-es:capture-sum, escoba-es:capture-choice);
 - `capture_forced`: under rules that force captures a card is laid only when no group of the
   table makes the sum with it, and a card that can capture is never laid (escoba-es:capture-forced);
+- `capture_effects`: while the deal goes on, a capture moves its group and the card played to the
+  mover's side's pile, makes that side the last to capture and is an escoba exactly when it
+  leaves the table bare; a lay puts its card on the table (escoba-es:escoba-points,
+  escoba-es:last-capturer-takes-rest);
 - `turn_passes`: after `apply` the next seat in the play direction is to move while a hand holds a
   card, the seat after the dealer once every hand is empty and a deal is left (with the hands
   dealt again), nobody at the end of the hand (escoba-es:play-direction, escoba-es:redeal-size,
@@ -88,6 +92,10 @@ def contract_rules() -> EscobaRules:
     return _RULES[0] if _RULES else prepare()
 
 
+SURE_SLOTS: Final = 3
+"""The table's slots that CrossHair's paths fill more often than not (see `position`)."""
+
+
 def pick(value: int, options: range) -> int:
     """The option ``value`` names, found by comparisons: every int names one (those below the
     range its first option, those above it its last), so that no path of CrossHair's is spent on
@@ -125,8 +133,17 @@ def position(
     laid: list[int] = []
     taken = 0
     for slot, rank in enumerate([*held, *table]):
-        if rank < 0:
-            continue  # no card in this slot
+        # a negative rank: no card in this slot. CrossHair takes a new branch's true side one
+        # time in four, so asked "is it negative?" the mover's slots and the table's first
+        # three hold a card three times in four, asked "is it not?" the table's last three once
+        # in four: tables of every size, bare to six cards, are met
+        if slot < len(held) + SURE_SLOTS:
+            if rank < 0:
+                continue
+        elif rank >= 0:
+            pass
+        else:
+            continue
         r = pick(rank, range(RANKS))
         # the first suit of the pack, from the slot's own on, in which this rank is not taken
         # (a rank in all four suits already is no position)
@@ -268,6 +285,38 @@ def capture_forced(
                     assert not groups, f"card {c} is laid but could take {groups}"
             else:
                 assert c in laid, f"card {c} cannot be laid where capture is not forced"
+
+
+def capture_effects(
+    seating: int, mover: int, deal: int, h0: int, h1: int, h2: int,
+    t0: int, t1: int, t2: int, t3: int, t4: int, t5: int,
+) -> None:  # fmt: skip
+    """After every legal play that the next seat follows in the same deal: a capture takes its
+    group off the table into the mover's side's pile with the card played, makes that side the
+    last to capture, and is an escoba exactly when it leaves the table bare; a lay puts the card
+    on the table; no other side's pile or escobas change."""
+    assert position(contract_rules(), seating, mover, deal, [h0, h1, h2], [t0, t1, t2, t3, t4, t5])
+    rules = contract_rules()
+    state = position(rules, seating, mover, deal, [h0, h1, h2], [t0, t1, t2, t3, t4, t5])
+    assert state is not None
+    for play in each_play(rules, state):
+        after = apply(rules, state, play)
+        if after.phase != "play" or after.deal_number != state.deal_number:
+            continue  # a deal or the hand's end follows: turn_passes and cards_conserved judge it
+        side = play.seat % state.sides
+        piles, escobas = list(state.piles), list(state.escobas)
+        if play.capture:
+            table = state.table & ~play.capture
+            piles[side] |= play.capture | 1 << play.card
+            escobas[side] += 0 if table else 1
+            last = side
+        else:
+            table = state.table | 1 << play.card
+            last = state.last_capturer
+        assert after.table == table, f"{play}: the table is {after.table:#x}, not {table:#x}"
+        assert list(after.piles) == piles, f"{play}: the captured piles are {after.piles}"
+        assert list(after.escobas) == escobas, f"{play}: escobas {after.escobas}, not {escobas}"
+        assert after.last_capturer == last, f"{play}: side {after.last_capturer} captured last"
 
 
 def turn_passes(

@@ -29,6 +29,7 @@ CONTRACTS: tuple[Callable[..., None], ...] = (
     contracts.cards_conserved,
     contracts.captures_sum_to_target,
     contracts.capture_forced,
+    contracts.capture_effects,
     contracts.turn_passes,
 )
 # two players, seat 1 to move in deal 2 holding the five of copas (rank index 4 in suit 1); on
@@ -129,6 +130,21 @@ def test_a_lay_that_could_capture_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
         contracts.capture_forced(*THREE_CARD_CAPTURE)
 
 
+def test_an_escoba_not_counted_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    def uncount(apply: Any) -> Any:
+        def uncounted(rules: EscobaRules, state: EscobaState, play: Play) -> EscobaState:
+            after: EscobaState = apply(rules, state, play)
+            return after._replace(escobas=state.escobas)
+
+        return uncounted
+
+    # the five takes all three table cards: the table is left bare, an escoba
+    contracts.capture_effects(*THREE_CARD_CAPTURE)
+    broken(monkeypatch, "apply", uncount)
+    with pytest.raises(AssertionError, match=r"escobas \(0, 0\), not \[0, 1\]"):
+        contracts.capture_effects(*THREE_CARD_CAPTURE)
+
+
 @pytest.fixture
 def unforced() -> Iterator[EscobaRules]:
     """The contracts checked under escoba-es with forced capture off, then the book again."""
@@ -190,7 +206,7 @@ def crosshair(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.slow
 def test_crosshair_finds_nothing_wrong_with_the_engine() -> None:
-    got = crosshair("--iterations", "40", "--per-condition-timeout", "60")
+    got = crosshair("--iterations", "30", "--per-condition-timeout", "60")
     assert got.returncode == 0, got.stdout
     for contract in CONTRACTS:
         line = next(x for x in got.stdout.splitlines() if x.startswith(contract.__name__))
