@@ -24,7 +24,7 @@ from arbitro.proofs.rummy import conservation, meld_caps, moves, opening, scorin
 from arbitro.proofs.verdict import Verdict
 from tests.support.proofs import escoba, rummy
 
-T = 30.0
+T = 600.0  # a safety net only: the resource limit decides, as in the other proof tests
 TWO = escoba_rel.Seating(2, 2)
 
 
