@@ -579,6 +579,27 @@ def search_reaches(
     return dfs(0, 0, list(sp.other))
 
 
+def run_cover(bits: int, n_run: int, reach: int) -> int:
+    """The escalera positions of `bits` (bit 16 * suit + position, as `laying.Shape.bits`) that a
+    run of `n_run` of them in a row covers, and those joined to `reach` (the positions the side's
+    escaleras hold) by positions of `bits` at every place between. Shifts stay within a suit's 16
+    bits: positions 13 to 15 are never held."""
+    runs = bits
+    for k in range(1, n_run):
+        runs &= bits >> k
+    covered = runs
+    for k in range(1, n_run):
+        covered |= runs << k
+    if reach:
+        while True:
+            grow = (reach << 1 | reach >> 1) & bits & ~reach
+            if not grow:
+                break
+            reach |= grow
+        covered |= reach
+    return covered
+
+
 def placed_bound(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], keep: int) -> int:
     """An upper bound on the points of `cards` that can be placed while `keep` cards stay in
     hand: what the exact search (`search_reaches`) fails most often is settled without it.
@@ -615,22 +636,7 @@ def placed_bound(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], kee
             bits |= seq_bit[c]
     covered = 0
     if bits and t.sequences:
-        n_run = t.sequence_min
-        runs = bits
-        for k in range(1, n_run):
-            runs &= bits >> k
-        covered = runs
-        for k in range(1, n_run):
-            covered |= runs << k
-        reach = side_bits
-        if reach:
-            # shifts stay within a suit's 16 bits: positions 13 to 15 are never held
-            while True:
-                grow = (reach << 1 | reach >> 1) & bits & ~reach
-                if not grow:
-                    break
-                reach |= grow
-            covered |= reach
+        covered = run_cover(bits, t.sequence_min, side_bits)
     start = max(1, t.set_start_min_naturals)
     set_min = t.set_min
     pts = t.points
@@ -1087,22 +1093,7 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
     # so nothing else fills a gap); shifts stay within a suit's 16 bits (positions are below 13)
     covered = 0
     if sequences:
-        n_run = t.sequence_min
-        bits = sh.bits
-        runs = bits
-        for k in range(1, n_run):
-            runs &= bits >> k
-        covered = runs
-        for k in range(1, n_run):
-            covered |= runs << k
-        reach = f.seq_bits
-        if reach:
-            while True:
-                grow = (reach << 1 | reach >> 1) & bits & ~reach
-                if not grow:
-                    break
-                reach |= grow
-            covered |= reach
+        covered = run_cover(sh.bits, t.sequence_min, f.seq_bits)
     w_all = sh.wilds + f.freeable
     seq_pos = t.seq_pos
     takes_natural = f.takes_natural
