@@ -59,9 +59,17 @@ from arbitro.model.escoba.seats import next_seat, seatings, turn_order
 from arbitro.model.escoba.state import NOBODY, EscobaState, Play
 from arbitro.model.escoba.turn import apply
 from arbitro.model.schema import EscobaRules, rules_for
+from arbitro.model.spec import rulebook_ids
 
-RULEBOOK: Final = "escoba-es"
-"""The rulebook the contracts are checked under."""
+
+def rulebook() -> str:
+    """The rulebook the contracts are checked under: the first registered book of the Escoba
+    family (its rules are `EscobaRules`), read from the specs rather than named here."""
+    for book in rulebook_ids():
+        if isinstance(rules_for(book), EscobaRules):
+            return book
+    raise LookupError("no rulebook of the Escoba family is registered")
+
 
 DEALER: Final = 0
 """Who deals in every position built: seats are symmetric under rotation."""
@@ -72,10 +80,10 @@ spec loader's caches, so a load inside a contract would parse the spec again on 
 
 
 def prepare(**changes: object) -> EscobaRules:
-    """Loads the rules of RULEBOOK, with ``changes`` to its fields (e.g. ``capture_forced=False``),
+    """Loads the rules of `rulebook()`, with ``changes`` to its fields (e.g. ``capture_forced=False``),
     as the rules every contract is checked under from now on (a checker calls it before
     CrossHair runs)."""
-    rules = rules_for(RULEBOOK)
+    rules = rules_for(rulebook())
     assert isinstance(rules, EscobaRules)
     if changes:
         rules = dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
@@ -84,7 +92,7 @@ def prepare(**changes: object) -> EscobaRules:
 
 
 def contract_rules() -> EscobaRules:
-    """The rules the contracts are checked under (RULEBOOK's unless `prepare` changed them).
+    """The rules the contracts are checked under (`rulebook()`'s unless `prepare` changed them).
 
     The same object every time, and so the same lookup tables of the engine: nothing symbolic
     reaches the engine (see `pick`), so its caches keep only plain values from path to path.
