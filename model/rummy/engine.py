@@ -74,7 +74,7 @@ from arbitro.model.rummy.melds import (
 )
 from arbitro.model.rummy.opening import minimum_of
 from arbitro.model.rummy.pile import candidate_fields, take_pile
-from arbitro.model.rummy.refusal import STRICT, Halt, Judge, Refusal
+from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, draw_count, exhausted
 from arbitro.model.rummy.table import going_out_counts, side_view
@@ -207,9 +207,10 @@ def apply(rules: RummyRules, state: State, action: object) -> State:
     if listed.state is state and listed.rules is rules and type(action) in _TYPES:
         a: Action = action  # type: ignore[assignment]
         if _listed_as(listed.legal, a):
-            # listed as legal: well formed, the mover's, refused by no clause
+            # listed as legal: well formed, the mover's, refused by no clause (so played by
+            # the judge that skips the checks that could only refuse it)
             got = listed.next.get(a)
-            return got if got is not None else transition(_tables(rules), state, a)
+            return got if got is not None else transition(_tables(rules), state, a, LISTED)
     a = well_formed(state, action)
     mover = state.to_move()
     if a.seat != mover:

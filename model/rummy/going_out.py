@@ -43,7 +43,7 @@ from arbitro.model.rummy.cards import (
     remove,
 )
 from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, add_problem, classify
-from arbitro.model.rummy.refusal import Judge
+from arbitro.model.rummy.refusal import LISTED, Judge
 from arbitro.model.rummy.scoring import end_hand
 from arbitro.model.rummy.state import ANSWER, PLAY, Side, State, replaced
 from arbitro.model.rummy.table import (
@@ -453,6 +453,9 @@ def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
 
 def ask(t: Tables, s: State, j: Judge) -> State:
     """The mover asks the partner "may I go out?". *:ask-partner."""
+    if j is LISTED:
+        # listed as legal: every check below passes
+        return replaced(s, step=ANSWER, asked=True)
     if not t.ask_partner:
         j.halt("ask_partner", "the book has no asking the partner")
     if s.players == s.sides:
