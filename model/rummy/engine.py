@@ -59,7 +59,7 @@ from arbitro.model.rummy.cards import (
     is_wild,
     remove,
 )
-from arbitro.model.rummy.going_out import answer, ask, can_go_out
+from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed
 from arbitro.model.rummy.laying import lay_candidates, shape
 from arbitro.model.rummy.melding import add, finish_opening, freed_options, lay, merge, replace_wild
 from arbitro.model.rummy.melds import (
@@ -74,7 +74,7 @@ from arbitro.model.rummy.melds import (
 )
 from arbitro.model.rummy.opening import minimum_of
 from arbitro.model.rummy.pile import candidate_fields, join_set, opens_by_reach, take_pile
-from arbitro.model.rummy.refusal import STRICT, Halt, Judge, Refusal
+from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, draw_count, exhausted
 from arbitro.model.rummy.table import going_out_counts, side_view
@@ -207,9 +207,10 @@ def apply(rules: RummyRules, state: State, action: object) -> State:
     if listed.state is state and listed.rules is rules and type(action) in _TYPES:
         a: Action = action  # type: ignore[assignment]
         if _listed_as(listed.legal, a):
-            # listed as legal: well formed, the mover's, refused by no clause
+            # listed as legal: well formed, the mover's, refused by no clause (so played by
+            # the judge that skips the checks that could only refuse it)
             got = listed.next.get(a)
-            return got if got is not None else transition(_tables(rules), state, a)
+            return got if got is not None else transition(_tables(rules), state, a, LISTED)
     a = well_formed(state, action)
     mover = state.to_move()
     if a.seat != mover:
@@ -708,7 +709,7 @@ class _Moment:
                 # `going_out.ask` refuses a player holding the rest of a pile taken to open, or
                 # one who cannot go out; the rest is the test above (no refusal raised, no state
                 # built: `apply` plays the ask)
-                if not s.held and can_go_out(t, s):
+                if not s.held and can_go_out_listed(t, s):
                     push(a)
             elif judge(a):
                 push(a)
