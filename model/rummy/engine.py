@@ -59,7 +59,7 @@ from arbitro.model.rummy.cards import (
     is_wild,
     remove,
 )
-from arbitro.model.rummy.going_out import answer, ask, can_go_out
+from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed
 from arbitro.model.rummy.laying import lay_candidates, shape
 from arbitro.model.rummy.melding import add, finish_opening, freed_options, lay, merge, replace_wild
 from arbitro.model.rummy.melds import (
@@ -696,7 +696,7 @@ class _Moment:
                 # `going_out.ask` refuses a player holding the rest of a pile taken to open, or
                 # one who cannot go out; the rest is the test above (no refusal raised, no state
                 # built: `apply` plays the ask)
-                if not s.held and can_go_out(t, s):
+                if not s.held and can_go_out_listed(t, s):
                     push(a)
             elif judge(a):
                 push(a)
