@@ -558,8 +558,9 @@ def explore_partitioned(
 ) -> Result:
     """Deal ``seed`` explored over ``runner``'s partitions, the same result as `explore_deal`.
 
-    ``progress`` is told (depth, states so far) after each level. The result's ``partitions``
-    says what each partition held, and how much it sent to the others.
+    ``progress`` is told what `explore_deal`'s ``levels`` is told, after each level: the depth
+    about to be walked and the states (orbits weighed) of the levels before it. The result's
+    ``partitions`` says what each partition held, and how much it sent to the others.
     """
     # paths are carried only when needed: a walk that reaches its bound is made again with them
     carry = bool(paths)
@@ -600,7 +601,7 @@ def explore_partitioned(
             levels += 1
             reached.append(sum(w for _, w in kept))
             if progress is not None:
-                progress(levels - 1, orbits)
+                progress(levels, sum(reached))
             held = runner.exchange()
         finished = [runner.call(i, "finish") for i in range(parts)]
     except KeyboardInterrupt:

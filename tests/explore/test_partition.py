@@ -305,3 +305,47 @@ def _group(pgid: int, args: bool = False) -> list[str]:
     fields = "pid=,args=" if args else "pid="
     ps = subprocess.run(["ps", "-o", fields, "-g", str(pgid)], capture_output=True, text=True)
     return ps.stdout.strip().splitlines() if args else ps.stdout.split()
+
+
+@pytest.mark.parametrize(("name", "symmetry"), [("escoba-12", False), ("escoba-12", True)])
+def test_a_split_walk_tells_its_levels_as_one_process_does(name: str, symmetry: bool) -> None:
+    """The progress a terminal shows (depth, states so far) is told level by level the same
+    whether the deal is walked in one process or split (with symmetry, orbits weighed)."""
+    c = load_config(name)
+    one: list[tuple[int, int]] = []
+    explore_deal(c, 1, symmetry=symmetry, levels=lambda d, n: one.append((d, n)))
+    split: list[tuple[int, int]] = []
+    res = explore_partitioned(
+        c, 1, InlineRunner(2), symmetry=symmetry, progress=lambda d, n: split.append((d, n))
+    )
+    assert split == one
+    assert [n for _, n in one] == [sum(res.per_depth[:d]) for d, _ in one]  # counted again
+
+
+def test_explore_workers_on_one_deal_shows_its_levels_as_one_process_does(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`explore --workers 2` on one deal ticks the terminal's progress level by level, as one
+    process does (a partitioned walk showed nothing until it ended). The cluster is stood in for
+    by two partitions in this process: what is tested is what reaches the terminal."""
+    from arbitro.proofs import explore as explore_module
+    from arbitro.reports import terminal
+
+    ticks: list[tuple[int, str]] = []
+
+    class Recording(terminal.Ticker):
+        def __call__(self, done: int, note: str = "") -> None:
+            ticks.append((done, note))
+
+    monkeypatch.setattr(terminal, "Ticker", Recording)
+    monkeypatch.setattr(explore_module, "dask_client", lambda s, w: contextlib.nullcontext(None))
+    monkeypatch.setattr(partition, "DaskRunner", lambda client: InlineRunner(2))
+    monkeypatch.setattr(cluster, "usable_cores", lambda: 2)
+    argv = ["explore", "escoba-es", "--config", "escoba-12", "--deal", "0", "--json"]
+    assert main(argv) == 0
+    one = list(ticks)
+    ticks.clear()
+    capsys.readouterr()
+    assert main([*argv, "--workers", "2"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["partitions"]) == 2  # split, not one process
+    assert ticks == one and len(one) > 3
