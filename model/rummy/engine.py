@@ -620,7 +620,7 @@ class _Moment:
         if adds:
             fast = plain and left >= 3
             held = sh.counts
-            wild_list = [w for w, _ in sh.wild_kinds]
+            wild_list = sh.wild_cards()
             for i, rank, wild_ok, ends in adds:
                 row = _adds(seat, i) if i < 1024 else None
                 cards: Sequence[int]
@@ -628,13 +628,16 @@ class _Moment:
                     nat = sh.naturals(rank)
                     if wild_ok and wild_list:
                         # twos sort below the naturals, the joker above them
-                        cards = (
-                            [w for w in wild_list if w < JOKER] + nat + [JOKER] * (held[JOKER] > 0)
-                            if nat
-                            else wild_list
-                        )
+                        if nat:
+                            both = [w for w in wild_list if w < JOKER]
+                            both.extend(nat)
+                            if held[JOKER]:
+                                both.append(JOKER)
+                            cards = both
+                        else:
+                            cards = wild_list
                     else:
-                        cards = nat or ()
+                        cards = nat
                 elif wild_ok and wild_list:
                     cards = wild_list
                 else:
@@ -690,8 +693,12 @@ class _Moment:
         if len(hand) >= 2 and quick:
             if not (s.no_discard or pend or s.answer == "yes"):
                 row_d = _discards(seat)
-                for c in sh.distinct:
-                    push(row_d[c])
+                # each card once: the hand is sorted
+                d = -1
+                for c in hand:
+                    if c != d:
+                        push(row_d[c])
+                        d = c
         else:
             for c in sh.distinct:
                 a = _new(Discard, (7, seat, c))
