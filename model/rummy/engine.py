@@ -74,7 +74,7 @@ from arbitro.model.rummy.melds import (
     takes_now,
 )
 from arbitro.model.rummy.opening import minimum_of
-from arbitro.model.rummy.pile import candidate_fields, take_pile
+from arbitro.model.rummy.pile import candidate_fields, join_set, opens_by_reach, take_pile
 from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, draw_count, exhausted
@@ -487,27 +487,40 @@ class _Moment:
         if not fields:
             return out
         top = s.pile[-1]
-        # a new set from the pile by a side that has opened, keeping two cards whatever the
-        # pile's rest: `pile.take` refuses it only when the cards shown join the side's one set
-        # of that rank, when the stock is out and only a take onto a meld is allowed, or when
-        # they and the top card do not form a set (`classify`); nothing after the take can
-        # refuse it then (no pending opening, no dead end)
-        new_set = (
-            side.opened
-            and self.quick
-            and not (r.stock_out == "forced_take_if_matches_meld" and exhausted(r, s))
-            and (
-                r.several_sets_same_rank
-                or not any(m.kind == SET and m.key == top >> 2 for m in side.melds)
-            )
-        )
+        quick = self.quick
+        forced = r.stock_out == "forced_take_if_matches_meld" and exhausted(r, s)
+        # the side's one set of the top card's rank (*:several-sets-same-rank false), which the
+        # cards shown join (`pile.take`)
+        own: Meld | None = None
+        if not r.several_sets_same_rank:
+            for m in side.melds:
+                if m.kind == SET and m.key == top >> 2:
+                    own = m
+                    break
+        # a new set, or cards shown joining the side's set, by a side that has opened, keeping
+        # two cards whatever the pile's rest: `pile.take` refuses it only when the stock is out
+        # and only a take onto a meld is allowed (a joining take is one), or when the cards
+        # and the top card do not form a set (`classify`) or do not join (`pile.join_set`);
+        # nothing after the take can refuse it then (no pending opening, no dead end). A side
+        # with no melds yet takes to open: refused where `classify` refuses the set, else
+        # accepted where the opening is reachable by `arrange.reaches` (`pile.opens_by_reach`),
+        # played through the rule where it is not (going out may still allow it)
+        plain = quick and side.opened
+        opening = quick and not side.opened and not side.melds and not forced
         hand_size = len(s.hands[seat])
         for use, i, cards in fields:
             a = _new(TakePile, (1, seat, use, i, cards))
-            if use == "set" and new_set and hand_size - len(cards) >= 2:
-                if isinstance(classify(t, tuple(sorted((*cards, top)))), Meld):
+            if use == "set" and plain and hand_size - len(cards) >= 2:
+                if own is not None:
+                    if not isinstance(join_set(t, own, top, cards), str):
+                        out.append(a)
+                elif not forced and isinstance(classify(t, tuple(sorted((*cards, top)))), Meld):
                     out.append(a)
-            elif use == "add" and side.opened and self.quick:
+            elif use == "set" and opening:
+                got = classify(t, tuple(sorted((*cards, top))))
+                if isinstance(got, Meld) and (opens_by_reach(t, s, got, cards) or judge(a)):
+                    out.append(a)
+            elif use == "add" and plain:
                 # the top card fits the meld (`candidate_fields`): what is left to judge is
                 # whether this kind of meld takes the pile (`pile.take`); an opened side has no
                 # pending opening to reach, and a take never ends in a refusal after that
@@ -608,7 +621,7 @@ class _Moment:
         if adds:
             fast = plain and left >= 3
             held = sh.counts
-            wild_list = [w for w, _ in sh.wild_kinds]
+            wild_list = sh.wild_cards()
             for i, rank, wild_ok, ends in adds:
                 row = _adds(seat, i) if i < 1024 else None
                 cards: Sequence[int]
@@ -616,13 +629,16 @@ class _Moment:
                     nat = sh.naturals(rank)
                     if wild_ok and wild_list:
                         # twos sort below the naturals, the joker above them
-                        cards = (
-                            [w for w in wild_list if w < JOKER] + nat + [JOKER] * (held[JOKER] > 0)
-                            if nat
-                            else wild_list
-                        )
+                        if nat:
+                            both = [w for w in wild_list if w < JOKER]
+                            both.extend(nat)
+                            if held[JOKER]:
+                                both.append(JOKER)
+                            cards = both
+                        else:
+                            cards = wild_list
                     else:
-                        cards = nat or ()
+                        cards = nat
                 elif wild_ok and wild_list:
                     cards = wild_list
                 else:
@@ -678,8 +694,12 @@ class _Moment:
         if len(hand) >= 2 and quick:
             if not (s.no_discard or pend or s.answer == "yes"):
                 row_d = _discards(seat)
-                for c in sh.distinct:
-                    push(row_d[c])
+                # each card once: the hand is sorted
+                d = -1
+                for c in hand:
+                    if c != d:
+                        push(row_d[c])
+                        d = c
         else:
             for c in sh.distinct:
                 a = _new(Discard, (7, seat, c))

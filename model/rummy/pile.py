@@ -31,6 +31,7 @@ from typing import Any, Final
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.actions import TakePile
+from arbitro.model.rummy.arrange import reaches
 from arbitro.model.rummy.cards import (
     JOKER,
     LOWEST_THREE,
@@ -167,8 +168,18 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
     return out
 
 
-@lru_cache(maxsize=caches.SMALL)
 def _combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """The distinct sub-multisets of `k` cards of the sorted `cards`, in order; those of all
+    the cards or of one card each without a call to the remembered `_some_combos`."""
+    if k == len(cards):
+        return (cards,)
+    if k == 1:
+        return tuple([(c,) for c in distinct(cards)])
+    return _some_combos(cards, k)
+
+
+@lru_cache(maxsize=caches.SMALL)
+def _some_combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     """The distinct sub-multisets of `k` cards of the sorted `cards`, in order."""
     return tuple(sorted(set(combinations(cards, k))))
 
@@ -230,13 +241,10 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         if own and not t.several_sets_same_rank:
             # one set per rank: the top card and the cards shown join the side's set
             i = own[0]
-            m = melds[i]
-            for c in (top, *sorted(a_cards, key=is_wild)):
-                p = add_problem(t, m, c)
-                if p:
-                    j.halt(p, "the top card and those cards cannot join the side's set", UNABLE)
-                m = _new(Meld, (SET, m.key, tuple(sorted((*m.cards, c)))))
-            melds[i] = m
+            grown = join_set(t, melds[i], top, a_cards)
+            if isinstance(grown, str):
+                j.halt(grown, "the top card and those cards cannot join the side's set", UNABLE)
+            melds[i] = grown
         else:
             got = classify(t, tuple(sorted((*a_cards, top))))
             if isinstance(got, str):
@@ -322,6 +330,17 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     return lay_out(s, side_i, reds) if reds else s
 
 
+def join_set(t: Tables, m: Meld, top: int, cards: tuple[int, ...]) -> Meld | str:
+    """The side's set `m` with the top card and then the cards shown (naturals first) joined
+    one by one, or the clause key (`add_problem`) of the first that cannot join."""
+    for c in (top, *sorted(cards, key=is_wild)):
+        p = add_problem(t, m, c)
+        if p:
+            return p
+        m = _new(Meld, (SET, m.key, tuple(sorted((*m.cards, c)))))
+    return m
+
+
 def take_to_open(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     """`take`, refused when the pending opening it starts can no longer reach the minimum.
 
@@ -351,6 +370,36 @@ def _as_seen(t: Tables, before: State, after: State) -> State:
         return after  # the rest was set aside (*:pile-rest-after-opening), or nothing was covered
     hands = (*after.hands[:seat], remove(hand, covered), *after.hands[seat + 1 :])
     return replaced(after, hands=hands)
+
+
+def opens_by_reach(t: Tables, state: State, m: Meld, cards: tuple[int, ...]) -> bool:
+    """Whether `arrange.reaches` finds the opening reachable after taking the pile to open with
+    `cards` and the top card as the new meld `m`, judged as `take_to_open` judges it (on what the
+    taker sees), for a side with no melds yet, without building the state after the take: True
+    means `take_to_open` accepts the take; False leaves it to `going_out.can_go_out` there."""
+    seat = state.seat
+    pile = state.pile
+    top = pile[-1]
+    rest = pile[:-1]
+    if RED_THREES[0] in rest or RED_THREES[1] in rest:
+        rest = tuple(c for c in rest if not is_red_three(c))
+    hand = remove(state.hands[seat], cards)
+    if t.pile_rest_after_opening:
+        # the rest is held aside: the hand is what it was less the cards shown
+        keep = max(0, 2 - len(rest))
+    else:
+        # the rest goes to the hand, but only the cards sticking out of the pile are seen
+        frozen_by = t.frozen_by
+        shown = [c for c in rest if frozen_by[c]]
+        if shown:
+            hand = tuple(sorted((*hand, *shown)))
+        keep = 2
+    pts = t.points
+    points = sum(pts[c] for c in m.cards)
+    if not t.pile_top_counts_for_opening:
+        points -= pts[top]
+    need = state.minimums[seat % state.sides] - points
+    return reaches(t, hand, (m,), need, keep)
 
 
 def take_pile(t: Tables, s: State, a: TakePile, j: Judge = STRICT) -> State:
