@@ -897,9 +897,12 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
     m = melds[i]
     entry = _new_entry(t, m, i, t.per_meld)
     keep_entry = entry[1] >= 0 or entry[2] or bool(entry[3])
-    adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
-    for e in last[0]:
-        k = e[0]
+    adds: list[Any] = []
+    # the entries kept as the objects they are (typed, each would be read into its fields and
+    # built again)
+    kept: Any = last[0]
+    for e in kept:
+        k: int = e[0]
         if k == i:
             continue
         if k > i and keep_entry:
@@ -952,9 +955,10 @@ def _slots_inserted(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> 
     m = melds[i]
     entry = _new_entry(t, m, i, t.per_meld)
     keep_entry = entry[1] >= 0 or entry[2] or bool(entry[3])
-    adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
-    for e in last[0]:
-        k = e[0]
+    adds: list[Any] = []
+    kept: Any = last[0]  # as in `_slots_after`
+    for e in kept:
+        k: int = e[0]
         if k >= i:
             if keep_entry:
                 adds.append(entry)
