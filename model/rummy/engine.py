@@ -209,7 +209,8 @@ def apply(rules: RummyRules, state: State, action: object) -> State:
         if _listed_as(listed.legal, a):
             # listed as legal: well formed, the mover's, refused by no clause (so played by
             # the judge that skips the checks that could only refuse it)
-            got = listed.next.get(a)
+            reached = listed.next
+            got = reached.get(a) if reached else None  # most listings play no candidate
             return got if got is not None else transition(_tables(rules), state, a, LISTED)
     a = well_formed(state, action)
     mover = state.to_move()
