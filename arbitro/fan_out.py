@@ -20,6 +20,15 @@ def workers_count(text: str) -> int:
     return n
 
 
+def scheduler_address(text: str) -> str:
+    """A ``--scheduler`` value: not empty (an empty one, as an unset shell variable gives, would
+    otherwise read as no scheduler and run the job in this process without a word)."""
+    if not text.strip():
+        why = f"--scheduler must be a Dask scheduler address (tcp://HOST:PORT), got {text!r}"
+        raise argparse.ArgumentTypeError(why)
+    return text.strip()
+
+
 def add_fan_out(p: argparse.ArgumentParser, what: str, workers_help: str | None = None) -> None:
     """--workers N | --scheduler ADDRESS: the job's tasks over a Dask cluster (docs/scaling.md)."""
     fan = p.add_mutually_exclusive_group()
@@ -33,6 +42,7 @@ def add_fan_out(p: argparse.ArgumentParser, what: str, workers_help: str | None 
     )
     fan.add_argument(
         "--scheduler",
+        type=scheduler_address,
         metavar="ADDRESS",
         help=f"{what} over the workers of a running Dask cluster (tcp://HOST:PORT)",
     )

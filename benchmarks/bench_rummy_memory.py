@@ -125,7 +125,7 @@ _LRU: dict[str, Callable[[], Any]] = {
     "laying._set_lays": lambda: laying._set_lays,
     "laying._seq_lays": lambda: laying._seq_lays,
     "laying._runs": lambda: laying._runs,
-    "pile._combos": lambda: pile._combos,
+    "pile._some_combos": lambda: pile._some_combos,
 }
 
 

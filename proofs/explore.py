@@ -594,6 +594,7 @@ def explore_deals(
     scheduler: str | None = None,
     workers: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    levels: Callable[[int, int], None] | None = None,
 ) -> Result:
     """Every deal of ``seeds`` explored and merged in seed order.
 
@@ -602,6 +603,8 @@ def explore_deals(
     workers, its states partitioned by hash (`arbitro.proofs.partition`); several deals are one
     task each. Either way the result is the same as exploring them one after another in one
     process. Interrupted (Ctrl-C), the deals finished so far are returned, marked interrupted.
+    ``progress`` is told (deals done, deals) after each deal; ``levels``, when one deal is split,
+    what `explore_deal`'s is told after each level.
     """
     total = Result(config.name, symmetry=symmetry)
     started = time.perf_counter()
@@ -618,8 +621,9 @@ def explore_deals(
 
                     runner = DaskRunner(client)
                     one = explore_partitioned(
-                        config, seeds[0], runner, max_states=max_states, symmetry=symmetry
-                    )
+                        config, seeds[0], runner, max_states=max_states, symmetry=symmetry,
+                        progress=levels,
+                    )  # fmt: skip
                     total.merge(one)
                 else:
                     _fan_out(client, config, seeds, max_states, symmetry, progress, total)

@@ -206,7 +206,9 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
         finally:
             ticker.close()
     else:
+        # several deals: a bar of deals done; one deal split over workers: its levels, as above
         bar = ProgressBar("deals")
+        ticker = Ticker("states")
         try:
             result = explore_deals(
                 config,
@@ -216,9 +218,13 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
                 scheduler=args.scheduler,
                 workers=args.workers or 0,
                 progress=bar if len(seeds) > 1 else None,
+                levels=(lambda depth, states: ticker(states, f"depth {depth}"))
+                if len(seeds) == 1
+                else None,
             )
         finally:
             bar.close()
+            ticker.close()
     book = [c.id for c in load_rulebook(config.rulebook).clauses]
     data = result.to_json(book)
     data["configuration"] = config.describe()

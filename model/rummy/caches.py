@@ -44,7 +44,8 @@ LAYS: Final = 4096
 seat's cleared when full; the listing's Discard and AddToMeld actions are kept per seat and meld,
 a few hundred at most)."""
 SMALL: Final = 1024
-"""`laying._runs` (52.1% / 52.1%, 862 keys) and `pile._combos` (95.5% / 95.5%, 766 keys)."""
+"""`laying._runs` (52.1% / 52.1%, 862 keys) and `pile._some_combos` (`pile._combos` of two or
+more cards from three or more)."""
 CHECKS: Final = 2048
 """`checks`, per rules: the whole-state check of each meld (the deck per layout besides); melds
 recur as `Tables.per_meld` shows."""

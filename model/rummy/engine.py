@@ -59,7 +59,7 @@ from arbitro.model.rummy.cards import (
     is_wild,
     remove,
 )
-from arbitro.model.rummy.going_out import answer, ask, can_go_out
+from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed
 from arbitro.model.rummy.laying import lay_candidates, shape
 from arbitro.model.rummy.melding import add, finish_opening, freed_options, lay, merge, replace_wild
 from arbitro.model.rummy.melds import (
@@ -71,12 +71,13 @@ from arbitro.model.rummy.melds import (
     classify,
     merge_problem,
     takes,
+    takes_now,
 )
 from arbitro.model.rummy.opening import minimum_of
-from arbitro.model.rummy.pile import candidate_fields, take_pile
-from arbitro.model.rummy.refusal import STRICT, Halt, Judge, Refusal
+from arbitro.model.rummy.pile import candidate_fields, join_set, opens_by_reach, take_pile
+from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
-from arbitro.model.rummy.stock import draw, draw_count, exhausted
+from arbitro.model.rummy.stock import draw, exhausted
 from arbitro.model.rummy.table import going_out_counts, side_view
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.rummy.turn import discard, stop
@@ -207,9 +208,10 @@ def apply(rules: RummyRules, state: State, action: object) -> State:
     if listed.state is state and listed.rules is rules and type(action) in _TYPES:
         a: Action = action  # type: ignore[assignment]
         if _listed_as(listed.legal, a):
-            # listed as legal: well formed, the mover's, refused by no clause
+            # listed as legal: well formed, the mover's, refused by no clause (so played by
+            # the judge that skips the checks that could only refuse it)
             got = listed.next.get(a)
-            return got if got is not None else transition(_tables(rules), state, a)
+            return got if got is not None else transition(_tables(rules), state, a, LISTED)
     a = well_formed(state, action)
     mover = state.to_move()
     if a.seat != mover:
@@ -477,45 +479,64 @@ class _Moment:
         r = t.rules
         seat = s.seat
         out: list[Action] = []
-        if not exhausted(r, s) or r.stock_out == "hand_ends":
-            out.append(_draw_of(seat, draw_count(r, s)))
+        # the rules' fields read through `t` (a compiled property, where `r.x` is a lookup on
+        # an interpreted class), and whether the stock is exhausted asked once
+        ex = exhausted(r, s)
+        stock_out = t.stock_out
+        if not ex or stock_out == "hand_ends":
+            # `stock.draw_count`
+            n = t.draw_count
+            out.append(_draw_of(seat, n if ex else min(n, len(s.stock))))
         judge = self.judge
         side = s.table[seat % s.sides]
         fields = candidate_fields(t, s)
         if not fields:
             return out
         top = s.pile[-1]
-        # a new set from the pile by a side that has opened, keeping two cards whatever the
-        # pile's rest: `pile.take` refuses it only when the cards shown join the side's one set
-        # of that rank, when the stock is out and only a take onto a meld is allowed, or when
-        # they and the top card do not form a set (`classify`); nothing after the take can
-        # refuse it then (no pending opening, no dead end)
-        new_set = (
-            side.opened
-            and self.quick
-            and not (r.stock_out == "forced_take_if_matches_meld" and exhausted(r, s))
-            and (
-                r.several_sets_same_rank
-                or not any(m.kind == SET and m.key == top >> 2 for m in side.melds)
-            )
-        )
+        quick = self.quick
+        forced = ex and stock_out == "forced_take_if_matches_meld"
+        # the side's one set of the top card's rank (*:several-sets-same-rank false), which the
+        # cards shown join (`pile.take`)
+        own: Meld | None = None
+        if not t.several_sets_same_rank:
+            for m in side.melds:
+                if m.kind == SET and m.key == top >> 2:
+                    own = m
+                    break
+        # a new set, or cards shown joining the side's set, by a side that has opened, keeping
+        # two cards whatever the pile's rest: `pile.take` refuses it only when the stock is out
+        # and only a take onto a meld is allowed (a joining take is one), or when the cards
+        # and the top card do not form a set (`classify`) or do not join (`pile.join_set`);
+        # nothing after the take can refuse it then (no pending opening, no dead end). A side
+        # with no melds yet takes to open: refused where `classify` refuses the set, else
+        # accepted where the opening is reachable by `arrange.reaches` (`pile.opens_by_reach`),
+        # played through the rule where it is not (going out may still allow it)
+        plain = quick and side.opened
+        opening = quick and not side.opened and not side.melds and not forced
         hand_size = len(s.hands[seat])
         for use, i, cards in fields:
             a = _new(TakePile, (1, seat, use, i, cards))
-            if use == "set" and new_set and hand_size - len(cards) >= 2:
-                if isinstance(classify(t, tuple(sorted((*cards, top)))), Meld):
+            if use == "set" and plain and hand_size - len(cards) >= 2:
+                if own is not None:
+                    if not isinstance(join_set(t, own, top, cards), str):
+                        out.append(a)
+                elif not forced and isinstance(classify(t, tuple(sorted((*cards, top)))), Meld):
                     out.append(a)
-            elif use == "add" and side.opened and self.quick:
+            elif use == "set" and opening:
+                got = classify(t, tuple(sorted((*cards, top))))
+                if isinstance(got, Meld) and (opens_by_reach(t, s, got, cards) or judge(a)):
+                    out.append(a)
+            elif use == "add" and plain:
                 # the top card fits the meld (`candidate_fields`): what is left to judge is
                 # whether this kind of meld takes the pile (`pile.take`); an opened side has no
                 # pending opening to reach, and a take never ends in a refusal after that
                 m = side.melds[i]
                 if m.kind == SET:
-                    ok = r.pile_to_own_set and (
-                        len(m.cards) < t.completed or r.pile_to_completed_set
+                    ok = t.pile_to_own_set and (
+                        len(m.cards) < t.completed or t.pile_to_completed_set
                     )
                 else:
-                    ok = m.kind == SEQ and r.pile_to_own_sequence
+                    ok = m.kind == SEQ and t.pile_to_own_sequence
                 if ok:
                     out.append(a)
             elif judge(a):
@@ -606,7 +627,7 @@ class _Moment:
         if adds:
             fast = plain and left >= 3
             held = sh.counts
-            wild_list = [w for w, _ in sh.wild_kinds]
+            wild_list = sh.wild_cards()
             for i, rank, wild_ok, ends in adds:
                 row = _adds(seat, i) if i < 1024 else None
                 cards: Sequence[int]
@@ -614,13 +635,16 @@ class _Moment:
                     nat = sh.naturals(rank)
                     if wild_ok and wild_list:
                         # twos sort below the naturals, the joker above them
-                        cards = (
-                            [w for w in wild_list if w < JOKER] + nat + [JOKER] * (held[JOKER] > 0)
-                            if nat
-                            else wild_list
-                        )
+                        if nat:
+                            both = [w for w in wild_list if w < JOKER]
+                            both.extend(nat)
+                            if held[JOKER]:
+                                both.append(JOKER)
+                            cards = both
+                        else:
+                            cards = wild_list
                     else:
-                        cards = nat or ()
+                        cards = nat
                 elif wild_ok and wild_list:
                     cards = wild_list
                 else:
@@ -676,8 +700,12 @@ class _Moment:
         if len(hand) >= 2 and quick:
             if not (s.no_discard or pend or s.answer == "yes"):
                 row_d = _discards(seat)
-                for c in sh.distinct:
-                    push(row_d[c])
+                # each card once: the hand is sorted
+                d = -1
+                for c in hand:
+                    if c != d:
+                        push(row_d[c])
+                        d = c
         else:
             for c in sh.distinct:
                 a = _new(Discard, (7, seat, c))
@@ -695,7 +723,7 @@ class _Moment:
                 # `going_out.ask` refuses a player holding the rest of a pile taken to open, or
                 # one who cannot go out; the rest is the test above (no refusal raised, no state
                 # built: `apply` plays the ask)
-                if not s.held and can_go_out(t, s):
+                if not s.held and can_go_out_listed(t, s):
                     push(a)
             elif judge(a):
                 push(a)
@@ -748,7 +776,7 @@ it takes a wild, the escalera cards that extend it); the pairs of sets that merg
 wilds (index, rank, its distinct wilds) for cleaning; the ranks of its sets."""
 
 
-_PREV: Final[list[Any]] = []
+_PREV: Final[list[tuple[Tables, tuple[Meld, ...], Slots] | None]] = []
 """Per side: the tables, the melds tuple and the `Slots` worked out last (`_slots`)."""
 
 
@@ -760,20 +788,23 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     (`table.side_view`). When `side` (its index) is given and its melds differ from the ones
     it had at its last listing in one meld only, of the same kind and key (a card added), the
     slots are those of the last listing with that meld's entries worked out again
-    (`_slots_after`): the others depend on their own meld alone, or on a pair without it.
+    (`_slots_after`): the others depend on their own meld alone, or on a pair without it. When
+    they are those melds with one more (a meld laid), the slots are the last ones renumbered
+    with the new meld's entries added (`_slots_inserted`).
     """
     view = side_view(t, melds)
-    if view.slots is not None:
-        got: Slots = view.slots
+    got: Slots | None = view.slots
+    if got is not None:
         return got
     prev = _PREV
     while len(prev) <= side:
         prev.append(None)
     last = prev[side] if side >= 0 else None
     if last is not None and last[0] is t:
-        was: tuple[Meld, ...] = last[1]
+        was = last[1]
         n = len(melds)
-        if len(was) == n:
+        n_was = len(was)
+        if n_was == n:
             i = -1
             for k in range(n):
                 if was[k] is not melds[k]:
@@ -783,6 +814,18 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
                     i = k
             if i >= 0 and was[i][0] == melds[i][0] and was[i][1] == melds[i][1]:
                 got = view.slots = _slots_after(t, melds, i, last[2])
+                prev[side] = (t, melds, got)
+                return got
+        elif n_was + 1 == n:
+            # a meld laid: the others are the same objects, those after it one place on
+            i = 0
+            while i < n_was and was[i] is melds[i]:
+                i += 1
+            k = i
+            while k < n_was and was[k] is melds[k + 1]:
+                k += 1
+            if k == n_was:
+                got = view.slots = _slots_inserted(t, melds, i, last[2])
                 prev[side] = (t, melds, got)
                 return got
     got = view.slots = _slots_whole(t, melds)
@@ -797,17 +840,25 @@ def _entry(
     """The `Slots` entry of meld `m` at index `i`: what it takes (`takes`), remembered per
     meld object (`Tables.per_meld`)."""
     hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
-    if hit is not None and hit[0] is m:
-        entry = hit[1]
-    else:
-        got_m = takes(t, m)
-        entry = (i, got_m[0], got_m[1], got_m[2])
-        if len(per_meld) >= caches.MELDS:
-            per_meld.clear()
-        per_meld[id(m)] = (m, entry)
+    if hit is None or hit[0] is not m:
+        return _new_entry(t, m, i, per_meld)
+    entry = hit[1]
     # the entry with the meld's index in this side's melds (an index kept from another
     # melds tuple is replaced, not trusted)
     return entry if entry[0] == i else (i, entry[1], entry[2], entry[3])
+
+
+def _new_entry(
+    t: Tables, m: Meld, i: int, per_meld: dict[int, Any]
+) -> tuple[int, int, bool, tuple[int, ...]]:
+    """`_entry` for a meld just made (no entry of it to find): worked out by `takes_now` and
+    remembered in `Tables.per_meld`."""
+    got_m = takes_now(t, m)
+    entry = (i, got_m[0], got_m[1], got_m[2])
+    if len(per_meld) >= caches.MELDS:
+        per_meld.clear()
+    per_meld[id(m)] = (m, entry)
+    return entry
 
 
 def _clean_entry(m: Meld) -> tuple[int, int, tuple[int, ...]]:
@@ -817,9 +868,8 @@ def _clean_entry(m: Meld) -> tuple[int, int, tuple[int, ...]]:
 
 def _slots_whole(t: Tables, melds: tuple[Meld, ...]) -> Slots:
     """`_slots` worked out meld by meld."""
-    r = t.rules
-    merging = r.merge_sets
-    cleaning = r.clean_by_replacing_wilds
+    merging = t.merge_sets
+    cleaning = t.clean_by_replacing_wilds
     adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
     merges: list[tuple[int, int]] = []
     cleans: list[tuple[int, int, tuple[int, ...]]] = []
@@ -850,9 +900,8 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
     index `i` only, by a meld of the same kind and key: meld `i`'s addition and cleaning
     entries and the merges that pair it are worked out again, the rest kept (the ranks of the
     sets are the same)."""
-    r = t.rules
     m = melds[i]
-    entry = _entry(t, m, i, t.per_meld)
+    entry = _new_entry(t, m, i, t.per_meld)
     keep_entry = entry[1] >= 0 or entry[2] or bool(entry[3])
     adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
     for e in last[0]:
@@ -868,7 +917,7 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
     merges = last[1]
     cleans = last[2]
     if m.kind == SET:
-        if r.merge_sets:
+        if t.merge_sets:
             got_merges = [p for p in merges if p[0] != i and p[1] != i]
             key = m.key
             for k in range(len(melds)):
@@ -882,7 +931,7 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
             if len(got_merges) > 1:
                 got_merges.sort()
             merges = tuple(got_merges)
-        if r.clean_by_replacing_wilds:
+        if t.clean_by_replacing_wilds:
             got_cleans: list[tuple[int, int, tuple[int, ...]]] = []
             new: tuple[int, int, tuple[int, ...]] | None = None
             if m.cards[0] < LOWEST_THREE or m.cards[-1] == JOKER:
@@ -900,6 +949,71 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
                 got_cleans.append(new)
             cleans = tuple(got_cleans)
     return (tuple(adds), merges, cleans, last[3])
+
+
+def _slots_inserted(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slots:
+    """`_slots_whole(t, melds)` from `last`, the slots of `melds` without meld `i` (the others
+    the same objects): their entries, merges and cleanings with the indices from `i` on moved
+    one place, and meld `i`'s own entries and merges added."""
+    m = melds[i]
+    entry = _new_entry(t, m, i, t.per_meld)
+    keep_entry = entry[1] >= 0 or entry[2] or bool(entry[3])
+    adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
+    for e in last[0]:
+        k = e[0]
+        if k >= i:
+            if keep_entry:
+                adds.append(entry)
+                keep_entry = False
+            adds.append((k + 1, e[1], e[2], e[3]))
+        else:
+            adds.append(e)
+    if keep_entry:
+        adds.append(entry)
+    merges = last[1]
+    cleans = last[2]
+    ranks = last[3]
+    is_set = m.kind == SET
+    if merges or (is_set and t.merge_sets):
+        got_merges = [(a + (a >= i), b + (b >= i)) if b >= i else (a, b) for a, b in merges]
+        if is_set and t.merge_sets:
+            key = m.key
+            for k in range(len(melds)):
+                o = melds[k]
+                if k != i and o.kind == SET and o.key == key:
+                    if k < i:
+                        if merge_problem(t, o, m) is None:
+                            got_merges.append((k, i))
+                    elif merge_problem(t, m, o) is None:
+                        got_merges.append((i, k))
+        if len(got_merges) > 1:
+            got_merges.sort()
+        merges = tuple(got_merges)
+    new: tuple[int, int, tuple[int, ...]] | None = None
+    if (
+        is_set
+        and t.clean_by_replacing_wilds
+        and (m.cards[0] < LOWEST_THREE or m.cards[-1] == JOKER)
+    ):
+        c = _clean_entry(m)
+        new = (i, c[1], c[2])
+    if cleans or new is not None:
+        got_cleans: list[tuple[int, int, tuple[int, ...]]] = []
+        for e2 in cleans:
+            k = e2[0]
+            if k >= i:
+                if new is not None:
+                    got_cleans.append(new)
+                    new = None
+                got_cleans.append((k + 1, e2[1], e2[2]))
+            else:
+                got_cleans.append(e2)
+        if new is not None:
+            got_cleans.append(new)
+        cleans = tuple(got_cleans)
+    if is_set and m.key not in ranks:
+        ranks = ranks | {m.key}
+    return (tuple(adds), merges, cleans, ranks)
 
 
 __all__ = ["apply", "legal_actions", "random_step", "refusals", "transition", "well_formed"]

@@ -23,13 +23,31 @@ from __future__ import annotations
 from typing import Any, Final
 
 from arbitro.model.rummy.actions import Answer
-from arbitro.model.rummy.arrange import Need, by_cards, by_count, lost_cards, places_all
-from arbitro.model.rummy.cards import BLACK_THREES, is_wild, remove
+from arbitro.model.rummy.arrange import (
+    Need,
+    by_cards,
+    by_count,
+    lost_cards,
+    places_all,
+    run_cover,
+)
+from arbitro.model.rummy.cards import (
+    BLACK_THREES,
+    CLUBS,
+    JOKER,
+    LOWEST_NATURAL,
+    LOWEST_THREE,
+    SPADES,
+    THREE,
+    is_wild,
+    remove,
+)
 from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, add_problem, classify
-from arbitro.model.rummy.refusal import Judge
+from arbitro.model.rummy.refusal import LISTED, Judge
 from arbitro.model.rummy.scoring import end_hand
 from arbitro.model.rummy.state import ANSWER, PLAY, Side, State, replaced
 from arbitro.model.rummy.table import (
+    SideView,
     going_out_counts,
     mover_side,
     opened,
@@ -252,6 +270,71 @@ def can_go_out(t: Tables, state: State) -> bool:
     return places_all(t, hand, sd.melds, nd, None, spare, slack)
 
 
+def can_go_out_listed(t: Tables, state: State) -> bool:
+    """`can_go_out` for the listing of `AskPartner` (a mover holding no pile): False at once
+    when two cards of the hand have no home (`two_homeless`), which settles most hands, and
+    `can_go_out` otherwise. `ask` runs `can_go_out` itself, which reads every clause it may
+    depend on (`trace`)."""
+    if two_homeless(t, state.hands[state.seat], side_view(t, mover_side(state).melds)):
+        return False
+    return can_go_out(t, state)
+
+
+def two_homeless(t: Tables, hand: tuple[int, ...], view: SideView) -> bool:
+    """Whether `arrange.lost_cards` lists two cards or more of the sorted `hand` against the
+    side of `view` (cards no arrangement could place: then no sequence of actions empties the
+    hand, a discard taking one of them at most), worked out from the side's `SideView.homes`
+    without its `SideFacts`: the same tests, card by card, a rank's naturals together."""
+    if view.takes < 0:
+        view.homes(t)
+    takes = view.takes
+    seq_bit = t.seq_bit
+    wilds = blacks = bits = 0
+    for c in hand:
+        if c < LOWEST_THREE or c == JOKER:
+            wilds += 1
+        elif c >= LOWEST_NATURAL:
+            bits |= seq_bit[c]
+        elif c == THREE * 4 + CLUBS or c == THREE * 4 + SPADES:
+            blacks += 1
+    covered = run_cover(bits, t.sequence_min, view.seq_bits) if t.sequences else 0
+    w_all = wilds + view.freeable
+    start_min = t.set_start_min_naturals
+    set_min = t.set_min
+    lost = 0
+    n = len(hand)
+    i = 0
+    while i < n:
+        c = hand[i]
+        if LOWEST_NATURAL <= c < JOKER:
+            # the naturals of a rank lie together in a sorted hand
+            rank = c >> 2
+            j = i + 1
+            while j < n and hand[j] >> 2 == rank:
+                j += 1
+            a = j - i
+            if not (takes >> rank & 1 or (a >= start_min and a + w_all >= set_min)):
+                for k in range(i, j):
+                    if not covered & seq_bit[hand[k]]:
+                        lost += 1
+                if lost > 1:
+                    return True
+            i = j
+            continue
+        if LOWEST_THREE <= c < LOWEST_NATURAL:
+            if c == THREE * 4 + CLUBS or c == THREE * 4 + SPADES:
+                wild_ok = w_all if t.black_three_meld_wilds else 0
+                homeless = t.black_threes_meld == "never" or blacks + wild_ok < set_min
+            else:
+                homeless = True  # a red three: no meld takes it
+            if homeless:
+                lost += 1
+                if lost > 1:
+                    return True
+        i += 1
+    return False
+
+
 def _added_out(
     t: Tables, hand: tuple[int, ...], melds: tuple[Meld, ...], nd: Need, mode: str, lost: list[int]
 ) -> bool:
@@ -370,6 +453,9 @@ def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
 
 def ask(t: Tables, s: State, j: Judge) -> State:
     """The mover asks the partner "may I go out?". *:ask-partner."""
+    if j is LISTED:
+        # listed as legal: every check below passes
+        return replaced(s, step=ANSWER, asked=True)
     if not t.ask_partner:
         j.halt("ask_partner", "the book has no asking the partner")
     if s.players == s.sides:

@@ -87,53 +87,113 @@ class Shape:
     """A sorted pool of cards grouped the way candidate melds are read off it (a plain class:
     compiled, its fields are read without an attribute lookup). The counts are lists indexed
     by card and by rank, not dictionaries: a hand holds few cards, and a list of 53 is built
-    and read faster than a dictionary is filled."""
+    and read faster than a dictionary is filled. Only what every listing reads is worked out
+    when the shape is built (the counts, the escalera positions, the wild counts); the rest
+    (`distinct`, `ranks`, `wild_kinds`, `black_kinds`) is read off the counts when asked."""
 
     __slots__ = (
+        "_distinct",
         "bits",
-        "black_kinds",
+        "blacks",
         "counts",
-        "distinct",
+        "kinds",
+        "pool",
         "rank_count",
-        "ranks",
         "wild_code",
-        "wild_kinds",
         "wilds",
     )
 
     def __init__(
         self,
-        distinct: tuple[int, ...],
+        pool: tuple[int, ...],
         counts: list[int],
-        wild_kinds: tuple[tuple[int, int], ...],
-        black_kinds: tuple[tuple[int, int], ...],
-        ranks: list[int],
         rank_count: list[int],
+        kinds: int,
         bits: int,
         wilds: int,
+        blacks: int,
         wild_code: int,
     ) -> None:
-        self.distinct = distinct  # each card once, in order
+        self.pool = pool  # the sorted pool itself
         self.counts = counts  # per card kind (KINDS of them): copies held
-        self.wild_kinds = wild_kinds  # (wild card, count)
-        self.black_kinds = black_kinds  # (black three, count)
-        self.ranks = ranks  # the natural ranks held, in order
         self.rank_count = rank_count  # per rank index (13): naturals of it held
+        self.kinds = kinds  # distinct cards held
         self.bits = bits
         """Bit 16 * suit + p set when the card at escalera position p of that suit is held."""
         self.wilds = wilds  # wild cards held
+        self.blacks = blacks  # black threes held
         self.wild_code = wild_code
         """`wild_kinds` as one int (4 bits per wild card kind: the twos, then the joker), or -1
         when a kind is held more than 15 times: part of the keys of `_LAID`."""
+        self._distinct: tuple[int, ...] | None = None
 
-    def naturals(self, rank: int) -> list[int]:
+    @property
+    def distinct(self) -> tuple[int, ...]:
+        """Each card once, in order (the pool itself when no card is held twice; worked out
+        on the first reading)."""
+        got = self._distinct
+        if got is not None:
+            return got
+        pool = self.pool
+        if self.kinds == len(pool):
+            got = pool
+        else:
+            out: list[int] = []
+            prev = -1
+            for c in pool:
+                if c != prev:
+                    out.append(c)
+                    prev = c
+            got = tuple(out)
+        self._distinct = got
+        return got
+
+    @property
+    def ranks(self) -> list[int]:
+        """The natural ranks held, in order."""
+        rank_count = self.rank_count
+        return [k for k in range(_LOW_RANK, _JOKER_RANK) if rank_count[k]]
+
+    @property
+    def wild_kinds(self) -> tuple[tuple[int, int], ...]:
+        """(wild card, count) of the wild cards held: the twos, then the joker."""
+        if not self.wilds:
+            return ()
+        counts = self.counts
+        return tuple([(c, counts[c]) for c in _WILD_CARDS if counts[c]])
+
+    def wild_cards(self) -> list[int]:
+        """The distinct wild cards held, in order: the twos, then the joker."""
+        if not self.wilds:
+            return []
+        counts = self.counts
+        return [c for c in _WILD_CARDS if counts[c]]
+
+    @property
+    def black_kinds(self) -> tuple[tuple[int, int], ...]:
+        """(black three, count) of the black threes held."""
+        if not self.blacks:
+            return ()
+        counts = self.counts
+        return tuple([(c, counts[c]) for c in _BLACKS if counts[c]])
+
+    def naturals(self, rank: int) -> tuple[int, ...]:
         """The distinct naturals of `rank` held, in order (read off `counts` when asked: the
         listing asks for the ranks of the side's sets only)."""
         if rank < _LOW_RANK or rank >= _JOKER_RANK:
-            return []
+            return ()
         counts = self.counts
         c = rank * 4
-        return [k for k in range(c, c + 4) if counts[k]]
+        i = rank << 4
+        if counts[c]:
+            i |= 1
+        if counts[c + 1]:
+            i |= 2
+        if counts[c + 2]:
+            i |= 4
+        if counts[c + 3]:
+            i |= 8
+        return _NATURALS[i]
 
     @property
     def masks(self) -> tuple[int, int, int, int]:
@@ -144,6 +204,19 @@ class Shape:
 
 _LOW_RANK: Final = LOWEST_NATURAL >> 2
 _JOKER_RANK: Final = JOKER >> 2
+_WILD_CARDS: Final[tuple[int, ...]] = (*range(LOWEST_THREE), JOKER)
+"""The wild cards in card order: the twos, then the joker."""
+_BLACKS: Final[tuple[int, ...]] = tuple(sorted(BLACK_THREES))
+_BLACK_LO: Final[int] = _BLACKS[0]
+_BLACK_HI: Final[int] = _BLACKS[-1]
+
+_NATURALS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(rank * 4 + suit for suit in range(4) if held >> suit & 1)
+    for rank in range(_JOKER_RANK)
+    for held in range(16)
+)
+"""The naturals of a rank, in order, for each set of suits held: index 16 * rank + a bit per
+suit."""
 
 
 _LAST: Final[list[Any]] = [None, None, None]
@@ -165,58 +238,65 @@ def shape(t: Tables, pool: tuple[int, ...]) -> Shape:
 
 
 def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
-    # one pass over the sorted pool, a run of equal cards at a time: the wilds (twos, then the
-    # joker) and the black threes come in the order of their card numbers, the naturals lie
-    # between the threes and the joker, sorted, so the cards of a rank come together; their
-    # escalera positions from `Tables.seq_bit` (0 without escaleras)
+    # one pass over the sorted pool, a card at a time (`n`: the copies of it seen so far, its
+    # count once its run ends): the wilds (twos, then the joker) and the black threes come in
+    # the order of their card numbers, the naturals lie between the threes and the joker,
+    # sorted, so the cards of a rank come together; their escalera positions from
+    # `Tables.seq_bit` (0 without escaleras). The lists start as copies of zeros (no
+    # throwaway list to repeat), and no run needs closing after the loop but the last rank's.
     seq_bit = t.seq_bit
-    counts = [0] * KINDS
-    rank_count = [0] * 13
-    ranks: list[int] = []
-    distinct: list[int] = []
-    wilds: list[tuple[int, int]] = []
-    blacks: list[tuple[int, int]] = []
+    counts = _NO_CARDS[:]
+    rank_count = _NO_RANKS[:]
+    kinds = 0
     nw = 0
+    nb = 0
     code = 0
     bits = 0
     rank = -1
     held = 0
-    size = len(pool)
-    i = 0
-    while i < size:
-        c = pool[i]
-        j = i + 1
-        while j < size and pool[j] == c:
-            j += 1
-        n = j - i
-        i = j
+    prev = -1
+    n = 0
+    for c in pool:
+        if c == prev:
+            n += 1
+        else:
+            prev = c
+            n = 1
+            kinds += 1
         counts[c] = n
-        distinct.append(c)
         if c >= LOWEST_NATURAL and c < JOKER:
-            bits |= seq_bit[c]
+            if n == 1:
+                bits |= seq_bit[c]
             k = c >> 2
             if k == rank:
-                held += n
+                held += 1
             else:
                 if rank >= 0:
                     rank_count[rank] = held
                 rank = k
-                held = n
-                ranks.append(k)
+                held = 1
         elif c < LOWEST_THREE or c == JOKER:
-            wilds.append((c, n))
-            nw += n
-            if code >= 0:
-                code = code | n << (4 * c if c < LOWEST_THREE else 16) if n < 16 else -1
-        elif c in BLACK_THREES:
-            blacks.append((c, n))
+            nw += 1
+            # 4 bits per kind: the sum of the copies' bits is the counts' code while every
+            # count stays below 16 (checked below)
+            code += 1 << (4 * c if c < LOWEST_THREE else 16)
+        elif c in (_BLACK_LO, _BLACK_HI):
+            nb += 1
     if rank >= 0:
         # the naturals of a rank are counted in a local and stored once the rank ends (an
         # in-place add on a list item goes through the generic number protocol)
         rank_count[rank] = held
-    return Shape(
-        tuple(distinct), counts, tuple(wilds), tuple(blacks), ranks, rank_count, bits, nw, code
-    )
+    if nw > 15:
+        for w in _WILD_CARDS:
+            if counts[w] > 15:
+                code = -1
+    return Shape(pool, counts, rank_count, kinds, bits, nw, nb, code)
+
+
+_NO_CARDS: Final[list[int]] = [0] * KINDS
+"""Zero copies of every card kind: copied, never changed."""
+_NO_RANKS: Final[list[int]] = [0] * 13
+"""Zero naturals of every rank: copied, never changed."""
 
 
 _LAID: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
@@ -273,8 +353,6 @@ def lay_candidates(
     out: list[tuple[int, ...]] = []
     if sh is None:
         sh = shape(t, pool)
-    wild_kinds = sh.wild_kinds
-    black_kinds = sh.black_kinds
     nw = sh.wilds
     lay = t.set_lay
     cap = t.wild_cap
@@ -291,12 +369,11 @@ def lay_candidates(
         have_rank = frozenset(m.key for m in melds if m.kind == SET)
     else:
         have_rank = set_ranks
-    wild_t = wild_kinds if lo_nat < lay else ()
     code = sh.wild_code if lo_nat < lay else 0
     counts = sh.counts
     laid = _LAID
     rank_count = sh.rank_count
-    for rank in sh.ranks:
+    for rank in range(_LOW_RANK, _JOKER_RANK):
         if rank_count[rank] < lo_nat or rank in have_rank:
             continue
         # the rank's cards lie together in the sorted pool
@@ -307,6 +384,7 @@ def lay_candidates(
             # same counts)
             b = rank * 4
             kinds = tuple([(c, counts[c]) for c in range(b, b + 4) if counts[c]])
+            wild_t = sh.wild_kinds if lo_nat < lay else ()
             got = _set_lays(kinds, wild_t, rank_count[rank], lay, lo_nat)
             if key >= 0:
                 if len(laid) >= caches.LAYS:
@@ -342,16 +420,13 @@ def lay_candidates(
         key = -2 - (sh.wild_code << 8 | size) if sh.wild_code >= 0 and size < 256 else -1
         got = laid.get(key) if key < -1 else None
         if got is None:
-            got = _choose(wild_kinds, size)
+            got = _choose(sh.wild_kinds, size)
             if key < -1:
                 if len(laid) >= caches.LAYS:
                     laid.clear()
                 laid[key] = got
         out += got
-    nb = 0
-    if black_kinds:
-        for _, k in black_kinds:
-            nb += k
+    nb = sh.blacks
     wmax = (nw if nw < cap else cap) if nb and t.black_three_meld_wilds else 0
     size = len(pool)
     # a black-three meld leaves at most one card in hand
@@ -360,8 +435,8 @@ def lay_candidates(
             for w in range(0, wmax + 1):
                 if size - b - w > 1 or b + w < t.set_min:
                     continue
-                for bl in _choose(black_kinds, b):
-                    for wl in _choose(wild_kinds, w):
+                for bl in _choose(sh.black_kinds, b):
+                    for wl in _choose(sh.wild_kinds, w):
                         out.append(tuple(sorted(bl + wl)))
     if must >= 0:
         out = [c for c in out if must in c]

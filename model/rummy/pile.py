@@ -24,13 +24,13 @@ in the pile go to the taker's side, without replacement.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, Final
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.actions import TakePile
+from arbitro.model.rummy.arrange import reaches
 from arbitro.model.rummy.cards import (
     JOKER,
     LOWEST_THREE,
@@ -45,7 +45,7 @@ from arbitro.model.rummy.going_out import dead_end
 from arbitro.model.rummy.melds import SEQ, SET, Meld, add_problem, classify, is_completed, takes
 from arbitro.model.rummy.opening import reach_ok
 from arbitro.model.rummy.red_threes import lay_out
-from arbitro.model.rummy.refusal import STRICT, Judge, Refusal
+from arbitro.model.rummy.refusal import LISTED, STRICT, Judge, Refusal
 from arbitro.model.rummy.state import DRAW, Side, State, after_take, replaced
 from arbitro.model.rummy.stock import exhausted
 from arbitro.model.rummy.table import pending
@@ -102,7 +102,9 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
         return []
     rank = top >> 2
     k = t.pile_new_set_naturals
-    same = hand[bisect_left(hand, rank * 4) : bisect_left(hand, rank * 4 + 4)]
+    # the hand's cards of the top card's rank (a loop of the compiled code: two calls of
+    # `bisect.bisect_left` went through the interpreter's calling convention)
+    same = tuple([c for c in hand if c >> 2 == rank])
     sets = list(_combos(same, k)) if len(same) >= k else []
     is_frozen = frozen(t, pile)
     sd = state.table[seat % state.sides]
@@ -151,11 +153,17 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
                 out.append(("escalera", -1, (a, b)))
     if not is_frozen and add_allowed(t, state):
         per_meld = t.per_meld
+        suit = top & 3
         for i, m in enumerate(sd.melds):
             # the top card joins by `add_problem` (a natural: by rank for a set, as an end of an
-            # escalera); wild and black-three melds never take it. What `takes` says of a meld
-            # is found by the meld's identity where the listing of additions kept it
-            # (`engine._slots`): a meld left alone is the same object from turn to turn
+            # escalera of its suit); wild and black-three melds never take it, nor a set of
+            # another rank or an escalera of another suit, which `takes` is not asked about
+            kind = m.kind
+            if not ((kind == SET and m.key == rank) or (kind == SEQ and m.key == suit)):
+                continue
+            # what `takes` says of a meld is found by the meld's identity where the listing of
+            # additions kept it (`engine._slots`): a meld left alone is the same object from
+            # turn to turn
             hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
             if hit is not None and hit[0] is m:
                 nat_rank = hit[1][1]
@@ -167,8 +175,32 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
     return out
 
 
-@lru_cache(maxsize=caches.SMALL)
 def _combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """The distinct sub-multisets of `k` cards of the sorted `cards`, in order; those of all
+    the cards, of one card or of two without a call to the remembered `_some_combos`."""
+    if k == len(cards):
+        return (cards,)
+    if k == 1:
+        return tuple([(c,) for c in distinct(cards)])
+    if k == 2:
+        # each pair once: the first card at its first copy, the second at its first copy after it
+        n = len(cards)
+        pairs: list[tuple[int, ...]] = []
+        for i in range(n - 1):
+            a = cards[i]
+            if i and cards[i - 1] == a:
+                continue
+            for j in range(i + 1, n):
+                b = cards[j]
+                if j > i + 1 and cards[j - 1] == b:
+                    continue
+                pairs.append((a, b))
+        return tuple(pairs)
+    return _some_combos(cards, k)
+
+
+@lru_cache(maxsize=caches.SMALL)
+def _some_combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     """The distinct sub-multisets of `k` cards of the sorted `cards`, in order."""
     return tuple(sorted(set(combinations(cards, k))))
 
@@ -201,7 +233,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     use: object = a[2]
     a_cards: tuple[int, ...] = a[4]
     if use == "set":
-        if not _holds(hand, a_cards):
+        if j is not LISTED and not _holds(hand, a_cards):
             j.halt("pile_new_set_naturals", "the player does not hold those cards")
         nat = [c for c in a_cards if not is_wild(c)]
         wild = len(a_cards) - len(nat)
@@ -230,13 +262,10 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         if own and not t.several_sets_same_rank:
             # one set per rank: the top card and the cards shown join the side's set
             i = own[0]
-            m = melds[i]
-            for c in (top, *sorted(a_cards, key=is_wild)):
-                p = add_problem(t, m, c)
-                if p:
-                    j.halt(p, "the top card and those cards cannot join the side's set", UNABLE)
-                m = _new(Meld, (SET, m.key, tuple(sorted((*m.cards, c)))))
-            melds[i] = m
+            grown = join_set(t, melds[i], top, a_cards)
+            if isinstance(grown, str):
+                j.halt(grown, "the top card and those cards cannot join the side's set", UNABLE)
+            melds[i] = grown
         else:
             got = classify(t, tuple(sorted((*a_cards, top))))
             if isinstance(got, str):
@@ -251,7 +280,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
             j.refuse(
                 "frozen_by", "a frozen pile needs a natural pair matching its top card", UNABLE
             )
-        if len(a_cards) != 2 or not _holds(hand, a_cards):
+        if len(a_cards) != 2 or (j is not LISTED and not _holds(hand, a_cards)):
             j.halt("pile_new_sequence", "an escalera from the pile takes two cards from the hand")
         got = classify(t, tuple(sorted((*a_cards, top))))
         if isinstance(got, str) or got.kind != SEQ:
@@ -322,6 +351,20 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     return lay_out(s, side_i, reds) if reds else s
 
 
+def join_set(t: Tables, m: Meld, top: int, cards: tuple[int, ...]) -> Meld | str:
+    """The side's set `m` with the top card and then the cards shown (naturals first) joined
+    one by one, or the clause key (`add_problem`) of the first that cannot join."""
+    # naturals first, each kind in the order shown (`sorted(cards, key=is_wild)`, without the
+    # key's call through the interpreter per card)
+    wilds = [c for c in cards if is_wild(c)]
+    for c in (top, *[c for c in cards if not is_wild(c)], *wilds):
+        p = add_problem(t, m, c)
+        if p:
+            return p
+        m = _new(Meld, (SET, m.key, tuple(sorted((*m.cards, c)))))
+    return m
+
+
 def take_to_open(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     """`take`, refused when the pending opening it starts can no longer reach the minimum.
 
@@ -331,7 +374,8 @@ def take_to_open(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> Sta
     never depends on a card the player cannot see). More cards never make the minimum harder to
     reach, so a take judged so still leaves the opening reachable."""
     s2 = take(t, state, a, j)
-    if pending(s2) and not reach_ok(t, _as_seen(t, state, s2)):
+    # a take listed as legal (`LISTED`) left the opening reachable: the search is not run again
+    if j is not LISTED and pending(s2) and not reach_ok(t, _as_seen(t, state, s2)):
         j.refuse(
             "opening_minimums",
             "the opening minimum cannot be reached with this pile take",
@@ -351,6 +395,36 @@ def _as_seen(t: Tables, before: State, after: State) -> State:
         return after  # the rest was set aside (*:pile-rest-after-opening), or nothing was covered
     hands = (*after.hands[:seat], remove(hand, covered), *after.hands[seat + 1 :])
     return replaced(after, hands=hands)
+
+
+def opens_by_reach(t: Tables, state: State, m: Meld, cards: tuple[int, ...]) -> bool:
+    """Whether `arrange.reaches` finds the opening reachable after taking the pile to open with
+    `cards` and the top card as the new meld `m`, judged as `take_to_open` judges it (on what the
+    taker sees), for a side with no melds yet, without building the state after the take: True
+    means `take_to_open` accepts the take; False leaves it to `going_out.can_go_out` there."""
+    seat = state.seat
+    pile = state.pile
+    top = pile[-1]
+    rest = pile[:-1]
+    if RED_THREES[0] in rest or RED_THREES[1] in rest:
+        rest = tuple(c for c in rest if not is_red_three(c))
+    hand = remove(state.hands[seat], cards)
+    if t.pile_rest_after_opening:
+        # the rest is held aside: the hand is what it was less the cards shown
+        keep = max(0, 2 - len(rest))
+    else:
+        # the rest goes to the hand, but only the cards sticking out of the pile are seen
+        frozen_by = t.frozen_by
+        shown = [c for c in rest if frozen_by[c]]
+        if shown:
+            hand = tuple(sorted((*hand, *shown)))
+        keep = 2
+    pts = t.points
+    points = sum(pts[c] for c in m.cards)
+    if not t.pile_top_counts_for_opening:
+        points -= pts[top]
+    need = state.minimums[seat % state.sides] - points
+    return reaches(t, hand, (m,), need, keep)
 
 
 def take_pile(t: Tables, s: State, a: TakePile, j: Judge = STRICT) -> State:

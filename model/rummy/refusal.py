@@ -6,7 +6,8 @@ carrying the clause id and the book's penalty. A rule module checks an action's 
 most specific (the cards of a meld) to the most general (the opening, going out, the turn), so
 the first refusal is the root cause.
 
-`STRICT` raises the first refusal, which is what `apply` and the list of legal actions need.
+`STRICT` raises the first refusal, which is what `apply` and the list of legal actions need;
+`LISTED` is `STRICT` for an action already found legal, whose refusal-only checks are skipped.
 A collecting judge (`Judge(collect=True)`) records a refusal and lets the rule module go on
 judging the rest of the action, for `refusals`; where nothing further can be judged (the cards
 are not even held), the module calls `halt`, which ends the judging.
@@ -61,3 +62,8 @@ class Judge:
 
 STRICT: Final = Judge()
 """The judge of `apply` and `legal_actions`: the first refusal is raised."""
+
+LISTED: Final = Judge()
+"""The judge of `apply` for an action `legal_actions` listed as legal: it raises as `STRICT`
+does, but the rule modules may leave out the checks that could only refuse the action (a
+listed action passes them all), keeping every one that shapes the state reached."""

@@ -126,7 +126,7 @@ def next_turn(
 ) -> State:
     """`state` with the hands and pile given, at the start of `seat`'s turn (step `draw`, every
     per-turn field as a turn begins, `clean_start` as given): the state after each discard."""
-    s = state
+    s: tuple[Any, ...] = state  # fields kept as objects: no int unboxed and boxed again
     # fmt: off
     got: State = _new(_STATE, (
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], pile, s[11], s[12], s[13],
@@ -139,7 +139,7 @@ def next_turn(
 def after_meld(state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Side, ...]) -> State:
     """`replaced(state, hands=..., table=..., step=PLAY, freed=-1, freed_meld=-1,
     melded=True)`, field by field: the state after every laying action."""
-    s = state
+    s: tuple[Any, ...] = state  # fields kept as objects: no int unboxed and boxed again
     # fmt: off
     got: State = _new(_STATE, (
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], s[10], table, s[12], s[13],
@@ -152,7 +152,7 @@ def after_meld(state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Si
 def after_draw(state: State, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]) -> State:
     """`replaced(state, hands=..., stock=..., step=PLAY, no_discard=False)`, field by field: the
     state after a draw with no red three."""
-    s = state
+    s: tuple[Any, ...] = state  # fields kept as objects: no int unboxed and boxed again
     # fmt: off
     got: State = _new(_STATE, (
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, stock, s[10], s[11], s[12], s[13],
@@ -171,7 +171,7 @@ def after_take(
 ) -> State:
     """`replaced(state, table=..., hands=..., pile=(), pile_taken=True, took_pile=True,
     held=..., top_points=..., step=PLAY)`, field by field: the state after a pile take."""
-    s = state
+    s: tuple[Any, ...] = state  # fields kept as objects: no int unboxed and boxed again
     # fmt: off
     got: State = _new(_STATE, (
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], (), table, s[12], s[13], True,

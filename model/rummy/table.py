@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.arrange import SideFacts, side_facts
-from arbitro.model.rummy.melds import SEQ, SET, WILDS, Meld, is_clean
+from arbitro.model.rummy.melds import SEQ, SET, WILDS, Meld, is_clean, wild_count
 from arbitro.model.rummy.state import Side, State, replaced
 from arbitro.model.rummy.tables import Tables
 
@@ -22,13 +22,18 @@ class SideView:
     same object from state to state while the side lays nothing): the going-out facts, and the
     engine's candidate slots (`engine._slots`)."""
 
-    __slots__ = ("_clean", "_facts", "melds", "slots")
+    __slots__ = ("_clean", "_facts", "freeable", "melds", "seq_bits", "slots", "takes")
 
     def __init__(self, melds: tuple[Meld, ...]) -> None:
         self.melds = melds
         self._facts: SideFacts | None = None
         self._clean = -1
         self.slots: Any = None
+        self.takes = -1
+        """Bit per rank whose naturals a set of the side can take (`SideFacts.takes_natural`),
+        -1 until `homes` works it out; `seq_bits` and `freeable` as in `SideFacts`."""
+        self.seq_bits = 0
+        self.freeable = 0
 
     def clean(self, t: Tables) -> int:
         """Clean canastas and sambas among the melds (`going_out_counts`)."""
@@ -43,18 +48,61 @@ class SideView:
             got = self._facts = side_facts(t, self.melds)
         return got
 
+    def homes(self, t: Tables) -> None:
+        """Work out `takes`, `seq_bits` and `freeable`: the three fields of `SideFacts` that
+        `arrange.lost_cards` reads, by the same rules as `arrange.side_facts`, without the rest
+        (its tuples per rank and suit)."""
+        comp = t.completed
+        growth = t.completed_set_growth
+        grows = growth == "naturals" or growth == "any"
+        one_more = growth == "one_natural_if_clean"
+        swap = t.clean_by_replacing_wilds
+        seq_bit = t.seq_bit
+        takes = seq_bits = freeable = 0
+        for m in self.melds:
+            kind = m.kind
+            if kind == SET:
+                n = len(m.cards)
+                w = wild_count(m.cards)
+                if swap:
+                    freeable += w
+                # an unfinished set takes a natural; a finished one while it may still grow,
+                # or in place of a wild
+                if n < comp or grows or (one_more and not w and n == comp) or (swap and w):
+                    takes |= 1 << m.key
+            elif kind == SEQ:
+                for c in m.cards:
+                    seq_bits |= seq_bit[c]
+        self.seq_bits = seq_bits
+        self.freeable = freeable
+        self.takes = takes
+
+
+_RECENT: Final[list[tuple[Tables, SideView]]] = []
+"""The last views `side_view` gave, newest last (at most `_KEEP`): found by comparing
+identities, before the dictionary, whose key is an int to build and hash."""
+
+_KEEP: Final = 4
+
 
 def side_view(t: Tables, melds: tuple[Meld, ...]) -> SideView:
     """The `SideView` of a side's melds, remembered by identity (the entry keeps the tuple
     alive, so its id is not reused meanwhile); at most `caches.SIDES` are kept."""
+    recent = _RECENT
+    for k in range(len(recent) - 1, -1, -1):
+        got = recent[k]
+        if got[1].melds is melds and got[0] is t:
+            return got[1]
     memo = t.by_id
     hit: SideView | None = memo.get(id(melds))  # typed: its fields are read natively
-    if hit is not None and hit.melds is melds:
-        return hit
-    if len(memo) >= caches.SIDES:
-        memo.clear()
-    view = memo[id(melds)] = SideView(melds)
-    return view
+    if hit is None or hit.melds is not melds:
+        if len(memo) >= caches.SIDES:
+            memo.clear()
+        hit = memo[id(melds)] = SideView(melds)
+    if len(recent) >= _KEEP:
+        del recent[0]
+    recent.append((t, hit))
+    return hit
 
 
 def mover_side(state: State) -> Side:

@@ -15,7 +15,7 @@ from arbitro.model.rummy.actions import Discard
 from arbitro.model.rummy.going_out import go_out_problems
 from arbitro.model.rummy.melding import held_without
 from arbitro.model.rummy.pile import can_take
-from arbitro.model.rummy.refusal import STRICT, Judge
+from arbitro.model.rummy.refusal import LISTED, STRICT, Judge
 from arbitro.model.rummy.scoring import end_hand
 from arbitro.model.rummy.state import PLAY, State, next_turn, replaced
 from arbitro.model.rummy.stock import draw_cards, exhausted
@@ -61,15 +61,17 @@ def discard(t: Tables, s: State, a: Discard, j: Judge = STRICT) -> State:
         t.consult("last_red_three_ends_hand")
         j.refuse("last_red_three_ends_hand", "play stops after the last red three: no discard")
     if hand:
-        if pending(s):
-            j.refuse("opening_minimums", "finish the opening before discarding")
-        if s.answer == "yes":
-            j.refuse("ask_partner", "the partner said yes: the player must go out this turn")
-        j.stop()
+        if j is not LISTED:
+            if pending(s):
+                j.refuse("opening_minimums", "finish the opening before discarding")
+            if s.answer == "yes":
+                j.refuse("ask_partner", "the partner said yes: the player must go out this turn")
+            j.stop()
         return begin_turn(t, s, (s.seat + 1) % s.players, with_hand(s, hand), (*s.pile, card))
-    for problem in go_out_problems(t, s, by_discard=True, every=j.found is not None):
-        j.refuse(*problem)
-    j.stop()
+    if j is not LISTED:
+        for problem in go_out_problems(t, s, by_discard=True, every=j.found is not None):
+            j.refuse(*problem)
+        j.stop()
     s2 = replaced(opened(s), hands=with_hand(s, ()), pile=(*s.pile, card))
     return end_hand(t, s2, "went-out", s.seat)
 

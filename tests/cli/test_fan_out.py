@@ -88,3 +88,33 @@ def test_a_scheduler_that_cannot_be_used_is_one_line(
     assert main([*command, "--scheduler", address]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["explore", "escoba-es", "--config", "escoba-tiny", "--deal", "0"],
+        ["simulate", "escoba-es", "--games", "1"],
+        ["report", "escoba-es", "--games", "1", "--output", "r.html"],
+        ["prove", "escoba-es", "--property", "deal-arithmetic"],
+        ["findings", "--recompute"],
+        ["conform", "escoba-es", "--games", "1"],
+    ],
+    ids=lambda argv: argv[0],
+)
+@pytest.mark.parametrize("address", [""])
+def test_an_empty_scheduler_is_refused_not_taken_for_none(
+    command: list[str],
+    address: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `--scheduler "$SCHEDULER"` with the variable unset must not run the job in this process
+    monkeypatch.chdir(tmp_path)
+    adapter = ["--", "no-such-engine"] if command[0] == "conform" else []
+    assert main([*command, "--scheduler", address, *adapter]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "--scheduler must be a Dask scheduler address (tcp://HOST:PORT)" in err, err
+    assert not list(tmp_path.iterdir())  # nothing ran, nothing was written

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -305,3 +306,96 @@ def _group(pgid: int, args: bool = False) -> list[str]:
     fields = "pid=,args=" if args else "pid="
     ps = subprocess.run(["ps", "-o", fields, "-g", str(pgid)], capture_output=True, text=True)
     return ps.stdout.strip().splitlines() if args else ps.stdout.split()
+
+
+@pytest.mark.parametrize(("name", "symmetry"), [("escoba-12", False), ("escoba-12", True)])
+def test_a_split_walk_tells_its_levels_as_one_process_does(name: str, symmetry: bool) -> None:
+    """The progress a terminal shows (depth, states so far) is told level by level the same
+    whether the deal is walked in one process or split (with symmetry, orbits weighed)."""
+    c = load_config(name)
+    one: list[tuple[int, int]] = []
+    explore_deal(c, 1, symmetry=symmetry, levels=lambda d, n: one.append((d, n)))
+    split: list[tuple[int, int]] = []
+    res = explore_partitioned(
+        c, 1, InlineRunner(2), symmetry=symmetry, progress=lambda d, n: split.append((d, n))
+    )
+    assert split == one
+    assert [n for _, n in one] == [sum(res.per_depth[:d]) for d, _ in one]  # counted again
+
+
+def test_explore_workers_on_one_deal_shows_its_levels_as_one_process_does(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`explore --workers 2` on one deal ticks the terminal's progress level by level, as one
+    process does (a partitioned walk showed nothing until it ended). The cluster is stood in for
+    by two partitions in this process: what is tested is what reaches the terminal."""
+    from arbitro.proofs import explore as explore_module
+    from arbitro.reports import terminal
+
+    ticks: list[tuple[int, str]] = []
+
+    class Recording(terminal.Ticker):
+        def __call__(self, done: int, note: str = "") -> None:
+            ticks.append((done, note))
+
+    monkeypatch.setattr(terminal, "Ticker", Recording)
+    monkeypatch.setattr(explore_module, "dask_client", lambda s, w: contextlib.nullcontext(None))
+    monkeypatch.setattr(partition, "DaskRunner", lambda client: InlineRunner(2))
+    monkeypatch.setattr(cluster, "usable_cores", lambda: 2)
+    argv = ["explore", "escoba-es", "--config", "escoba-12", "--deal", "0", "--json"]
+    assert main(argv) == 0
+    one = list(ticks)
+    ticks.clear()
+    capsys.readouterr()
+    assert main([*argv, "--workers", "2"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["partitions"]) == 2  # split, not one process
+    assert ticks == one and len(one) > 3
+
+
+@pytest.mark.parametrize("stop_at", [2, 5, 7])
+@pytest.mark.parametrize(
+    "model", [EscobaModel(), TurnKeeper(), TableLimit()], ids=["book", "deadlock", "violation"]
+)
+def test_ctrl_c_in_a_split_walk_reports_what_its_expanded_levels_found(
+    model: EscobaModel, stop_at: int
+) -> None:
+    """Interrupted, a split walk reports the edges, terminal states, scores, deadlocks, broken
+    invariants and clauses of the levels every partition expanded, as one process reports what
+    it walked (it reported 0 of each and every clause of the book as never exercised). Counted
+    again here by a plain breadth-first walk of the engine over the same levels."""
+    from arbitro.proofs.explore import deal_order
+
+    c = load_config("escoba-12")
+    rules = c.rules
+
+    def interrupt(depth: int, states: int) -> None:
+        if depth == stop_at:  # levels 0..depth-1 reached, 0..depth-2 expanded
+            raise KeyboardInterrupt
+
+    part = explore_partitioned(c, 0, InlineRunner(2, model), progress=interrupt)
+    assert part.interrupted
+    level = {model.deal(rules, model.new_game(rules, c.seating), deal_order(model, c, 0))}
+    edges = terminal = deadlocks = 0
+    scores: Counter[tuple[int, ...]] = Counter()
+    broken: Counter[str] = Counter()
+    for _ in range(stop_at - 1):
+        nxt = set()
+        for s in level:
+            broken.update(model.violations(rules, s))
+            if model.phase(s) != "play":
+                terminal += 1
+                hand = model.last_hand(s)
+                assert hand is not None
+                scores[tuple(hand.scores)] += 1
+                continue
+            actions = model.legal_actions(rules, s)
+            deadlocks += not actions
+            edges += len(actions)
+            nxt.update(model.apply(rules, s, a) for a in actions)
+        level = nxt
+    assert (part.edges, part.terminal, part.scores) == (edges, terminal, scores)
+    assert (part.deadlock_count, part.violations) == (deadlocks, broken)
+    whole = explore_deal(c, 0, model=model)
+    assert part.clauses and part.clauses <= whole.clauses
+    if type(model) is not EscobaModel and stop_at == 7:
+        assert deadlocks or broken  # the broken engines show it within the levels walked

@@ -1,0 +1,109 @@
+"""The hand's shape (`laying.Shape`) read off a sorted pool, checked against counts worked out
+independently (a `Counter` of the pool) on hands met in random play and on random pools, wild
+cards held more than 15 times included."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from arbitro.model.rummy import RUMMY, laying
+from arbitro.model.rummy.cards import BLACK_THREES, JOKER, KINDS, LOWEST_NATURAL, LOWEST_THREE
+from arbitro.model.rummy.engine import random_step
+from arbitro.model.rummy.tables import Tables, tables
+from tests.support.rummy_helpers import BOOKS, R
+
+WILD = (*range(LOWEST_THREE), JOKER)  # the twos and the joker (cards.py)
+
+
+def expected(t: Tables, pool: tuple[int, ...]) -> dict[str, object]:
+    """What `Shape` holds for `pool`, from a `Counter` of its cards."""
+    held = Counter(pool)
+    natural = sorted(c for c in held if LOWEST_NATURAL <= c < JOKER)
+    rank_count = [0] * 13
+    for c in natural:
+        rank_count[c >> 2] += held[c]
+    bits = 0
+    for c in natural:
+        bits |= t.seq_bit[c]
+    wild = [(c, held[c]) for c in sorted(held) if c in WILD]
+    # 4 bits per wild kind, the twos at 4 * card, the joker at 16; -1 when a count needs more
+    code = sum(n << (4 * c if c < LOWEST_THREE else 16) for c, n in wild)
+    if any(n > 15 for _, n in wild):
+        code = -1
+    return {
+        "distinct": tuple(sorted(held)),
+        "counts": [held[c] for c in range(KINDS)],
+        "rank_count": rank_count,
+        "ranks": sorted({c >> 2 for c in natural}),
+        "bits": bits,
+        "wilds": sum(n for _, n in wild),
+        "wild_kinds": tuple(wild),
+        "wild_code": code,
+        "black_kinds": tuple((c, held[c]) for c in sorted(held) if c in BLACK_THREES),
+        "blacks": sum(held[c] for c in BLACK_THREES),
+        "naturals": [tuple(sorted(c for c in held if c >> 2 == r)) for r in range(2, 13)],
+        "wild_cards": [c for c, _ in wild],
+    }
+
+
+def got(sh: laying.Shape) -> dict[str, object]:
+    return {
+        "distinct": tuple(sh.distinct),
+        "counts": list(sh.counts),
+        "rank_count": list(sh.rank_count),
+        "ranks": list(sh.ranks),
+        "bits": sh.bits,
+        "wilds": sh.wilds,
+        "wild_kinds": sh.wild_kinds,
+        "wild_code": sh.wild_code,
+        "black_kinds": sh.black_kinds,
+        "blacks": sh.blacks,
+        "naturals": [sh.naturals(r) for r in range(2, 13)],
+        "wild_cards": sh.wild_cards(),
+    }
+
+
+def hands_in_play(book: str, seed: int, steps: int) -> list[tuple[int, ...]]:
+    """The hands of the seat to move along random play of `book`."""
+    rules = R(book)
+    rng = random.Random(seed)
+    seating = RUMMY.seatings(rules)[0]
+    s = RUMMY.new_game(rules, seating)
+    deck = list(RUMMY.deck(rules, seating))
+    out: list[tuple[int, ...]] = []
+    while len(out) < steps and RUMMY.phase(s) != "over":
+        if RUMMY.phase(s) == "deal":
+            order = deck[:]
+            rng.shuffle(order)
+            s = RUMMY.deal(rules, s, order)
+            continue
+        out.append(s.hands[s.seat])
+        step = random_step(rules, s, rng)
+        assert step is not None
+        s = step[1]
+    return out
+
+
+def random_pools(seed: int) -> list[tuple[int, ...]]:
+    """Sorted pools of any cards, some holding one wild kind 16 times or more."""
+    rng = random.Random(seed)
+    out: list[tuple[int, ...]] = [()]
+    for _ in range(300):
+        out.append(tuple(sorted(rng.randrange(KINDS) for _ in range(rng.randrange(1, 40)))))
+    for _ in range(30):
+        many = [rng.choice(WILD)] * rng.randrange(14, 20)
+        out.append(tuple(sorted(many + [rng.randrange(KINDS) for _ in range(5)])))
+    return out
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_shape_holds_the_pools_counts(book: str) -> None:
+    t = tables(R(book))
+    pools = hands_in_play(book, 3, 200) + random_pools(4)
+    assert any(len(set(p)) < len(p) for p in pools)  # cards held twice among them
+    assert any(len(set(p)) == len(p) for p in pools)
+    for pool in pools:
+        assert got(laying._shape(t, pool)) == expected(t, pool), pool
