@@ -78,17 +78,31 @@ class SideView:
         self.takes = takes
 
 
+_RECENT: Final[list[tuple[Tables, SideView]]] = []
+"""The last views `side_view` gave, newest last (at most `_KEEP`): found by comparing
+identities, before the dictionary, whose key is an int to build and hash."""
+
+_KEEP: Final = 4
+
+
 def side_view(t: Tables, melds: tuple[Meld, ...]) -> SideView:
     """The `SideView` of a side's melds, remembered by identity (the entry keeps the tuple
     alive, so its id is not reused meanwhile); at most `caches.SIDES` are kept."""
+    recent = _RECENT
+    for k in range(len(recent) - 1, -1, -1):
+        got = recent[k]
+        if got[1].melds is melds and got[0] is t:
+            return got[1]
     memo = t.by_id
     hit: SideView | None = memo.get(id(melds))  # typed: its fields are read natively
-    if hit is not None and hit.melds is melds:
-        return hit
-    if len(memo) >= caches.SIDES:
-        memo.clear()
-    view = memo[id(melds)] = SideView(melds)
-    return view
+    if hit is None or hit.melds is not melds:
+        if len(memo) >= caches.SIDES:
+            memo.clear()
+        hit = memo[id(melds)] = SideView(melds)
+    if len(recent) >= _KEEP:
+        del recent[0]
+    recent.append((t, hit))
+    return hit
 
 
 def mover_side(state: State) -> Side:
