@@ -77,7 +77,7 @@ from arbitro.model.rummy.opening import minimum_of
 from arbitro.model.rummy.pile import candidate_fields, join_set, opens_by_reach, take_pile
 from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
-from arbitro.model.rummy.stock import draw, draw_count, exhausted
+from arbitro.model.rummy.stock import draw, exhausted
 from arbitro.model.rummy.table import going_out_counts, side_view
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.rummy.turn import discard, stop
@@ -210,7 +210,8 @@ def apply(rules: RummyRules, state: State, action: object) -> State:
         if _listed_as(listed.legal, a):
             # listed as legal: well formed, the mover's, refused by no clause (so played by
             # the judge that skips the checks that could only refuse it)
-            got = listed.next.get(a)
+            reached = listed.next
+            got = reached.get(a) if reached else None  # most listings play no candidate
             return got if got is not None else transition(_tables(rules), state, a, LISTED)
     a = well_formed(state, action)
     mover = state.to_move()
@@ -479,8 +480,14 @@ class _Moment:
         r = t.rules
         seat = s.seat
         out: list[Action] = []
-        if not exhausted(r, s) or r.stock_out == "hand_ends":
-            out.append(_draw_of(seat, draw_count(r, s)))
+        # the rules' fields read through `t` (a compiled property, where `r.x` is a lookup on
+        # an interpreted class), and whether the stock is exhausted asked once
+        ex = exhausted(r, s)
+        stock_out = t.stock_out
+        if not ex or stock_out == "hand_ends":
+            # `stock.draw_count`
+            n = t.draw_count
+            out.append(_draw_of(seat, n if ex else min(n, len(s.stock))))
         judge = self.judge
         side = s.table[seat % s.sides]
         fields = candidate_fields(t, s)
@@ -488,11 +495,11 @@ class _Moment:
             return out
         top = s.pile[-1]
         quick = self.quick
-        forced = r.stock_out == "forced_take_if_matches_meld" and exhausted(r, s)
+        forced = ex and stock_out == "forced_take_if_matches_meld"
         # the side's one set of the top card's rank (*:several-sets-same-rank false), which the
         # cards shown join (`pile.take`)
         own: Meld | None = None
-        if not r.several_sets_same_rank:
+        if not t.several_sets_same_rank:
             for m in side.melds:
                 if m.kind == SET and m.key == top >> 2:
                     own = m
@@ -526,11 +533,11 @@ class _Moment:
                 # pending opening to reach, and a take never ends in a refusal after that
                 m = side.melds[i]
                 if m.kind == SET:
-                    ok = r.pile_to_own_set and (
-                        len(m.cards) < t.completed or r.pile_to_completed_set
+                    ok = t.pile_to_own_set and (
+                        len(m.cards) < t.completed or t.pile_to_completed_set
                     )
                 else:
-                    ok = m.kind == SEQ and r.pile_to_own_sequence
+                    ok = m.kind == SEQ and t.pile_to_own_sequence
                 if ok:
                     out.append(a)
             elif judge(a):

@@ -202,22 +202,22 @@ def test_pile_takes_decided_without_playing_them_are_checked(
 
 def test_pile_combos_are_the_distinct_sub_multisets() -> None:
     """`pile._combos` (the cards a new set from the pile shows), with its shortcuts for all the
-    cards and for one card, gives the distinct sub-multisets of every size of small multisets,
+    cards, one card and two, gives the distinct sub-multisets of every size of small multisets,
     sorted, as `itertools.combinations` through a set does."""
     from itertools import combinations, combinations_with_replacement
 
     from arbitro.model.rummy import pile
 
     seen = 0
-    for n in range(5):
+    for n in range(6):
         for cards in combinations_with_replacement((8, 9, 11, 52), n):
             for k in range(n + 1):
                 want = tuple(sorted(set(combinations(cards, k))))
                 assert pile._combos(cards, k) == want, (cards, k)
                 seen += 1
-    # the multisets of n cards of four kinds number C(n + 3, 3): 1, 4, 10, 20, 35 for n = 0..4,
-    # each with n + 1 sizes of sub-multiset
-    assert seen == 1 * 1 + 4 * 2 + 10 * 3 + 20 * 4 + 35 * 5
+    # the multisets of n cards of four kinds number C(n + 3, 3): 1, 4, 10, 20, 35, 56 for
+    # n = 0..5, each with n + 1 sizes of sub-multiset
+    assert seen == 1 * 1 + 4 * 2 + 10 * 3 + 20 * 4 + 35 * 5 + 56 * 6
 
 
 @pytest.mark.parametrize("book", BOOKS)
