@@ -23,6 +23,8 @@ deadlock or a broken invariant (to name the first five of them, as one process d
 from __future__ import annotations
 
 import contextlib
+import copy
+import dataclasses
 import gc
 import itertools
 import pickle
@@ -216,6 +218,8 @@ class Partition:
         self.deadlock_paths: list[tuple[int, bytes]] = []
         self.violation_paths: list[tuple[int, bytes, dict[str, Any]]] = []
         self.cpu = 0.0
+        # what the levels expanded so far found, as of the last two (see `levels_done`)
+        self.done: list[tuple[int, Result]] = [(0, copy.deepcopy(self.res))]
 
     def _empty(self) -> dict[Any, tuple[int, bytes]] | set[Any]:
         return set() if self.plain else {}
@@ -351,6 +355,7 @@ class Partition:
         del items, frontier  # the level walked is let go before its successors are pickled
         self.frontier = self._empty()
         self.depth += 1
+        self.done = [*self.done[-1:], (self.depth, copy.deepcopy(res))]
         sent = []
         for j in range(parts):
             # weights are sent only with symmetry, paths only when carried
@@ -393,6 +398,12 @@ class Partition:
         self.peak_held = max(self.peak_held, self.held())
         self.cpu += time.process_time() - cpu
         return len(incoming)
+
+    def levels_done(self) -> list[tuple[int, Result]]:
+        """(levels expanded, what they found) as of the last level expanded and the one before:
+        a walk stopped by Ctrl-C reports the levels every partition had expanded (partitions
+        expand a level side by side, so none is more than one level ahead of another)."""
+        return list(self.done)
 
     def finish(self) -> dict[str, Any]:
         """What this partition found, and what it held and sent."""
@@ -448,6 +459,11 @@ class Runner(Protocol):
 
     def call(self, part: int, method: str, *args: Any) -> Any: ...
 
+    def levels_done(self) -> list[list[tuple[int, Result]]]:
+        """Each partition's `Partition.levels_done`, asked even while it expands a level (after
+        an interrupt)."""
+        ...
+
     def stop(self, wait: bool = True) -> None:
         """Drop the partitions: once they finished (``wait``), or at once (an interrupt)."""
         ...
@@ -472,6 +488,9 @@ class InlineRunner:
     def call(self, part: int, method: str, *args: Any) -> Any:
         return getattr(self.live[part], method)(*args)
 
+    def levels_done(self) -> list[list[tuple[int, Result]]]:
+        return [p.levels_done() for p in self.live]
+
     def stop(self, wait: bool = True) -> None:
         self.live = []
 
@@ -494,6 +513,11 @@ def _pick(batches: list[bytes], j: int) -> bytes:
 
 def _drop(key: str) -> None:
     _LIVE.pop(key, None)
+
+
+async def _levels_done_run(run: str) -> dict[str, list[tuple[int, Result]]]:
+    """Run in a worker's event loop, beside the level it may be expanding."""
+    return {k: p.levels_done() for k, p in list(_LIVE.items()) if k.startswith(run)}
 
 
 async def _drop_run(run: str) -> None:
@@ -535,6 +559,14 @@ class DaskRunner:
 
     def call(self, part: int, method: str, *args: Any) -> Any:
         return wait_result(self._submit(part, _call, self.keys[part], method, *args))
+
+    def levels_done(self) -> list[list[tuple[int, Result]]]:
+        # on each worker's event loop (a task would wait for the level being expanded), and
+        # bounded: after Ctrl-C a worker that does not answer soon is not waited for
+        client, run = self.client, self.keys[0].split("-")[0]
+        got = client.sync(client._run, _levels_done_run, run, callback_timeout=LEVELS_DONE_WAIT)
+        held = {k: v for by_key in got.values() for k, v in by_key.items()}
+        return [held[k] for k in self.keys]
 
     def stop(self, wait: bool = True) -> None:
         with contextlib.suppress(Exception):  # a cluster going down takes its partitions along
@@ -606,9 +638,21 @@ def explore_partitioned(
         finished = [runner.call(i, "finish") for i in range(parts)]
     except KeyboardInterrupt:
         # what the levels finished so far reached; the rest of the walk is not known
+        done = None
+        with contextlib.suppress(Exception):  # a partition that cannot say leaves its part out
+            done = runner.levels_done()
         runner.stop(wait=False)
         stopped = True
         partial = Result(config.name, [seed], symmetry=symmetry, interrupted=True)
+        if done is not None:
+            # what every partition's expanded levels found (checks, edges, terminal states,
+            # scores, deadlocks, clauses), as one process reports the states it walked
+            walked = min(d[-1][0] for d in done)
+            for part in done:
+                found = next(r for n, r in part if n == walked)
+                partial.merge(dataclasses.replace(found, deals=[], per_depth=[]))
+        else:
+            partial.clauses_known = False  # unknown, not none
         partial.orbits, partial.per_depth = orbits, reached
         partial.states, partial.depth = sum(reached), max(levels - 1, 0)
         partial.seconds = partial.walk_seconds = time.perf_counter() - started
@@ -646,6 +690,10 @@ def explore_partitioned(
             res.violation_examples, res.deadlocks = again.violation_examples, again.deadlocks
     res.seconds = res.walk_seconds = time.perf_counter() - started
     return res
+
+
+LEVELS_DONE_WAIT = 10
+"""Seconds to wait, after Ctrl-C, for the workers to say what their expanded levels found."""
 
 
 def _replay(model: GameModel, config: Config, seed: int, path: bytes) -> dict[str, Any]:

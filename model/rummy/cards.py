@@ -10,10 +10,12 @@ joker, two, wild, red_three, black_three), *:card-points, *:packs and *:jokers-p
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import groupby
 from typing import Final
 
 from arbitro.model.errors import MalformedInput
+from arbitro.model.rummy import caches
 from arbitro.model.schema import CardPoints
 
 SUITS: Final = "CDHS"
@@ -155,18 +157,29 @@ def point_table(p: CardPoints) -> tuple[int, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=caches.SMALL)
 def make_deck(packs: int, jokers_per_pack: int) -> tuple[int, ...]:
-    """The sorted deck: `packs` copies of the 52 cards plus their jokers. *:packs, *:jokers-per-pack."""
+    """The sorted deck: `packs` copies of the 52 cards plus their jokers (worked out once per
+    count: every deal checks its order against it). *:packs, *:jokers-per-pack."""
     return tuple(
         sorted([c for c in range(PACK) for _ in range(packs)] + [JOKER] * (packs * jokers_per_pack))
     )
 
 
 def remove(cards: Sequence[int], taken: Iterable[int]) -> tuple[int, ...]:
-    """The sorted multiset `cards` minus `taken`; None-safe callers check containment first."""
+    """The sorted multiset `cards` minus `taken`; ValueError when a card taken is not there
+    (None-safe callers check containment first)."""
     out = list(cards)
     for c in taken:
-        out.remove(c)
+        # found by a loop over ints (`list.remove` is a method call through the interpreter's
+        # calling convention, comparing objects)
+        n = len(out)
+        i = 0
+        while i < n and out[i] != c:
+            i += 1
+        if i == n:
+            raise ValueError(f"card {c!r} is not among the cards")
+        out.pop(i)
     return tuple(out)
 
 

@@ -71,12 +71,13 @@ from arbitro.model.rummy.melds import (
     classify,
     merge_problem,
     takes,
+    takes_now,
 )
 from arbitro.model.rummy.opening import minimum_of
 from arbitro.model.rummy.pile import candidate_fields, join_set, opens_by_reach, take_pile
 from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
-from arbitro.model.rummy.stock import draw, draw_count, exhausted
+from arbitro.model.rummy.stock import draw, exhausted
 from arbitro.model.rummy.table import going_out_counts, side_view
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.rummy.turn import discard, stop
@@ -209,7 +210,8 @@ def apply(rules: RummyRules, state: State, action: object) -> State:
         if _listed_as(listed.legal, a):
             # listed as legal: well formed, the mover's, refused by no clause (so played by
             # the judge that skips the checks that could only refuse it)
-            got = listed.next.get(a)
+            reached = listed.next
+            got = reached.get(a) if reached else None  # most listings play no candidate
             return got if got is not None else transition(_tables(rules), state, a, LISTED)
     a = well_formed(state, action)
     mover = state.to_move()
@@ -478,8 +480,14 @@ class _Moment:
         r = t.rules
         seat = s.seat
         out: list[Action] = []
-        if not exhausted(r, s) or r.stock_out == "hand_ends":
-            out.append(_draw_of(seat, draw_count(r, s)))
+        # the rules' fields read through `t` (a compiled property, where `r.x` is a lookup on
+        # an interpreted class), and whether the stock is exhausted asked once
+        ex = exhausted(r, s)
+        stock_out = t.stock_out
+        if not ex or stock_out == "hand_ends":
+            # `stock.draw_count`
+            n = t.draw_count
+            out.append(_draw_of(seat, n if ex else min(n, len(s.stock))))
         judge = self.judge
         side = s.table[seat % s.sides]
         fields = candidate_fields(t, s)
@@ -487,11 +495,11 @@ class _Moment:
             return out
         top = s.pile[-1]
         quick = self.quick
-        forced = r.stock_out == "forced_take_if_matches_meld" and exhausted(r, s)
+        forced = ex and stock_out == "forced_take_if_matches_meld"
         # the side's one set of the top card's rank (*:several-sets-same-rank false), which the
         # cards shown join (`pile.take`)
         own: Meld | None = None
-        if not r.several_sets_same_rank:
+        if not t.several_sets_same_rank:
             for m in side.melds:
                 if m.kind == SET and m.key == top >> 2:
                     own = m
@@ -525,11 +533,11 @@ class _Moment:
                 # pending opening to reach, and a take never ends in a refusal after that
                 m = side.melds[i]
                 if m.kind == SET:
-                    ok = r.pile_to_own_set and (
-                        len(m.cards) < t.completed or r.pile_to_completed_set
+                    ok = t.pile_to_own_set and (
+                        len(m.cards) < t.completed or t.pile_to_completed_set
                     )
                 else:
-                    ok = m.kind == SEQ and r.pile_to_own_sequence
+                    ok = m.kind == SEQ and t.pile_to_own_sequence
                 if ok:
                     out.append(a)
             elif judge(a):
@@ -769,7 +777,7 @@ it takes a wild, the escalera cards that extend it); the pairs of sets that merg
 wilds (index, rank, its distinct wilds) for cleaning; the ranks of its sets."""
 
 
-_PREV: Final[list[Any]] = []
+_PREV: Final[list[tuple[Tables, tuple[Meld, ...], Slots] | None]] = []
 """Per side: the tables, the melds tuple and the `Slots` worked out last (`_slots`)."""
 
 
@@ -781,20 +789,23 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     (`table.side_view`). When `side` (its index) is given and its melds differ from the ones
     it had at its last listing in one meld only, of the same kind and key (a card added), the
     slots are those of the last listing with that meld's entries worked out again
-    (`_slots_after`): the others depend on their own meld alone, or on a pair without it.
+    (`_slots_after`): the others depend on their own meld alone, or on a pair without it. When
+    they are those melds with one more (a meld laid), the slots are the last ones renumbered
+    with the new meld's entries added (`_slots_inserted`).
     """
     view = side_view(t, melds)
-    if view.slots is not None:
-        got: Slots = view.slots
+    got: Slots | None = view.slots
+    if got is not None:
         return got
     prev = _PREV
     while len(prev) <= side:
         prev.append(None)
     last = prev[side] if side >= 0 else None
     if last is not None and last[0] is t:
-        was: tuple[Meld, ...] = last[1]
+        was = last[1]
         n = len(melds)
-        if len(was) == n:
+        n_was = len(was)
+        if n_was == n:
             i = -1
             for k in range(n):
                 if was[k] is not melds[k]:
@@ -804,6 +815,18 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
                     i = k
             if i >= 0 and was[i][0] == melds[i][0] and was[i][1] == melds[i][1]:
                 got = view.slots = _slots_after(t, melds, i, last[2])
+                prev[side] = (t, melds, got)
+                return got
+        elif n_was + 1 == n:
+            # a meld laid: the others are the same objects, those after it one place on
+            i = 0
+            while i < n_was and was[i] is melds[i]:
+                i += 1
+            k = i
+            while k < n_was and was[k] is melds[k + 1]:
+                k += 1
+            if k == n_was:
+                got = view.slots = _slots_inserted(t, melds, i, last[2])
                 prev[side] = (t, melds, got)
                 return got
     got = view.slots = _slots_whole(t, melds)
@@ -818,17 +841,25 @@ def _entry(
     """The `Slots` entry of meld `m` at index `i`: what it takes (`takes`), remembered per
     meld object (`Tables.per_meld`)."""
     hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
-    if hit is not None and hit[0] is m:
-        entry = hit[1]
-    else:
-        got_m = takes(t, m)
-        entry = (i, got_m[0], got_m[1], got_m[2])
-        if len(per_meld) >= caches.MELDS:
-            per_meld.clear()
-        per_meld[id(m)] = (m, entry)
+    if hit is None or hit[0] is not m:
+        return _new_entry(t, m, i, per_meld)
+    entry = hit[1]
     # the entry with the meld's index in this side's melds (an index kept from another
     # melds tuple is replaced, not trusted)
     return entry if entry[0] == i else (i, entry[1], entry[2], entry[3])
+
+
+def _new_entry(
+    t: Tables, m: Meld, i: int, per_meld: dict[int, Any]
+) -> tuple[int, int, bool, tuple[int, ...]]:
+    """`_entry` for a meld just made (no entry of it to find): worked out by `takes_now` and
+    remembered in `Tables.per_meld`."""
+    got_m = takes_now(t, m)
+    entry = (i, got_m[0], got_m[1], got_m[2])
+    if len(per_meld) >= caches.MELDS:
+        per_meld.clear()
+    per_meld[id(m)] = (m, entry)
+    return entry
 
 
 def _clean_entry(m: Meld) -> tuple[int, int, tuple[int, ...]]:
@@ -838,9 +869,8 @@ def _clean_entry(m: Meld) -> tuple[int, int, tuple[int, ...]]:
 
 def _slots_whole(t: Tables, melds: tuple[Meld, ...]) -> Slots:
     """`_slots` worked out meld by meld."""
-    r = t.rules
-    merging = r.merge_sets
-    cleaning = r.clean_by_replacing_wilds
+    merging = t.merge_sets
+    cleaning = t.clean_by_replacing_wilds
     adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
     merges: list[tuple[int, int]] = []
     cleans: list[tuple[int, int, tuple[int, ...]]] = []
@@ -871,13 +901,15 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
     index `i` only, by a meld of the same kind and key: meld `i`'s addition and cleaning
     entries and the merges that pair it are worked out again, the rest kept (the ranks of the
     sets are the same)."""
-    r = t.rules
     m = melds[i]
-    entry = _entry(t, m, i, t.per_meld)
+    entry = _new_entry(t, m, i, t.per_meld)
     keep_entry = entry[1] >= 0 or entry[2] or bool(entry[3])
-    adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
-    for e in last[0]:
-        k = e[0]
+    adds: list[Any] = []
+    # the entries kept as the objects they are (typed, each would be read into its fields and
+    # built again)
+    kept: Any = last[0]
+    for e in kept:
+        k: int = e[0]
         if k == i:
             continue
         if k > i and keep_entry:
@@ -889,7 +921,7 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
     merges = last[1]
     cleans = last[2]
     if m.kind == SET:
-        if r.merge_sets:
+        if t.merge_sets:
             got_merges = [p for p in merges if p[0] != i and p[1] != i]
             key = m.key
             for k in range(len(melds)):
@@ -903,7 +935,7 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
             if len(got_merges) > 1:
                 got_merges.sort()
             merges = tuple(got_merges)
-        if r.clean_by_replacing_wilds:
+        if t.clean_by_replacing_wilds:
             got_cleans: list[tuple[int, int, tuple[int, ...]]] = []
             new: tuple[int, int, tuple[int, ...]] | None = None
             if m.cards[0] < LOWEST_THREE or m.cards[-1] == JOKER:
@@ -921,6 +953,72 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
                 got_cleans.append(new)
             cleans = tuple(got_cleans)
     return (tuple(adds), merges, cleans, last[3])
+
+
+def _slots_inserted(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slots:
+    """`_slots_whole(t, melds)` from `last`, the slots of `melds` without meld `i` (the others
+    the same objects): their entries, merges and cleanings with the indices from `i` on moved
+    one place, and meld `i`'s own entries and merges added."""
+    m = melds[i]
+    entry = _new_entry(t, m, i, t.per_meld)
+    keep_entry = entry[1] >= 0 or entry[2] or bool(entry[3])
+    adds: list[Any] = []
+    kept: Any = last[0]  # as in `_slots_after`
+    for e in kept:
+        k: int = e[0]
+        if k >= i:
+            if keep_entry:
+                adds.append(entry)
+                keep_entry = False
+            adds.append((k + 1, e[1], e[2], e[3]))
+        else:
+            adds.append(e)
+    if keep_entry:
+        adds.append(entry)
+    merges = last[1]
+    cleans = last[2]
+    ranks = last[3]
+    is_set = m.kind == SET
+    if merges or (is_set and t.merge_sets):
+        got_merges = [(a + (a >= i), b + (b >= i)) if b >= i else (a, b) for a, b in merges]
+        if is_set and t.merge_sets:
+            key = m.key
+            for k in range(len(melds)):
+                o = melds[k]
+                if k != i and o.kind == SET and o.key == key:
+                    if k < i:
+                        if merge_problem(t, o, m) is None:
+                            got_merges.append((k, i))
+                    elif merge_problem(t, m, o) is None:
+                        got_merges.append((i, k))
+        if len(got_merges) > 1:
+            got_merges.sort()
+        merges = tuple(got_merges)
+    new: tuple[int, int, tuple[int, ...]] | None = None
+    if (
+        is_set
+        and t.clean_by_replacing_wilds
+        and (m.cards[0] < LOWEST_THREE or m.cards[-1] == JOKER)
+    ):
+        c = _clean_entry(m)
+        new = (i, c[1], c[2])
+    if cleans or new is not None:
+        got_cleans: list[tuple[int, int, tuple[int, ...]]] = []
+        for e2 in cleans:
+            k = e2[0]
+            if k >= i:
+                if new is not None:
+                    got_cleans.append(new)
+                    new = None
+                got_cleans.append((k + 1, e2[1], e2[2]))
+            else:
+                got_cleans.append(e2)
+        if new is not None:
+            got_cleans.append(new)
+        cleans = tuple(got_cleans)
+    if is_set and m.key not in ranks:
+        ranks = ranks | {m.key}
+    return (tuple(adds), merges, cleans, ranks)
 
 
 __all__ = ["apply", "legal_actions", "random_step", "refusals", "transition", "well_formed"]

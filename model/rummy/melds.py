@@ -227,8 +227,16 @@ def takes(t: Tables, m: Meld) -> tuple[int, bool, tuple[int, ...]]:
     """
     memo = t.memo
     got: tuple[int, bool, tuple[int, ...]] | None = memo.get(m)
-    if got is not None:
-        return got
+    if got is None:
+        got = takes_now(t, m)
+        caches.remember(memo, m, got)
+    return got
+
+
+def takes_now(t: Tables, m: Meld) -> tuple[int, bool, tuple[int, ...]]:
+    """`takes` worked out, not looked up: for a meld just made, whose value no memo holds (the
+    lookup would hash its cards for nothing)."""
+    got: tuple[int, bool, tuple[int, ...]]
     kind = m.kind
     if kind == SET:
         nat_ok = add_problem(t, m, m.key * 4) is None
@@ -245,7 +253,6 @@ def takes(t: Tables, m: Meld) -> tuple[int, bool, tuple[int, ...]]:
         got = (-1, add_problem(t, m, 0) is None, ())
     else:
         got = (-1, False, ())
-    caches.remember(memo, m, got)
     return got
 
 

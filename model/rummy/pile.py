@@ -24,7 +24,6 @@ in the pile go to the taker's side, without replacement.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, Final
@@ -46,7 +45,7 @@ from arbitro.model.rummy.going_out import dead_end
 from arbitro.model.rummy.melds import SEQ, SET, Meld, add_problem, classify, is_completed, takes
 from arbitro.model.rummy.opening import reach_ok
 from arbitro.model.rummy.red_threes import lay_out
-from arbitro.model.rummy.refusal import STRICT, Judge, Refusal
+from arbitro.model.rummy.refusal import LISTED, STRICT, Judge, Refusal
 from arbitro.model.rummy.state import DRAW, Side, State, after_take, replaced
 from arbitro.model.rummy.stock import exhausted
 from arbitro.model.rummy.table import pending
@@ -103,7 +102,9 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
         return []
     rank = top >> 2
     k = t.pile_new_set_naturals
-    same = hand[bisect_left(hand, rank * 4) : bisect_left(hand, rank * 4 + 4)]
+    # the hand's cards of the top card's rank (a loop of the compiled code: two calls of
+    # `bisect.bisect_left` went through the interpreter's calling convention)
+    same = tuple([c for c in hand if c >> 2 == rank])
     sets = list(_combos(same, k)) if len(same) >= k else []
     is_frozen = frozen(t, pile)
     sd = state.table[seat % state.sides]
@@ -152,11 +153,17 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
                 out.append(("escalera", -1, (a, b)))
     if not is_frozen and add_allowed(t, state):
         per_meld = t.per_meld
+        suit = top & 3
         for i, m in enumerate(sd.melds):
             # the top card joins by `add_problem` (a natural: by rank for a set, as an end of an
-            # escalera); wild and black-three melds never take it. What `takes` says of a meld
-            # is found by the meld's identity where the listing of additions kept it
-            # (`engine._slots`): a meld left alone is the same object from turn to turn
+            # escalera of its suit); wild and black-three melds never take it, nor a set of
+            # another rank or an escalera of another suit, which `takes` is not asked about
+            kind = m.kind
+            if not ((kind == SET and m.key == rank) or (kind == SEQ and m.key == suit)):
+                continue
+            # what `takes` says of a meld is found by the meld's identity where the listing of
+            # additions kept it (`engine._slots`): a meld left alone is the same object from
+            # turn to turn
             hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
             if hit is not None and hit[0] is m:
                 nat_rank = hit[1][1]
@@ -170,11 +177,25 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
 
 def _combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     """The distinct sub-multisets of `k` cards of the sorted `cards`, in order; those of all
-    the cards or of one card each without a call to the remembered `_some_combos`."""
+    the cards, of one card or of two without a call to the remembered `_some_combos`."""
     if k == len(cards):
         return (cards,)
     if k == 1:
         return tuple([(c,) for c in distinct(cards)])
+    if k == 2:
+        # each pair once: the first card at its first copy, the second at its first copy after it
+        n = len(cards)
+        pairs: list[tuple[int, ...]] = []
+        for i in range(n - 1):
+            a = cards[i]
+            if i and cards[i - 1] == a:
+                continue
+            for j in range(i + 1, n):
+                b = cards[j]
+                if j > i + 1 and cards[j - 1] == b:
+                    continue
+                pairs.append((a, b))
+        return tuple(pairs)
     return _some_combos(cards, k)
 
 
@@ -212,7 +233,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     use: object = a[2]
     a_cards: tuple[int, ...] = a[4]
     if use == "set":
-        if not _holds(hand, a_cards):
+        if j is not LISTED and not _holds(hand, a_cards):
             j.halt("pile_new_set_naturals", "the player does not hold those cards")
         nat = [c for c in a_cards if not is_wild(c)]
         wild = len(a_cards) - len(nat)
@@ -259,7 +280,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
             j.refuse(
                 "frozen_by", "a frozen pile needs a natural pair matching its top card", UNABLE
             )
-        if len(a_cards) != 2 or not _holds(hand, a_cards):
+        if len(a_cards) != 2 or (j is not LISTED and not _holds(hand, a_cards)):
             j.halt("pile_new_sequence", "an escalera from the pile takes two cards from the hand")
         got = classify(t, tuple(sorted((*a_cards, top))))
         if isinstance(got, str) or got.kind != SEQ:
@@ -333,7 +354,10 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
 def join_set(t: Tables, m: Meld, top: int, cards: tuple[int, ...]) -> Meld | str:
     """The side's set `m` with the top card and then the cards shown (naturals first) joined
     one by one, or the clause key (`add_problem`) of the first that cannot join."""
-    for c in (top, *sorted(cards, key=is_wild)):
+    # naturals first, each kind in the order shown (`sorted(cards, key=is_wild)`, without the
+    # key's call through the interpreter per card)
+    wilds = [c for c in cards if is_wild(c)]
+    for c in (top, *[c for c in cards if not is_wild(c)], *wilds):
         p = add_problem(t, m, c)
         if p:
             return p
@@ -350,7 +374,8 @@ def take_to_open(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> Sta
     never depends on a card the player cannot see). More cards never make the minimum harder to
     reach, so a take judged so still leaves the opening reachable."""
     s2 = take(t, state, a, j)
-    if pending(s2) and not reach_ok(t, _as_seen(t, state, s2)):
+    # a take listed as legal (`LISTED`) left the opening reachable: the search is not run again
+    if j is not LISTED and pending(s2) and not reach_ok(t, _as_seen(t, state, s2)):
         j.refuse(
             "opening_minimums",
             "the opening minimum cannot be reached with this pile take",

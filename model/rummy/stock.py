@@ -74,14 +74,16 @@ def draw(t: Tables, s: State, a: Draw, j: Judge) -> State:
     count = a[2]  # `a.count` (a property of an interpreted class), not checked to be an int
     if s.step != DRAW:
         j.halt("draw_count", "the player has already drawn this turn", "draw_two_instead_of_one")
+    # the rules' fields read through `t` where it has them (a compiled property, where `r.x` is
+    # a lookup on an interpreted class), each where the rule needs it (`trace` notes the reads)
     if exhausted(r, s):
-        if r.stock_out != "hand_ends":
+        if t.stock_out != "hand_ends":
             j.refuse("stock_out", "the stock is exhausted: the pile must be taken")
-        if count != r.draw_count:
-            j.refuse("draw_count", f"a draw is of {r.draw_count} card(s)")
+        if count != t.draw_count:
+            j.refuse("draw_count", f"a draw is of {t.draw_count} card(s)")
         j.stop()
         return end_hand(t, s, "stock-out", -1)
-    want = min(r.draw_count, len(s.stock))
+    want = min(t.draw_count, len(s.stock))
     if count != want:
         act = "draw_two_instead_of_one" if count > want else None
         j.halt("draw_count", f"the draw is of {want} card(s), not {count}", act)

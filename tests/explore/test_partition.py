@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -349,3 +350,52 @@ def test_explore_workers_on_one_deal_shows_its_levels_as_one_process_does(
     assert main([*argv, "--workers", "2"]) == 0
     assert len(json.loads(capsys.readouterr().out)["partitions"]) == 2  # split, not one process
     assert ticks == one and len(one) > 3
+
+
+@pytest.mark.parametrize("stop_at", [2, 5, 7])
+@pytest.mark.parametrize(
+    "model", [EscobaModel(), TurnKeeper(), TableLimit()], ids=["book", "deadlock", "violation"]
+)
+def test_ctrl_c_in_a_split_walk_reports_what_its_expanded_levels_found(
+    model: EscobaModel, stop_at: int
+) -> None:
+    """Interrupted, a split walk reports the edges, terminal states, scores, deadlocks, broken
+    invariants and clauses of the levels every partition expanded, as one process reports what
+    it walked (it reported 0 of each and every clause of the book as never exercised). Counted
+    again here by a plain breadth-first walk of the engine over the same levels."""
+    from arbitro.proofs.explore import deal_order
+
+    c = load_config("escoba-12")
+    rules = c.rules
+
+    def interrupt(depth: int, states: int) -> None:
+        if depth == stop_at:  # levels 0..depth-1 reached, 0..depth-2 expanded
+            raise KeyboardInterrupt
+
+    part = explore_partitioned(c, 0, InlineRunner(2, model), progress=interrupt)
+    assert part.interrupted
+    level = {model.deal(rules, model.new_game(rules, c.seating), deal_order(model, c, 0))}
+    edges = terminal = deadlocks = 0
+    scores: Counter[tuple[int, ...]] = Counter()
+    broken: Counter[str] = Counter()
+    for _ in range(stop_at - 1):
+        nxt = set()
+        for s in level:
+            broken.update(model.violations(rules, s))
+            if model.phase(s) != "play":
+                terminal += 1
+                hand = model.last_hand(s)
+                assert hand is not None
+                scores[tuple(hand.scores)] += 1
+                continue
+            actions = model.legal_actions(rules, s)
+            deadlocks += not actions
+            edges += len(actions)
+            nxt.update(model.apply(rules, s, a) for a in actions)
+        level = nxt
+    assert (part.edges, part.terminal, part.scores) == (edges, terminal, scores)
+    assert (part.deadlock_count, part.violations) == (deadlocks, broken)
+    whole = explore_deal(c, 0, model=model)
+    assert part.clauses and part.clauses <= whole.clauses
+    if type(model) is not EscobaModel and stop_at == 7:
+        assert deadlocks or broken  # the broken engines show it within the levels walked

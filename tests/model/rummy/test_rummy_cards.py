@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy import JOKER, RUMMY, card, card_name, parse_card
-from arbitro.model.rummy.cards import is_black_three, is_natural, is_red_three, is_wild, point_table
+from arbitro.model.rummy.cards import (
+    is_black_three,
+    is_natural,
+    is_red_three,
+    is_wild,
+    point_table,
+    remove,
+)
 from tests.support.rummy_helpers import BOOKS, R, seating
 
 
@@ -78,3 +86,22 @@ def test_point_table(book: str) -> None:
     assert pts[parse_card("7D")] == pts[parse_card("4C")] == 5
     assert pts[parse_card("3C")] == 5
     assert pts[parse_card("3H")] == 0  # red threes are honours, scored apart
+
+
+def test_remove_is_the_multiset_difference() -> None:
+    """`remove` (a loop over the cards) gives what removing each card taken with `list.remove`
+    gives, for cards taken in any order and several copies of a card, and refuses a card that is
+    not there (or one copy too many) with ValueError, as `list.remove` does."""
+    rng = random.Random(4)
+    for _ in range(300):
+        cards = sorted(rng.randrange(53) for _ in range(rng.randrange(1, 16)))
+        taken = rng.sample(cards, rng.randrange(len(cards) + 1))
+        want = cards[:]
+        for c in taken:
+            want.remove(c)
+        assert remove(tuple(cards), taken) == tuple(want)
+        missing = next(c for c in range(54) if c not in cards)
+        with pytest.raises(ValueError):
+            remove(tuple(cards), [*taken, missing])
+        with pytest.raises(ValueError):
+            remove(tuple(cards), [*cards, cards[0]])

@@ -202,22 +202,22 @@ def test_pile_takes_decided_without_playing_them_are_checked(
 
 def test_pile_combos_are_the_distinct_sub_multisets() -> None:
     """`pile._combos` (the cards a new set from the pile shows), with its shortcuts for all the
-    cards and for one card, gives the distinct sub-multisets of every size of small multisets,
+    cards, one card and two, gives the distinct sub-multisets of every size of small multisets,
     sorted, as `itertools.combinations` through a set does."""
     from itertools import combinations, combinations_with_replacement
 
     from arbitro.model.rummy import pile
 
     seen = 0
-    for n in range(5):
+    for n in range(6):
         for cards in combinations_with_replacement((8, 9, 11, 52), n):
             for k in range(n + 1):
                 want = tuple(sorted(set(combinations(cards, k))))
                 assert pile._combos(cards, k) == want, (cards, k)
                 seen += 1
-    # the multisets of n cards of four kinds number C(n + 3, 3): 1, 4, 10, 20, 35 for n = 0..4,
-    # each with n + 1 sizes of sub-multiset
-    assert seen == 1 * 1 + 4 * 2 + 10 * 3 + 20 * 4 + 35 * 5
+    # the multisets of n cards of four kinds number C(n + 3, 3): 1, 4, 10, 20, 35, 56 for
+    # n = 0..5, each with n + 1 sizes of sub-multiset
+    assert seen == 1 * 1 + 4 * 2 + 10 * 3 + 20 * 4 + 35 * 5 + 56 * 6
 
 
 @pytest.mark.parametrize("book", BOOKS)
@@ -473,15 +473,16 @@ def test_lay_candidates_miss_no_meld(book: str) -> None:
     assert seen > 10
 
 
-def _slot_runs(e: ModuleType, book: str) -> tuple[int, int]:
+def _slot_runs(e: ModuleType, book: str) -> tuple[int, int, int]:
     """Over the moments met in random play of `book`, in order: how many times a side's melds
-    differ from its melds at its last moment in one meld of the same kind and key (where
-    `e._slots` works from the last answer), and how many answers of `e._slots` differ from
-    `e._slots_whole`'s (with tables of their own: no answer remembered from elsewhere)."""
+    differ from its melds at its last moment in one meld of the same kind and key, and how many
+    times they are those melds with one more (in both cases `e._slots` works from the last
+    answer), and how many answers of `e._slots` differ from `e._slots_whole`'s (with tables of
+    their own: no answer remembered from elsewhere)."""
     rules = R(book)
     t = tables_module._build(rules)
     last: dict[int, tuple[Any, ...]] = {}
-    grown = differ = 0
+    grown = inserted = differ = 0
     for s in walk(rules, 5, 600):
         if s.step != PLAY:
             continue
@@ -491,17 +492,20 @@ def _slot_runs(e: ModuleType, book: str) -> tuple[int, int]:
         if was is not None and was is not melds and len(was) == len(melds):
             moved = [k for k in range(len(melds)) if was[k] is not melds[k]]
             grown += len(moved) == 1 and was[moved[0]][:2] == melds[moved[0]][:2]
+        if was is not None and len(was) + 1 == len(melds):
+            kept = [m for m in melds if any(m is w for w in was)]
+            inserted += len(kept) == len(was)
         last[side] = melds
         differ += e._slots(t, melds, side) != e._slots_whole(t, melds)
-    return grown, differ
+    return grown, inserted, differ
 
 
 @pytest.mark.parametrize("book", BOOKS)
 def test_slots_carried_over_agree_with_slots_worked_out_whole(book: str) -> None:
     """A side's slots (additions, merges, cleanings) worked out from its last moment's, where one
-    meld has grown, are those worked out meld by meld."""
-    grown, differ = _slot_runs(engine, book)
-    assert grown > 0
+    meld has grown or one meld has been laid, are those worked out meld by meld."""
+    grown, inserted, differ = _slot_runs(engine, book)
+    assert grown > 0 and inserted > 0
     assert differ == 0
 
 
@@ -513,6 +517,66 @@ def test_slots_carried_over_are_checked(
     slots worked out whole. (Broken in a copy of the engine module run from source.)"""
     copy = source_module("arbitro.model.rummy.engine")
     monkeypatch.setattr(copy, "_slots_after", lambda t, melds, i, last: last)
-    grown, differ = _slot_runs(copy, "samba-es")
+    grown, _, differ = _slot_runs(copy, "samba-es")
     assert grown > 0
     assert differ > 0
+
+
+def test_slots_after_a_lay_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """Likewise when a meld is laid: the last slots kept without renumbering the melds after the
+    new one (an addition offered to the meld now before it) differ from the slots worked out
+    whole."""
+    copy = source_module("arbitro.model.rummy.engine")
+    monkeypatch.setattr(copy, "_slots_inserted", lambda t, melds, i, last: last)
+    _, inserted, differ = _slot_runs(copy, "samba-es")
+    assert inserted > 0
+    assert differ > 0
+
+
+def _sort_runs(table_module: ModuleType) -> tuple[int, int]:
+    """Meld lists sorted by `table_module.sort_melds` and by `sorted`: the sides' melds met in
+    random play of every book, shuffled, with copies of some melds (equal values, other objects)
+    and melds of one kind and key with other cards. How many lists, and how many of them the two
+    sort into other orders of the objects (`is`, not `==`: equal melds keep their order)."""
+    from arbitro.model.rummy.melds import Meld
+
+    rng = random.Random(41)
+    lists = differ = 0
+    for book in BOOKS:
+        for s in walk(R(book), 17, 300)[::3]:
+            for sd in s.table:
+                ms = list(sd.melds)
+                for m in list(ms):
+                    if rng.random() < 0.3:
+                        ms.append(Meld(m.kind, m.key, tuple(m.cards)))
+                    if rng.random() < 0.3 and len(m.cards) > 1:
+                        ms.append(Meld(m.kind, m.key, m.cards[1:]))
+                rng.shuffle(ms)
+                want = tuple(sorted(ms))
+                got = table_module.sort_melds(ms)
+                lists += 1
+                differ += len(got) != len(want) or any(
+                    a is not b for a, b in zip(got, want, strict=False)
+                )
+    return lists, differ
+
+
+def test_sort_melds_is_sorted() -> None:
+    """`table.sort_melds` orders the objects as `sorted` does."""
+    from arbitro.model.rummy import table as table_module
+
+    lists, differ = _sort_runs(table_module)
+    assert lists > 100
+    assert differ == 0
+
+
+def test_sort_melds_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a sort that reads kind and key alone (melds of one set's
+    rank left in any order) differs from `sorted`. (Broken in a copy of the module.)"""
+    copy = source_module("arbitro.model.rummy.table")
+    monkeypatch.setattr(copy, "_before", lambda a, b: (a[0], a[1]) < (b[0], b[1]))
+    assert _sort_runs(copy)[1] > 0
