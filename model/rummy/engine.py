@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Final
 
 from arbitro.model.errors import IllegalAction, MalformedInput
@@ -628,28 +628,24 @@ class _Moment:
         if adds:
             fast = plain and left >= 3
             held = sh.counts
-            wild_list = sh.wild_cards()
+            wilds = sh.wild_cards()
             for i, rank, wild_ok, ends in adds:
                 row = _adds(seat, i) if i < 1024 else None
-                cards: Sequence[int]
+                # a tuple, whichever cards: the loops below iterate it without an iterator
+                cards: tuple[int, ...]
                 if rank >= 0:
                     nat = sh.naturals(rank)
-                    if wild_ok and wild_list:
-                        # twos sort below the naturals, the joker above them
-                        if nat:
-                            both = [w for w in wild_list if w < JOKER]
-                            both.extend(nat)
-                            if held[JOKER]:
-                                both.append(JOKER)
-                            cards = both
-                        else:
-                            cards = wild_list
-                    else:
+                    if not (wild_ok and wilds):
                         cards = nat
-                elif wild_ok and wild_list:
-                    cards = wild_list
+                    elif nat:
+                        # twos sort below the naturals, the joker above them
+                        cards = sh.with_wilds(nat)
+                    else:
+                        cards = wilds
+                elif wild_ok and wilds:
+                    cards = wilds
                 else:
-                    cards = [c for c in ends if held[c]]
+                    cards = tuple([c for c in ends if held[c]])
                 if fast and row is not None:
                     for c in cards:
                         push(_add(row, seat, i, c))

@@ -171,12 +171,27 @@ class Shape:
         counts = self.counts
         return tuple([(c, counts[c]) for c in _WILD_CARDS if counts[c]])
 
-    def wild_cards(self) -> list[int]:
+    def wild_cards(self) -> tuple[int, ...]:
         """The distinct wild cards held, in order: the twos, then the joker."""
         if not self.wilds:
-            return []
+            return ()
         counts = self.counts
-        return [c for c in _WILD_CARDS if counts[c]]
+        i = 16 if counts[JOKER] else 0
+        for w in range(LOWEST_THREE):
+            if counts[w]:
+                i |= 1 << w
+        return _WILD_SETS[i]
+
+    def with_wilds(self, nat: tuple[int, ...]) -> tuple[int, ...]:
+        """The distinct wild cards held and the naturals `nat` (of one rank), in card order:
+        the twos sort below the naturals, the joker above them."""
+        counts = self.counts
+        i = 0
+        for w in range(LOWEST_THREE):
+            if counts[w]:
+                i |= 1 << w
+        both = _WILD_SETS[i] + nat if i else nat
+        return both + _JOKER_ONLY if counts[JOKER] else both
 
     @property
     def black_kinds(self) -> tuple[tuple[int, int], ...]:
@@ -215,6 +230,12 @@ _LOW_RANK: Final = LOWEST_NATURAL >> 2
 _JOKER_RANK: Final = JOKER >> 2
 _WILD_CARDS: Final[tuple[int, ...]] = (*range(LOWEST_THREE), JOKER)
 """The wild cards in card order: the twos, then the joker."""
+_WILD_SETS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(w for k, w in enumerate(_WILD_CARDS) if held >> k & 1) for held in range(32)
+)
+"""The wild cards of each set of them, in order: index a bit per two (bit = suit), 16 for the
+joker."""
+_JOKER_ONLY: Final[tuple[int, ...]] = (JOKER,)
 _BLACKS: Final[tuple[int, ...]] = tuple(sorted(BLACK_THREES))
 _BLACK_LO: Final[int] = _BLACKS[0]
 _BLACK_HI: Final[int] = _BLACKS[-1]

@@ -46,7 +46,11 @@ def expected(t: Tables, pool: tuple[int, ...]) -> dict[str, object]:
         "black_kinds": tuple((c, held[c]) for c in sorted(held) if c in BLACK_THREES),
         "blacks": sum(held[c] for c in BLACK_THREES),
         "naturals": [tuple(sorted(c for c in held if c >> 2 == r)) for r in range(2, 13)],
-        "wild_cards": [c for c, _ in wild],
+        "wild_cards": tuple(c for c, _ in wild),
+        # the wilds held and a rank's naturals held, in card order
+        "with_wilds": [
+            tuple(sorted({c for c in held if c in WILD or c >> 2 == r})) for r in range(2, 13)
+        ],
     }
 
 
@@ -64,6 +68,7 @@ def got(sh: laying.Shape) -> dict[str, object]:
         "blacks": sh.blacks,
         "naturals": [sh.naturals(r) for r in range(2, 13)],
         "wild_cards": sh.wild_cards(),
+        "with_wilds": [sh.with_wilds(sh.naturals(r)) for r in range(2, 13)],
     }
 
 
