@@ -414,15 +414,14 @@ def reaches(
 def greedy_reaches(
     t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], target: int, keep: int
 ) -> bool:
-    """A quick sufficient test for `reaches`: one arrangement built by hand.
+    """A quick sufficient test for `reaches`: arrangements built by hand.
 
-    Naturals go onto the side's unfinished sets of their rank up to the completed size, ranks
-    with `set_lay` naturals start new sets (where the side may hold one of that rank), then wilds,
-    best first, go onto those sets within the wild limits without passing the completed size.
-    Each step is a legal `AddToMeld` or `LayMeld` in that order, so True means the points can be
-    placed; False says nothing (the exact search decides). The tests hold it to the search.
+    First the sets alone (`_greedy_sets`); then, where escaleras are allowed, the side's
+    escaleras extended at their ends and runs of held positions laid (each at most
+    sequence_max long) before the sets take what is left. Each step is a legal `AddToMeld` or
+    `LayMeld` in that order, so True means the points can be placed; False says nothing (the
+    exact search decides). The tests hold it to the search.
     """
-    comp = t.completed
     # cards per rank, counted a run of one rank at a time (an in-place add on a list item goes
     # through the generic number protocol in the compiled code: once per run, not per card)
     counts = [0] * 14
@@ -435,9 +434,94 @@ def greedy_reaches(
             j += 1
         counts[k] = counts[k] + (j - i)
         i = j
+    room = size - keep
+    if _greedy_sets(t, counts, melds, 0, 0, room, target):
+        return True
+    if not t.sequences:
+        return False
+    seq_pos = t.seq_pos
+    seq_rank = t.seq_rank
+    last = len(seq_rank) - 1
+    smax = t.sequence_max
+    smin = t.sequence_min
     pts = t.points
+    # held naturals per escalera position, 16 per suit
+    held = [0] * 64
+    for c in cards:
+        if c < JOKER:
+            p = seq_pos[c >> 2]
+            if p >= 0:
+                x = (c & 3) * 16 + p
+                held[x] = held[x] + 1
     placed = got = 0
-    sets: list[tuple[int, int, int]] = []  # (size, naturals, wilds) after the naturals
+    for m in melds:
+        if m.kind == SEQ:
+            lo, hi = seq_span(t, m)
+            n = hi - lo + 1
+            base = m.key * 16
+            while n < smax and hi < last and held[base + hi + 1]:
+                hi += 1
+                held[base + hi] = held[base + hi] - 1
+                r = seq_rank[hi]
+                counts[r] = counts[r] - 1
+                got += pts[r * 4]
+                placed += 1
+                n += 1
+            while n < smax and lo > 0 and held[base + lo - 1]:
+                lo -= 1
+                held[base + lo] = held[base + lo] - 1
+                r = seq_rank[lo]
+                counts[r] = counts[r] - 1
+                got += pts[r * 4]
+                placed += 1
+                n += 1
+    for s in range(4):
+        base = s * 16
+        p = last
+        while p >= 0:
+            if not held[base + p]:
+                p -= 1
+                continue
+            # the run of held positions ending at p, at most sequence_max long, laid from its top
+            q = p
+            while q > 0 and held[base + q - 1] and p - q + 1 < smax:
+                q -= 1
+            if p - q + 1 >= smin:
+                for x in range(q, p + 1):
+                    held[base + x] = held[base + x] - 1
+                    r = seq_rank[x]
+                    counts[r] = counts[r] - 1
+                    got += pts[r * 4]
+                    placed += 1
+            else:
+                p = q - 1
+    if placed > room:
+        return False
+    if got >= target:
+        return True
+    return _greedy_sets(t, counts, melds, placed, got, room, target)
+
+
+def _greedy_sets(
+    t: Tables,
+    counts: list[int],
+    melds: tuple[Meld, ...],
+    placed: int,
+    got: int,
+    room: int,
+    target: int,
+) -> bool:
+    """`greedy_reaches` with the sets, `placed` cards worth `got` already placed, `counts` the
+    cards per rank left: naturals go onto the side's unfinished sets of their rank up to the
+    completed size, ranks with `set_lay` naturals start new sets (where the side may hold one
+    of that rank), ranks with fewer (at least set_start_min_naturals) start one with wilds,
+    best first, where the wild limits allow, then the wilds left go onto those sets within the
+    wild limits without passing the completed size. At most `room` cards are placed."""
+    comp = t.completed
+    pts = t.points
+    cap = t.wild_cap
+    at_most = t.wilds_at_most_naturals
+    fit = 0  # wilds the sets laid or grown here can still take
     grown = 0  # bit per rank: a set of the side of that rank is grown here
     has_set = 0  # bit per rank: the side has a set of that rank
     for m in melds:
@@ -451,38 +535,72 @@ def greedy_reaches(
                 k = min(counts[key], comp - size)
                 placed += k
                 got += k * pts[key * 4]
-                sets.append((size + k, size - w + k, w))
+                # room for wilds once its k naturals are in: the wild cap, the completed size,
+                # and at most as many wilds as naturals where that rule holds
+                f = min(cap - w, comp - size - k, size - w + k - w if at_most else comp)
+                if f > 0:
+                    fit += f
     set_lay = t.set_lay  # read once (the loop below reads it for every rank)
+    several = t.several_sets_same_rank
+    short = 0  # bit per rank: fewer than set_lay naturals, and a set of it may be started
     for rank in range(2, 13):
         n = counts[rank]
-        if n < set_lay or grown >> rank & 1:
+        if not n or grown >> rank & 1:
             continue
-        if not t.several_sets_same_rank and has_set >> rank & 1:
+        if not several and has_set >> rank & 1:
+            continue
+        if n < set_lay:
+            short |= 1 << rank
             continue
         k = min(n, comp)
         placed += k
         got += k * pts[rank * 4]
-        sets.append((k, k, 0))
-    room = len(cards) - keep
+        f = min(cap, comp - k, k if at_most else comp)
+        if f > 0:
+            fit += f
     if placed > room:
         return False
     if got >= target:
         return True
-    wilds = sorted([pts[JOKER]] * counts[13] + [pts[0]] * counts[0], reverse=True)
-    i = 0
-    # the limits are read once when there is a set to fill (as the loop below read them)
-    cap = t.wild_cap if sets else 0
-    at_most = t.wilds_at_most_naturals if sets else False
-    for size, n, w in sets:
-        fits = min(cap - w, comp - size, n - w if at_most else comp)
-        while fits > 0 and i < len(wilds) and placed < room:
-            got += wilds[i]
-            i += 1
-            placed += 1
-            fits -= 1
-            if got >= target:
-                return True
-    return False
+    jokers = counts[13]
+    n_wilds = jokers + counts[0]
+    if not n_wilds:
+        return False
+    # the wilds best first: `best` of them worth `hi` points, then the others worth `lo`
+    if pts[JOKER] >= pts[0]:
+        best, hi, lo = jokers, pts[JOKER], pts[0]
+    else:
+        best, hi, lo = n_wilds - jokers, pts[0], pts[JOKER]
+    i = 0  # wilds placed
+    if short:
+        start = max(1, t.set_start_min_naturals)
+        # a LayMeld of set_lay cards: the n naturals and set_lay - n wilds; the ranks that need
+        # fewest wilds first, the highest first among them
+        for wl in range(1, set_lay):
+            n = set_lay - wl
+            if n < start or wl > cap or (at_most and wl > n):
+                continue
+            for rank in range(12, 1, -1):
+                if not short >> rank & 1 or counts[rank] != n:
+                    continue
+                if i + wl > n_wilds or placed + set_lay > room:
+                    continue
+                placed += set_lay
+                got += n * pts[rank * 4]
+                for _ in range(wl):
+                    got += hi if i < best else lo
+                    i += 1
+                f = min(cap - wl, comp - set_lay, n - wl if at_most else comp)
+                if f > 0:
+                    fit += f
+                if got >= target:
+                    return True
+    k = min(fit, n_wilds - i, room - placed)
+    while k > 0:
+        got += hi if i < best else lo
+        i += 1
+        k -= 1
+    return got >= target
 
 
 def search_reaches(

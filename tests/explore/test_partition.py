@@ -394,6 +394,7 @@ def test_ctrl_c_in_a_split_walk_reports_what_its_expanded_levels_found(
             nxt.update(model.apply(rules, s, a) for a in actions)
         level = nxt
     assert (part.edges, part.terminal, part.scores) == (edges, terminal, scores)
+    assert part.cpu_seconds > 0  # the levels walked took time: a rate of states per CPU second
     assert (part.deadlock_count, part.violations) == (deadlocks, broken)
     whole = explore_deal(c, 0, model=model)
     assert part.clauses and part.clauses <= whole.clauses

@@ -9,6 +9,7 @@ and the two answers must agree on random hands and tables of every book. This is
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -218,6 +219,87 @@ def test_the_quick_reaches_test_never_says_yes_wrongly(book: str, options: dict[
                     said += 1
                     assert search_reaches(t, hand, melds, target, keep), (hand, melds, target, keep)
     assert said > 100
+
+
+@pytest.mark.parametrize(
+    ("book", "changes"),
+    [
+        ("samba-es", {}),
+        ("samba-en", {}),
+        ("samba-fr", {}),
+        ("samba-en", {"wild_cap": 1}),
+        ("samba-fr", {"sequence_max": 4}),
+    ],
+)
+def test_the_quick_reaches_test_on_long_runs_and_short_sets(
+    book: str, changes: dict[str, int]
+) -> None:
+    """`greedy_reaches` where its escalera part and its sets started with wilds decide: hands
+    holding a run of one suit up to every escalera position (longer than *:sequence-max
+    allows), beside an escalera of that suit on the table, and pairs or single naturals with
+    wilds (*:set-start-min-naturals, *:wild-cap, *:wilds-at-most-naturals) beside a set of
+    their rank nearly completed (*:completed-set-growth). Whenever it says yes the exact search
+    agrees, and it does say yes."""
+    rules = dataclasses.replace(R(book), **changes)
+    t = tables(rules)
+    rng = random.Random(f"runs:{book}:{sorted(changes.items())}")
+    smin, smax = rules.sequence_min, rules.sequence_max
+    positions = len(t.seq_rank)
+    said = 0
+    for _ in range(120):
+        suit = rng.randrange(4)
+        length = rng.randrange(smin, positions + 1)
+        lo = rng.randrange(0, positions - length + 1)
+        run = [t.seq_rank[p] * 4 + suit for p in range(lo, lo + length)]
+        melds: tuple[Meld, ...] = ()
+        if rng.random() < 0.5:
+            # an escalera of the suit on the table, touching or overlapping the run
+            size = rng.randrange(smin, smax + 1)
+            start = max(0, min(positions - size, lo + rng.randrange(-size, length + 1)))
+            cards = tuple(t.seq_rank[p] * 4 + suit for p in range(start, start + size))
+            melds = (Meld(SEQ, suit, cards),)
+        # pairs and single naturals of other ranks, with wilds
+        extra = [r * 4 + rng.randrange(4) for r in rng.sample(range(2, 13), 3)]
+        extra += [c ^ 1 for c in extra if rng.random() < 0.5]
+        extra += rng.sample([0, 1, 2, 3, 52, 52], rng.randrange(0, 4))
+        if rng.random() < 0.5:
+            # a set of one of those ranks on the table, a few cards short of completed
+            rank = extra[0] >> 2
+            size = rng.randrange(3, rules.completed_size)
+            laid = [rank * 4 + rng.randrange(4) for _ in range(size)]
+            if rng.random() < 0.5:
+                laid[0] = rng.choice([0, 1, 2, 3, 52])
+            melds = (*melds, Meld(SET, rank, tuple(sorted(laid))))
+        hand = tuple(sorted((*run, *extra)))
+        total = sum(t.points[c] for c in hand)
+        for target in range(10, total + 11, 10):
+            for keep in (0, 1, 2):
+                if greedy_reaches(t, hand, melds, target, keep):
+                    said += 1
+                    assert search_reaches(t, hand, melds, target, keep), (
+                        hand,
+                        melds,
+                        target,
+                        keep,
+                    )
+    assert said > 100
+
+
+def test_the_quick_reaches_test_fills_a_set_no_further_than_completed() -> None:
+    """samba-en:completed-set-growth ("none"): six kings on the table take the king from hand or
+    the joker, not both (the seventh card closes the samba), and the 4 and 9 cannot start a set
+    with the joker alone (set_lay 3 cards, at most 2 wilds): so at most the joker's 50 points
+    are placed, never the king's 10 as well. The quick test must not count the joker on the
+    set the king completed."""
+    rules = R("samba-en")
+    t = tables(rules)
+    from tests.support.rummy_helpers import C, meld
+
+    melds = (meld(rules, "KH KS KD KC KH KS"),)
+    hand = C("KD JK 4H 9S")
+    assert reaches(t, hand, melds, 50, 0)
+    assert not greedy_reaches(t, hand, melds, 60, 0)
+    assert not reaches(t, hand, melds, 60, 0)
 
 
 @pytest.mark.parametrize("book", BOOKS)
