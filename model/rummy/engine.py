@@ -210,7 +210,8 @@ def apply(rules: RummyRules, state: State, action: object) -> State:
         if _listed_as(listed.legal, a):
             # listed as legal: well formed, the mover's, refused by no clause (so played by
             # the judge that skips the checks that could only refuse it)
-            got = listed.next.get(a)
+            reached = listed.next
+            got = reached.get(a) if reached else None  # most listings play no candidate
             return got if got is not None else transition(_tables(rules), state, a, LISTED)
     a = well_formed(state, action)
     mover = state.to_move()
@@ -476,12 +477,11 @@ class _Moment:
 
     def _draw(self) -> list[Action]:
         t, s = self.t, self.s
-        r = t.rules
         seat = s.seat
         out: list[Action] = []
         # the rules' fields read through `t` (a compiled property, where `r.x` is a lookup on
         # an interpreted class), and whether the stock is exhausted asked once
-        ex = exhausted(r, s)
+        ex = exhausted(t, s)
         stock_out = t.stock_out
         if not ex or stock_out == "hand_ends":
             # `stock.draw_count`
@@ -903,9 +903,12 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
     m = melds[i]
     entry = _new_entry(t, m, i, t.per_meld)
     keep_entry = entry[1] >= 0 or entry[2] or bool(entry[3])
-    adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
-    for e in last[0]:
-        k = e[0]
+    adds: list[Any] = []
+    # the entries kept as the objects they are (typed, each would be read into its fields and
+    # built again)
+    kept: Any = last[0]
+    for e in kept:
+        k: int = e[0]
         if k == i:
             continue
         if k > i and keep_entry:
@@ -958,9 +961,10 @@ def _slots_inserted(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> 
     m = melds[i]
     entry = _new_entry(t, m, i, t.per_meld)
     keep_entry = entry[1] >= 0 or entry[2] or bool(entry[3])
-    adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
-    for e in last[0]:
-        k = e[0]
+    adds: list[Any] = []
+    kept: Any = last[0]  # as in `_slots_after`
+    for e in kept:
+        k: int = e[0]
         if k >= i:
             if keep_entry:
                 adds.append(entry)

@@ -26,32 +26,41 @@ def submultisets(kinds: list[tuple[int, int]], size: int) -> list[tuple[int, ...
     rooms = [0] * (len(kinds) + 1)
     for i in range(len(kinds) - 1, -1, -1):
         rooms[i] = rooms[i + 1] + kinds[i][1]
-    return _sub(kinds, rooms, 0, size)
+    out: list[tuple[int, ...]] = []
+    _sub(kinds, rooms, 0, size, [], out)
+    return out
 
 
 def _sub(
-    kinds: list[tuple[int, int]], rooms: list[int], i: int, size: int
-) -> list[tuple[int, ...]]:
-    """`submultisets` of the kinds from index `i` on (`rooms[i]`: the cards they hold), built
-    as lists rather than through a recursive generator (a frame per level and per result)."""
+    kinds: list[tuple[int, int]],
+    rooms: list[int],
+    i: int,
+    size: int,
+    cur: list[int],
+    out: list[tuple[int, ...]],
+) -> None:
+    """Appends to `out` the `submultisets` of the kinds from index `i` on (`rooms[i]`: the
+    cards they hold), each after the cards `cur` already chosen: one tuple built per multiset,
+    the choices kept in one list (no tuple per level, no generator frame)."""
     if size == 0:
-        return [()]
+        out.append(tuple(cur))
+        return
     if i == len(kinds):
-        return []
+        return
     c, n = kinds[i]
     room = rooms[i + 1]
-    out: list[tuple[int, ...]] = []
-    for take in range(min(n, size), -1, -1):
+    top = len(cur)
+    take = n if n < size else size
+    for _ in range(take):
+        cur.append(c)
+    while take >= 0:
         if size - take > room:
             break
-        tails = _sub(kinds, rooms, i + 1, size - take)
-        if take == 0:
-            out += tails
-            continue
-        head = (c,) * take
-        for tail in tails:
-            out.append(head + tail)
-    return out
+        _sub(kinds, rooms, i + 1, size - take, cur, out)
+        if take:
+            cur.pop()
+        take -= 1
+    del cur[top:]
 
 
 @lru_cache(maxsize=caches.LAYS)
@@ -60,7 +69,6 @@ def _choose(kinds: tuple[tuple[int, int], ...], size: int) -> tuple[tuple[int, .
     return tuple(submultisets(list(kinds), size))
 
 
-@lru_cache(maxsize=caches.LAYS)
 def _set_lays(
     kinds: tuple[tuple[int, int], ...],
     wild_kinds: tuple[tuple[int, int], ...],
@@ -69,7 +77,8 @@ def _set_lays(
     lo_nat: int,
 ) -> tuple[tuple[int, ...], ...]:
     """New sets of one rank (`kinds`: (natural, copies held) of that rank, `count` of them in
-    all): `n` of its naturals (most first) and `lay - n` wilds."""
+    all): `n` of its naturals (most first) and `lay - n` wilds. Worked out on a miss of `_LAID`,
+    which remembers them (no cache of its own, keyed by the tuples)."""
     out: list[tuple[int, ...]] = []
     for n in range(min(lay, count), lo_nat - 1, -1):
         w = lay - n
@@ -323,10 +332,10 @@ def _set_key(counts: list[int], rank: int, wild_code: int, lay: int, lo_nat: int
     ) << 1
 
 
-@lru_cache(maxsize=caches.LAYS)
 def _seq_lays(mask: int, suit: int, smin: int, low: int) -> tuple[tuple[int, ...], ...]:
     """New escaleras of `smin` cards of `suit` from the positions held (a `Shape.masks` entry);
-    position p is rank `low + p` (the escalera ranks are consecutive, see `tables`)."""
+    position p is rank `low + p` (the escalera ranks are consecutive, see `tables`). Worked
+    out on a miss of `_LAID`, which remembers them."""
     return tuple(tuple((low + i + k) * 4 + suit for k in range(smin)) for i in _runs(mask, smin))
 
 

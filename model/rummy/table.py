@@ -22,10 +22,12 @@ class SideView:
     same object from state to state while the side lays nothing): the going-out facts, and the
     engine's candidate slots (`engine._slots`)."""
 
-    __slots__ = ("_clean", "_facts", "freeable", "melds", "seq_bits", "slots", "takes")
+    __slots__ = ("_clean", "_facts", "freeable", "melds", "owner", "seq_bits", "slots", "takes")
 
-    def __init__(self, melds: tuple[Meld, ...]) -> None:
+    def __init__(self, melds: tuple[Meld, ...], owner: Tables | None = None) -> None:
         self.melds = melds
+        self.owner = owner
+        """The tables whose `side_view` made it (None: made elsewhere)."""
         self._facts: SideFacts | None = None
         self._clean = -1
         self.slots: Any = None
@@ -78,30 +80,30 @@ class SideView:
         self.takes = takes
 
 
-_RECENT: Final[list[tuple[Tables, SideView]]] = []
-"""The last views `side_view` gave, newest last (at most `_KEEP`): found by comparing
+_RECENT: Final[list[SideView | None]] = [None, None, None, None]
+"""The last four views `side_view` made or found in its dictionary, in turn: found by comparing
 identities, before the dictionary, whose key is an int to build and hash."""
 
-_KEEP: Final = 4
+_NEXT: Final[list[int]] = [0]
+"""The place in `_RECENT` the next view goes to."""
 
 
 def side_view(t: Tables, melds: tuple[Meld, ...]) -> SideView:
     """The `SideView` of a side's melds, remembered by identity (the entry keeps the tuple
     alive, so its id is not reused meanwhile); at most `caches.SIDES` are kept."""
     recent = _RECENT
-    for k in range(len(recent) - 1, -1, -1):
-        got = recent[k]
-        if got[1].melds is melds and got[0] is t:
-            return got[1]
+    for got in recent:
+        if got is not None and got.melds is melds and got.owner is t:
+            return got
     memo = t.by_id
     hit: SideView | None = memo.get(id(melds))  # typed: its fields are read natively
     if hit is None or hit.melds is not melds:
         if len(memo) >= caches.SIDES:
             memo.clear()
-        hit = memo[id(melds)] = SideView(melds)
-    if len(recent) >= _KEEP:
-        del recent[0]
-    recent.append((t, hit))
+        hit = memo[id(melds)] = SideView(melds, t)
+    at = _NEXT[0]
+    recent[at] = hit
+    _NEXT[0] = (at + 1) & 3
     return hit
 
 
@@ -158,18 +160,71 @@ def with_melds(
     """The table with the mover's side holding `melds` (sorted here), opened as given."""
     i = state.seat % state.sides
     sd = state.table[i]
-    new = _new(Side, (tuple(sorted(melds)), sd.red_threes, sd.opened if opened is None else opened))
-    # a list of the sides with one replaced: cheaper than two slices joined around it
-    table = list(state.table)
-    table[i] = new
-    return tuple(table)
+    new = _new(Side, (sort_melds(melds), sd.red_threes, sd.opened if opened is None else opened))
+    got: tuple[Side, ...] = put(state.table, i, new)
+    return got
+
+
+def sort_melds(melds: list[Meld] | tuple[Meld, ...]) -> tuple[Meld, ...]:
+    """`tuple(sorted(melds))`: the same order (melds compare as tuples of kind, key and cards;
+    equal ones keep their order), by an insertion sort that compares the ints of kind and key
+    first. The melds come nearly sorted (one meld new or changed among sorted ones), and
+    `sorted` compares them as objects, each comparison a call."""
+    ms = list(melds)
+    for j in range(1, len(ms)):
+        m = ms[j]
+        k = j
+        while k > 0 and _before(m, ms[k - 1]):
+            ms[k] = ms[k - 1]
+            k -= 1
+        ms[k] = m
+    return tuple(ms)
+
+
+def _before(a: Meld, b: Meld) -> bool:
+    """`a < b` for melds (tuples of kind, key and cards)."""
+    ka: int = a[0]
+    kb: int = b[0]
+    if ka != kb:
+        return ka < kb
+    ka = a[1]
+    kb = b[1]
+    if ka != kb:
+        return ka < kb
+    ca: tuple[int, ...] = a[2]
+    cb: tuple[int, ...] = b[2]
+    n = min(len(ca), len(cb))
+    for p in range(n):
+        x = ca[p]
+        y = cb[p]
+        if x != y:
+            return x < y
+    return len(ca) < len(cb)
 
 
 def with_hand(state: State, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """The hands with the mover's replaced."""
-    hands = list(state.hands)
-    hands[state.seat] = hand
-    return tuple(hands)
+    got: tuple[tuple[int, ...], ...] = put(state.hands, state.seat, hand)
+    return got
+
+
+def put(items: tuple[Any, ...], i: int, x: Any) -> tuple[Any, ...]:
+    """`items` with item `i` replaced by `x`. Two and four items (the sides, the seats of a
+    partnership game) are built as a tuple of that size at once, without a list between."""
+    n = len(items)
+    if n == 2:
+        return (x, items[1]) if i == 0 else (items[0], x)
+    if n == 4:
+        if i == 0:
+            return (x, items[1], items[2], items[3])
+        if i == 1:
+            return (items[0], x, items[2], items[3])
+        if i == 2:
+            return (items[0], items[1], x, items[3])
+        return (items[0], items[1], items[2], x)
+    out = list(items)
+    out[i] = x
+    return tuple(out)
 
 
 def opened(state: State) -> State:
@@ -178,7 +233,4 @@ def opened(state: State) -> State:
     sd = state.table[i]
     if sd.opened:
         return state
-    return replaced(
-        state,
-        table=(*state.table[:i], _new(Side, (sd[0], sd[1], True)), *state.table[i + 1 :]),
-    )
+    return replaced(state, table=put(state.table, i, _new(Side, (sd[0], sd[1], True))))

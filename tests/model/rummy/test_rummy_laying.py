@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
@@ -107,3 +108,19 @@ def test_shape_holds_the_pools_counts(book: str) -> None:
     assert any(len(set(p)) == len(p) for p in pools)
     for pool in pools:
         assert got(laying._shape(t, pool)) == expected(t, pool), pool
+
+
+def test_submultisets_list_each_multiset_once_in_order() -> None:
+    """The multisets of `size` cards from (card, copies) pairs are the distinct combinations of
+    the cards, ordered by the copies taken of each card in turn, most first (itertools)."""
+    rng = random.Random(5)
+    listed = 0
+    for _ in range(300):
+        cards = sorted(rng.sample(range(KINDS), rng.randrange(0, 6)))
+        kinds = [(c, rng.randrange(1, 5)) for c in cards]
+        size = rng.randrange(0, 8)
+        pool = [c for c, n in kinds for _ in range(n)]
+        want = sorted(set(combinations(pool, size)), key=lambda m: [-m.count(c) for c, _ in kinds])
+        assert laying.submultisets(kinds, size) == want, (kinds, size)
+        listed += len(want)
+    assert listed > 300
