@@ -261,11 +261,14 @@ class Partition:
         gc.disable()
         cpu = time.process_time()
         try:
-            return self._expand()
+            sent = self._expand()
         finally:
             self.cpu += time.process_time() - cpu
             if enabled:
                 gc.enable()
+        self.res.cpu_seconds = self.cpu
+        self.done = [*self.done[-1:], (self.depth, copy.deepcopy(self.res))]
+        return sent
 
     def _expand(self) -> list[bytes]:
         model, rules, res, depth = self.model, self.rules, self.res, self.depth
@@ -355,7 +358,6 @@ class Partition:
         del items, frontier  # the level walked is let go before its successors are pickled
         self.frontier = self._empty()
         self.depth += 1
-        self.done = [*self.done[-1:], (self.depth, copy.deepcopy(res))]
         sent = []
         for j in range(parts):
             # weights are sent only with symmetry, paths only when carried

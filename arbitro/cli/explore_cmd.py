@@ -225,6 +225,12 @@ def cmd_explore(args: argparse.Namespace, emit_json: Callable[[Any], None]) -> i
         finally:
             bar.close()
             ticker.close()
+        if targets and len(seeds) == 1 and not result.interrupted and result.orbits <= GRAPH_LIMIT:
+            # the graph one process would draw: a deal this small is walked again here for it
+            graph = {}
+            explore_deal(
+                config, seeds[0], max_states=args.max_states, symmetry=args.symmetry, graph=graph
+            )
     book = [c.id for c in load_rulebook(config.rulebook).clauses]
     data = result.to_json(book)
     data["configuration"] = config.describe()

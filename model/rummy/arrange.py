@@ -495,7 +495,8 @@ def greedy_reaches(
                     placed += 1
             else:
                 p = q - 1
-    if placed > room:
+    if not placed or placed > room:
+        # nothing laid in escaleras: the sets alone failed above
         return False
     if got >= target:
         return True
@@ -537,7 +538,7 @@ def _greedy_sets(
                 got += k * pts[key * 4]
                 # room for wilds once its k naturals are in: the wild cap, the completed size,
                 # and at most as many wilds as naturals where that rule holds
-                f = min(cap - w, comp - size - k, size - w + k - w if at_most else comp)
+                f = _least(cap - w, comp - size - k, size - w + k - w if at_most else comp)
                 if f > 0:
                     fit += f
     set_lay = t.set_lay  # read once (the loop below reads it for every rank)
@@ -555,7 +556,7 @@ def _greedy_sets(
         k = min(n, comp)
         placed += k
         got += k * pts[rank * 4]
-        f = min(cap, comp - k, k if at_most else comp)
+        f = _least(cap, comp - k, k if at_most else comp)
         if f > 0:
             fit += f
     if placed > room:
@@ -590,17 +591,25 @@ def _greedy_sets(
                 for _ in range(wl):
                     got += hi if i < best else lo
                     i += 1
-                f = min(cap - wl, comp - set_lay, n - wl if at_most else comp)
+                f = _least(cap - wl, comp - set_lay, n - wl if at_most else comp)
                 if f > 0:
                     fit += f
                 if got >= target:
                     return True
-    k = min(fit, n_wilds - i, room - placed)
+    k = _least(fit, n_wilds - i, room - placed)
     while k > 0:
         got += hi if i < best else lo
         i += 1
         k -= 1
     return got >= target
+
+
+def _least(a: int, b: int, c: int) -> int:
+    """The least of three numbers (`min` of three arguments is a call of the interpreter's
+    builtin from the compiled code)."""
+    if b < a:
+        a = b
+    return c if c < a else a
 
 
 def search_reaches(

@@ -477,12 +477,11 @@ class _Moment:
 
     def _draw(self) -> list[Action]:
         t, s = self.t, self.s
-        r = t.rules
         seat = s.seat
         out: list[Action] = []
         # the rules' fields read through `t` (a compiled property, where `r.x` is a lookup on
         # an interpreted class), and whether the stock is exhausted asked once
-        ex = exhausted(r, s)
+        ex = exhausted(t, s)
         stock_out = t.stock_out
         if not ex or stock_out == "hand_ends":
             # `stock.draw_count`

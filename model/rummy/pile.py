@@ -207,7 +207,6 @@ def _some_combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
 
 def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     """The state after taking the pile, before its opening or dead-end consequences."""
-    r = t.rules
     seat = state.seat
     side_i = seat % state.sides
     sd = state.table[side_i]
@@ -222,7 +221,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
             "pile_one_card_rule",
             "a player holding one card may not take the pile while the stock lasts",
         )
-    ex = exhausted(r, state)
+    ex = exhausted(t, state)
     if not is_natural(top):
         j.halt("pile_new_set_naturals", "the top card has no natural rank to meld with", UNABLE)
     is_frozen = frozen(t, state.pile)

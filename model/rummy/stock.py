@@ -26,17 +26,17 @@ from arbitro.model.rummy.tables import Tables
 from arbitro.model.schema import RummyRules
 
 
-def exhausted(rules: RummyRules, state: State) -> bool:
+def exhausted(t: Tables, state: State) -> bool:
     """Whether a normal draw is impossible. *:draw-short-stock."""
     n = len(state.stock)
-    return n == 0 or (rules.draw_short_stock == "hand_ends" and n < rules.draw_count)
+    return n == 0 or (t.draw_short_stock == "hand_ends" and n < t.draw_count)
 
 
-def draw_count(rules: RummyRules, state: State) -> int:
+def draw_count(t: Tables, state: State) -> int:
     """How many cards the `Draw` action of this turn names. *:draw-count."""
-    if exhausted(rules, state):
-        return rules.draw_count
-    return min(rules.draw_count, len(state.stock))
+    if exhausted(t, state):
+        return t.draw_count
+    return min(t.draw_count, len(state.stock))
 
 
 def draw_cards(rules: RummyRules, state: State, seat: int, count: int) -> tuple[State, bool]:
@@ -76,7 +76,7 @@ def draw(t: Tables, s: State, a: Draw, j: Judge) -> State:
         j.halt("draw_count", "the player has already drawn this turn", "draw_two_instead_of_one")
     # the rules' fields read through `t` where it has them (a compiled property, where `r.x` is
     # a lookup on an interpreted class), each where the rule needs it (`trace` notes the reads)
-    if exhausted(r, s):
+    if exhausted(t, s):
         if t.stock_out != "hand_ends":
             j.refuse("stock_out", "the stock is exhausted: the pile must be taken")
         if count != t.draw_count:
@@ -89,7 +89,13 @@ def draw(t: Tables, s: State, a: Draw, j: Judge) -> State:
         j.halt("draw_count", f"the draw is of {want} card(s), not {count}", act)
     stock = s.stock
     drawn = stock[:want]
-    if RED_THREES[0] in drawn or RED_THREES[1] in drawn:
+    # a loop of the compiled code over the one or two cards (`x in drawn` is a generic call)
+    red0, red1 = RED_THREES
+    reds = False
+    for c in drawn:
+        if c in (red0, red1):
+            reds = True
+    if reds:
         s2, stop = draw_cards(r, s, s.seat, want)
         s2 = replaced(s2, step=PLAY, no_discard=stop)
     else:

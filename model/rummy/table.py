@@ -161,10 +161,8 @@ def with_melds(
     i = state.seat % state.sides
     sd = state.table[i]
     new = _new(Side, (sort_melds(melds), sd.red_threes, sd.opened if opened is None else opened))
-    # a list of the sides with one replaced: cheaper than two slices joined around it
-    table = list(state.table)
-    table[i] = new
-    return tuple(table)
+    got: tuple[Side, ...] = put(state.table, i, new)
+    return got
 
 
 def sort_melds(melds: list[Meld] | tuple[Meld, ...]) -> tuple[Meld, ...]:
@@ -206,9 +204,27 @@ def _before(a: Meld, b: Meld) -> bool:
 
 def with_hand(state: State, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """The hands with the mover's replaced."""
-    hands = list(state.hands)
-    hands[state.seat] = hand
-    return tuple(hands)
+    got: tuple[tuple[int, ...], ...] = put(state.hands, state.seat, hand)
+    return got
+
+
+def put(items: tuple[Any, ...], i: int, x: Any) -> tuple[Any, ...]:
+    """`items` with item `i` replaced by `x`. Two and four items (the sides, the seats of a
+    partnership game) are built as a tuple of that size at once, without a list between."""
+    n = len(items)
+    if n == 2:
+        return (x, items[1]) if i == 0 else (items[0], x)
+    if n == 4:
+        if i == 0:
+            return (x, items[1], items[2], items[3])
+        if i == 1:
+            return (items[0], x, items[2], items[3])
+        if i == 2:
+            return (items[0], items[1], x, items[3])
+        return (items[0], items[1], items[2], x)
+    out = list(items)
+    out[i] = x
+    return tuple(out)
 
 
 def opened(state: State) -> State:
@@ -217,7 +233,4 @@ def opened(state: State) -> State:
     sd = state.table[i]
     if sd.opened:
         return state
-    return replaced(
-        state,
-        table=(*state.table[:i], _new(Side, (sd[0], sd[1], True)), *state.table[i + 1 :]),
-    )
+    return replaced(state, table=put(state.table, i, _new(Side, (sd[0], sd[1], True))))

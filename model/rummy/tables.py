@@ -95,6 +95,7 @@ class Tables:
         self._pile_top_counts_for_opening: bool = rules.pile_top_counts_for_opening
         self._pile_rest_after_opening: bool = rules.pile_rest_after_opening
         self._draw_count: int = rules.draw_count
+        self._draw_short_stock: str = rules.draw_short_stock
         self._stock_out: str = rules.stock_out
         self._go_out_min_completed: int = rules.go_out_min_completed
         self._go_out_min_clean: int = rules.go_out_min_clean
@@ -282,6 +283,10 @@ class Tables:
         return self._draw_count
 
     @property
+    def draw_short_stock(self) -> str:
+        return self._draw_short_stock
+
+    @property
     def stock_out(self) -> str:
         return self._stock_out
 
@@ -361,6 +366,7 @@ RULE_FIELDS = (
     "pile_top_counts_for_opening",
     "pile_rest_after_opening",
     "draw_count",
+    "draw_short_stock",
     "stock_out",
     "go_out_min_completed",
     "go_out_min_clean",

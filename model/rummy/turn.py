@@ -48,7 +48,7 @@ def begin_turn(
         s, stop = draw_cards(rules, s, seat, owed)
         if stop:
             return replaced(s, step=PLAY, no_discard=True)
-    if exhausted(rules, s) and t.stock_out != "hand_ends" and not can_take(t, s):
+    if exhausted(t, s) and t.stock_out != "hand_ends" and not can_take(t, s):
         return end_hand(t, s, "stock-out", -1)
     return s
 

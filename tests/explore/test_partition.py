@@ -394,8 +394,31 @@ def test_ctrl_c_in_a_split_walk_reports_what_its_expanded_levels_found(
             nxt.update(model.apply(rules, s, a) for a in actions)
         level = nxt
     assert (part.edges, part.terminal, part.scores) == (edges, terminal, scores)
+    assert part.cpu_seconds > 0  # the levels walked took time: a rate of states per CPU second
     assert (part.deadlock_count, part.violations) == (deadlocks, broken)
     whole = explore_deal(c, 0, model=model)
     assert part.clauses and part.clauses <= whole.clauses
     if type(model) is not EscobaModel and stop_at == 7:
         assert deadlocks or broken  # the broken engines show it within the levels walked
+
+
+@pytest.mark.parametrize("kind", ["dot", "graphml"])
+def test_explore_workers_on_one_small_deal_writes_one_process_s_graph(
+    kind: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`--dot`/`--graphml` with `--workers` on one deal of a few states write the file one
+    process writes (they refused, saying the deal of 17 states had more than 400). The cluster
+    is stood in for by two partitions in this process."""
+    from arbitro.proofs import explore as explore_module
+
+    monkeypatch.setattr(explore_module, "dask_client", lambda s, w: contextlib.nullcontext(None))
+    monkeypatch.setattr(partition, "DaskRunner", lambda client: InlineRunner(2))
+    monkeypatch.setattr(cluster, "usable_cores", lambda: 2)
+    argv = ["explore", "escoba-es", "--config", "escoba-tiny", "--deal", "0"]
+    one, split = tmp_path / f"one.{kind}", tmp_path / f"split.{kind}"
+    assert main([*argv, f"--{kind}", str(one)]) == 0
+    assert main([*argv, "--workers", "2", f"--{kind}", str(split)]) == 0, capsys.readouterr().err
+    assert "partition 1:" in capsys.readouterr().out  # the walk was split
+    assert split.read_bytes() == one.read_bytes()
+    edges = explore_deal(load_config("escoba-tiny"), 0).edges  # every edge of the walk is drawn
+    assert one.read_text().count("->" if kind == "dot" else "<edge ") == edges > 0

@@ -580,3 +580,16 @@ def test_sort_melds_is_checked(
     copy = source_module("arbitro.model.rummy.table")
     monkeypatch.setattr(copy, "_before", lambda a, b: (a[0], a[1]) < (b[0], b[1]))
     assert _sort_runs(copy)[1] > 0
+
+
+def test_put_replaces_one_item() -> None:
+    """`table.put` (the builder of the hands and the table with one replaced) gives the tuple
+    with that item replaced, for every size and index."""
+    from arbitro.model.rummy.table import put
+
+    for n in range(1, 8):
+        items = tuple(f"item{k}" for k in range(n))
+        for i in range(n):
+            want = tuple("new" if k == i else items[k] for k in range(n))
+            got = put(items, i, "new")
+            assert got == want and type(got) is tuple, (n, i)
