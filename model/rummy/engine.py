@@ -918,15 +918,7 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
     if m.kind == SET:
         if t.merge_sets:
             got_merges = [p for p in merges if p[0] != i and p[1] != i]
-            key = m.key
-            for k in range(len(melds)):
-                o = melds[k]
-                if k != i and o.kind == SET and o.key == key:
-                    if k < i:
-                        if merge_problem(t, o, m) is None:
-                            got_merges.append((k, i))
-                    elif merge_problem(t, m, o) is None:
-                        got_merges.append((i, k))
+            _merges_of(t, melds, i, got_merges)
             if len(got_merges) > 1:
                 got_merges.sort()
             merges = tuple(got_merges)
@@ -948,6 +940,21 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
                 got_cleans.append(new)
             cleans = tuple(got_cleans)
     return (tuple(adds), merges, cleans, last[3])
+
+
+def _merges_of(t: Tables, melds: tuple[Meld, ...], i: int, out: list[tuple[int, int]]) -> None:
+    """Add to `out` the pairs (lower index first) that set `i` of `melds` makes with the other
+    sets of its rank that it may merge with (`merge_problem`)."""
+    m = melds[i]
+    key = m.key
+    for k in range(len(melds)):
+        o = melds[k]
+        if k != i and o.kind == SET and o.key == key:
+            if k < i:
+                if merge_problem(t, o, m) is None:
+                    out.append((k, i))
+            elif merge_problem(t, m, o) is None:
+                out.append((i, k))
 
 
 def _slots_inserted(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slots:
@@ -977,15 +984,7 @@ def _slots_inserted(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> 
     if merges or (is_set and t.merge_sets):
         got_merges = [(a + (a >= i), b + (b >= i)) if b >= i else (a, b) for a, b in merges]
         if is_set and t.merge_sets:
-            key = m.key
-            for k in range(len(melds)):
-                o = melds[k]
-                if k != i and o.kind == SET and o.key == key:
-                    if k < i:
-                        if merge_problem(t, o, m) is None:
-                            got_merges.append((k, i))
-                    elif merge_problem(t, m, o) is None:
-                        got_merges.append((i, k))
+            _merges_of(t, melds, i, got_merges)
         if len(got_merges) > 1:
             got_merges.sort()
         merges = tuple(got_merges)
