@@ -82,7 +82,6 @@ from arbitro.model.rummy.melds import (
     add_problem,
     classify,
     merge_problem,
-    takes,
     takes_now,
 )
 from arbitro.model.rummy.opening import minimum_of
@@ -702,9 +701,7 @@ class _Moment:
         if cleans:
             # a cleaning is plainly legal when the freed wild fits another meld of an opened side
             # that keeps two cards (`melding.replace_wild` then places it with no search)
-            fits_wild: list[bool] = (
-                [takes(t, m)[1] for m in melds] if plain and len(hand) >= 3 else []
-            )
+            fits_wild: list[bool] = _wild_fits(adds, len(melds)) if plain and len(hand) >= 3 else []
             room = fits_wild.count(True)
             for i, rank, freeable in cleans:
                 if sh.rank_count[rank]:
@@ -811,6 +808,17 @@ class _Moment:
             got -= s.top_points
         need = minimum_of(t, s) - got
         return reaches(t, rest, melds, need, max(0, 2 - len(s.held)))
+
+
+def _wild_fits(adds: tuple[tuple[int, int, bool, tuple[int, ...]], ...], n: int) -> list[bool]:
+    """Per meld of a side's `n` melds, whether a wild may join it (`takes`), read off the
+    addition entries of its `Slots` (a meld that takes no card has none): `takes` looked each
+    meld up by its value, hashing its cards."""
+    out = [False] * n
+    for e in adds:
+        if e[2]:
+            out[e[0]] = True
+    return out
 
 
 Slots = tuple[

@@ -818,3 +818,50 @@ def test_put_replaces_one_item() -> None:
             want = tuple("new" if k == i else items[k] for k in range(n))
             got = put(items, i, "new")
             assert got == want and type(got) is tuple, (n, i)
+
+
+def _wild_fit_runs(e: ModuleType, book: str) -> tuple[int, int]:
+    """Over the moments met in random play of `book`: how many melds a wild may join (`takes`),
+    and at how many moments `e._wild_fits` of the side's slots says otherwise for some meld."""
+    from arbitro.model.rummy.melds import takes
+
+    rules = R(book)
+    t = tables_module._build(rules)
+    fit = differ = 0
+    for s in walk(rules, 9, 600):
+        if s.step != PLAY:
+            continue
+        side = s.seat % s.sides
+        melds = s.table[side].melds
+        want = [takes(t, m)[1] for m in melds]
+        fit += sum(want)
+        differ += e._wild_fits(e._slots(t, melds, side)[0], len(melds)) != want
+    return fit, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_wild_fits_read_off_the_slots_agree_with_takes(book: str) -> None:
+    """Which melds a freed wild may join, read off a side's addition slots for the cleaning
+    fast path, is what `takes` says of each meld."""
+    fit, differ = _wild_fit_runs(engine, book)
+    assert fit > 0
+    assert differ == 0
+
+
+def test_wild_fits_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: reading whether a set takes naturals (the entry's rank)
+    for whether it takes a wild. (Broken in a copy of the engine module run from source.)"""
+    copy = source_module("arbitro.model.rummy.engine")
+
+    def broken(adds: tuple[tuple[Any, ...], ...], n: int) -> list[bool]:
+        out = [False] * n
+        for entry in adds:
+            out[entry[0]] = entry[1] >= 0
+        return out
+
+    monkeypatch.setattr(copy, "_wild_fits", broken)
+    fit, differ = _wild_fit_runs(copy, "canasta-es")
+    assert fit > 0
+    assert differ > 0
