@@ -81,7 +81,7 @@ def _conform_on(client: Any, games: int) -> Any:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--conform-games", type=int, default=20)

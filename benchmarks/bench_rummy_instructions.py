@@ -10,6 +10,13 @@ the instructions of one book's hands alone, imports and warming excluded. The ra
 baseline's instructions over this engine's, per hand and per action (games whose actions differ,
 because a rule was fixed since the baseline, make the two differ).
 
+Those counts hold the whole loop: the deal, the random draw (`rng.randrange`, interpreted
+Python) and the loop itself as well as the engine's two calls. The second table counts what the
+target names alone: the instructions inside the compiled `legal_actions` and `apply` (callgrind's
+inclusive cost of their entry points, `CPyPy_engine___legal_actions` and `CPyPy_engine___apply`,
+read with `callgrind_annotate`), per action. An engine running from source has no such entry
+points; its row says so.
+
 Usage: uv run python benchmarks/bench_rummy_instructions.py [--baseline REV] [--hands N] [BOOK ...]
 Needs valgrind. Slow: about three minutes for the default 3 hands of the four books, both engines
 under callgrind. The README's table of measurements holds the ratios last measured.
@@ -71,9 +78,12 @@ print(json.dumps({"actions": actions, "engine": engine}))
 )
 
 
-def count(path: Path, books: list[str], hands: int, out: Path) -> tuple[list[int], list[int], str]:
-    """The instructions and actions of each book's hands for the engine under `path`, and which
-    engine that was (compiled or from source)."""
+def count(
+    path: Path, books: list[str], hands: int, out: Path
+) -> tuple[list[int], list[int], str, list[int | None]]:
+    """The instructions and actions of each book's hands for the engine under `path`, which
+    engine that was (compiled or from source), and each book's instructions inside
+    `legal_actions` and `apply` alone (None: not compiled)."""
     env = dict(os.environ, PYTHONPATH=str(path), ARBITRO_SPEC_DIR=str(path / "spec"))
     env["PYTHONHASHSEED"] = "0"
     got = subprocess.run(
@@ -104,7 +114,32 @@ def count(path: Path, books: list[str], hands: int, out: Path) -> tuple[list[int
         totals.append(int(m.group(1)))
     # dump k (1-based) ends before the k-th getppid: dump 1 is imports and warming, dumps 2..
     # are the books in order
-    return totals[1 : 1 + len(books)], actions, str(reply["engine"])
+    engine_ir = [_entry_points(d) for d in dumps[1 : 1 + len(books)]]
+    return totals[1 : 1 + len(books)], actions, str(reply["engine"]), engine_ir
+
+
+ENTRY_POINTS = ("CPyPy_engine___legal_actions", "CPyPy_engine___apply")
+"""The compiled engine's entry points for `legal_actions` and `apply` (mypyc's wrappers, which
+every call from Python goes through)."""
+
+
+def _entry_points(dump: Path) -> int | None:
+    """The instructions spent inside `legal_actions` and `apply` in one dump (inclusive costs;
+    neither calls the other), or None when the dump has neither (an engine run from source)."""
+    got = subprocess.run(
+        ["callgrind_annotate", "--inclusive=yes", "--threshold=100", str(dump)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    found: dict[str, int] = {}
+    for line in got.splitlines():
+        m = re.match(r"\s*([\d,]+) \([^)]*\)\s+\S*?:(\w+) ", line)
+        if m and m.group(2) in ENTRY_POINTS:
+            found[m.group(2)] = int(m.group(1).replace(",", ""))
+    if set(found) != set(ENTRY_POINTS):
+        return None
+    return sum(found.values())
 
 
 def main() -> None:
@@ -117,10 +152,10 @@ def main() -> None:
         base_dir, this_dir = Path(tmp, "base-cg"), Path(tmp, "this-cg")
         base_dir.mkdir()
         this_dir.mkdir()
-        base_ir, base_n, base_engine = count(
+        base_ir, base_n, base_engine, base_eng = count(
             extract(args.baseline, Path(tmp, "base")), args.books, args.hands, base_dir
         )
-        this_ir, this_n, this_engine = count(ROOT, args.books, args.hands, this_dir)
+        this_ir, this_n, this_engine, this_eng = count(ROOT, args.books, args.hands, this_dir)
     print(f"baseline {args.baseline} against this checkout: {args.hands} hands per book, callgrind")
     print(f"baseline: {base_engine}; this checkout: {this_engine}")
     print(
@@ -132,6 +167,13 @@ def main() -> None:
             f"{book:<12}{bi / bn:>16,.0f}{ti / tn:>13,.0f}{bi / ti:>11.2f}x"
             f"{(bi / bn) / (ti / tn):>13.2f}x{bn:>7}/{tn:<6}"
         )
+    print("legal_actions + apply alone (the deal, the random draw and the loop left out):")
+    print(f"{'rulebook':<12}{'baseline Ir/act':>16}{'this Ir/act':>13}{'ratio/action':>14}")
+    for book, bi, ti, bn, tn in zip(args.books, base_eng, this_eng, base_n, this_n, strict=True):
+        if bi is None or ti is None:
+            print(f"{book:<12}  (an engine run from source: no compiled entry points to count)")
+            continue
+        print(f"{book:<12}{bi / bn:>16,.0f}{ti / tn:>13,.0f}{(bi / bn) / (ti / tn):>13.2f}x")
     target = target_for(args.baseline)
     if target is not None:
         print(f"target against {args.baseline}: at least {target:g}x (reported, never asserted)")

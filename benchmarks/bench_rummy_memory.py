@@ -122,9 +122,6 @@ _LRU: dict[str, Callable[[], Any]] = {
     "arrange._rank_ends": lambda: arrange._rank_ends,
     "arrange._suit_moves": lambda: arrange._suit_moves,
     "laying._choose": lambda: laying._choose,
-    "laying._set_lays": lambda: laying._set_lays,
-    "laying._seq_lays": lambda: laying._seq_lays,
-    "laying._runs": lambda: laying._runs,
     "pile._some_combos": lambda: pile._some_combos,
 }
 

@@ -291,9 +291,12 @@ def explore_text(d: dict[str, Any]) -> str:
     speed = f"{d['states_per_cpu_second'] or 0:,} states/s of CPU"
     if d["symmetry"]:
         speed = f"{d['orbits_per_cpu_second'] or 0:,} orbits/s ({speed})"
+    # CPU is summed over the processes that walked (deals, partitions); the rate is per core
+    parts = len(d.get("partitions", []))
+    summed = f", summed over {parts} partitions" if parts > 1 else ""
     lines.append(
-        f"time {d['seconds']} s; walking {d['walk_seconds']} s wall, {d['cpu_seconds']} s CPU"
-        f" on one core: {speed}"
+        f"time {d['seconds']} s; walking {d['walk_seconds']} s wall, {d['cpu_seconds']} s CPU{summed}:"
+        f" {speed}"
     )
     lines.append(f"states per depth: {' '.join(str(n) for n in d['states_per_depth'])}")
     for p in d.get("partitions", []):

@@ -40,13 +40,12 @@ SUIT_MOVES: Final = 4096
 through it and keeps no cache of its own."""
 LAYS: Final = 4096
 """`laying._choose` (86.2% / 86.2%), `laying._LAID` (a rank's new sets, measured 82.5% / 83.5%
-when `_set_lays` kept them, and a suit's new escaleras, 77.3% / 77.3% when `_seq_lays` did; each
-is worked out on a miss of `_LAID`, cleared when full), and `engine._lay` (the LayMeld actions a
-listing shares, kept per seat, each seat's cleared when full; the listing's Discard and
-AddToMeld actions are kept per seat and meld, a few hundred at most)."""
+when `_set_lays` kept them; worked out on a miss of `_LAID`, cleared when full), and
+`engine._lay` (the LayMeld actions a listing shares, kept per seat, each seat's cleared when
+full; the listing's Discard and AddToMeld actions are kept per seat and meld, a few hundred at
+most)."""
 SMALL: Final = 1024
-"""`laying._runs` (52.1% / 52.1%, 862 keys) and `pile._some_combos` (`pile._combos` of two or
-more cards from three or more)."""
+"""`pile._some_combos` (`pile._combos` of two or more cards from three or more)."""
 CHECKS: Final = 2048
 """`checks`, per rules: the whole-state check of each meld (the deck per layout besides); melds
 recur as `Tables.per_meld` shows."""

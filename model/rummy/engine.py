@@ -570,7 +570,6 @@ class _Moment:
 
     def _play(self) -> list[Action]:
         t, s = self.t, self.s
-        r = t.rules
         seat = s.seat
         hand = s.hands[seat]
         side = s.table[seat % s.sides]
@@ -581,11 +580,9 @@ class _Moment:
         # without a search (`melding.settle`); `plain` is that moment
         quick = self.quick
         plain = quick and side.opened and s.answer != "yes"
-        judge = self.judge
         sh = shape(t, hand)
         adds, merges, cleans, set_ranks = _slots(t, melds, seat % s.sides)
         out: list[Action] = []
-        push = out.append
         a: Action
         # the side has not opened: a meld or an addition leaving two cards starts or grows the
         # pending opening, legal when the minimum can still be reached (`opening.reach_ok`)
@@ -593,7 +590,7 @@ class _Moment:
         lays = lay_candidates(t, hand, melds, -1, sh, set_ranks)
         if lays:
             lays.sort()
-            several = r.several_sets_same_rank
+            several = t.several_sets_same_rank
             for laid in lays:
                 a = _lay(seat, laid)
                 if left - len(laid) >= 2 and (plain or opening):
@@ -603,7 +600,7 @@ class _Moment:
                         # the side keeps its one set of) or a run of sequence_min cards of one
                         # suit, which `classify` accepts
                         if plain:
-                            push(a)
+                            out.append(a)
                             continue
                         m = (
                             _new(Meld, (SET, laid[0] >> 2, laid))
@@ -620,10 +617,10 @@ class _Moment:
                             continue
                         m = got
                     if plain or self._reaches(remove(hand, laid), (*melds, m)):
-                        push(a)
+                        out.append(a)
                         continue
-                if judge(a):
-                    push(a)
+                if self.judge(a):
+                    out.append(a)
         if adds:
             fast = plain and left >= 3
             held = sh.counts
@@ -647,7 +644,7 @@ class _Moment:
                     cards = tuple([c for c in ends if held[c]])
                 if fast and row is not None:
                     for c in cards:
-                        push(_add(row, seat, i, c))
+                        out.append(_add(row, seat, i, c))
                     continue
                 for c in cards:
                     a = (
@@ -656,24 +653,26 @@ class _Moment:
                         else _new(AddToMeld, (3, seat, i, c))
                     )
                     if fast:
-                        push(a)
+                        out.append(a)
                         continue
                     if opening and left >= 3:
                         m = melds[i]
                         grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
                         rest = remove(hand, (c,))
-                        if self._reaches(rest, (*melds[:i], grown, *melds[i + 1 :])) or judge(a):
-                            push(a)
+                        if self._reaches(rest, (*melds[:i], grown, *melds[i + 1 :])) or self.judge(
+                            a
+                        ):
+                            out.append(a)
                     elif plain and left == 2 and s.answer != "no" and self._short(melds, i, c):
                         continue
-                    elif judge(a):
-                        push(a)
+                    elif self.judge(a):
+                        out.append(a)
         if merges:
             fast = plain and left >= 2
             for i, k in merges:
                 a = _new(Merge, (4, seat, i, k))
-                if fast or judge(a):
-                    push(a)
+                if fast or self.judge(a):
+                    out.append(a)
         if cleans:
             # a cleaning is plainly legal when the freed wild fits another meld of an opened side
             # that keeps two cards (`melding.replace_wild` then places it with no search)
@@ -687,12 +686,12 @@ class _Moment:
                     for n in sh.naturals(rank):
                         for w in freeable:
                             a = _new(ReplaceWild, (5, seat, i, n, w))
-                            if fast or judge(a):
-                                push(a)
+                            if fast or self.judge(a):
+                                out.append(a)
         if pend:
             a = _ones(seat)[0]
-            if judge(a):
-                push(a)
+            if self.judge(a):
+                out.append(a)
         if len(hand) >= 2 and quick:
             if not (s.no_discard or pend or s.answer == "yes"):
                 row_d = _discards(seat)
@@ -700,15 +699,15 @@ class _Moment:
                 d = -1
                 for c in hand:
                     if c != d:
-                        push(row_d[c])
+                        out.append(row_d[c])
                         d = c
         else:
             for c in sh.distinct:
                 a = _new(Discard, (7, seat, c))
-                if judge(a):
-                    push(a)
+                if self.judge(a):
+                    out.append(a)
         if (
-            r.ask_partner
+            t.ask_partner
             and s.players > s.sides
             and not s.asked
             and not s.melded
@@ -720,13 +719,13 @@ class _Moment:
                 # one who cannot go out; the rest is the test above (no refusal raised, no state
                 # built: `apply` plays the ask)
                 if not s.held and can_go_out_listed(t, s):
-                    push(a)
-            elif judge(a):
-                push(a)
+                    out.append(a)
+            elif self.judge(a):
+                out.append(a)
         if s.no_discard:
             a = _ones(seat)[2]
-            if judge(a):
-                push(a)
+            if self.judge(a):
+                out.append(a)
         return out
 
     def _short(self, melds: tuple[Meld, ...], i: int, c: int) -> bool:
@@ -737,11 +736,10 @@ class _Moment:
         grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
         t = self.t
         done, clean, dirty = going_out_counts(t, (*melds[:i], grown, *melds[i + 1 :]))
-        r = t.rules
         return (
-            done + 1 < r.go_out_min_completed
-            or clean + 1 < r.go_out_min_clean
-            or dirty + 1 < r.go_out_min_dirty
+            done + 1 < t.go_out_min_completed
+            or clean + 1 < t.go_out_min_clean
+            or dirty + 1 < t.go_out_min_dirty
         )
 
     def _reaches(self, rest: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:

@@ -330,16 +330,15 @@ _NO_RANKS: Final[list[int]] = [0] * 13
 
 
 _LAID: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
-"""The new sets of a rank (`_set_lays`), the new escaleras of a suit (`_seq_lays`) and the new
-wild melds (`_choose`), keyed by one int packing what they depend on (`_set_key`; a suit's
-escalera mask; the wild counts): looked up without building
-and hashing a tuple of tuples per rank and per suit of every listing; at most `caches.LAYS`
-entries, cleared when full."""
+"""The new sets of a rank (`_set_lays`) and the new wild melds (`_choose`), keyed by one int
+packing what they depend on (`_set_key`; the wild counts): looked up without building and
+hashing a tuple of tuples per rank of every listing; at most `caches.LAYS` entries, cleared
+when full. (The new escaleras are read from `_seq_table`, per start: no lookup per suit.)"""
 
 
 def _set_key(counts: list[int], rank: int, wild_code: int, lay: int, lo_nat: int) -> int:
-    """The `_LAID` key of `rank`'s new sets (even: the escaleras' keys are odd), or -1 when a
-    count does not fit its 4 bits."""
+    """The `_LAID` key of `rank`'s new sets (even and not negative, apart from the wild melds'
+    negative keys), or -1 when a count does not fit its 4 bits."""
     b = rank * 4
     a0 = counts[b]
     a1 = counts[b + 1]
@@ -353,20 +352,26 @@ def _set_key(counts: list[int], rank: int, wild_code: int, lay: int, lo_nat: int
     ) << 1
 
 
-def _seq_lays(mask: int, suit: int, smin: int, low: int) -> tuple[tuple[int, ...], ...]:
-    """New escaleras of `smin` cards of `suit` from the positions held (a `Shape.masks` entry);
-    position p is rank `low + p` (the escalera ranks are consecutive, see `tables`). Worked
-    out on a miss of `_LAID`, which remembers them."""
-    return tuple(tuple((low + i + k) * 4 + suit for k in range(smin)) for i in _runs(mask, smin))
+_SEQS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+"""The new escaleras of each length and lowest escalera rank (`_seq_table`), keyed by both."""
 
 
-@lru_cache(maxsize=caches.SMALL)
-def _runs(mask: int, smin: int) -> tuple[int, ...]:
-    """Positions where `smin` consecutive bits of `mask` start."""
-    starts = mask
-    for k in range(1, smin):
-        starts &= mask >> k
-    return tuple(i for i in range(starts.bit_length()) if starts >> i & 1)
+def _seq_table(smin: int, low: int) -> tuple[tuple[int, ...], ...]:
+    """The escalera of `smin` cards starting at each position p of each suit, at index
+    16 * suit + p (the bit of its lowest card in `Shape.bits`): position p is rank `low + p`
+    (the escalera ranks are consecutive, see `tables`). Built once per length and lowest rank;
+    the positions no escalera of `smin` cards can start from are never read."""
+    key = smin << 8 | low
+    got = _SEQS.get(key)
+    if got is None:
+        got = _SEQS[key] = tuple(
+            [
+                tuple([(low + p + k) * 4 + suit for k in range(smin)])
+                for suit in range(4)
+                for p in range(16)
+            ]
+        )
+    return got
 
 
 def lay_candidates(
@@ -425,25 +430,24 @@ def lay_candidates(
     if bits:
         smin = t.sequence_min
         # runs of sequence_min positions, all suits at once: no run crosses into another suit,
-        # as positions 13 to 15 of a suit's 16 bits are never held
+        # as positions 13 to 15 of a suit's 16 bits are never held; each start's escalera read
+        # from a table built once (the suits and starts in order, as a bit at a time)
         run = bits
         for k in range(1, smin):
             run &= bits >> k
         if run:
-            low = t.seq_rank[0]
-            for suit in range(4):
-                if run >> (16 * suit) & 0xFFFF:
-                    mask = bits >> (16 * suit) & 0xFFFF
-                    # odd keys: mask, suit, sequence_min and the lowest escalera rank
-                    key = (mask | suit << 16 | smin << 18 | low << 26) << 1 | 1
-                    got = laid.get(key) if smin < 256 else None
-                    if got is None:
-                        got = _seq_lays(mask, suit, smin, low)
-                        if smin < 256:
-                            if len(laid) >= caches.LAYS:
-                                laid.clear()
-                            laid[key] = got
-                    out += got
+            seqs = _seq_table(smin, t.seq_rank[0])
+            i = 0
+            while run:
+                if not run & 0xFFFF:
+                    # no start left in this suit
+                    run >>= 16
+                    i += 16
+                    continue
+                if run & 1:
+                    out.append(seqs[i])
+                run >>= 1
+                i += 1
     if t.wild_canasta and nw >= t.wild_meld_min_start > 0:
         size = t.wild_meld_min_start
         # negative keys: the wild counts (`Shape.wild_code`) and the size

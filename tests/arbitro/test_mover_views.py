@@ -65,7 +65,11 @@ def _walk_and_compare(rulebook: str, layout: str, games: int, steps: int, seed: 
 
 # seatings where the guessing showed within three games of seed 0 (samba-fr 3-solo: an extra
 # take to open; 6-pairs: red threes completed into hands; 8-pairs: a missing take to open)
-SEEN = [("samba-fr", "3-solo"), ("samba-fr", "6-pairs"), ("samba-fr", "8-pairs")]
+SEEN = [
+    ("samba-fr", "3-solo"),
+    ("samba-fr", "6-pairs"),
+    pytest.param("samba-fr", "8-pairs", marks=pytest.mark.slow),  # the dearest: CI runs it
+]
 
 
 @pytest.mark.parametrize(("rulebook", "layout"), SEEN)

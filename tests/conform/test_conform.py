@@ -58,6 +58,7 @@ def test_an_engine_written_from_the_book_conforms() -> None:
     assert verdicts["escoba-es:setenta-points"] == "agree"
 
 
+@pytest.mark.slow
 def test_skipping_forced_capture_is_found_at_the_first_move_and_blamed_on_captura() -> None:
     run = conform("escoba-es", [*ESCOBA, "--bug", "forced_capture"], games=4, seed=3)
     assert run.status == "disagrees"

@@ -200,6 +200,11 @@ def test_explore_workers_reports_each_partition(capsys: pytest.CaptureFixture[st
     assert [p["partition"] for p in split["partitions"]] == [0, 1]
     assert split["exchange"]["bytes"] == sum(p["sent_bytes"] for p in split["partitions"])
     assert all(p["peak_memory_bytes"] > 0 for p in split["partitions"])
+    # the text says the CPU is the partitions' sum, where one process's is its own
+    assert main([*argv, "--workers", "2"]) == 0
+    assert "s CPU, summed over 2 partitions:" in capsys.readouterr().out
+    assert main(argv) == 0
+    assert "summed over" not in capsys.readouterr().out
 
 
 def test_several_deals_still_fan_out_one_task_each() -> None:

@@ -80,6 +80,7 @@ def test_the_red_three_penalty_is_dead_where_the_book_lays_red_threes_out() -> N
     assert _red_three_dead(load_rulebook("samba-es"))
 
 
+@pytest.mark.slow
 def test_the_red_three_penalty_is_alive_in_samba_fr_whose_red_threes_stay_in_hand(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -196,6 +196,7 @@ def test_table_rest_refutes_a_sweep_total_off_the_capture_sum() -> None:
     assert deal.witness.data["worth"] == 31
 
 
+@pytest.mark.slow
 def test_table_rest_refutes_a_capture_rule_changed_alone() -> None:
     r = escoba()
     guard = dataclasses.replace(r, capture_sum=14)

@@ -91,6 +91,7 @@ def test_escoba_12_agrees_on_its_first_deals() -> None:
     assert rep.deals == deals and rep.states > deals
 
 
+@pytest.mark.slow
 def test_sampled_full_size_play_agrees_with_two_players() -> None:
     rules = rules_for("escoba-es")
     check = _refiner(rules, Seating(2, 2))
@@ -353,6 +354,7 @@ def test_a_relation_from_a_broken_rule_disagrees_and_check_replays_it(
     assert verdict.step == len(rep.transcript) - 1
 
 
+@pytest.mark.slow
 def test_the_cli_reports_agreement_and_exit_status(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -384,6 +386,7 @@ def _velo_double_past_thirty(rules: Any, state: EscobaState, action: Play) -> Es
     return after._replace(last_points=tuple(points), scores=tuple(scores))
 
 
+@pytest.mark.slow
 def test_the_kept_hands_agree_and_catch_a_broken_engine() -> None:
     """The kept hand-score hands (a side taking all 40 cards, fourteen escobas, among them)
     walked state by state: the book's engine agrees; one scoring the velo twice past 30 cards

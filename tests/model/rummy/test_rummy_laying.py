@@ -6,14 +6,24 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
+from types import ModuleType
 
 import pytest
 
 from arbitro.model.rummy import RUMMY, laying
-from arbitro.model.rummy.cards import BLACK_THREES, JOKER, KINDS, LOWEST_NATURAL, LOWEST_THREE
+from arbitro.model.rummy.cards import (
+    BLACK_THREES,
+    JOKER,
+    KINDS,
+    LOWEST_NATURAL,
+    LOWEST_THREE,
+    RANK_NAMES,
+)
 from arbitro.model.rummy.engine import random_step
 from arbitro.model.rummy.tables import Tables, tables
+from arbitro.model.schema import RummyRules
 from tests.support.rummy_helpers import BOOKS, R
 
 WILD = (*range(LOWEST_THREE), JOKER)  # the twos and the joker (cards.py)
@@ -129,3 +139,63 @@ def test_submultisets_list_each_multiset_once_in_order() -> None:
         assert laying.submultisets(kinds, size) == want, (kinds, size)
         listed += len(want)
     assert listed > 300
+
+
+def new_escaleras(rules: RummyRules, pool: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The new escaleras of `pool`, from the rules alone: per suit, in order, each run of
+    *:sequence-min consecutive ranks of *:sequence-ranks whose cards are all held."""
+    if not rules.sequences:
+        return []
+    ranks = [
+        RANK_NAMES.index("10" if n in ("T", "10") else n.upper()) for n in rules.sequence_ranks
+    ]
+    held = set(pool)
+    n = rules.sequence_min
+    out = []
+    for suit in range(4):
+        for i in range(len(ranks) - n + 1):
+            cards = tuple(r * 4 + suit for r in ranks[i : i + n])
+            if all(c in held for c in cards):
+                out.append(cards)
+    return out
+
+
+def _escalera_runs(lay: ModuleType, book: str) -> tuple[int, int]:
+    """Over hands met in random play of `book` and random pools: how many escaleras the rules
+    allow, and how many pools `lay.lay_candidates` lists other escaleras for (its candidates of
+    naturals of more than one rank, in their order) than `new_escaleras`."""
+    rules = R(book)
+    t = tables(rules)
+    found = differ = 0
+    for pool in hands_in_play(book, 8, 300) + random_pools(9):
+        want = new_escaleras(rules, pool)
+        listed = [
+            c
+            for c in lay.lay_candidates(t, pool, ())
+            if c[0] >= LOWEST_NATURAL and c[-1] < JOKER and c[0] >> 2 != c[-1] >> 2
+        ]
+        found += len(want)
+        differ += listed != want
+    return found, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_new_escaleras_are_the_runs_held(book: str) -> None:
+    """The escaleras `lay_candidates` reads off the hand's escalera bits and a table of them
+    per start are exactly the runs of held cards the rules allow, suit by suit, lowest first."""
+    found, differ = _escalera_runs(laying, book)
+    assert differ == 0
+    assert found > 0 or not R(book).sequences
+
+
+def test_new_escaleras_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a table whose escaleras start one rank too high lists
+    cards the hand does not hold. (Broken in a copy of the laying module run from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    real = copy._seq_table
+    monkeypatch.setattr(copy, "_seq_table", lambda smin, low: real(smin, low + 1))
+    found, differ = _escalera_runs(copy, "samba-es")
+    assert found > 0
+    assert differ > 0
