@@ -653,6 +653,86 @@ def test_inserted_is_sorted() -> None:
         assert got == tuple(sorted((*hand, *extra))) and type(got) is tuple, (hand, extra)
 
 
+def _permutation_runs(is_permutation: Callable[[list[int], tuple[int, ...]], bool]) -> int:
+    """Deck orders of every book's deck, shuffled and then broken in one of the ways an order
+    can be wrong (a card replaced by another, or by one out of range, a card dropped or added
+    twice) or left whole: how many `is_permutation` judges otherwise than sorting the order and
+    comparing it with the deck."""
+    rng = random.Random(43)
+    differ = 0
+    for book in BOOKS:
+        rules = R(book)
+        deck = RUMMY.deck(rules, RUMMY.seatings(rules)[0])
+        for _ in range(300):
+            order = list(deck)
+            rng.shuffle(order)
+            how = rng.randrange(6)
+            i = rng.randrange(len(order))
+            if how == 1:
+                order[i] = rng.randrange(53)
+            elif how == 2:
+                order[i] = rng.choice((-1, 53, 99))
+            elif how == 3:
+                order.pop(i)
+            elif how == 4:
+                order.append(order[i])
+            elif how == 5:
+                order[i] = order[(i + 1) % len(order)]
+            differ += is_permutation(order, deck) != (tuple(sorted(order)) == deck)
+    return differ
+
+
+def test_deal_checks_its_order_by_counting() -> None:
+    """The deal's test that a deck order of ints is a permutation of the deck
+    (`dealing.is_permutation`, by counting the cards) agrees with sorting the order; a deal of
+    a broken order is refused, and of an order of other numbers judged by sorting as before."""
+    from arbitro.model.rummy.dealing import is_permutation
+
+    assert _permutation_runs(is_permutation) == 0
+    rules = R("samba-es")
+    seating = RUMMY.seatings(rules)[0]
+    order = list(RUMMY.deck(rules, seating))
+    random.Random(3).shuffle(order)
+    s = RUMMY.new_game(rules, seating)
+    assert RUMMY.deal(rules, s, tuple(order)) == RUMMY.deal(rules, s, order)
+    with pytest.raises(MalformedInput, match="permutation"):
+        RUMMY.deal(rules, s, [*order[:-1], order[0]])
+    with pytest.raises(MalformedInput, match="sequence of card numbers"):
+        RUMMY.deal(rules, s, [*order[:-1], "x"])
+
+
+def test_deal_order_check_is_checked() -> None:
+    """The comparison above can fail: a test that looks only at which cards occur, not how many
+    times, takes an order with one card twice and another missing for a permutation."""
+    assert (
+        _permutation_runs(lambda order, deck: len(order) == len(deck) and set(order) == set(deck))
+        > 0
+    )
+
+
+def test_deal_builder_agrees_with_replaced() -> None:
+    """The state after a deal, built field by field (`dealing._dealt`), is what `replaced`
+    gives, on states of random play."""
+    from arbitro.model.rummy.dealing import _dealt
+
+    for s in walk(R("samba-es"), 9, 40):
+        got = _dealt(s, ((1,), (2,)), (3,), (4,), (), (50, 90), (0, 1), 1)
+        assert got == replaced(
+            s,
+            phase="play",
+            hands=((1,), (2,)),
+            stock=(3,),
+            pile=(4,),
+            table=(),
+            minimums=(50, 90),
+            owed=(0, 1),
+            pile_taken=False,
+            seat=1,
+            step=DRAW,
+            **TURN_START,
+        )
+
+
 def _join_runs(pile_module: ModuleType, book: str) -> tuple[int, int, int]:
     """Over the sets on the table in random play of `book`, each with a top card of its rank
     and one to three cards (of its rank, twos, the joker, a card of another rank): how many
