@@ -733,6 +733,20 @@ def test_deal_builder_agrees_with_replaced() -> None:
         )
 
 
+def test_hand_end_builder_agrees_with_replace() -> None:
+    """The state after a hand's end, built field by field (`scoring.after_hand`), is what the
+    state's `_replace` gives, on states of random play."""
+    from arbitro.model.rummy.scoring import after_hand, score_hand
+
+    rules = R("samba-es")
+    t = tables(rules)
+    for s in walk(rules, 9, 40):
+        res = score_hand(t, s, "stock-out", -1)
+        assert after_hand(s, "over", 3, (10, 20), res) == s._replace(
+            phase="over", hand_no=s.hand_no + 1, dealer=3, scores=(10, 20), result=res, step=""
+        )
+
+
 def _join_runs(pile_module: ModuleType, book: str) -> tuple[int, int, int]:
     """Over the sets on the table in random play of `book`, each with a top card of its rank
     and one to three cards (of its rank, twos, the joker, a card of another rank): how many
