@@ -14,8 +14,10 @@ side can take (`_slots`, remembered per table position), each candidate at most 
 canonical order. Most candidates are decided without playing them: a meld or an addition by the
 side that has opened, leaving two cards in hand with no "yes" from the partner to honour, settles
 without any search (see `melding.settle`); a discard that keeps a card is refused only by a
-pending opening, a "yes" or a stop. The rest are played through their rule (the state reached is
-kept for `apply`). An action out of turn is refused with the book's penalty for that act
+pending opening, a "yes" or a stop; a pending opening's `FinishOpening` is decided by its
+points, its lays and additions refused when two cards of the hand would have no home, and a
+freed wild's new meld by the meld clauses. The rest are played through their rule (the state
+reached is kept for `apply`). An action out of turn is refused with the book's penalty for that act
 (draw_out_of_turn, take_pile_out_of_turn, meld_out_of_turn or meld_in_partner_turn).
 
 After every laying action the rule modules check that the player can still end the turn (see
@@ -60,26 +62,27 @@ from arbitro.model.rummy.cards import (
     is_wild,
     remove,
 )
-from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed
+from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed, two_homeless
 from arbitro.model.rummy.laying import lay_candidates, shape
 from arbitro.model.rummy.melding import add, finish_opening, freed_options, lay, merge, replace_wild
 from arbitro.model.rummy.melds import (
     BLACK3,
     SEQ,
     SET,
+    WILDS,
     Meld,
     add_problem,
     classify,
     merge_problem,
-    takes,
     takes_now,
 )
 from arbitro.model.rummy.opening import minimum_of
+from arbitro.model.rummy.opening import reached as opening_reached
 from arbitro.model.rummy.pile import candidate_fields, join_ok, opens_by_reach, take_pile
 from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, exhausted
-from arbitro.model.rummy.table import going_out_counts, side_view
+from arbitro.model.rummy.table import SideView, going_out_counts, side_view
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.rummy.turn import discard, stop
 from arbitro.model.schema import RummyRules
@@ -442,6 +445,34 @@ def _lay(seat: int, cards: tuple[int, ...]) -> LayMeld:
     return got
 
 
+def _lays_plainly(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], freed: int) -> bool:
+    """Whether `melding.lay` accepts `cards`, holding the `freed` wild, as a new meld of a side
+    that has opened and keeps two cards after it with no "yes" to honour (`settle` refuses
+    nothing then): the meld clauses of `lay_meld` and nothing else. A meld of a size the lay
+    does not take is refused here (`lay` would call it malformed), and a black-three meld, laid
+    only by a player going out, is never plain."""
+    if freed not in cards:
+        return False
+    got = classify(t, cards)
+    if isinstance(got, str):
+        return False
+    n = len(cards)
+    kind = got.kind
+    if kind == SET:
+        if n != t.set_lay:
+            return False
+        if not t.several_sets_same_rank:
+            for m in melds:
+                if m.kind == SET and m.key == got.key:
+                    return False
+        return True
+    if kind == SEQ:
+        return n == t.sequence_min
+    if kind == WILDS:
+        return n == t.wild_meld_min_start
+    return False
+
+
 class _Moment:
     """One state's legal actions, worked out in canonical order (see the module's docstring)."""
 
@@ -549,17 +580,22 @@ class _Moment:
         got = list(freed_options(t, s))
         laid = sorted((a for a in got if isinstance(a, LayMeld)), key=lambda a: a.cards)
         judge = self.judge
-        out: list[Action] = [a for a in laid if judge(a)]
         sd = s.table[s.seat % s.sides]
         melds = sd.melds
         # as in `melding.placeable`: an addition keeping two cards in the hand of an opened side
         # with no "yes" to honour is decided by the meld clauses alone (`add_problem`)
-        plain = (
-            self.quick
-            and sd.opened
-            and s.answer != "yes"
-            and len(s.hands[s.seat]) + len(s.held) >= 2
-        )
+        kept = len(s.hands[s.seat]) + len(s.held)
+        plain = self.quick and sd.opened and s.answer != "yes" and kept >= 2
+        out: list[Action] = []
+        for b in laid:
+            # a new meld holding the freed wild, by the same side keeping two cards (the pool is
+            # the hand and the wild): `melding.lay_meld` alone decides it
+            cards: tuple[int, ...] = b[2]
+            if plain and kept + 1 - len(cards) >= 2:
+                if _lays_plainly(t, cards, melds, s.freed):
+                    out.append(b)
+            elif judge(b):
+                out.append(b)
         for a in got:
             if isinstance(a, AddToMeld):
                 if not plain:
@@ -617,8 +653,15 @@ class _Moment:
                         ):
                             continue
                         m = got
-                    if plain or self._reaches(remove(hand, laid), (*melds, m)):
+                    if plain:
                         out.append(a)
+                        continue
+                    rest = remove(hand, laid)
+                    grown_melds = (*melds, m)
+                    if self._reaches(rest, grown_melds):
+                        out.append(a)
+                        continue
+                    if self._stuck(rest, grown_melds):
                         continue
                 if self.judge(a):
                     out.append(a)
@@ -660,8 +703,9 @@ class _Moment:
                         m = melds[i]
                         grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
                         rest = remove(hand, (c,))
-                        if self._reaches(rest, (*melds[:i], grown, *melds[i + 1 :])) or self.judge(
-                            a
+                        after = (*melds[:i], grown, *melds[i + 1 :])
+                        if self._reaches(rest, after) or (
+                            not self._stuck(rest, after) and self.judge(a)
                         ):
                             out.append(a)
                     elif plain and left == 2 and s.answer != "no" and self._short(melds, i, c):
@@ -677,9 +721,7 @@ class _Moment:
         if cleans:
             # a cleaning is plainly legal when the freed wild fits another meld of an opened side
             # that keeps two cards (`melding.replace_wild` then places it with no search)
-            fits_wild: list[bool] = (
-                [takes(t, m)[1] for m in melds] if plain and len(hand) >= 3 else []
-            )
+            fits_wild: list[bool] = _wild_fits(adds, len(melds)) if plain and len(hand) >= 3 else []
             room = fits_wild.count(True)
             for i, rank, freeable in cleans:
                 if sh.rank_count[rank]:
@@ -691,7 +733,13 @@ class _Moment:
                                 out.append(a)
         if pend:
             a = _ones(seat)[0]
-            if self.judge(a):
+            if not quick:
+                if self.judge(a):
+                    out.append(a)
+            # `melding.finish_opening` refuses an opening short of its minimum (no state built,
+            # no refusal raised); once the side has opened, `settle` refuses only a hand of
+            # fewer than two cards (the held rest of the pile joins it) or a "yes"
+            elif opening_reached(t, s) and ((left >= 2 and s.answer != "yes") or self.judge(a)):
                 out.append(a)
         if len(hand) >= 2 and quick:
             if not (s.no_discard or pend or s.answer == "yes"):
@@ -743,6 +791,13 @@ class _Moment:
             or dirty + 1 < t.go_out_min_dirty
         )
 
+    def _stuck(self, rest: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
+        """Whether, with `melds` on the table and `rest` in hand, two cards of `rest` have no
+        home (`going_out.two_homeless`): then the mover cannot go out this turn, and a pending
+        opening that `_reaches` says cannot reach its minimum has no other way out
+        (`opening.reach_ok`): the lay or addition is refused without playing it."""
+        return two_homeless(self.t, rest, SideView(melds))
+
     def _reaches(self, rest: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
         """Whether, with `melds` on the table and `rest` in hand, the pending opening can still
         reach its minimum keeping two cards (`opening.reach_ok`'s first test: True here means
@@ -758,6 +813,17 @@ class _Moment:
             got -= s.top_points
         need = minimum_of(t, s) - got
         return reaches(t, rest, melds, need, max(0, 2 - len(s.held)))
+
+
+def _wild_fits(adds: tuple[tuple[int, int, bool, tuple[int, ...]], ...], n: int) -> list[bool]:
+    """Per meld of a side's `n` melds, whether a wild may join it (`takes`), read off the
+    addition entries of its `Slots` (a meld that takes no card has none): `takes` looked each
+    meld up by its value, hashing its cards."""
+    out = [False] * n
+    for e in adds:
+        if e[2]:
+            out[e[0]] = True
+    return out
 
 
 Slots = tuple[

@@ -49,7 +49,6 @@ def _sub(
         return
     c, n = kinds[i]
     room = rooms[i + 1]
-    top = len(cur)
     take = n if n < size else size
     for _ in range(take):
         cur.append(c)
@@ -60,7 +59,11 @@ def _sub(
         if take:
             cur.pop()
         take -= 1
-    del cur[top:]
+    # the copies of `c` left after a break (none when the loop ran out), popped one by one:
+    # `del cur[top:]` built a slice object and went through the generic item deletion
+    while take > 0:
+        cur.pop()
+        take -= 1
 
 
 @lru_cache(maxsize=caches.LAYS)
@@ -85,11 +88,24 @@ def _set_lays(
         if w == 0:
             out.extend(_choose(kinds, n))
             continue
-        wls = _choose(wild_kinds, w)
+        ends = _wild_ends(_choose(wild_kinds, w))
         for nat in _choose(kinds, n):
-            for wl in wls:
-                out.append(tuple(sorted(nat + wl)))
+            for lo, hi in ends:
+                # the set in card order without sorting: its twos, its naturals, its jokers
+                out.append(lo + nat + hi if hi else lo + nat if lo else nat + hi)
     return tuple(out)
+
+
+def _wild_ends(wls: tuple[tuple[int, ...], ...]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Each sorted multiset of wilds split into the twos, which sort below every natural, and
+    the jokers, which sort above them."""
+    out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    for wl in wls:
+        j = 0
+        while j < len(wl) and wl[j] < LOWEST_THREE:
+            j += 1
+        out.append((wl, ()) if j == len(wl) else (wl[:j], wl[j:]) if j else ((), wl))
+    return out
 
 
 class Shape:

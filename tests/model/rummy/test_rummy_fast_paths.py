@@ -19,7 +19,7 @@ from arbitro.model.rummy import going_out as going_out_module
 from arbitro.model.rummy import pile as pile_module
 from arbitro.model.rummy import stock as stock_module
 from arbitro.model.rummy import tables as tables_module
-from arbitro.model.rummy.actions import Action
+from arbitro.model.rummy.actions import Action, LayMeld
 from arbitro.model.rummy.arrange import lost_cards, places_all, side_facts
 from arbitro.model.rummy.cards import distinct, inserted, remove
 from arbitro.model.rummy.engine import random_step
@@ -29,6 +29,7 @@ from arbitro.model.rummy.pile import candidate_fields
 from arbitro.model.rummy.refusal import Refusal
 from arbitro.model.rummy.state import (
     DRAW,
+    FREED,
     PLAY,
     TURN_START,
     State,
@@ -41,7 +42,7 @@ from arbitro.model.rummy.state import (
 from arbitro.model.rummy.table import SideView, mover_side, opening_points
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.schema import RummyRules
-from tests.support.rummy_helpers import BOOKS, R, make_state
+from tests.support.rummy_helpers import BOOKS, C, R, make_state
 
 
 def walk(rules: RummyRules, seed: int, steps: int) -> list[State]:
@@ -200,6 +201,118 @@ def test_pile_takes_decided_without_playing_them_are_checked(
     assert copy._Moment(t, opening, {}).legal() != copy._Moment(t, opening, {}, quick=False).legal()
     _, _, differ = _pile_takes(copy, "canasta-es")
     assert differ > 0
+
+
+def _melding_verdicts(e: ModuleType, book: str) -> tuple[Counter[str], int]:
+    """Over random play of `book`: the states where the listing decides a melding candidate
+    without playing it, by kind (a pending opening's `FinishOpening`, its lays and additions
+    that `_reaches` does not accept, a new meld holding a freed wild), and at how many the
+    listing of `e` differs from playing every candidate through its rule."""
+    rules = R(book)
+    t = tables(rules)
+    seen: Counter[str] = Counter()
+    differ = 0
+    for seed in (3, 17):
+        for s in walk(rules, seed, 700):
+            sd = mover_side(s)
+            if s.step == FREED:
+                if sd.opened:
+                    seen["freed"] += 1
+            elif s.step != PLAY or sd.opened:
+                continue
+            elif sd.melds:
+                seen[
+                    "finish-opening reached"
+                    if opening_points(t, s) >= s.minimums[s.seat % s.sides]
+                    else "finish-opening short"
+                ] += 1
+            else:
+                seen["opening"] += 1
+            differ += e._Moment(t, s, {}).legal() != e._Moment(t, s, {}, quick=False).legal()
+    return seen, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_melding_decided_without_playing_it_agrees_with_playing_it(book: str) -> None:
+    """The melding candidates the listing decides without playing them (a pending opening's
+    `FinishOpening` by its points, its lays and additions refused when two cards of the hand
+    have no home, a freed wild's new melds by the meld clauses) are those found legal by
+    playing every candidate through its rule."""
+    seen, differ = _melding_verdicts(engine, book)
+    assert seen["finish-opening reached"] > 0, seen
+    assert seen["finish-opening short"] > 0, seen
+    assert seen["opening"] > 0, seen
+    if R(book).clean_by_replacing_wilds:
+        assert seen["freed"] > 0, seen
+    assert differ == 0
+
+
+def test_melding_decided_without_playing_it_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparisons above can fail: a `FinishOpening` listed whatever the opening's points
+    (*:opening-minimums) makes the listing differ from playing every candidate in random play.
+    A pending opening's lay or addition that `_reaches` refuses is legal when the player
+    can go out with it instead: samba-es lets a side go out without opening
+    (*:opening-concealed-exempt) on one canasta, so three kings laid, or a king added to them,
+    from seven kings and a five, are legal against a minimum of 120 (the other four kings make
+    the canasta, the five is the discard); a `_stuck` that says so without looking refuses
+    them. (Broken in a copy of the engine module run from source, which a patch reaches.)"""
+    copy = source_module("arbitro.model.rummy.engine")
+    assert _melding_verdicts(copy, "canasta-es")[1] == 0
+    with monkeypatch.context() as m:
+        m.setattr(copy, "opening_reached", lambda t, s: True)
+        assert _melding_verdicts(copy, "samba-es")[1] > 0
+    rules = R("samba-es")
+    t = tables(rules)
+    laying = make_state(
+        rules, hands={0: "KC KC KD KD KH KH KS 5C"}, opened={0: False}, minimums=(120, 120)
+    )
+    adding = make_state(
+        rules,
+        hands={0: "KC KD KH KS 5C"},
+        melds={0: ("KC KD KH",)},
+        opened={0: False},
+        minimums=(120, 120),
+    )
+    for s, kind in ((laying, "LayMeld"), (adding, "AddToMeld")):
+        slow = copy._Moment(t, s, {}, quick=False).legal()
+        assert any(type(a).__name__ == kind for a in slow), slow
+        assert copy._Moment(t, s, {}).legal() == slow
+        with monkeypatch.context() as m:
+            m.setattr(copy._Moment, "_stuck", lambda self, rest, melds: True)
+            assert copy._Moment(t, s, {}).legal() != slow
+
+
+def test_freed_lays_decided_by_the_meld_clauses() -> None:
+    """`engine._lays_plainly` says what `melding.lay` says of a new meld holding the freed wild
+    (a side that has opened, keeping cards): a set of a rank the side has no set of is laid; a
+    set beside the side's set of its rank (*:several-sets-same-rank), black threes with a wild
+    (*:black-three-meld-wilds) and a meld without the freed wild are refused; and it fails when
+    it forgets the side's sets."""
+    rules = R("canasta-es")
+    t = tables(rules)
+    wild = C("2H")[0]
+    s = make_state(
+        rules,
+        hands={0: "3C 3S 5C 5D 9C KC KD QH"},
+        melds={0: ("KH KS KS", "7C 7D 7H 2C")},
+        step=FREED,
+        freed=wild,
+        freed_meld=1,
+    )
+    melds = mover_side(s).melds
+    tried = {"5C 5D 2H": True, "KC KD 2H": False, "3C 3S 2H": False, "5C 5D 9C": False}
+    for names, legal in tried.items():
+        cards = C(names)
+        try:
+            engine.transition(t, s, LayMeld(0, cards))
+            played = True
+        except Refusal:
+            played = False
+        assert played == legal, names
+        assert engine._lays_plainly(t, cards, melds, wild) == legal, names
+    assert engine._lays_plainly(t, C("KC KD 2H"), (), wild)
 
 
 def test_pile_combos_are_the_distinct_sub_multisets() -> None:
@@ -795,3 +908,50 @@ def test_pile_join_ok_is_checked(
     copy = source_module("arbitro.model.rummy.pile")
     monkeypatch.setattr(copy, "set_shape_problem", lambda t, n, w: None)
     assert _join_runs(copy, "samba-es")[2] > 0
+
+
+def _wild_fit_runs(e: ModuleType, book: str) -> tuple[int, int]:
+    """Over the moments met in random play of `book`: how many melds a wild may join (`takes`),
+    and at how many moments `e._wild_fits` of the side's slots says otherwise for some meld."""
+    from arbitro.model.rummy.melds import takes
+
+    rules = R(book)
+    t = tables_module._build(rules)
+    fit = differ = 0
+    for s in walk(rules, 9, 600):
+        if s.step != PLAY:
+            continue
+        side = s.seat % s.sides
+        melds = s.table[side].melds
+        want = [takes(t, m)[1] for m in melds]
+        fit += sum(want)
+        differ += e._wild_fits(e._slots(t, melds, side)[0], len(melds)) != want
+    return fit, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_wild_fits_read_off_the_slots_agree_with_takes(book: str) -> None:
+    """Which melds a freed wild may join, read off a side's addition slots for the cleaning
+    fast path, is what `takes` says of each meld."""
+    fit, differ = _wild_fit_runs(engine, book)
+    assert fit > 0
+    assert differ == 0
+
+
+def test_wild_fits_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: reading whether a set takes naturals (the entry's rank)
+    for whether it takes a wild. (Broken in a copy of the engine module run from source.)"""
+    copy = source_module("arbitro.model.rummy.engine")
+
+    def broken(adds: tuple[tuple[Any, ...], ...], n: int) -> list[bool]:
+        out = [False] * n
+        for entry in adds:
+            out[entry[0]] = entry[1] >= 0
+        return out
+
+    monkeypatch.setattr(copy, "_wild_fits", broken)
+    fit, differ = _wild_fit_runs(copy, "canasta-es")
+    assert fit > 0
+    assert differ > 0
