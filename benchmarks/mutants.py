@@ -357,8 +357,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "draw-short-drops",
         "stock.py",
-        "hand = tuple(sorted((*s.hands[s.seat], *drawn)))",
-        "hand = tuple(sorted((*s.hands[s.seat], *drawn[: 1 + (len(stock) > 3)])))",
+        "hand = inserted(s.hands[s.seat], drawn)",
+        "hand = inserted(s.hands[s.seat], drawn[: 1 + (len(stock) > 3)])",
         "a two-card draw from a stock of three cards or fewer keeps only one",
     ),
     _r(

@@ -186,3 +186,16 @@ def remove(cards: Sequence[int], taken: Iterable[int]) -> tuple[int, ...]:
 def distinct(cards: Iterable[int]) -> list[int]:
     """The distinct cards of a sorted multiset, in order."""
     return [k for k, _ in groupby(cards)]
+
+
+def inserted(cards: tuple[int, ...], extra: tuple[int, ...]) -> tuple[int, ...]:
+    """`tuple(sorted((*cards, *extra)))` for a sorted `cards` and a few cards `extra`: each put in
+    place by a loop of the compiled code (the sort built a list of the two, a second list to
+    sort, and compared objects)."""
+    out = list(cards)
+    for c in extra:
+        i = len(out)
+        while i > 0 and out[i - 1] > c:
+            i -= 1
+        out.insert(i, c)
+    return tuple(out)

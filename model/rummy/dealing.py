@@ -14,14 +14,18 @@ Implements *:dealer-rotation, *:upcard-cover, *:red-three-initial-replacement,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, Final
 
 from arbitro.model.errors import ArbitroError, MalformedInput
-from arbitro.model.rummy.cards import is_red_three
+from arbitro.model.rummy.cards import KINDS, is_red_three
 from arbitro.model.rummy.layouts import layout_of
-from arbitro.model.rummy.state import DRAW, EMPTY_SIDE, TURN_START, Side, State, replaced
+from arbitro.model.rummy.state import DRAW, EMPTY_SIDE, Side, State
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.rummy.turn import begin_turn
 from arbitro.model.schema import RummyRules
+
+_new: Final[Any] = tuple.__new__
+_STATE: Final[Any] = State
 
 
 class RuleGap(ArbitroError, ValueError):
@@ -57,11 +61,16 @@ def deal_with(t: Tables, rules: RummyRules, state: State, order: Sequence[int]) 
         raise MalformedInput(f"the game is in phase {state.phase!r}, not 'deal'")
     lay = layout_of(rules, state.players, state.sides, state.layout)
     want = t.deck(lay)
-    try:
-        got = tuple(sorted(int(c) for c in order))
-    except (TypeError, ValueError):
-        raise MalformedInput("a deck order is a sequence of card numbers") from None
-    if got != want:
+    if _all_ints(order):
+        # each card an int already (`int(c)` is the card itself): its counts against the deck's
+        same = is_permutation(order, want)
+    else:
+        try:
+            got = tuple(sorted(int(c) for c in order))
+        except (TypeError, ValueError):
+            raise MalformedInput("a deck order is a sequence of card numbers") from None
+        same = got == want
+    if not same:
         raise MalformedInput(
             f"a deck order must be a permutation of the {len(want)}-card deck; "
             f"got {len(order)} cards that are not"
@@ -108,18 +117,63 @@ def deal_with(t: Tables, rules: RummyRules, state: State, order: Sequence[int]) 
         pile.append(stock[pos])
         pos += 1
     table = tuple(Side((), tuple(sorted(r)), False) if r else EMPTY_SIDE for r in reds)
-    s = replaced(
+    s = _dealt(
         state,
-        phase="play",
-        hands=tuple(tuple(sorted(h)) for h in hands),
-        stock=tuple(int(c) for c in stock[pos:]),
-        pile=tuple(int(c) for c in pile),
-        table=table,
-        minimums=minimums,
-        owed=tuple(owed),
-        pile_taken=False,
-        seat=first,
-        step=DRAW,
-        **TURN_START,
+        tuple(tuple(sorted(h)) for h in hands),
+        tuple(int(c) for c in stock[pos:]),
+        tuple(int(c) for c in pile),
+        table,
+        minimums,
+        tuple(owed),
+        first,
     )
     return begin_turn(t, s, first)
+
+
+def _all_ints(order: Sequence[int]) -> bool:
+    """Whether `order` is a list or tuple of ints (not of bools or other numbers)."""
+    if type(order) is not list and type(order) is not tuple:
+        return False
+    return all(type(c) is int for c in order)
+
+
+def is_permutation(order: Sequence[int], deck: tuple[int, ...]) -> bool:
+    """Whether the ints `order` are the cards of `deck` in some order (`sorted(order) == deck`),
+    by counting each card: the sort of a 108-card order cost about 30,000 instructions a deal."""
+    if len(order) != len(deck):
+        return False
+    counts = [0] * KINDS
+    for c in deck:
+        counts[c] += 1
+    for c in order:
+        if not 0 <= c < KINDS:
+            return False
+        n = counts[c]
+        if n == 0:
+            return False
+        counts[c] = n - 1
+    return True
+
+
+def _dealt(
+    state: State,
+    hands: tuple[tuple[int, ...], ...],
+    stock: tuple[int, ...],
+    pile: tuple[int, ...],
+    table: tuple[Side, ...],
+    minimums: tuple[int, ...],
+    owed: tuple[int, ...],
+    seat: int,
+) -> State:
+    """`replaced(state, phase="play", hands=..., stock=..., pile=..., table=..., minimums=...,
+    owed=..., pile_taken=False, seat=..., step=DRAW, **TURN_START)`, field by field (as the
+    builders of `state`): a call with keyword arguments went through the interpreter's calling
+    convention and built a dictionary of them."""
+    s: tuple[Any, ...] = state
+    # fmt: off
+    got: State = _new(_STATE, (
+        s[0], s[1], s[2], "play", s[4], s[5], s[6], s[7], hands, stock, pile, table, minimums,
+        owed, False, seat, DRAW, False, (), 0, False, "", False, 0, False, -1, -1,
+    ))
+    # fmt: on
+    return got

@@ -58,6 +58,7 @@ from arbitro.model.rummy.cards import (
     LOWEST_NATURAL,
     LOWEST_THREE,
     distinct,
+    inserted,
     is_wild,
     remove,
 )
@@ -86,7 +87,7 @@ from arbitro.model.rummy.melds import (
 )
 from arbitro.model.rummy.opening import minimum_of
 from arbitro.model.rummy.opening import reached as opening_reached
-from arbitro.model.rummy.pile import candidate_fields, join_set, opens_by_reach, take_pile
+from arbitro.model.rummy.pile import candidate_fields, join_ok, opens_by_reach, take_pile
 from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, exhausted
@@ -499,7 +500,6 @@ class _Moment:
             # `stock.draw_count`
             n = t.draw_count
             out.append(_draw_of(seat, n if ex else min(n, len(s.stock))))
-        judge = self.judge
         side = s.table[seat % s.sides]
         fields = candidate_fields(t, s)
         if not fields:
@@ -530,13 +530,14 @@ class _Moment:
             a = _new(TakePile, (1, seat, use, i, cards))
             if use == "set" and plain and hand_size - len(cards) >= 2:
                 if own is not None:
-                    if not isinstance(join_set(t, own, top, cards), str):
+                    # (`pile.join_ok`: `join_set`'s verdict without the melds it builds)
+                    if join_ok(t, own, top, cards):
                         out.append(a)
-                elif not forced and isinstance(classify(t, tuple(sorted((*cards, top)))), Meld):
+                elif not forced and isinstance(classify(t, inserted(cards, (top,))), Meld):
                     out.append(a)
             elif use == "set" and opening:
-                got = classify(t, tuple(sorted((*cards, top))))
-                if isinstance(got, Meld) and (opens_by_reach(t, s, got, cards) or judge(a)):
+                got = classify(t, inserted(cards, (top,)))
+                if isinstance(got, Meld) and (opens_by_reach(t, s, got, cards) or self.judge(a)):
                     out.append(a)
             elif use == "add" and plain:
                 # the top card fits the meld (`candidate_fields`): what is left to judge is
@@ -551,7 +552,7 @@ class _Moment:
                     ok = m.kind == SEQ and t.pile_to_own_sequence
                 if ok:
                     out.append(a)
-            elif judge(a):
+            elif self.judge(a):
                 out.append(a)
         return out
 

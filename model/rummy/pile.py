@@ -36,13 +36,24 @@ from arbitro.model.rummy.cards import (
     LOWEST_THREE,
     RED_THREES,
     distinct,
+    inserted,
     is_natural,
     is_red_three,
     is_wild,
     remove,
 )
 from arbitro.model.rummy.going_out import dead_end
-from arbitro.model.rummy.melds import SEQ, SET, Meld, add_problem, classify, is_completed, takes
+from arbitro.model.rummy.melds import (
+    SEQ,
+    SET,
+    Meld,
+    add_problem,
+    classify,
+    is_completed,
+    set_shape_problem,
+    takes,
+    wild_count,
+)
 from arbitro.model.rummy.opening import reach_ok
 from arbitro.model.rummy.red_threes import lay_out
 from arbitro.model.rummy.refusal import LISTED, STRICT, Judge, Refusal
@@ -124,8 +135,9 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
         if wilds and len(same) >= k - 1:
             for combo in _combos(same, k - 1):
                 for w in wilds:
-                    cards = tuple(sorted((*combo, w)))
-                    if joins or isinstance(classify(t, tuple(sorted((*cards, top)))), Meld):
+                    # each card put in its place (`cards.inserted`), not sorted again
+                    cards = inserted(combo, (w,))
+                    if joins or isinstance(classify(t, inserted(cards, (top,))), Meld):
                         sets.append(cards)
             sets.sort()
     out: list[tuple[str, int, tuple[int, ...]]] = [("set", -1, c) for c in sets]
@@ -362,6 +374,36 @@ def join_set(t: Tables, m: Meld, top: int, cards: tuple[int, ...]) -> Meld | str
             return p
         m = _new(Meld, (SET, m.key, tuple(sorted((*m.cards, c)))))
     return m
+
+
+def join_ok(t: Tables, m: Meld, top: int, cards: tuple[int, ...]) -> bool:
+    """Whether `join_set` joins the top card and `cards` to the side's set `m` (gives a meld,
+    not a clause key), worked out from the set's size and wild count as each card joins: the
+    tests of `melds.add_problem` for a set, without building the meld after each card."""
+    size = len(m.cards)
+    w = wild_count(m.cards)
+    key = m.key
+    completed = t.completed
+    wild_order = [c for c in cards if is_wild(c)]
+    for c in (top, *[c for c in cards if not is_wild(c)], *wild_order):
+        wild = is_wild(c)
+        if not wild and c >> 2 != key:
+            return False
+        if size >= completed:
+            g = t.completed_set_growth
+            if g == "none":
+                return False
+            if g == "naturals" and wild:
+                return False
+            # clean: no wild in the set (`melds.is_clean`)
+            if g == "one_natural_if_clean" and (wild or size > completed or w > 0):
+                return False
+        if wild:
+            if set_shape_problem(t, size - w, w + 1):
+                return False
+            w += 1
+        size += 1
+    return True
 
 
 def take_to_open(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:

@@ -22,6 +22,8 @@ total wins; a tie at the top plays on or is shared (*:target-tie).
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 from arbitro.model.game import HandResult
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import is_black_three, is_red_three
@@ -43,6 +45,13 @@ CATEGORIES = (
     "penalties",
 )
 
+_ZEROS: Final[dict[str, int]] = dict.fromkeys(CATEGORIES, 0)
+"""Every category at 0, copied per side (`dict.fromkeys` is a method call through the
+interpreter's calling convention)."""
+
+_new: Final[Any] = tuple.__new__
+_STATE: Final[Any] = State
+
 
 def score_hand(
     t: Tables, state: State, reason: str, out_seat: int, finding: tuple[str, ...] = ()
@@ -57,7 +66,7 @@ def score_hand(
     totals: list[int] = []
     cats: list[tuple[tuple[str, int], ...]] = []
     for i, sd in enumerate(state.table):
-        c = dict.fromkeys(CATEGORIES, 0)
+        c = _ZEROS.copy()
         if went < 0 or i == went or r.score_losing_melds:
             c["melds"] = sum(pts[x] for m in sd.melds for x in m.cards)
         held: list[int] = []
@@ -121,14 +130,24 @@ def end_hand(
     if not over and t.rules.dealer_rotation == "next_player":  # *:dealer-rotation
         dealer = (dealer + 1) % state.players
     # the finished hand stays on the table, to be inspected, until the next deal
-    return state._replace(
-        phase="over" if over else "deal",
-        hand_no=state.hand_no + 1,
-        dealer=dealer,
-        scores=scores,
-        result=res,
-        step="",
-    )
+    return after_hand(state, "over" if over else "deal", dealer, scores, res)
+
+
+def after_hand(
+    state: State, phase: str, dealer: int, scores: tuple[int, ...], res: Result
+) -> State:
+    """`state._replace(phase=..., hand_no=state.hand_no + 1, dealer=..., scores=...,
+    result=..., step="")`, field by field (as the builders of `state`): `_replace` is a
+    NamedTuple's interpreted method, about 17,000 instructions a call."""
+    s: tuple[Any, ...] = state
+    # fmt: off
+    got: State = _new(_STATE, (
+        s[0], s[1], s[2], phase, state.hand_no + 1, dealer, scores, res, s[8], s[9], s[10],
+        s[11], s[12], s[13], s[14], s[15], "", s[17], s[18], s[19], s[20], s[21], s[22], s[23],
+        s[24], s[25], s[26],
+    ))
+    # fmt: on
+    return got
 
 
 def _reached(t: Tables, score: int) -> bool:

@@ -15,7 +15,7 @@ discard.
 from __future__ import annotations
 
 from arbitro.model.rummy.actions import Draw
-from arbitro.model.rummy.cards import RED_THREES, is_red_three
+from arbitro.model.rummy.cards import RED_THREES, inserted, is_red_three
 from arbitro.model.rummy.going_out import dead_end
 from arbitro.model.rummy.red_threes import lay_out
 from arbitro.model.rummy.refusal import Judge
@@ -99,7 +99,7 @@ def draw(t: Tables, s: State, a: Draw, j: Judge) -> State:
         s2, stop = draw_cards(r, s, s.seat, want)
         s2 = replaced(s2, step=PLAY, no_discard=stop)
     else:
-        # no red three among them: the cards go straight to the hand
-        hand = tuple(sorted((*s.hands[s.seat], *drawn)))
+        # no red three among them: the cards go straight to the hand, each put in its place
+        hand = inserted(s.hands[s.seat], drawn)
         s2 = after_draw(s, with_hand(s, hand), stock[want:])
     return dead_end(t, s2, False)

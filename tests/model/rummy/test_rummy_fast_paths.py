@@ -16,10 +16,12 @@ import pytest
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy import RUMMY, engine, melding
 from arbitro.model.rummy import going_out as going_out_module
+from arbitro.model.rummy import pile as pile_module
+from arbitro.model.rummy import stock as stock_module
 from arbitro.model.rummy import tables as tables_module
 from arbitro.model.rummy.actions import Action, LayMeld, ReplaceWild
 from arbitro.model.rummy.arrange import lost_cards, places_all, side_facts
-from arbitro.model.rummy.cards import distinct, is_wild, remove
+from arbitro.model.rummy.cards import distinct, inserted, is_wild, remove
 from arbitro.model.rummy.engine import random_step
 from arbitro.model.rummy.going_out import can_go_out, can_go_out_listed, need
 from arbitro.model.rummy.melds import SET
@@ -202,7 +204,7 @@ def test_pile_takes_decided_without_playing_them_are_checked(
         slow = copy._Moment(t, s, {}, quick=False).legal()
         assert not any(type(a).__name__ == "TakePile" and a.use == "set" for a in slow)
         assert copy._Moment(t, s, {}).legal() == slow
-    monkeypatch.setattr(copy, "join_set", lambda t, m, top, cards: m)
+    monkeypatch.setattr(copy, "join_ok", lambda t, m, top, cards: True)
     assert copy._Moment(t, joining, {}).legal() != copy._Moment(t, joining, {}, quick=False).legal()
     monkeypatch.setattr(copy, "opens_by_reach", lambda t, s, m, cards: True)
     assert copy._Moment(t, opening, {}).legal() != copy._Moment(t, opening, {}, quick=False).legal()
@@ -818,6 +820,206 @@ def test_put_replaces_one_item() -> None:
             want = tuple("new" if k == i else items[k] for k in range(n))
             got = put(items, i, "new")
             assert got == want and type(got) is tuple, (n, i)
+
+
+def _draw_runs(stock_module: ModuleType, book: str) -> tuple[int, int]:
+    """Over the draw steps met in random play of `book`: how many draws `stock_module.draw`
+    played, and in how many its state differs from the slow path's, `stock.draw_cards` (the
+    draw card by card, red threes laid out and replaced), then play on and the dead-end test."""
+    from arbitro.model.rummy.actions import Draw
+    from arbitro.model.rummy.going_out import dead_end
+    from arbitro.model.rummy.refusal import STRICT
+    from arbitro.model.rummy.stock import draw_cards, draw_count, exhausted
+
+    rules = R(book)
+    t = tables(rules)
+    draws = differ = 0
+    for s in walk(rules, 23, 700):
+        if s.step != DRAW or exhausted(t, s):
+            continue
+        n = draw_count(t, s)
+        got = stock_module.draw(t, s, Draw(s.seat, n), STRICT)
+        slow, stop = draw_cards(rules, s, s.seat, n)
+        want = dead_end(t, replaced(slow, step=PLAY, no_discard=stop), False)
+        draws += 1
+        differ += got != want
+    return draws, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_draw_agrees_with_drawing_card_by_card(book: str) -> None:
+    """A draw with no red three puts the cards in the hand by insertion (`cards.inserted`), not
+    by sorting: its state is the one drawing card by card gives."""
+    draws, differ = _draw_runs(stock_module, book)
+    assert draws > 50, draws
+    assert differ == 0
+
+
+def test_draw_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: an insertion that keeps only the first card drawn (a
+    two-card draw of samba loses one) differs from drawing card by card. (Broken in a copy of
+    the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.stock")
+    monkeypatch.setattr(copy, "inserted", lambda cards, extra: inserted(cards, extra[:1]))
+    assert _draw_runs(copy, "samba-es")[1] > 0
+
+
+def test_inserted_is_sorted() -> None:
+    """`cards.inserted` gives the sorted multiset of a sorted hand and a few cards, for hands
+    and cards drawn at random from a two-pack deck (repeated cards, wilds, the joker)."""
+    rng = random.Random(7)
+    deck = [c for c in range(53) for _ in range(2)]
+    for _ in range(2000):
+        hand = tuple(sorted(rng.sample(deck, rng.randint(0, 15))))
+        extra = tuple(rng.sample(deck, rng.randint(0, 3)))
+        got = inserted(hand, extra)
+        assert got == tuple(sorted((*hand, *extra))) and type(got) is tuple, (hand, extra)
+
+
+def _permutation_runs(is_permutation: Callable[[list[int], tuple[int, ...]], bool]) -> int:
+    """Deck orders of every book's deck, shuffled and then broken in one of the ways an order
+    can be wrong (a card replaced by another, or by one out of range, a card dropped or added
+    twice) or left whole: how many `is_permutation` judges otherwise than sorting the order and
+    comparing it with the deck."""
+    rng = random.Random(43)
+    differ = 0
+    for book in BOOKS:
+        rules = R(book)
+        deck = RUMMY.deck(rules, RUMMY.seatings(rules)[0])
+        for _ in range(300):
+            order = list(deck)
+            rng.shuffle(order)
+            how = rng.randrange(6)
+            i = rng.randrange(len(order))
+            if how == 1:
+                order[i] = rng.randrange(53)
+            elif how == 2:
+                order[i] = rng.choice((-1, 53, 99))
+            elif how == 3:
+                order.pop(i)
+            elif how == 4:
+                order.append(order[i])
+            elif how == 5:
+                order[i] = order[(i + 1) % len(order)]
+            differ += is_permutation(order, deck) != (tuple(sorted(order)) == deck)
+    return differ
+
+
+def test_deal_checks_its_order_by_counting() -> None:
+    """The deal's test that a deck order of ints is a permutation of the deck
+    (`dealing.is_permutation`, by counting the cards) agrees with sorting the order; a deal of
+    a broken order is refused, and of an order of other numbers judged by sorting as before."""
+    from arbitro.model.rummy.dealing import is_permutation
+
+    assert _permutation_runs(is_permutation) == 0
+    rules = R("samba-es")
+    seating = RUMMY.seatings(rules)[0]
+    order = list(RUMMY.deck(rules, seating))
+    random.Random(3).shuffle(order)
+    s = RUMMY.new_game(rules, seating)
+    assert RUMMY.deal(rules, s, tuple(order)) == RUMMY.deal(rules, s, order)
+    with pytest.raises(MalformedInput, match="permutation"):
+        RUMMY.deal(rules, s, [*order[:-1], order[0]])
+    with pytest.raises(MalformedInput, match="sequence of card numbers"):
+        RUMMY.deal(rules, s, [*order[:-1], "x"])
+
+
+def test_deal_order_check_is_checked() -> None:
+    """The comparison above can fail: a test that looks only at which cards occur, not how many
+    times, takes an order with one card twice and another missing for a permutation."""
+    assert (
+        _permutation_runs(lambda order, deck: len(order) == len(deck) and set(order) == set(deck))
+        > 0
+    )
+
+
+def test_deal_builder_agrees_with_replaced() -> None:
+    """The state after a deal, built field by field (`dealing._dealt`), is what `replaced`
+    gives, on states of random play."""
+    from arbitro.model.rummy.dealing import _dealt
+
+    for s in walk(R("samba-es"), 9, 40):
+        got = _dealt(s, ((1,), (2,)), (3,), (4,), (), (50, 90), (0, 1), 1)
+        assert got == replaced(
+            s,
+            phase="play",
+            hands=((1,), (2,)),
+            stock=(3,),
+            pile=(4,),
+            table=(),
+            minimums=(50, 90),
+            owed=(0, 1),
+            pile_taken=False,
+            seat=1,
+            step=DRAW,
+            **TURN_START,
+        )
+
+
+def test_hand_end_builder_agrees_with_replace() -> None:
+    """The state after a hand's end, built field by field (`scoring.after_hand`), is what the
+    state's `_replace` gives, on states of random play."""
+    from arbitro.model.rummy.scoring import after_hand, score_hand
+
+    rules = R("samba-es")
+    t = tables(rules)
+    for s in walk(rules, 9, 40):
+        res = score_hand(t, s, "stock-out", -1)
+        assert after_hand(s, "over", 3, (10, 20), res) == s._replace(
+            phase="over", hand_no=s.hand_no + 1, dealer=3, scores=(10, 20), result=res, step=""
+        )
+
+
+def _join_runs(pile_module: ModuleType, book: str) -> tuple[int, int, int]:
+    """Over the sets on the table in random play of `book`, each with a top card of its rank
+    and one to three cards (of its rank, twos, the joker, a card of another rank): how many
+    times `pile_module.join_ok` says yes and no, and how many of its answers differ from
+    `pile.join_set` (the cards joined one by one through `melds.add_problem`)."""
+    from arbitro.model.rummy.pile import join_set
+
+    rules = R(book)
+    t = tables(rules)
+    rng = random.Random(29)
+    yes = no = differ = 0
+    for s in walk(rules, 19, 500)[::2]:
+        for sd in s.table:
+            for m in sd.melds:
+                if m.kind != SET:
+                    continue
+                rank = m.key
+                other = (rank + 1 if rank < 12 else rank - 1) * 4
+                pool = [rank * 4 + u for u in range(4)] + [0, 1, 2, 3, 52, other]
+                for _ in range(4):
+                    top = rank * 4 + rng.randrange(4)
+                    cards = tuple(sorted(rng.choices(pool, k=rng.randint(1, 3))))
+                    got = pile_module.join_ok(t, m, top, cards)
+                    want = not isinstance(join_set(t, m, top, cards), str)
+                    yes += got
+                    no += not got
+                    differ += got != want
+    return yes, no, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_pile_join_ok_agrees_with_join_set(book: str) -> None:
+    """The listing's test whether cards shown join the side's set (`pile.join_ok`, on counts)
+    agrees with joining them one by one (`pile.join_set`)."""
+    yes, no, differ = _join_runs(pile_module, book)
+    assert yes > 20 and no > 20, (yes, no)
+    assert differ == 0
+
+
+def test_pile_join_ok_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a test blind to the wild limits of a set (here none
+    refuses) lets a wild join where `add_problem` refuses it. (Broken in a copy of the module
+    run from source.)"""
+    copy = source_module("arbitro.model.rummy.pile")
+    monkeypatch.setattr(copy, "set_shape_problem", lambda t, n, w: None)
+    assert _join_runs(copy, "samba-es")[2] > 0
 
 
 def _wild_fit_runs(e: ModuleType, book: str) -> tuple[int, int]:
