@@ -84,6 +84,7 @@ from arbitro.model.rummy.melds import (
     classify,
     merge_problem,
     takes_now,
+    wild_set,
 )
 from arbitro.model.rummy.opening import minimum_of
 from arbitro.model.rummy.opening import reached as opening_reached
@@ -626,14 +627,27 @@ class _Moment:
                             else _new(Meld, (SEQ, laid[0] & 3, laid))
                         )
                     else:
-                        got = classify(t, laid)
-                        if (
-                            isinstance(got, str)
-                            or got.kind == BLACK3
-                            or (got.kind == SET and not several and got.key in set_ranks)
-                        ):
+                        # a set with wilds is decided on its counts (`wild_set`: its rank, or
+                        # -1 refused); the rest (wild melds, black-three melds) by `classify`
+                        r = wild_set(t, laid)
+                        if r >= 0:
+                            if not several and r in set_ranks:
+                                continue
+                            if plain:
+                                out.append(a)
+                                continue
+                            m = _new(Meld, (SET, r, laid))
+                        elif r == -1:
                             continue
-                        m = got
+                        else:
+                            got = classify(t, laid)
+                            if (
+                                isinstance(got, str)
+                                or got.kind == BLACK3
+                                or (got.kind == SET and not several and got.key in set_ranks)
+                            ):
+                                continue
+                            m = got
                     if plain:
                         out.append(a)
                         continue

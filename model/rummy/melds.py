@@ -18,6 +18,7 @@ from typing import Any, Final, NamedTuple
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import (
     JOKER,
+    LOWEST_NATURAL,
     LOWEST_THREE,
     is_black_three,
     is_natural,
@@ -120,6 +121,36 @@ def classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:
         got = _classify(t, cards)
         caches.remember(memo, key, got)
     return got
+
+
+def wild_set(t: Tables, cards: tuple[int, ...]) -> int:
+    """`classify` of sorted cards that are twos, naturals of one rank and jokers, with at least
+    one natural (the sets with wilds `laying` lists), decided on the set's size, naturals and
+    wilds against the Tables' limits: the set's rank when `classify` makes them a set, -1 when
+    it refuses them. No memo lookup (which hashed the cards) and no meld built. -2 for any
+    other cards, which `classify` decides."""
+    size = len(cards)
+    i = 0
+    while i < size and cards[i] < LOWEST_THREE:
+        i += 1
+    j = size
+    while j > i and cards[j - 1] == JOKER:
+        j -= 1
+    if i == j:
+        return -2
+    lo = cards[i]
+    # sorted: every card between a natural and one of its rank is a natural of that rank
+    if lo < LOWEST_NATURAL or lo >> 2 != cards[j - 1] >> 2:
+        return -2
+    n = j - i
+    if (
+        n < t.set_start_min_naturals
+        or size < t.set_min
+        or size > t.completed
+        or set_shape_problem(t, n, size - n) is not None
+    ):
+        return -1
+    return lo >> 2
 
 
 def _classify(t: Tables, cards: tuple[int, ...]) -> Meld | str:

@@ -16,6 +16,7 @@ import pytest
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy import RUMMY, engine, melding
 from arbitro.model.rummy import going_out as going_out_module
+from arbitro.model.rummy import melds as melds_module
 from arbitro.model.rummy import pile as pile_module
 from arbitro.model.rummy import stock as stock_module
 from arbitro.model.rummy import tables as tables_module
@@ -1067,3 +1068,69 @@ def test_wild_fits_are_checked(
     fit, differ = _wild_fit_runs(copy, "canasta-es")
     assert fit > 0
     assert differ > 0
+
+
+def _wild_set_runs(m: ModuleType, book: str) -> tuple[int, int, int]:
+    """Over the lay candidates of the hands met in random play of `book` and of random part-hands
+    of them, and over random holdings of twos, naturals of one rank and jokers: how many sets
+    `m.wild_set` accepts and refuses, and how many of its verdicts differ from `classify` (the
+    set's rank, or -1 refused; -2 only for cards that are not such a set)."""
+    from arbitro.model.rummy.laying import lay_candidates
+    from arbitro.model.rummy.melds import classify
+
+    rules = R(book)
+    t = tables_module._build(rules)
+    rng = random.Random(41)
+    ok = refused = differ = 0
+
+    def check(cards: tuple[int, ...]) -> None:
+        nonlocal ok, refused, differ
+        got = m.wild_set(t, cards)
+        nat = [c for c in cards if not is_wild(c)]
+        if not (nat and nat[0] >= 8 and all(c >> 2 == nat[0] >> 2 for c in nat)):
+            differ += got != -2
+            return
+        meld = classify(t, cards)
+        want = -1 if isinstance(meld, str) else meld.key
+        assert isinstance(meld, str) or meld.kind == SET
+        ok += got >= 0
+        refused += got == -1
+        differ += got != want
+
+    for s in walk(rules, 17, 600):
+        if s.step != PLAY:
+            continue
+        hand = s.hands[s.seat]
+        melds = mover_side(s).melds
+        hands = [hand] + [
+            tuple(sorted(rng.sample(hand, rng.randint(1, len(hand))))) for _ in range(2) if hand
+        ]
+        for h in hands:
+            for cards in lay_candidates(t, h, melds):
+                check(cards)
+        for _ in range(4):
+            rank = rng.randrange(2, 13)
+            nats = [rank * 4 + rng.randrange(4) for _ in range(rng.randint(0, 7))]
+            wilds = [rng.choice((0, 1, 2, 3, 52)) for _ in range(rng.randint(0, 4))]
+            check(tuple(sorted(nats + wilds)))
+    return ok, refused, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_wild_set_agrees_with_classify(book: str) -> None:
+    """The listing's verdict on a new set with wilds (`melds.wild_set`, on its counts) is
+    `classify`'s, and it leaves no such set to `classify`."""
+    ok, refused, differ = _wild_set_runs(melds_module, book)
+    assert ok > 20 and refused > 20, (ok, refused)
+    assert differ == 0
+
+
+def test_wild_set_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a verdict blind to the wild limits of a set (here none
+    refuses) accepts sets that `classify` refuses. (Broken in a copy of the module run from
+    source.)"""
+    copy = source_module("arbitro.model.rummy.melds")
+    monkeypatch.setattr(copy, "set_shape_problem", lambda t, n, w: None)
+    assert _wild_set_runs(copy, "canasta-es")[2] > 0
