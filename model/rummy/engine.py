@@ -64,12 +64,21 @@ from arbitro.model.rummy.cards import (
 )
 from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed, two_homeless
 from arbitro.model.rummy.laying import lay_candidates, shape
-from arbitro.model.rummy.melding import add, finish_opening, freed_options, lay, merge, replace_wild
+from arbitro.model.rummy.melding import (
+    add,
+    cleaned,
+    finish_opening,
+    freed_options,
+    lay,
+    lays_plainly,
+    merge,
+    placeable,
+    replace_wild,
+)
 from arbitro.model.rummy.melds import (
     BLACK3,
     SEQ,
     SET,
-    WILDS,
     Meld,
     add_problem,
     classify,
@@ -445,34 +454,6 @@ def _lay(seat: int, cards: tuple[int, ...]) -> LayMeld:
     return got
 
 
-def _lays_plainly(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], freed: int) -> bool:
-    """Whether `melding.lay` accepts `cards`, holding the `freed` wild, as a new meld of a side
-    that has opened and keeps two cards after it with no "yes" to honour (`settle` refuses
-    nothing then): the meld clauses of `lay_meld` and nothing else. A meld of a size the lay
-    does not take is refused here (`lay` would call it malformed), and a black-three meld, laid
-    only by a player going out, is never plain."""
-    if freed not in cards:
-        return False
-    got = classify(t, cards)
-    if isinstance(got, str):
-        return False
-    n = len(cards)
-    kind = got.kind
-    if kind == SET:
-        if n != t.set_lay:
-            return False
-        if not t.several_sets_same_rank:
-            for m in melds:
-                if m.kind == SET and m.key == got.key:
-                    return False
-        return True
-    if kind == SEQ:
-        return n == t.sequence_min
-    if kind == WILDS:
-        return n == t.wild_meld_min_start
-    return False
-
-
 class _Moment:
     """One state's legal actions, worked out in canonical order (see the module's docstring)."""
 
@@ -592,7 +573,7 @@ class _Moment:
             # the hand and the wild): `melding.lay_meld` alone decides it
             cards: tuple[int, ...] = b[2]
             if plain and kept + 1 - len(cards) >= 2:
-                if _lays_plainly(t, cards, melds, s.freed):
+                if lays_plainly(t, cards, melds, s.freed):
                     out.append(b)
             elif judge(b):
                 out.append(b)
@@ -728,9 +709,9 @@ class _Moment:
                     fast = bool(fits_wild) and room - fits_wild[i] > 0
                     for n in sh.naturals(rank):
                         for w in freeable:
-                            a = _new(ReplaceWild, (5, seat, i, n, w))
-                            if fast or self.judge(a):
-                                out.append(a)
+                            rw: ReplaceWild = _new(ReplaceWild, (5, seat, i, n, w))
+                            if fast or self._cleaning(rw):
+                                out.append(rw)
         if pend:
             a = _ones(seat)[0]
             if not quick:
@@ -790,6 +771,21 @@ class _Moment:
             or clean + 1 < t.go_out_min_clean
             or dirty + 1 < t.go_out_min_dirty
         )
+
+    def _cleaning(self, a: ReplaceWild) -> bool:
+        """`judge` for a cleaning: the two steps of `melding.replace_wild` (`cleaned`, then
+        `placeable`) played directly, so that a wild with nowhere to go is refused without a
+        refusal raised; the state kept when legal."""
+        if not self.quick:
+            return self.judge(a)
+        try:
+            s2 = cleaned(self.t, self.s, a)
+        except Refusal:
+            return False
+        if placeable(self.t, s2):
+            self.reached[a] = s2
+            return True
+        return False
 
     def _stuck(self, rest: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
         """Whether, with `melds` on the table and `rest` in hand, two cards of `rest` have no

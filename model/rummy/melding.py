@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy.actions import AddToMeld, FinishOpening, LayMeld, Merge, ReplaceWild
-from arbitro.model.rummy.cards import is_wild, remove
+from arbitro.model.rummy.cards import inserted, is_wild, remove
 from arbitro.model.rummy.going_out import can_go_out, go_out_problem, go_out_problems, one_card_ok
 from arbitro.model.rummy.laying import lay_candidates
 from arbitro.model.rummy.melds import (
@@ -40,13 +40,25 @@ from arbitro.model.rummy.melds import (
 from arbitro.model.rummy.opening import minimum_of, reach_ok, reached
 from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.scoring import end_hand
-from arbitro.model.rummy.state import FREED, State, after_meld, replaced
+from arbitro.model.rummy.state import (
+    FREED,
+    Side,
+    State,
+    after_clean,
+    after_meld,
+    after_opening,
+    replaced,
+)
 from arbitro.model.rummy.table import (
     mover_side,
     opened,
     opening_points,
     pending,
+    put,
+    sort_melds,
     with_hand,
+    with_meld_added,
+    with_meld_grown,
     with_melds,
 )
 from arbitro.model.rummy.tables import Tables
@@ -119,6 +131,34 @@ def lay_meld(t: Tables, s: State, cards: tuple[int, ...], rest: tuple[int, ...],
     return m
 
 
+def lays_plainly(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], freed: int) -> bool:
+    """Whether `lay` accepts `cards`, holding the `freed` wild, as a new meld of a side that has
+    opened (its melds `melds`) and keeps two cards after it with no "yes" to honour (`settle`
+    refuses nothing then): the meld clauses of `lay_meld` and nothing else. A meld of a size
+    the lay does not take is refused here (`lay` would call it malformed), and a black-three
+    meld, laid only by a player going out, is never plain."""
+    if freed not in cards:
+        return False
+    got = classify(t, cards)
+    if isinstance(got, str):
+        return False
+    n = len(cards)
+    kind = got.kind
+    if kind == SET:
+        if n != t.set_lay:
+            return False
+        if not t.several_sets_same_rank:
+            for m in melds:
+                if m.kind == SET and m.key == got.key:
+                    return False
+        return True
+    if kind == SEQ:
+        return n == t.sequence_min
+    if kind == WILDS:
+        return n == t.wild_meld_min_start
+    return False
+
+
 def pool_of(s: State) -> tuple[int, ...]:
     """The cards the mover may lay from: the hand, and a freed wild waiting to be placed."""
     hand = s.hands[s.seat]
@@ -135,7 +175,7 @@ def lay(t: Tables, s: State, a: LayMeld, j: Judge = STRICT) -> State:
         j.refuse("clean_by_replacing_wilds", "the freed wild must be placed first")
     rest = held_without(pool, cards, j)
     m = lay_meld(t, s, cards, rest, j)
-    s2 = after_meld(s, with_hand(s, rest), with_melds(s, (*mover_side(s).melds, m)))
+    s2 = after_meld(s, with_hand(s, rest), with_meld_added(s, m))
     return settle(t, s2, j)
 
 
@@ -163,10 +203,10 @@ def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
             w = wild_count(m.cards) + is_wild(card)
             _wild_limits(t, p, len(m.cards) + 1 - w, w, j)
         j.stop()
-    grown: Meld = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, card)))))
-    new = list(melds)
-    new[i] = grown
-    s2 = after_meld(s, with_hand(s, hand), with_melds(s, new))
+    # the meld's fields by index (a generic attribute lookup each, by name)
+    cards: tuple[int, ...] = m[2]
+    grown: Meld = _new(Meld, (m[0], m[1], inserted(cards, (card,))))
+    s2 = after_meld(s, with_hand(s, hand), with_meld_grown(s, i, grown))
     return settle(t, s2, j)
 
 
@@ -222,16 +262,11 @@ def cleaned(t: Tables, s: State, a: ReplaceWild, j: Judge = STRICT) -> State:
     done: Meld = _new(Meld, (SET, m.key, tuple(sorted((*remove(m.cards, (wild,)), natural)))))
     new = list(melds)
     new[a_meld] = done
-    ordered = tuple(sorted(new))
-    return replaced(
-        s,
-        table=with_melds(s, ordered),
-        hands=with_hand(s, hand),
-        step=FREED,
-        freed=wild,
-        freed_meld=ordered.index(done),
-        melded=True,
-    )
+    ordered = sort_melds(new)
+    i = s.seat % s.sides
+    sd = s.table[i]
+    table: tuple[Side, ...] = put(s.table, i, _new(Side, (ordered, sd.red_threes, sd.opened)))
+    return after_clean(s, with_hand(s, hand), table, wild, ordered.index(done))
 
 
 def replace_wild(t: Tables, s: State, a: ReplaceWild, j: Judge = STRICT) -> State:
@@ -247,11 +282,18 @@ def placeable(t: Tables, s: State) -> bool:
     sd = mover_side(s)
     melds = sd.melds
     # an addition that keeps two cards in the hand of an opened side with no "yes" to honour
-    # settles without a search (`settle`): the meld clauses alone decide it
-    plain = sd.opened and s.answer != "yes" and len(s.hands[s.seat]) + len(s.held) >= 2
+    # settles without a search (`settle`): the meld clauses alone decide it; so does a new meld
+    # that keeps two cards (`lays_plainly`)
+    kept = len(s.hands[s.seat]) + len(s.held)
+    plain = sd.opened and s.answer != "yes" and kept >= 2
     for b in freed_options(t, s):
         try:
             if isinstance(b, LayMeld):
+                cards: tuple[int, ...] = b[2]
+                if plain and kept + 1 - len(cards) >= 2:
+                    if lays_plainly(t, cards, melds, s.freed):
+                        return True
+                    continue
                 lay(t, s, b)
             elif add_problem(t, melds[b[2]], b[3]) is None:
                 if plain:
@@ -279,8 +321,10 @@ def finish_opening(t: Tables, s: State, a: FinishOpening, j: Judge = STRICT) -> 
     if s.held:
         t.consult("pile_rest_after_opening")
     hand = tuple(sorted((*s.hands[s.seat], *s.held)))
-    s2 = replaced(opened(s), hands=with_hand(s, hand), held=(), top_points=0)
-    return settle(t, s2, j)
+    i = s.seat % s.sides
+    sd = s.table[i]
+    table: tuple[Side, ...] = put(s.table, i, _new(Side, (sd.melds, sd.red_threes, True)))
+    return settle(t, after_opening(s, with_hand(s, hand), table), j)
 
 
 def settle(t: Tables, s: State, j: Judge = STRICT) -> State:

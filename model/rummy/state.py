@@ -181,6 +181,41 @@ def after_take(
     return got
 
 
+def after_clean(
+    state: State,
+    hands: tuple[tuple[int, ...], ...],
+    table: tuple[Side, ...],
+    freed: int,
+    freed_meld: int,
+) -> State:
+    """`replaced(state, hands=..., table=..., step=FREED, melded=True, freed=...,
+    freed_meld=...)`, field by field: the state after a cleaning, its freed wild to be placed."""
+    s: tuple[Any, ...] = state  # fields kept as objects: no int unboxed and boxed again
+    # fmt: off
+    got: State = _new(_STATE, (
+        s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], s[10], table, s[12], s[13],
+        s[14], s[15], FREED, s[17], s[18], s[19], s[20], s[21], True, s[23], s[24], freed,
+        freed_meld,
+    ))
+    # fmt: on
+    return got
+
+
+def after_opening(
+    state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Side, ...]
+) -> State:
+    """`replaced(state, hands=..., table=..., held=(), top_points=0)`, field by field: the
+    state after the opening is finished (the held rest of the pile in the hand)."""
+    s: tuple[Any, ...] = state  # fields kept as objects: no int unboxed and boxed again
+    # fmt: off
+    got: State = _new(_STATE, (
+        s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], s[10], table, s[12], s[13],
+        s[14], s[15], s[16], s[17], (), 0, s[20], s[21], s[22], s[23], s[24], s[25], s[26],
+    ))
+    # fmt: on
+    return got
+
+
 def partner(state: State, seat: int) -> int:
     """The partner who answers "may I go out?": the next player of the side in play order."""
     return (seat + state.sides) % state.players
