@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy.actions import AddToMeld, FinishOpening, LayMeld, Merge, ReplaceWild
-from arbitro.model.rummy.cards import is_wild, remove
+from arbitro.model.rummy.cards import inserted, is_wild, remove
 from arbitro.model.rummy.going_out import can_go_out, go_out_problem, go_out_problems, one_card_ok
 from arbitro.model.rummy.laying import lay_candidates
 from arbitro.model.rummy.melds import (
@@ -57,6 +57,8 @@ from arbitro.model.rummy.table import (
     put,
     sort_melds,
     with_hand,
+    with_meld_added,
+    with_meld_grown,
     with_melds,
 )
 from arbitro.model.rummy.tables import Tables
@@ -173,7 +175,7 @@ def lay(t: Tables, s: State, a: LayMeld, j: Judge = STRICT) -> State:
         j.refuse("clean_by_replacing_wilds", "the freed wild must be placed first")
     rest = held_without(pool, cards, j)
     m = lay_meld(t, s, cards, rest, j)
-    s2 = after_meld(s, with_hand(s, rest), with_melds(s, (*mover_side(s).melds, m)))
+    s2 = after_meld(s, with_hand(s, rest), with_meld_added(s, m))
     return settle(t, s2, j)
 
 
@@ -201,10 +203,10 @@ def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
             w = wild_count(m.cards) + is_wild(card)
             _wild_limits(t, p, len(m.cards) + 1 - w, w, j)
         j.stop()
-    grown: Meld = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, card)))))
-    new = list(melds)
-    new[i] = grown
-    s2 = after_meld(s, with_hand(s, hand), with_melds(s, new))
+    # the meld's fields by index (a generic attribute lookup each, by name)
+    cards: tuple[int, ...] = m[2]
+    grown: Meld = _new(Meld, (m[0], m[1], inserted(cards, (card,))))
+    s2 = after_meld(s, with_hand(s, hand), with_meld_grown(s, i, grown))
     return settle(t, s2, j)
 
 

@@ -133,11 +133,26 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
         if hand and hand[-1] == JOKER:
             wilds.append(JOKER)
         if wilds and len(same) >= k - 1:
+            cards: tuple[int, ...]
+            trio: tuple[int, ...]
             for combo in _combos(same, k - 1):
                 for w in wilds:
-                    # each card put in its place (`cards.inserted`), not sorted again
-                    cards = inserted(combo, (w,))
-                    if joins or isinstance(classify(t, inserted(cards, (top,))), Meld):
+                    # each card put in its place, not sorted again: with one natural shown
+                    # (the rank's naturals about the top card, the twos first, the joker last)
+                    # the tuples are built at once, else by `cards.inserted`
+                    if len(combo) == 1:
+                        n = combo[0]
+                        pair = (n, top) if n <= top else (top, n)
+                        if w == JOKER:
+                            cards = (n, w)
+                            trio = (pair[0], pair[1], w)
+                        else:
+                            cards = (w, n)
+                            trio = (w, pair[0], pair[1])
+                    else:
+                        cards = inserted(combo, (w,))
+                        trio = inserted(cards, (top,))
+                    if joins or isinstance(classify(t, trio), Meld):
                         sets.append(cards)
             sets.sort()
     out: list[tuple[str, int, tuple[int, ...]]] = [("set", -1, c) for c in sets]
@@ -193,7 +208,14 @@ def _combos(cards: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     if k == len(cards):
         return (cards,)
     if k == 1:
-        return tuple([(c,) for c in distinct(cards)])
+        # each card once, at its first copy (a loop of the compiled code, not `itertools.groupby`)
+        ones: list[tuple[int, ...]] = []
+        last = -1
+        for c in cards:
+            if c != last:
+                ones.append((c,))
+                last = c
+        return tuple(ones)
     if k == 2:
         # each pair once: the first card at its first copy, the second at its first copy after it
         n = len(cards)

@@ -165,6 +165,40 @@ def with_melds(
     return got
 
 
+def with_meld_grown(state: State, i: int, grown: Meld) -> tuple[Side, ...]:
+    """`with_melds(state, melds)` for the mover's side's sorted melds with meld `i` replaced by
+    `grown` (the same kind and key, more cards): it keeps its place when it still sorts
+    between its two neighbours, the other pairs being in order already, which is what the sort
+    would leave; else they are sorted."""
+    k = state.seat % state.sides
+    sd = state.table[k]
+    melds: tuple[Meld, ...] = sd[0]
+    ms = list(melds)
+    ms[i] = grown
+    if (i > 0 and _before(grown, melds[i - 1])) or (
+        i + 1 < len(melds) and _before(melds[i + 1], grown)
+    ):
+        ordered = sort_melds(ms)
+    else:
+        ordered = tuple(ms)
+    got: tuple[Side, ...] = put(state.table, k, _new(Side, (ordered, sd[1], sd[2])))
+    return got
+
+
+def with_meld_added(state: State, m: Meld) -> tuple[Side, ...]:
+    """`with_melds(state, (*melds, m))` for the mover's side's sorted melds and a new meld
+    `m`: put after every meld that does not sort after it, where the sort would leave it."""
+    k = state.seat % state.sides
+    sd = state.table[k]
+    melds: tuple[Meld, ...] = sd[0]
+    at = len(melds)
+    while at > 0 and _before(m, melds[at - 1]):
+        at -= 1
+    ordered = (*melds[:at], m, *melds[at:])
+    got: tuple[Side, ...] = put(state.table, k, _new(Side, (ordered, sd[1], sd[2])))
+    return got
+
+
 def sort_melds(melds: list[Meld] | tuple[Meld, ...]) -> tuple[Meld, ...]:
     """`tuple(sorted(melds))`: the same order (melds compare as tuples of kind, key and cards;
     equal ones keep their order), by an insertion sort that compares the ints of kind and key
