@@ -60,7 +60,7 @@ from arbitro.model.rummy.cards import (
     distinct,
     inserted,
     is_wild,
-    remove,
+    without,
 )
 from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed, two_homeless
 from arbitro.model.rummy.laying import lay_candidates, shape
@@ -651,7 +651,7 @@ class _Moment:
                     if plain:
                         out.append(a)
                         continue
-                    rest = remove(hand, laid)
+                    rest = without(hand, laid)
                     grown_melds = (*melds, m)
                     if self._reaches(rest, grown_melds):
                         out.append(a)
@@ -697,7 +697,7 @@ class _Moment:
                     if opening and left >= 3:
                         m = melds[i]
                         grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
-                        rest = remove(hand, (c,))
+                        rest = without(hand, (c,))
                         after = (*melds[:i], grown, *melds[i + 1 :])
                         if self._reaches(rest, after) or (
                             not self._stuck(rest, after) and self.judge(a)

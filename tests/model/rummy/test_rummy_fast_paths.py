@@ -1201,3 +1201,53 @@ def test_wild_set_is_checked(
     copy = source_module("arbitro.model.rummy.melds")
     monkeypatch.setattr(copy, "set_shape_problem", lambda t, n, w: None)
     assert _wild_set_runs(copy, "canasta-es")[2] > 0
+
+
+def _without_runs(
+    fn: Callable[[tuple[int, ...], tuple[int, ...]], tuple[int, ...]], book: str
+) -> tuple[int, int]:
+    """Over the hands met in random play of `book`, less their lay candidates and random sorted
+    parts of them: how many times `fn` was asked, and how many of its answers differ from
+    `cards.remove`."""
+    from arbitro.model.rummy.laying import lay_candidates
+
+    rules = R(book)
+    t = tables_module._build(rules)
+    rng = random.Random(43)
+    asked = differ = 0
+    for s in walk(rules, 19, 400):
+        if s.step != PLAY:
+            continue
+        hand = s.hands[s.seat]
+        parts = lay_candidates(t, hand, mover_side(s).melds)
+        parts += [tuple(sorted(rng.sample(hand, rng.randint(0, len(hand))))) for _ in range(3)]
+        for part in parts:
+            asked += 1
+            differ += fn(hand, part) != remove(hand, part)
+    return asked, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_without_agrees_with_remove(book: str) -> None:
+    """The hand left by a lay or an addition in the listing (`cards.without`, one walk of two
+    sorted tuples) is `cards.remove`'s; both refuse a card not held."""
+    from arbitro.model.rummy.cards import without
+
+    asked, differ = _without_runs(without, book)
+    assert asked > 100
+    assert differ == 0
+    for cards, taken in (((8, 9), (10,)), ((8, 8), (8, 8, 8)), ((), (8,))):
+        with pytest.raises(ValueError):
+            remove(cards, taken)
+        with pytest.raises(ValueError):
+            without(cards, taken)
+
+
+def test_without_is_checked() -> None:
+    """The comparison above can fail: a walk that takes every copy of a card taken (a hand of
+    several packs holds copies)."""
+
+    def broken(cards: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple([c for c in cards if c not in taken])
+
+    assert _without_runs(broken, "samba-es")[1] > 0
