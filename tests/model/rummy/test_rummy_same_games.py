@@ -44,7 +44,7 @@ def test_a_broken_rule_shows_where_the_games_part(tmp_path: Path, parted: object
     copy = _tree(tmp_path / "copy")
     engine = copy / "model" / "rummy" / "engine.py"
     text = engine.read_text(encoding="utf-8")
-    listing = "if c != d:\n                        push(row_d[c])"
+    listing = "if c != d:\n                        out.append(row_d[c])"
     assert listing in text
     broken = listing.replace("c != d:", "c != d and c != hand[0]:")
     engine.write_text(text.replace(listing, broken), encoding="utf-8")
