@@ -396,17 +396,21 @@ def reaches(
 ) -> bool:
     """Whether at least `target` points of `cards` can be placed, leaving `keep` cards in hand.
 
-    The exact search's answers are remembered (`Tables.memo`): a listing asks it of a candidate
-    lay, and playing a candidate it refused asks it again."""
+    `greedy_reaches` settles what it can place, `placed_bound` what nothing could place (before
+    the key of the memo is built and hashed); the exact search's answers are remembered
+    (`Tables.memo`): a listing asks it of a candidate lay, and playing a candidate it refused
+    asks it again."""
     if target <= 0 and keep <= len(cards):
         return True
     if greedy_reaches(t, cards, melds, target, keep):
         return True
+    if placed_bound(t, cards, melds, keep) < target:
+        return False
     key = ("reaches", cards, melds, target, keep)
     memo = t.memo
     got: bool | None = memo.get(key)
     if got is None:
-        got = search_reaches(t, cards, melds, target, keep)
+        got = _search_reaches(t, cards, melds, target, keep)
         caches.remember(memo, key, got)
     return got
 
@@ -618,12 +622,20 @@ def search_reaches(
     """`reaches` by the exact search over final arrangements."""
     if target <= 0 and keep <= len(cards):
         return True
-    sp = split(t, cards)
     pts = t.points
     # naturals and wilds: every card but the threes
     bound = sum(pts[c] for c in cards if not LOWEST_THREE <= c < LOWEST_NATURAL)
     if bound < target or placed_bound(t, cards, melds, keep) < target:
         return False
+    return _search_reaches(t, cards, melds, target, keep)
+
+
+def _search_reaches(
+    t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], target: int, keep: int
+) -> bool:
+    """`search_reaches` past its bounds (which `reaches` has checked)."""
+    sp = split(t, cards)
+    pts = t.points
     tb = table_of(t, melds)
     sr = set_rules(t)
     W = sp.jokers + sp.twos
@@ -736,19 +748,25 @@ def placed_bound(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], kee
     enough naturals of the rank, with the wilds of the hand and those cleaning could free, to
     start a set, or it lies in a run of sequence_min held positions of its suit or is joined to
     one of the side's escaleras by held cards at every position between (as `lost_cards`: an
-    escalera holds no wild). The cards kept are those that count for nothing first, then the
-    cheapest.
+    escalera holds no wild). Cleaning frees a wild of a set only for a natural of its rank that
+    joins the set (`final_ok`: the naturals added at least the wilds taken out), so the wilds it
+    could free are, per rank, at most the naturals of that rank the hand holds. The cards kept
+    are those that count for nothing first, then the cheapest.
     """
     seq_bit = t.seq_bit
     clean = t.clean_by_replacing_wilds
     set_ranks = 0  # bit per rank: the side has a set of it
     side_bits = 0  # the escalera positions the side's escaleras hold, as `laying.Shape.bits`
-    free = 0
+    in_sets: list[int] | None = None  # per rank: the wilds of its sets (with cleaning only)
     for m in melds:
         if m.kind == SET:
             set_ranks |= 1 << m.key
             if clean:
-                free += wild_count(m.cards)
+                w = wild_count(m.cards)
+                if w:
+                    if in_sets is None:
+                        in_sets = [0] * 13
+                    in_sets[m.key] = in_sets[m.key] + w
         elif m.kind == SEQ:
             for c in m.cards:
                 side_bits |= seq_bit[c]
@@ -761,6 +779,12 @@ def placed_bound(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], kee
         elif c >= LOWEST_NATURAL:
             per_rank[c >> 2] = per_rank[c >> 2] + 1
             bits |= seq_bit[c]
+    free = 0
+    if in_sets is not None:
+        for k in range(2, 13):
+            w = in_sets[k]
+            if w:
+                free += w if per_rank[k] > w else per_rank[k]
     covered = 0
     if bits and t.sequences:
         covered = run_cover(bits, t.sequence_min, side_bits)
