@@ -57,9 +57,7 @@ from arbitro.model.rummy.cards import (
     KINDS,
     LOWEST_NATURAL,
     LOWEST_THREE,
-    distinct,
     inserted,
-    is_wild,
     without,
 )
 from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed, two_homeless
@@ -92,7 +90,7 @@ from arbitro.model.rummy.pile import candidate_fields, join_ok, opens_by_reach, 
 from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, exhausted
-from arbitro.model.rummy.table import SideView, going_out_counts, side_view
+from arbitro.model.rummy.table import SideView, going_out_counts, put, side_view
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.rummy.turn import discard, stop
 from arbitro.model.schema import RummyRules
@@ -664,7 +662,11 @@ class _Moment:
             fast = plain and left >= 3
             held = sh.counts
             wilds = sh.wild_cards()
-            for i, rank, wild_ok, ends in adds:
+            for i in range(len(adds)):
+                e: tuple[int, bool, tuple[int, ...]] = adds[i]
+                rank, wild_ok, ends = e
+                if rank < 0 and not wild_ok and not ends:
+                    continue  # a meld that takes no card
                 row = _adds(seat, i) if i < 1024 else None
                 # a tuple, whichever cards: the loops below iterate it without an iterator
                 cards: tuple[int, ...]
@@ -819,32 +821,35 @@ class _Moment:
             # loops, not a generator (an object of the compiled code per call)
             for c in m.cards:
                 got += pts[c]
-        if not t.rules.pile_top_counts_for_opening:
+        if not t.pile_top_counts_for_opening:
             got -= s.top_points
         need = minimum_of(t, s) - got
         return reaches(t, rest, melds, need, max(0, 2 - len(s.held)))
 
 
-def _wild_fits(adds: tuple[tuple[int, int, bool, tuple[int, ...]], ...], n: int) -> list[bool]:
+def _wild_fits(takes: tuple[Any, ...], n: int) -> list[bool]:
     """Per meld of a side's `n` melds, whether a wild may join it (`takes`), read off the
-    addition entries of its `Slots` (a meld that takes no card has none): `takes` looked each
-    meld up by its value, hashing its cards."""
+    addition entries of its `Slots` (one per meld, in order): `takes` looked each meld up by
+    its value, hashing its cards."""
     out = [False] * n
-    for e in adds:
-        if e[2]:
-            out[e[0]] = True
+    for i in range(len(takes)):
+        e: tuple[int, bool, tuple[int, ...]] = takes[i]
+        if e[1]:
+            out[i] = True
     return out
 
 
 Slots = tuple[
-    tuple[tuple[int, int, bool, tuple[int, ...]], ...],
+    tuple[Any, ...],
     tuple[tuple[int, int], ...],
     tuple[tuple[int, int, tuple[int, ...]], ...],
     frozenset[int],
 ]
-"""What a side's melds can take: per meld (index, rank of the naturals it takes or -1, whether
-it takes a wild, the escalera cards that extend it); the pairs of sets that merge; per set with
-wilds (index, rank, its distinct wilds) for cleaning; the ranks of its sets."""
+"""What a side's melds can take: per meld, in the melds' order, what joins it (`takes`: the
+rank of the naturals it takes or -1, whether it takes a wild, the escalera cards that extend
+it), each entry the object `Tables.per_meld` keeps for that meld (typed `Any` so that it is
+carried as it is, not read into its fields and built again); the pairs of sets that merge; per
+set with wilds (index, rank, its distinct wilds) for cleaning; the ranks of its sets."""
 
 
 _PREV: Final[list[tuple[Tables, tuple[Meld, ...], Slots] | None]] = []
@@ -860,8 +865,8 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     it had at its last listing in one meld only, of the same kind and key (a card added), the
     slots are those of the last listing with that meld's entries worked out again
     (`_slots_after`): the others depend on their own meld alone, or on a pair without it. When
-    they are those melds with one more (a meld laid), the slots are the last ones renumbered
-    with the new meld's entries added (`_slots_inserted`).
+    they are those melds with one more (a meld laid), the slots are the last ones with the new
+    meld's entries put in and the merges and cleanings after it renumbered (`_slots_inserted`).
     """
     view = side_view(t, melds)
     got: Slots | None = view.slots
@@ -905,27 +910,19 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     return got
 
 
-def _entry(
-    t: Tables, m: Meld, i: int, per_meld: dict[int, Any]
-) -> tuple[int, int, bool, tuple[int, ...]]:
-    """The `Slots` entry of meld `m` at index `i`: what it takes (`takes`), remembered per
-    meld object (`Tables.per_meld`)."""
-    hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
+def _entry(t: Tables, m: Meld, per_meld: dict[int, Any]) -> Any:
+    """The `Slots` entry of meld `m`: what it takes (`takes`), remembered per meld object
+    (`Tables.per_meld`)."""
+    hit: tuple[Meld, Any] | None = per_meld.get(id(m))
     if hit is None or hit[0] is not m:
-        return _new_entry(t, m, i, per_meld)
-    entry = hit[1]
-    # the entry with the meld's index in this side's melds (an index kept from another
-    # melds tuple is replaced, not trusted)
-    return entry if entry[0] == i else (i, entry[1], entry[2], entry[3])
+        return _new_entry(t, m, per_meld)
+    return hit[1]
 
 
-def _new_entry(
-    t: Tables, m: Meld, i: int, per_meld: dict[int, Any]
-) -> tuple[int, int, bool, tuple[int, ...]]:
+def _new_entry(t: Tables, m: Meld, per_meld: dict[int, Any]) -> Any:
     """`_entry` for a meld just made (no entry of it to find): worked out by `takes_now` and
     remembered in `Tables.per_meld`."""
-    got_m = takes_now(t, m)
-    entry = (i, got_m[0], got_m[1], got_m[2])
+    entry: Any = takes_now(t, m)  # as an object: the entry kept is the one carried
     if len(per_meld) >= caches.MELDS:
         per_meld.clear()
     per_meld[id(m)] = (m, entry)
@@ -933,23 +930,31 @@ def _new_entry(
 
 
 def _clean_entry(m: Meld) -> tuple[int, int, tuple[int, ...]]:
-    """A set's cleaning entry: its index left to the caller, its rank, its distinct wilds."""
-    return (-1, m.key, tuple(distinct(c for c in m.cards if is_wild(c))))
+    """A set's cleaning entry: its index left to the caller, its rank, its distinct wilds (the
+    twos sort first, the joker last: a loop over the ends of its sorted cards)."""
+    cards: tuple[int, ...] = m[2]
+    wilds: list[int] = []
+    for c in cards:
+        if c >= LOWEST_THREE:
+            break
+        if not wilds or wilds[-1] != c:
+            wilds.append(c)
+    if cards[-1] == JOKER:
+        wilds.append(JOKER)
+    return (-1, m.key, tuple(wilds))
 
 
 def _slots_whole(t: Tables, melds: tuple[Meld, ...]) -> Slots:
     """`_slots` worked out meld by meld."""
     merging = t.merge_sets
     cleaning = t.clean_by_replacing_wilds
-    adds: list[tuple[int, int, bool, tuple[int, ...]]] = []
+    adds: list[Any] = []
     merges: list[tuple[int, int]] = []
     cleans: list[tuple[int, int, tuple[int, ...]]] = []
     ranks: dict[int, list[int]] = {}  # rank -> the indices of its sets
     per_meld = t.per_meld
     for i, m in enumerate(melds):
-        entry = _entry(t, m, i, per_meld)
-        if entry[1] >= 0 or entry[2] or entry[3]:
-            adds.append(entry)
+        adds.append(_entry(t, m, per_meld))
         if m.kind == SET:
             same = ranks.get(m.key)
             if same is None:
@@ -972,22 +977,8 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
     entries and the merges that pair it are worked out again, the rest kept (the ranks of the
     sets are the same)."""
     m = melds[i]
-    entry = _new_entry(t, m, i, t.per_meld)
-    keep_entry = entry[1] >= 0 or entry[2] or bool(entry[3])
-    adds: list[Any] = []
-    # the entries kept as the objects they are (typed, each would be read into its fields and
-    # built again)
-    kept: Any = last[0]
-    for e in kept:
-        k: int = e[0]
-        if k == i:
-            continue
-        if k > i and keep_entry:
-            adds.append(entry)
-            keep_entry = False
-        adds.append(e)
-    if keep_entry:
-        adds.append(entry)
+    entry = _new_entry(t, m, t.per_meld)
+    adds: tuple[Any, ...] = put(last[0], i, entry)
     merges = last[1]
     cleans = last[2]
     if m.kind == SET:
@@ -1014,7 +1005,7 @@ def _slots_after(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slo
             if new is not None:
                 got_cleans.append(new)
             cleans = tuple(got_cleans)
-    return (tuple(adds), merges, cleans, last[3])
+    return (adds, merges, cleans, last[3])
 
 
 def _merges_of(t: Tables, melds: tuple[Meld, ...], i: int, out: list[tuple[int, int]]) -> None:
@@ -1034,24 +1025,13 @@ def _merges_of(t: Tables, melds: tuple[Meld, ...], i: int, out: list[tuple[int, 
 
 def _slots_inserted(t: Tables, melds: tuple[Meld, ...], i: int, last: Slots) -> Slots:
     """`_slots_whole(t, melds)` from `last`, the slots of `melds` without meld `i` (the others
-    the same objects): their entries, merges and cleanings with the indices from `i` on moved
-    one place, and meld `i`'s own entries and merges added."""
+    the same objects): meld `i`'s entry put in its place, the merges and cleanings with the
+    indices from `i` on moved one place, and meld `i`'s own added."""
     m = melds[i]
-    entry = _new_entry(t, m, i, t.per_meld)
-    keep_entry = entry[1] >= 0 or entry[2] or bool(entry[3])
-    adds: list[Any] = []
-    kept: Any = last[0]  # as in `_slots_after`
-    for e in kept:
-        k: int = e[0]
-        if k >= i:
-            if keep_entry:
-                adds.append(entry)
-                keep_entry = False
-            adds.append((k + 1, e[1], e[2], e[3]))
-        else:
-            adds.append(e)
-    if keep_entry:
-        adds.append(entry)
+    entry = _new_entry(t, m, t.per_meld)
+    kept: tuple[Any, ...] = last[0]
+    adds: list[Any] = list(kept)
+    adds.insert(i, entry)
     merges = last[1]
     cleans = last[2]
     ranks = last[3]

@@ -191,10 +191,10 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
             # what `takes` says of a meld is found by the meld's identity where the listing of
             # additions kept it (`engine._slots`): a meld left alone is the same object from
             # turn to turn
-            hit: tuple[Meld, tuple[int, int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
+            hit: tuple[Meld, tuple[int, bool, tuple[int, ...]]] | None = per_meld.get(id(m))
             if hit is not None and hit[0] is m:
-                nat_rank = hit[1][1]
-                ends = hit[1][3]
+                nat_rank = hit[1][0]
+                ends = hit[1][2]
             else:
                 nat_rank, _, ends = takes(t, m)
             if nat_rank == rank or top in ends:

@@ -21,6 +21,7 @@ from arbitro.proofs.escoba import cards as E
 from arbitro.proofs.facts import FactChecker
 from arbitro.proofs.terms import Evaluator
 from tests.support.proofs import escoba, hands, model
+from tests.support.quick import first_of_each
 from tests.support.sizes import sized
 
 VARIANTS = {
@@ -30,7 +31,8 @@ VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("options", [{}, {"rest_without_capturer": "dealer"}])
+# a quick run plays the default readings; CI plays the other reading too
+@pytest.mark.parametrize("options", first_of_each([{}, {"rest_without_capturer": "dealer"}]))
 def test_every_play_is_an_encoded_move(options: dict[str, Any]) -> None:
     r = escoba(**options)
     m = model("escoba-es")
@@ -91,7 +93,8 @@ def test_every_hand_score_is_the_encodings(options: dict[str, Any]) -> None:
 PILE_OPTIONS = [{}, VARIANTS, {"setenta_missing_suit": "lowest"}, {**VARIANTS, "variant_cards_double_rule": "together"}]  # fmt: skip
 
 
-@pytest.mark.parametrize("options", PILE_OPTIONS)
+# a quick run scores under the first readings; CI under each
+@pytest.mark.parametrize("options", first_of_each(PILE_OPTIONS))
 def test_the_scoring_of_any_piles_is_the_encodings(options: dict[str, Any]) -> None:
     """Random, often lopsided, shares of the pack among 2 to 4 sides: the model's score_piles and
     the encoding's categories agree for every side."""
