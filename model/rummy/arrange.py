@@ -1288,6 +1288,109 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
     return lost
 
 
+def overflow(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], f: SideFacts) -> int:
+    """How many naturals of `cards` no arrangement could place besides those `lost_cards` lists
+    (a permissive count, as theirs: at least so many cards stay in hand), over the ranks none of
+    whose naturals could join an escalera (`run_cover`, as `lost_cards`).
+
+    The side's sets of a rank take at most so many naturals (`_natural_room`, by `final_ok`;
+    merging sets only lessens it); those held beyond it need a new set of the rank
+    (*:several-sets-same-rank), which holds at least set_start_min_naturals naturals and, to
+    reach set_min cards, set_min - (the rank's naturals) wilds at least: a rank that may start
+    none counts the naturals beyond. So do the ranks `lost_cards` lets through only for a new
+    set. Where the wilds of the hand, with those cleaning could free, fall short of what these
+    new sets need together, one of them is not started, and the fewest naturals such a rank
+    leaves unplaced count. Under a *:completed-set-growth that lets a set grow without end,
+    nothing."""
+    sr = set_rules(t)
+    growth = sr.growth
+    if growth == "any" or growth == "naturals":
+        return 0
+    takes = f.takes_natural
+    seq_bit = t.seq_bit
+    per_rank = [0] * 14
+    bits = 0
+    wilds = 0
+    for c in cards:
+        if c < LOWEST_THREE or c == JOKER:
+            wilds += 1
+        elif c >= LOWEST_NATURAL:
+            per_rank[c >> 2] = per_rank[c >> 2] + 1
+            bits |= seq_bit[c]
+    covered = 0
+    if bits and t.sequences:
+        covered = run_cover(bits, t.sequence_min, f.seq_bits)
+        # the positions covered in any suit, as one row
+        covered = (covered | covered >> 16 | covered >> 32 | covered >> 48) & 0xFFFF
+    seq_pos = t.seq_pos
+    several = sr.several
+    start_min = sr.start_min
+    set_min = sr.set_min
+    comp = sr.completed
+    w_all = wilds + f.freeable
+    # per rank, naturals its sets surely take (each up to the completed size: `final_ok`
+    # admits it whatever the growth): a rank holding no more is not looked at further
+    sure = [0] * 13
+    for m in melds:
+        if m.kind == SET:
+            n = len(m.cards)
+            if n < comp:
+                sure[m.key] = sure[m.key] + (comp - n)
+    over = 0
+    demand = 0  # wilds the new sets of the ranks below need together
+    least = 0  # the fewest naturals one of those ranks leaves unplaced without its new set
+    for k in range(2, 13):
+        a = per_rank[k]
+        if not a:
+            continue
+        p = seq_pos[k]
+        if p >= 0 and covered >> p & 1:
+            continue
+        if not takes[k]:
+            # `lost_cards` lists these naturals unless a new set of them may take them all
+            if start_min <= a < set_min and a + w_all >= set_min:
+                demand += set_min - a
+                if not least or a < least:
+                    least = a
+            continue
+        if a <= sure[k]:
+            continue
+        room = 0
+        for m in melds:
+            if m.kind == SET and m.key == k:
+                w0 = wild_count(m.cards)
+                room += _natural_room(sr, len(m.cards) - w0, w0)
+        if a <= room:
+            continue
+        if several and a >= start_min and a + w_all >= set_min:
+            if a < set_min:
+                demand += set_min - a
+                if not least or a - room < least:
+                    least = a - room
+        else:
+            over += a - room
+    if demand > w_all:
+        over += least
+    return over
+
+
+@lru_cache(maxsize=caches.RANK_OPTIONS)
+def _natural_room(sr: SetRules, n0: int, w0: int) -> int:
+    """The most naturals a set of `n0` naturals and `w0` wilds can take (`final_ok`: the most
+    naturals of a final set it can end as), or a number past any hand when it grows without
+    end."""
+    top = 2 * sr.completed + 2
+    best = 0
+    for extra in range(0, top + 1):
+        for w in range(0, sr.cap + 1):
+            if final_ok(sr, n0, w0, False, n0 + extra, w):
+                if extra == top:
+                    return 1 << 20
+                best = extra
+                break
+    return best
+
+
 __all__ = [
     "BLACK3",
     "Need",
@@ -1298,6 +1401,7 @@ __all__ = [
     "by_count",
     "final_ok",
     "lost_cards",
+    "overflow",
     "placed_bound",
     "places_all",
     "rank_options",

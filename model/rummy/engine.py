@@ -838,7 +838,7 @@ class _Moment:
             # loops, not a generator (an object of the compiled code per call)
             for c in m.cards:
                 got += pts[c]
-        if not t.rules.pile_top_counts_for_opening:
+        if not t.pile_top_counts_for_opening:
             got -= s.top_points
         need = minimum_of(t, s) - got
         return reaches(t, rest, melds, need, max(0, 2 - len(s.held)))

@@ -28,6 +28,7 @@ from arbitro.model.rummy.arrange import (
     by_cards,
     by_count,
     lost_cards,
+    overflow,
     places_all,
     run_cover,
 )
@@ -249,6 +250,10 @@ def can_go_out(t: Tables, state: State) -> bool:
         return False
     lost = got
     if len(lost) > 1 or (lost and mode == "forbidden"):
+        return False
+    # naturals the sets of their rank cannot all take count with them
+    over = len(lost) + overflow(t, hand, sd.melds, f)
+    if over > 1 or (over and mode == "forbidden"):
         return False
     if nd.completed > done or nd.clean > clean:
         new, new_clean = by_cards(t, hand, f)

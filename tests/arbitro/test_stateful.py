@@ -28,6 +28,7 @@ from arbitro.model.spec import load_rulebook, rulebook_ids
 
 # The Escoba tests' independent referee, imported the way those tests import it.
 from tests.support.escoba_referee import recount as escoba_recount
+from tests.support.quick import first_of_each
 from tests.support.sizes import sized
 
 CARD = re.compile(r"^(?:(?:10|[2-9JQKA])[CDHS]|JK|[1-7SCR][ocbe])$")
@@ -214,7 +215,12 @@ def _machines() -> list[tuple[str, int, str]]:
 MACHINES = _machines()
 
 
-@pytest.mark.parametrize(("rulebook", "index", "name"), MACHINES, ids=[m[2] for m in MACHINES])
+# a quick run plays the first seating of each book; CI plays every seating
+@pytest.mark.parametrize(
+    ("rulebook", "index", "name"),
+    first_of_each(MACHINES, lambda m: m[0], row=True),
+    ids=[m[2] for m in MACHINES],
+)
 def test_stateful(rulebook: str, index: int, name: str) -> None:
     machine = type(name, (GameMachine,), {"rulebook": rulebook, "seating_index": index})
     # the profile chosen in conftest: a developer's run is short, CI explores longer

@@ -16,13 +16,18 @@ from open_spiel.python.observation import make_observation  # noqa: E402
 import arbitro.openspiel as aos  # noqa: E402
 from arbitro.model.errors import IllegalAction, MalformedInput, OptionError  # noqa: E402
 from tests.support.openspiel_cases import seat_params, seating_id, seatings  # noqa: E402
+from tests.support.quick import first_of_each  # noqa: E402
 
 CASES = seatings()
 # the tables of seven to ten seats play the same code as the smaller ones of their layout (solo,
-# pairs) and cost the most: in CI only
-SIMULATED = [
-    pytest.param(case, marks=pytest.mark.slow) if case[1].players >= 7 else case for case in CASES
-]
+# pairs) and cost the most: in CI only; a quick run plays the first seating of each book
+SIMULATED = first_of_each(
+    [
+        pytest.param(case, marks=pytest.mark.slow) if case[1].players >= 7 else case
+        for case in CASES
+    ],
+    lambda case: case[0],
+)
 
 
 @pytest.mark.parametrize("case", SIMULATED, ids=seating_id)

@@ -21,6 +21,7 @@ from arbitro.proofs.escoba import cards as E
 from arbitro.proofs.facts import FactChecker
 from arbitro.proofs.terms import Evaluator
 from tests.support.proofs import escoba, hands, model
+from tests.support.quick import first_of_each
 from tests.support.sizes import sized
 
 VARIANTS = {
@@ -30,7 +31,8 @@ VARIANTS = {
 }
 
 
-@pytest.mark.parametrize("options", [{}, {"rest_without_capturer": "dealer"}])
+# a quick run plays the default readings; CI plays the other reading too
+@pytest.mark.parametrize("options", first_of_each([{}, {"rest_without_capturer": "dealer"}]))
 def test_every_play_is_an_encoded_move(options: dict[str, Any]) -> None:
     r = escoba(**options)
     m = model("escoba-es")
@@ -91,7 +93,8 @@ def test_every_hand_score_is_the_encodings(options: dict[str, Any]) -> None:
 PILE_OPTIONS = [{}, VARIANTS, {"setenta_missing_suit": "lowest"}, {**VARIANTS, "variant_cards_double_rule": "together"}]  # fmt: skip
 
 
-@pytest.mark.parametrize("options", PILE_OPTIONS)
+# a quick run scores under the first readings; CI under each
+@pytest.mark.parametrize("options", first_of_each(PILE_OPTIONS))
 def test_the_scoring_of_any_piles_is_the_encodings(options: dict[str, Any]) -> None:
     """Random, often lopsided, shares of the pack among 2 to 4 sides: the model's score_piles and
     the encoding's categories agree for every side."""
@@ -213,3 +216,26 @@ def test_the_search_proposes_hands_the_model_accepts() -> None:
     assert found
     for hand in found.values():
         assert search.replay(r, hand) == hand.left == referee(hand)
+
+
+def test_the_unknowns_are_walked_again_after_a_fact_or_a_category_changes() -> None:
+    """`Config.unknowns` remembers its last walk; a fact or a category added or replaced since
+    must be walked again (a memo that never looked again would miss the new unknowns)."""
+    from arbitro.proofs.terms import Int, variables
+
+    cfg = scoring.config(escoba())
+
+    def fresh() -> list[str]:
+        terms = [f.term for f in cfg.facts] + list(cfg.categories.values())
+        return [v.name for v in variables(terms)]
+
+    first = cfg.unknowns()
+    assert first == fresh() and cfg.unknowns() == first
+    cfg.facts.given(Int("a new unknown") >= 0)
+    assert cfg.unknowns() == fresh() and "a new unknown" in cfg.unknowns()
+    cat = next(iter(cfg.categories))
+    cfg.categories[cat] = Int("another new unknown") + 0
+    assert cfg.unknowns() == fresh() and "another new unknown" in cfg.unknowns()
+    # the list returned is the caller's own: changing it leaves the memo alone
+    cfg.unknowns().clear()
+    assert cfg.unknowns() == fresh()
