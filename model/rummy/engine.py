@@ -422,21 +422,19 @@ _ADDS: Final[list[list[list[AddToMeld | None]]]] = []
 keyed by an int above 256 boxes the key on every lookup)."""
 
 
-def _adds(seat: int, meld: int) -> list[AddToMeld | None]:
-    """The AddToMeld by `seat` onto meld `meld` of each card, as `_discards`, but built when a
-    listing first offers it (`_add`): a row holds the few cards a meld takes, and building all
-    of them up front made thousands of actions, kept for good, that no listing offered."""
+def _adds(seat: int) -> list[list[AddToMeld | None]]:
+    """Per meld index, the AddToMeld by `seat` onto that meld of each card, as `_discards`, but
+    built when a listing first offers it (`_add`): a row holds the few cards a meld takes, and
+    building all of them up front made thousands of actions, kept for good, that no listing
+    offered. The rows of meld indices not offered yet are added by the listing."""
     rows = _ADDS
     while len(rows) <= seat:
         rows.append([])
-    row = rows[seat]
-    while len(row) <= meld:
-        row.append([None] * KINDS)
-    return row[meld]
+    return rows[seat]
 
 
 def _add(row: list[AddToMeld | None], seat: int, meld: int, c: int) -> AddToMeld:
-    """The AddToMeld of card `c` in `row` (`_adds(seat, meld)`), built on its first offer."""
+    """The AddToMeld of card `c` in `row` (`_adds(seat)[meld]`), built on its first offer."""
     got = row[c]
     if got is None:
         got = row[c] = _new(_ADD_TO_MELD, (3, seat, meld, c))
@@ -679,12 +677,12 @@ class _Moment:
             fast = plain and left >= 3
             held = sh.counts
             wilds = sh.wild_cards()
+            rows = _adds(seat)
             for i in range(len(adds)):
                 e: tuple[int, bool, tuple[int, ...]] = adds[i]
                 rank, wild_ok, ends = e
                 if rank < 0 and not wild_ok and not ends:
                     continue  # a meld that takes no card
-                row = _adds(seat, i) if i < 1024 else None
                 # a tuple, whichever cards: the loops below iterate it without an iterator
                 cards: tuple[int, ...]
                 if rank >= 0:
@@ -700,9 +698,17 @@ class _Moment:
                     cards = wilds
                 else:
                     cards = tuple([c for c in ends if held[c]])
+                if not cards:
+                    continue
+                row: list[AddToMeld | None] | None = None
+                if i < 1024:
+                    while len(rows) <= i:
+                        rows.append([None] * KINDS)
+                    row = rows[i]
                 if fast and row is not None:
                     for c in cards:
-                        out.append(_add(row, seat, i, c))
+                        got_a = row[c]  # the action built at its first offer, else now
+                        out.append(got_a if got_a is not None else _add(row, seat, i, c))
                     continue
                 for c in cards:
                     a = (
