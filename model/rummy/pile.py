@@ -58,19 +58,18 @@ from arbitro.model.rummy.melds import (
 from arbitro.model.rummy.opening import reach_ok
 from arbitro.model.rummy.red_threes import lay_out
 from arbitro.model.rummy.refusal import LISTED, STRICT, Judge, Refusal
-from arbitro.model.rummy.state import DRAW, Side, State, after_take, replaced
+from arbitro.model.rummy.state import DRAW, State, after_take, replaced
 from arbitro.model.rummy.stock import exhausted
-from arbitro.model.rummy.table import pending, put, sort_melds
+from arbitro.model.rummy.table import pending, put, with_meld_added, with_meld_grown
 from arbitro.model.rummy.tables import Tables
 
 _new: Final[Any] = tuple.__new__
-"""`Side(...)`, `Meld(...)` and `TakePile(...)` without the Python call of an interpreted
+"""`Meld(...)` and `TakePile(...)` without the Python call of an interpreted
 constructor."""
 
-_SIDE: Final = Side
 _MELD: Final = Meld
-"""`Side` and `Meld` read from finals: the compiled code looks a class named in it up in the
-module's dictionary at each use."""
+"""`Meld` read from a final: the compiled code looks a class named in it up in the module's
+dictionary at each use."""
 
 UNABLE = "take_upcard_unable_to_use"
 """The priced act of taking the pile without being able to use its top card."""
@@ -265,8 +264,12 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     if not is_natural(top):
         j.halt("pile_new_set_naturals", "the top card has no natural rank to meld with", UNABLE)
     is_frozen = frozen(t, state.pile)
-    melds = list(sd.melds)
+    melds = sd.melds
     joined = False
+    # the meld the take makes: a new one (`added`), or meld `grown_at` grown (`grown_meld`)
+    added: Meld | None = None
+    grown_at = -1
+    grown_meld: Meld | None = None
     # the fields by index: `a.use` and `a.cards` are properties of an interpreted class (the
     # cards are a tuple, `engine.well_formed`; the use is compared as it is, whatever it is)
     use: object = a[2]
@@ -304,12 +307,13 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
             grown = join_set(t, melds[i], top, a_cards)
             if isinstance(grown, str):
                 j.halt(grown, "the top card and those cards cannot join the side's set", UNABLE)
-            melds[i] = grown
+            grown_at = i
+            grown_meld = grown
         else:
             got = classify(t, tuple(sorted((*a_cards, top))))
             if isinstance(got, str):
                 j.halt(got, "those cards and the top card do not form a set", UNABLE)
-            melds.append(got)
+            added = got
         joined = bool(own) and not t.several_sets_same_rank
         used = a_cards
     elif use == "escalera":
@@ -324,7 +328,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         got = classify(t, tuple(sorted((*a_cards, top))))
         if isinstance(got, str) or got.kind != SEQ:
             j.halt("sequences", "those cards and the top card do not form an escalera", UNABLE)
-        melds.append(got)
+        added = got
         used = a_cards
     elif use == "add":
         a_meld: int = a[3]
@@ -360,7 +364,8 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         p = add_problem(t, m, top)
         if p:
             j.halt(p, "the top card cannot go onto that meld", UNABLE)
-        melds[a_meld] = _new(_MELD, (m.kind, m.key, tuple(sorted((*m.cards, top)))))
+        grown_at = a_meld
+        grown_meld = _new(_MELD, (m.kind, m.key, tuple(sorted((*m.cards, top)))))
         used = ()
     else:
         j.halt("pile_new_set_naturals", f"unknown use of the top card {use!r}")
@@ -380,10 +385,12 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         held = tuple(sorted(rest))
     else:
         new_hand = tuple(sorted((*new_hand, *rest)))
-    # one meld new or changed among sorted ones: `sort_melds`, the order `sorted` gives
-    table: tuple[Side, ...] = put(
-        state.table, side_i, _new(_SIDE, (sort_melds(melds), sd.red_threes, sd.opened))
-    )
+    # one meld new or grown among sorted ones: placed where sorting would put it
+    if added is not None:
+        table = with_meld_added(state, added)
+    else:
+        assert grown_meld is not None  # a take that lays no meld grows one
+        table = with_meld_grown(state, grown_at, grown_meld)
     hands: tuple[tuple[int, ...], ...] = put(state.hands, seat, new_hand)
     s = after_take(state, hands, table, held, t.points[top] if opening else 0)
     return lay_out(s, side_i, reds) if reds else s
