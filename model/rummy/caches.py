@@ -40,7 +40,8 @@ SUIT_MOVES: Final = 4096
 through it and keeps no cache of its own."""
 LAYS: Final = 4096
 """`laying._choose` (86.2% / 86.2%), `laying._LAID` (a rank's new sets, measured 82.5% / 83.5%
-when `_set_lays` kept them; worked out on a miss of `_LAID`, cleared when full), and
+when a function of the rank's counts kept them; worked out on a miss of `_LAID`, cleared when
+full) and the parts a miss is built of (`laying._NATS`, `laying._ENDS`, cleared when full), and
 `engine._lay` (the LayMeld actions a listing shares, kept per seat, each seat's cleared when
 full; the listing's Discard and AddToMeld actions are kept per seat and meld, a few hundred at
 most)."""

@@ -72,39 +72,97 @@ def _choose(kinds: tuple[tuple[int, int], ...], size: int) -> tuple[tuple[int, .
     return tuple(submultisets(list(kinds), size))
 
 
-def _set_lays(
-    kinds: tuple[tuple[int, int], ...],
-    wild_kinds: tuple[tuple[int, int], ...],
-    count: int,
-    lay: int,
-    lo_nat: int,
-) -> tuple[tuple[int, ...], ...]:
-    """New sets of one rank (`kinds`: (natural, copies held) of that rank, `count` of them in
-    all): `n` of its naturals (most first) and `lay - n` wilds. Worked out on a miss of `_LAID`,
-    which remembers them (no cache of its own, keyed by the tuples)."""
+def _rank_sets(sh: Shape, rank: int, lay: int, lo_nat: int) -> tuple[tuple[int, ...], ...]:
+    """New sets of `rank` from the pool of `sh`: `n` of its naturals (most first) and
+    `lay - n` of the wilds held. Worked out on a miss of `_LAID`, which remembers them; its
+    parts come from `_nat_choices` and `_wild_ends`, keyed by ints (the same naturals recur
+    with other wilds, and the same wilds with other naturals)."""
     out: list[tuple[int, ...]] = []
-    for n in range(min(lay, count), lo_nat - 1, -1):
+    count = sh.rank_count[rank]
+    for n in range(lay if lay < count else count, lo_nat - 1, -1):
         w = lay - n
+        nats = _nat_choices(sh.counts, rank * 4, n)
         if w == 0:
-            out.extend(_choose(kinds, n))
+            out.extend(nats)
             continue
-        ends = _wild_ends(_choose(wild_kinds, w))
-        for nat in _choose(kinds, n):
+        ends = _wild_ends(sh, w)
+        for nat in nats:
             for lo, hi in ends:
                 # the set in card order without sorting: its twos, its naturals, its jokers
                 out.append(lo + nat + hi if hi else lo + nat if lo else nat + hi)
     return tuple(out)
 
 
-def _wild_ends(wls: tuple[tuple[int, ...], ...]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Each sorted multiset of wilds split into the twos, which sort below every natural, and
-    the jokers, which sort above them."""
+_NATS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+"""`_nat_choices`, keyed by the counts (each capped at the size), the rank and the size; at most
+`caches.LAYS` entries, cleared when full."""
+_SUITS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+"""The suits (0 to 3) of each multiset `_nat_choices` lists, keyed as `_NATS` without the
+rank: the same few patterns of copies recur in every rank (cleared at `caches.LAYS`
+entries)."""
+
+
+def _nat_choices(counts: list[int], b: int, n: int) -> tuple[tuple[int, ...], ...]:
+    """The multisets of `n` naturals of the rank whose lowest card is `b`, from the copies held
+    (`counts`), most copies of the lowest card first (`submultisets`)."""
+    a0 = counts[b]
+    a1 = counts[b + 1]
+    a2 = counts[b + 2]
+    a3 = counts[b + 3]
+    # a count above the size chooses as the size does
+    if a0 > n:
+        a0 = n
+    if a1 > n:
+        a1 = n
+    if a2 > n:
+        a2 = n
+    if a3 > n:
+        a3 = n
+    if n >= 16:
+        kinds = [(c, counts[c]) for c in range(b, b + 4) if counts[c]]
+        return tuple(submultisets(kinds, n))
+    pattern = a0 | a1 << 4 | a2 << 8 | a3 << 12 | n << 16
+    key = pattern | b << 24
+    got = _NATS.get(key)
+    if got is None:
+        suits = _SUITS.get(pattern)
+        if suits is None:
+            ones = [(0, a0), (1, a1), (2, a2), (3, a3)]
+            suits = tuple(submultisets([k for k in ones if k[1]], n))
+            if len(_SUITS) >= caches.LAYS:
+                _SUITS.clear()
+            _SUITS[pattern] = suits
+        # the suits' cards of this rank (its lowest card `b`, the suits in order)
+        got = tuple([tuple([b + s for s in one]) for one in suits])
+        if len(_NATS) >= caches.LAYS:
+            _NATS.clear()
+        _NATS[key] = got
+    return got
+
+
+_ENDS: Final[dict[int, list[tuple[tuple[int, ...], tuple[int, ...]]]]] = {}
+"""`_wild_ends`, keyed by the wild counts (`Shape.wild_code`) and the size; at most
+`caches.LAYS` entries, cleared when full."""
+
+
+def _wild_ends(sh: Shape, w: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Each sorted multiset of `w` of the wilds held split into the twos, which sort below every
+    natural, and the jokers, which sort above them."""
+    code = sh.wild_code
+    key = code << 6 | w if code >= 0 and w < 64 else -1
+    got = _ENDS.get(key) if key >= 0 else None
+    if got is not None:
+        return got
     out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-    for wl in wls:
+    for wl in submultisets(list(sh.wild_kinds), w):
         j = 0
         while j < len(wl) and wl[j] < LOWEST_THREE:
             j += 1
         out.append((wl, ()) if j == len(wl) else (wl[:j], wl[j:]) if j else ((), wl))
+    if key >= 0:
+        if len(_ENDS) >= caches.LAYS:
+            _ENDS.clear()
+        _ENDS[key] = out
     return out
 
 
@@ -346,7 +404,7 @@ _NO_RANKS: Final[list[int]] = [0] * 13
 
 
 _LAID: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
-"""The new sets of a rank (`_set_lays`) and the new wild melds (`_choose`), keyed by one int
+"""The new sets of a rank (`_rank_sets`) and the new wild melds (`_choose`), keyed by one int
 packing what they depend on (`_set_key`; the wild counts): looked up without building and
 hashing a tuple of tuples per rank of every listing; at most `caches.LAYS` entries, cleared
 when full. (The new escaleras are read from `_seq_table`, per start: no lookup per suit.)"""
@@ -390,6 +448,10 @@ def _seq_table(smin: int, low: int) -> tuple[tuple[int, ...], ...]:
     return got
 
 
+_NO_SET_RANKS: Final[frozenset[int]] = frozenset()
+"""No rank kept from a new set (*:several-sets-same-rank)."""
+
+
 def lay_candidates(
     t: Tables,
     pool: tuple[int, ...],
@@ -415,7 +477,7 @@ def lay_candidates(
         lo_nat = 1
     several = t.several_sets_same_rank
     if several:
-        have_rank: frozenset[int] = frozenset()
+        have_rank: frozenset[int] = _NO_SET_RANKS
     elif set_ranks is None:
         have_rank = frozenset(m.key for m in melds if m.kind == SET)
     else:
@@ -425,18 +487,13 @@ def lay_candidates(
     laid = _LAID
     rank_count = sh.rank_count
     for rank in range(_LOW_RANK, _JOKER_RANK):
-        if rank_count[rank] < lo_nat or rank in have_rank:
+        if rank_count[rank] < lo_nat or (not several and rank in have_rank):
             continue
         # the rank's cards lie together in the sorted pool
         key = _set_key(counts, rank, code, lay, lo_nat)
         got = laid.get(key) if key >= 0 else None
         if got is None:
-            # (natural, copies held) of the rank, read off the counts (`_set_key` packs the
-            # same counts)
-            b = rank * 4
-            kinds = tuple([(c, counts[c]) for c in range(b, b + 4) if counts[c]])
-            wild_t = sh.wild_kinds if lo_nat < lay else ()
-            got = _set_lays(kinds, wild_t, rank_count[rank], lay, lo_nat)
+            got = _rank_sets(sh, rank, lay, lo_nat)
             if key >= 0:
                 if len(laid) >= caches.LAYS:
                     laid.clear()

@@ -210,8 +210,9 @@ def multisets(kinds: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
 
 
 def random_set_inputs(seed: int) -> list[tuple[Any, ...]]:
-    """`_set_lays` arguments: the naturals of one rank and the wilds held, with their counts;
-    the size of a new set and the fewest naturals it holds."""
+    """New-set arguments: the naturals of one rank and the wilds held, with their counts; the
+    size of a new set and the fewest naturals it holds. The same naturals recur with other
+    wilds, and the same wilds with other naturals, as in play."""
     rng = random.Random(seed)
     out: list[tuple[Any, ...]] = []
     for _ in range(400):
@@ -222,29 +223,53 @@ def random_set_inputs(seed: int) -> list[tuple[Any, ...]]:
         wild_kinds = tuple((w, rng.randrange(1, 5)) for w in wilds)
         lay = rng.randrange(2, 6)
         lo_nat = rng.randrange(1, lay + 1)
-        out.append((kinds, wild_kinds, sum(n for _, n in kinds), lay, lo_nat))
+        out.append((kinds, wild_kinds, lay, lo_nat))
+    for _ in range(200):
+        kinds, _, lay, lo_nat = out[rng.randrange(400)]
+        wild_kinds = out[rng.randrange(400)][1]
+        out.append((kinds, wild_kinds, lay, lo_nat))
     return out
 
 
+class _KeyLoss(dict[int, Any]):
+    """A memo whose keys lose the bits of `mask` (a key that does not pack all it depends on)."""
+
+    def __init__(self, mask: int) -> None:
+        super().__init__()
+        self.mask = mask
+
+    def get(self, key: int, default: Any = None) -> Any:
+        return super().get(key & ~self.mask, default)
+
+    def __setitem__(self, key: int, value: Any) -> None:
+        super().__setitem__(key & ~self.mask, value)
+
+
 def _set_lay_runs(lay: ModuleType) -> tuple[int, int]:
-    """Over random rank and wild holdings: how many new sets with wilds there are, and for how
-    many holdings `lay._set_lays` lists others (or in another order) than the multisets of
-    naturals and wilds each sorted whole, fewest wilds first."""
+    """Over random rank and wild holdings, each listed twice (the second time from the
+    memos): how many new sets with wilds there are, and for how many holdings
+    `lay._rank_sets` lists others (or in another order) than the multisets of naturals and
+    wilds each sorted whole, fewest wilds first (itertools)."""
+    t = tables(R("samba-es"))
     with_wilds = differ = 0
-    for kinds, wild_kinds, count, size, lo_nat in random_set_inputs(6):
-        want = []
-        for n in range(min(size, count), lo_nat - 1, -1):
-            for nat in multisets(list(kinds), n):
-                for wl in multisets(list(wild_kinds), size - n):
-                    want.append(tuple(sorted(nat + wl)))
-                    with_wilds += n < size
-        differ += lay._set_lays(kinds, wild_kinds, count, size, lo_nat) != tuple(want)
+    for _ in range(2):
+        for kinds, wild_kinds, size, lo_nat in random_set_inputs(6):
+            want = []
+            for n in range(min(size, sum(k for _, k in kinds)), lo_nat - 1, -1):
+                for nat in multisets(list(kinds), n):
+                    for wl in multisets(list(wild_kinds), size - n):
+                        want.append(tuple(sorted(nat + wl)))
+                        with_wilds += n < size
+            pool = tuple(sorted(c for c, k in kinds + wild_kinds for _ in range(k)))
+            sh = lay._shape(t, pool)
+            differ += lay._rank_sets(sh, kinds[0][0] >> 2, size, lo_nat) != tuple(want)
     return with_wilds, differ
 
 
 def test_new_sets_are_in_card_order() -> None:
-    """A rank's new sets, built as twos + naturals + jokers without sorting, are the multisets
-    of naturals and wilds each sorted whole, in the same order."""
+    """A rank's new sets, built as twos + naturals + jokers without sorting from the naturals'
+    and the wilds' multisets remembered apart, are the multisets of naturals and wilds each
+    sorted whole, in the same order."""
     with_wilds, differ = _set_lay_runs(laying)
     assert with_wilds > 100
     assert differ == 0
@@ -256,7 +281,34 @@ def test_new_sets_in_card_order_are_checked(
     """The comparison above can fail: jokers placed with the twos, before the naturals, leave
     the set out of card order. (Broken in a copy of the laying module run from source.)"""
     copy = source_module("arbitro.model.rummy.laying")
-    monkeypatch.setattr(copy, "_wild_ends", lambda wls: [(wl, ()) for wl in wls])
+    real = copy._wild_ends
+    monkeypatch.setattr(copy, "_wild_ends", lambda sh, w: [(lo + hi, ()) for lo, hi in real(sh, w)])
     with_wilds, differ = _set_lay_runs(copy)
     assert with_wilds > 100
     assert differ > 0
+
+
+@pytest.mark.parametrize(
+    ("memo", "mask"),
+    [
+        ("_NATS", 0x3F << 24),
+        ("_SUITS", 0xF << 12),
+        ("_SUITS", 0xF << 16),
+        ("_ENDS", 0xF << 22),
+        ("_ENDS", 0x3F),
+    ],
+)
+def test_new_set_parts_remembered_are_checked(
+    monkeypatch: pytest.MonkeyPatch,
+    source_module: Callable[[str], ModuleType],
+    memo: str,
+    mask: int,
+) -> None:
+    """The comparison above can fail: a memo of a rank's naturals' multisets whose key leaves
+    out the rank, a memo of their suits whose key leaves out the copies of the fourth suit or
+    the size, or a memo of the wilds' multisets whose key leaves out the jokers or the size,
+    hands back another holding's parts. (Broken in a copy of the laying module run from
+    source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    monkeypatch.setattr(copy, memo, _KeyLoss(mask))
+    assert _set_lay_runs(copy)[1] > 0
