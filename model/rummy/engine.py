@@ -111,7 +111,7 @@ _ACTION_TYPES = (
 
 Rule = Callable[[Tables, State, Any, Judge], State]
 
-_IN_PLAY: dict[type[Any], Rule] = {
+_IN_PLAY: Final[dict[type[Any], Rule]] = {
     Draw: draw,
     TakePile: take_pile,
     LayMeld: lay,
@@ -126,24 +126,33 @@ _IN_PLAY: dict[type[Any], Rule] = {
 """The rule of each action type in the `play` step (an Answer there is refused by `answer`)."""
 
 
+_DISCARD: Final = Discard
+_ADD_TO_MELD: Final = AddToMeld
+_LAY_MELD: Final = LayMeld
+_DRAW: Final = Draw
+_TAKE_PILE: Final = TakePile
+"""The action types the hot paths name, read from these finals: the compiled code looks a class
+named in it up in the module's dictionary at each use."""
+
+
 def transition(t: Tables, s: State, a: Action, j: Judge = STRICT) -> State:
     """The state after a well-formed action of the player to move; the judge hears the refusals."""
     step = s.step
     if step == PLAY:
         # the rule of each action type, called directly (a call through `_IN_PLAY`'s functions
         # goes through the interpreter's calling convention)
-        if type(a) is Discard:
+        if type(a) is _DISCARD:
             return discard(t, s, a, j)
-        if type(a) is AddToMeld:
+        if type(a) is _ADD_TO_MELD:
             return add(t, s, a, j)
-        if type(a) is LayMeld:
+        if type(a) is _LAY_MELD:
             return lay(t, s, a, j)
         rule = _IN_PLAY.get(type(a))
         if rule is not None:
             return rule(t, s, a, j)
-    if isinstance(a, Draw):
+    if isinstance(a, _DRAW):
         return draw(t, s, a, j)
-    if isinstance(a, TakePile):
+    if isinstance(a, _TAKE_PILE):
         return take_pile(t, s, a, j)
     if isinstance(a, Answer):
         return answer(t, s, a, j)
@@ -413,24 +422,22 @@ _ADDS: Final[list[list[list[AddToMeld | None]]]] = []
 keyed by an int above 256 boxes the key on every lookup)."""
 
 
-def _adds(seat: int, meld: int) -> list[AddToMeld | None]:
-    """The AddToMeld by `seat` onto meld `meld` of each card, as `_discards`, but built when a
-    listing first offers it (`_add`): a row holds the few cards a meld takes, and building all
-    of them up front made thousands of actions, kept for good, that no listing offered."""
+def _adds(seat: int) -> list[list[AddToMeld | None]]:
+    """Per meld index, the AddToMeld by `seat` onto that meld of each card, as `_discards`, but
+    built when a listing first offers it (`_add`): a row holds the few cards a meld takes, and
+    building all of them up front made thousands of actions, kept for good, that no listing
+    offered. The rows of meld indices not offered yet are added by the listing."""
     rows = _ADDS
     while len(rows) <= seat:
         rows.append([])
-    row = rows[seat]
-    while len(row) <= meld:
-        row.append([None] * KINDS)
-    return row[meld]
+    return rows[seat]
 
 
 def _add(row: list[AddToMeld | None], seat: int, meld: int, c: int) -> AddToMeld:
-    """The AddToMeld of card `c` in `row` (`_adds(seat, meld)`), built on its first offer."""
+    """The AddToMeld of card `c` in `row` (`_adds(seat)[meld]`), built on its first offer."""
     got = row[c]
     if got is None:
-        got = row[c] = _new(AddToMeld, (3, seat, meld, c))
+        got = row[c] = _new(_ADD_TO_MELD, (3, seat, meld, c))
     return got
 
 
@@ -526,13 +533,15 @@ class _Moment:
         opening = quick and not side.opened and not side.melds and not forced
         hand_size = len(s.hands[seat])
         for use, i, cards in fields:
-            a = _new(TakePile, (1, seat, use, i, cards))
+            a = _new(_TAKE_PILE, (1, seat, use, i, cards))
             if use == "set" and plain and hand_size - len(cards) >= 2:
                 if own is not None:
                     # (`pile.join_ok`: `join_set`'s verdict without the melds it builds)
                     if join_ok(t, own, top, cards):
                         out.append(a)
-                elif not forced and isinstance(classify(t, inserted(cards, (top,))), Meld):
+                elif not forced and wild_set(t, inserted(cards, (top,))) >= 0:
+                    # naturals of the top card's rank and at most a wild: a set or refused,
+                    # decided on its counts (`wild_set`, `classify`'s verdict)
                     out.append(a)
             elif use == "set" and opening:
                 got = classify(t, inserted(cards, (top,)))
@@ -558,7 +567,9 @@ class _Moment:
     def _freed(self) -> list[Action]:
         t, s = self.t, self.s
         got = list(freed_options(t, s))
-        laid = sorted((a for a in got if isinstance(a, LayMeld)), key=lambda a: a.cards)
+        # by their cards: the LayMelds of one seat order as their tuples (tag, seat, cards) do,
+        # compared without a key function's call per action
+        laid = sorted([a for a in got if type(a) is _LAY_MELD])
         judge = self.judge
         sd = s.table[s.seat % s.sides]
         melds = sd.melds
@@ -577,12 +588,16 @@ class _Moment:
             elif judge(b):
                 out.append(b)
         for a in got:
-            if isinstance(a, AddToMeld):
+            if type(a) is _ADD_TO_MELD:
                 if not plain:
                     if judge(a):
                         out.append(a)
-                elif add_problem(t, melds[a.meld], a.card) is None:
-                    out.append(a)
+                else:
+                    # the fields by index (`a.meld` is a property of an interpreted class)
+                    i: int = a[2]
+                    c: int = a[3]
+                    if add_problem(t, melds[i], c) is None:
+                        out.append(a)
         return out
 
     def _play(self) -> list[Action]:
@@ -662,12 +677,12 @@ class _Moment:
             fast = plain and left >= 3
             held = sh.counts
             wilds = sh.wild_cards()
+            rows = _adds(seat)
             for i in range(len(adds)):
                 e: tuple[int, bool, tuple[int, ...]] = adds[i]
                 rank, wild_ok, ends = e
                 if rank < 0 and not wild_ok and not ends:
                     continue  # a meld that takes no card
-                row = _adds(seat, i) if i < 1024 else None
                 # a tuple, whichever cards: the loops below iterate it without an iterator
                 cards: tuple[int, ...]
                 if rank >= 0:
@@ -683,9 +698,17 @@ class _Moment:
                     cards = wilds
                 else:
                     cards = tuple([c for c in ends if held[c]])
+                if not cards:
+                    continue
+                row: list[AddToMeld | None] | None = None
+                if i < 1024:
+                    while len(rows) <= i:
+                        rows.append([None] * KINDS)
+                    row = rows[i]
                 if fast and row is not None:
                     for c in cards:
-                        out.append(_add(row, seat, i, c))
+                        got_a = row[c]  # the action built at its first offer, else now
+                        out.append(got_a if got_a is not None else _add(row, seat, i, c))
                     continue
                 for c in cards:
                     a = (
@@ -868,14 +891,16 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     they are those melds with one more (a meld laid), the slots are the last ones with the new
     meld's entries put in and the merges and cleanings after it renumbered (`_slots_inserted`).
     """
-    view = side_view(t, melds)
-    got: Slots | None = view.slots
-    if got is not None:
-        return got
     prev = _PREV
     while len(prev) <= side:
         prev.append(None)
     last = prev[side] if side >= 0 else None
+    if last is not None and last[1] is melds and last[0] is t:
+        return last[2]  # the side's melds as at its last listing: no view looked up
+    view = side_view(t, melds)
+    got: Slots | None = view.slots
+    if got is not None:
+        return got
     if last is not None and last[0] is t:
         was = last[1]
         n = len(melds)

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy.actions import AddToMeld, FinishOpening, LayMeld, Merge, ReplaceWild
-from arbitro.model.rummy.cards import inserted, is_wild, remove
+from arbitro.model.rummy.cards import JOKER, LOWEST_NATURAL, inserted, is_wild, remove, without
 from arbitro.model.rummy.going_out import can_go_out, go_out_problem, go_out_problems, one_card_ok
 from arbitro.model.rummy.laying import lay_candidates
 from arbitro.model.rummy.melds import (
@@ -36,6 +36,7 @@ from arbitro.model.rummy.melds import (
     merge_problem,
     set_shape_problems,
     wild_count,
+    wild_set,
 )
 from arbitro.model.rummy.opening import minimum_of, reach_ok, reached
 from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
@@ -69,6 +70,10 @@ THREE_WILDS: Final = "three_wilds_in_canasta"
 _new: Final[Any] = tuple.__new__
 """`Meld(...)` (and an action's constructor) without the Python call of a NamedTuple's (an
 interpreted class's) constructor."""
+
+_MELD: Final = Meld
+"""`Meld` read from a final: the compiled code looks a class named in it up in the module's
+dictionary at each use."""
 
 
 def held_without(hand: tuple[int, ...], cards: tuple[int, ...], j: Judge) -> tuple[int, ...]:
@@ -171,12 +176,43 @@ def lay(t: Tables, s: State, a: LayMeld, j: Judge = STRICT) -> State:
     """The LayMeld action."""
     pool = pool_of(s)
     cards: tuple[int, ...] = a[2]  # `a.cards`, a property of an interpreted class
-    if s.step == FREED and s.freed not in cards:
-        j.refuse("clean_by_replacing_wilds", "the freed wild must be placed first")
-    rest = held_without(pool, cards, j)
-    m = lay_meld(t, s, cards, rest, j)
+    if j is LISTED:
+        # listed as legal: the cards are sorted and held, and they form the meld the listing
+        # accepted; only that meld is to be built
+        rest = without(pool, cards)
+        m = listed_meld(t, cards)
+    else:
+        if s.step == FREED and s.freed not in cards:
+            j.refuse("clean_by_replacing_wilds", "the freed wild must be placed first")
+        rest = held_without(pool, cards, j)
+        m = lay_meld(t, s, cards, rest, j)
     s2 = after_meld(s, with_hand(s, rest), with_meld_added(s, m))
     return settle(t, s2, j)
+
+
+def listed_meld(t: Tables, cards: tuple[int, ...]) -> Meld:
+    """The meld `lay_meld` makes of sorted cards that it accepts (a lay listed as legal), built
+    without `classify`'s memo lookup, which hashes the cards: naturals of one rank are a set of
+    that rank, naturals of several an escalera of their suit (the only melds of naturals alone
+    that `classify` makes), a set with wilds is decided on its counts (`wild_set`); the rest (wild
+    melds, black threes) by `classify`."""
+    lo = cards[0]
+    hi = cards[-1]
+    got: Meld
+    if lo >= LOWEST_NATURAL and hi < JOKER:
+        if lo >> 2 == hi >> 2:
+            got = _new(_MELD, (SET, lo >> 2, cards))
+        else:
+            got = _new(_MELD, (SEQ, lo & 3, cards))
+        return got
+    r = wild_set(t, cards)
+    if r >= 0:
+        got = _new(_MELD, (SET, r, cards))
+        return got
+    m = classify(t, cards)
+    if isinstance(m, str):
+        raise MalformedInput(f"not a meld: {cards!r}")  # never for a listed lay
+    return m
 
 
 def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
@@ -205,7 +241,7 @@ def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
         j.stop()
     # the meld's fields by index (a generic attribute lookup each, by name)
     cards: tuple[int, ...] = m[2]
-    grown: Meld = _new(Meld, (m[0], m[1], inserted(cards, (card,))))
+    grown: Meld = _new(_MELD, (m[0], m[1], inserted(cards, (card,))))
     s2 = after_meld(s, with_hand(s, hand), with_meld_grown(s, i, grown))
     return settle(t, s2, j)
 

@@ -41,6 +41,7 @@ from arbitro.model.rummy.cards import (
     is_red_three,
     is_wild,
     remove,
+    without,
 )
 from arbitro.model.rummy.going_out import dead_end
 from arbitro.model.rummy.melds import (
@@ -59,12 +60,17 @@ from arbitro.model.rummy.red_threes import lay_out
 from arbitro.model.rummy.refusal import LISTED, STRICT, Judge, Refusal
 from arbitro.model.rummy.state import DRAW, Side, State, after_take, replaced
 from arbitro.model.rummy.stock import exhausted
-from arbitro.model.rummy.table import pending
+from arbitro.model.rummy.table import pending, put, sort_melds
 from arbitro.model.rummy.tables import Tables
 
 _new: Final[Any] = tuple.__new__
 """`Side(...)`, `Meld(...)` and `TakePile(...)` without the Python call of an interpreted
 constructor."""
+
+_SIDE: Final = Side
+_MELD: Final = Meld
+"""`Side` and `Meld` read from finals: the compiled code looks a class named in it up in the
+module's dictionary at each use."""
 
 UNABLE = "take_upcard_unable_to_use"
 """The priced act of taking the pile without being able to use its top card."""
@@ -354,7 +360,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         p = add_problem(t, m, top)
         if p:
             j.halt(p, "the top card cannot go onto that meld", UNABLE)
-        melds[a_meld] = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, top)))))
+        melds[a_meld] = _new(_MELD, (m.kind, m.key, tuple(sorted((*m.cards, top)))))
         used = ()
     else:
         j.halt("pile_new_set_naturals", f"unknown use of the top card {use!r}")
@@ -366,20 +372,19 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     if RED_THREES[0] in rest or RED_THREES[1] in rest:
         reds = [c for c in rest if is_red_three(c)]
         rest = tuple(c for c in rest if not is_red_three(c))
-    new_hand = remove(hand, used)
+    # a listed take shows sorted cards it holds: one walk of the two tuples
+    new_hand = without(hand, used) if j is LISTED else remove(hand, used)
     held: tuple[int, ...] = ()
     opening = not sd.opened
     if opening and t.pile_rest_after_opening:
         held = tuple(sorted(rest))
     else:
         new_hand = tuple(sorted((*new_hand, *rest)))
-    melds.sort()
-    table = (
-        *state.table[:side_i],
-        _new(Side, (tuple(melds), sd.red_threes, sd.opened)),
-        *state.table[side_i + 1 :],
+    # one meld new or changed among sorted ones: `sort_melds`, the order `sorted` gives
+    table: tuple[Side, ...] = put(
+        state.table, side_i, _new(_SIDE, (sort_melds(melds), sd.red_threes, sd.opened))
     )
-    hands = (*state.hands[:seat], new_hand, *state.hands[seat + 1 :])
+    hands: tuple[tuple[int, ...], ...] = put(state.hands, seat, new_hand)
     s = after_take(state, hands, table, held, t.points[top] if opening else 0)
     return lay_out(s, side_i, reds) if reds else s
 

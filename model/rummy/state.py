@@ -89,7 +89,7 @@ class State(NamedTuple):
         return self.seat
 
 
-_INDEX = {name: i for i, name in enumerate(State._fields)}
+_INDEX: Final = {name: i for i, name in enumerate(State._fields)}
 
 
 _new: Final[Any] = tuple.__new__
@@ -104,9 +104,11 @@ def replaced(state: State, **changes: Any) -> State:
     """`state._replace(**changes)` without its generic machinery (the engine builds a state or
     two per action); an unknown field name raises KeyError."""
     fields = list(state)
+    index = _INDEX
     for name, value in changes.items():
-        fields[_INDEX[name]] = value
-    return tuple.__new__(State, fields)
+        fields[index[name]] = value
+    got: State = _new(_STATE, fields)
+    return got
 
 
 HANDS: Final = _INDEX["hands"]

@@ -16,6 +16,10 @@ from arbitro.model.rummy.tables import Tables
 _new: Final[Any] = tuple.__new__
 """`Side(...)` without the Python call of a NamedTuple's constructor."""
 
+_SIDE: Final = Side
+"""`Side` read from a final: the compiled code looks a class named in it up in the module's
+dictionary at each use."""
+
 
 class SideView:
     """What is worked out once per table position of a side (its melds tuple, which stays the
@@ -181,7 +185,7 @@ def with_meld_grown(state: State, i: int, grown: Meld) -> tuple[Side, ...]:
         ordered = sort_melds(ms)
     else:
         ordered = tuple(ms)
-    got: tuple[Side, ...] = put(state.table, k, _new(Side, (ordered, sd[1], sd[2])))
+    got: tuple[Side, ...] = put(state.table, k, _new(_SIDE, (ordered, sd[1], sd[2])))
     return got
 
 
@@ -195,7 +199,7 @@ def with_meld_added(state: State, m: Meld) -> tuple[Side, ...]:
     while at > 0 and _before(m, melds[at - 1]):
         at -= 1
     ordered = (*melds[:at], m, *melds[at:])
-    got: tuple[Side, ...] = put(state.table, k, _new(Side, (ordered, sd[1], sd[2])))
+    got: tuple[Side, ...] = put(state.table, k, _new(_SIDE, (ordered, sd[1], sd[2])))
     return got
 
 

@@ -86,15 +86,30 @@ class Config:
     escobas: IntTerm
     facts: Facts = field(default_factory=Facts)
     categories: dict[str, IntTerm] = field(default_factory=dict)
+    _unknowns: tuple[tuple[Any, ...], list[str]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    """The terms `unknowns` last walked and what it found (a refinement run asks once per hand
+    of the same configuration, and walking every term is most of that ask's cost)."""
 
     @property
     def score(self) -> IntTerm:
         return total(self.categories.values())
 
     def unknowns(self) -> list[str]:
-        return [
-            v.name for v in variables([f.term for f in self.facts] + list(self.categories.values()))
-        ]
+        """The names of the unknowns the facts and the categories mention, in first-seen order;
+        walked again only when a fact or a category has been added or replaced since."""
+        terms = (*(f.term for f in self.facts), *self.categories.values())
+        got = self._unknowns
+        if (
+            got is not None
+            and len(got[0]) == len(terms)
+            and all(a is b for a, b in zip(got[0], terms, strict=True))
+        ):
+            return list(got[1])
+        names = [v.name for v in variables(terms)]
+        self._unknowns = (terms, names)
+        return list(names)
 
 
 def _beats(a: Sequence[IntTerm], b: Sequence[IntTerm]) -> BoolTerm:

@@ -216,3 +216,26 @@ def test_the_search_proposes_hands_the_model_accepts() -> None:
     assert found
     for hand in found.values():
         assert search.replay(r, hand) == hand.left == referee(hand)
+
+
+def test_the_unknowns_are_walked_again_after_a_fact_or_a_category_changes() -> None:
+    """`Config.unknowns` remembers its last walk; a fact or a category added or replaced since
+    must be walked again (a memo that never looked again would miss the new unknowns)."""
+    from arbitro.proofs.terms import Int, variables
+
+    cfg = scoring.config(escoba())
+
+    def fresh() -> list[str]:
+        terms = [f.term for f in cfg.facts] + list(cfg.categories.values())
+        return [v.name for v in variables(terms)]
+
+    first = cfg.unknowns()
+    assert first == fresh() and cfg.unknowns() == first
+    cfg.facts.given(Int("a new unknown") >= 0)
+    assert cfg.unknowns() == fresh() and "a new unknown" in cfg.unknowns()
+    cat = next(iter(cfg.categories))
+    cfg.categories[cat] = Int("another new unknown") + 0
+    assert cfg.unknowns() == fresh() and "another new unknown" in cfg.unknowns()
+    # the list returned is the caller's own: changing it leaves the memo alone
+    cfg.unknowns().clear()
+    assert cfg.unknowns() == fresh()

@@ -1369,6 +1369,18 @@ def test_placed_bound_is_checked(
     assert _bound_runs(copy, "canasta-es")[2] > 0
 
 
+def test_pile_new_sets_decided_on_counts_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The pile takes of an opened side starting a new set are decided on the set's counts
+    (`melds.wild_set`, `classify`'s verdict); `_pile_takes` compares the listing with playing
+    every take, and that comparison fails for a verdict that refuses every such set. (Broken
+    in a copy of the engine module run from source.)"""
+    copy = source_module("arbitro.model.rummy.engine")
+    monkeypatch.setattr(copy, "wild_set", lambda t, cards: -1)
+    assert _pile_takes(copy, "samba-en")[2] > 0
+
+
 def _overflow_runs(m: ModuleType, book: str) -> tuple[int, int, int]:
     """Over the hands met in random play of `book`, random part-hands of them and their part
     of one rank or two with their wild cards (which the side's melds often place whole),
