@@ -351,7 +351,9 @@ def _added_out(
     card left, if any, is the going-out discard, and the side then meets the requirements.
 
     Naturals go first, then wilds (so a set's wild limits see its naturals); a card no meld takes
-    waits for the next pass (an escalera may take it once its neighbour is in)."""
+    waits for the next pass (an escalera may take it once its neighbour is in). The naturals of
+    a rank that nothing takes then start a set with wilds (`_lay_with_wilds`: a `LayMeld` of
+    set_lay cards that `classify` accepts) before the wilds go on."""
     spare = lost[0] if lost else -1
     todo = [c for c in hand if not is_wild(c)] + [c for c in hand if is_wild(c)]
     if spare >= 0:
@@ -371,6 +373,48 @@ def _added_out(
             by_suit.setdefault(m.key, []).append(i)
         elif m.kind == WILDS:
             for_wild.append(i)
+    if todo and is_wild(todo[-1]) and t.set_lay > 1:
+        # the wilds wait while the naturals go on; the naturals of a rank left over start a
+        # set with them (`_lay_with_wilds`), and every card left goes on after that
+        k = len(todo)
+        while k and is_wild(todo[k - 1]):
+            k -= 1
+        wild = todo[k:]
+        todo = _added(t, todo[:k], ms, by_rank, by_suit, for_wild)
+        if todo:
+            start = len(ms)
+            _lay_with_wilds(t, todo, wild, ms)
+            for i in range(start, len(ms)):
+                by_rank.setdefault(ms[i].key, []).append(i)
+                for_wild.append(i)
+        todo += wild
+    todo = _added(t, todo, ms, by_rank, by_suit, for_wild)
+    blacks = tuple([c for c in todo if c in BLACK_THREES])
+    if blacks and t.black_threes_meld != "never":
+        # the black threes left go out together in one meld, laid last (*:black-threes-meld)
+        got = classify(t, blacks)
+        if isinstance(got, Meld) and got.kind == BLACK3:
+            todo = [c for c in todo if c not in BLACK_THREES]
+    left = len(todo) + (spare >= 0)
+    if left > 1 or (left and mode == "forbidden") or (not left and mode == "required"):
+        return False
+    done, clean, dirty = going_out_counts(t, tuple(ms))
+    if done < nd.completed or clean < nd.clean or dirty < nd.dirty:
+        return False
+    return not (nd.wait and min(clean, nd.clean_start) < nd.clean)
+
+
+def _added(
+    t: Tables,
+    todo: list[int],
+    ms: list[Meld],
+    by_rank: dict[int, list[int]],
+    by_suit: dict[int, list[int]],
+    for_wild: list[int],
+) -> list[int]:
+    """The cards of `todo` that single `AddToMeld` steps onto `ms` (grown in place) leave over
+    (for `_added_out`): a card no meld takes waits for the next pass (an escalera may take it
+    once its neighbour is in); `by_rank`, `by_suit` and `for_wild` say where a card may go."""
     while todo:
         waiting: list[int] = []
         for c in todo:
@@ -385,19 +429,35 @@ def _added_out(
         if len(waiting) == len(todo):
             break
         todo = waiting
-    blacks = tuple([c for c in todo if c in BLACK_THREES])
-    if blacks and t.black_threes_meld != "never":
-        # the black threes left go out together in one meld, laid last (*:black-threes-meld)
-        got = classify(t, blacks)
-        if isinstance(got, Meld) and got.kind == BLACK3:
-            todo = [c for c in todo if c not in BLACK_THREES]
-    left = len(todo) + (spare >= 0)
-    if left > 1 or (left and mode == "forbidden") or (not left and mode == "required"):
-        return False
-    done, clean, dirty = going_out_counts(t, tuple(ms))
-    if done < nd.completed or clean < nd.clean or dirty < nd.dirty:
-        return False
-    return not (nd.wait and min(clean, nd.clean_start) < nd.clean)
+    return todo
+
+
+def _lay_with_wilds(t: Tables, todo: list[int], wild: list[int], ms: list[Meld]) -> None:
+    """Lay new sets onto `ms` (for `_added_out`), taking their cards out of `todo` and `wild`:
+    per rank, the naturals of `todo` (fewer than set_lay, the ranks with most first) with the
+    wilds that make set_lay cards, where `classify` accepts the set and the side may start one
+    of that rank (*:several-sets-same-rank)."""
+    lay = t.set_lay
+    ranks: dict[int, list[int]] = {}
+    for c in todo:
+        if LOWEST_NATURAL <= c < JOKER:
+            got = ranks.get(c >> 2)
+            if got is None:
+                ranks[c >> 2] = [c]
+            else:
+                got.append(c)
+    several = t.several_sets_same_rank
+    have = [] if several else [m.key for m in ms if m.kind == SET]
+    for cs in sorted(ranks.values(), key=len, reverse=True):
+        need = lay - len(cs)
+        if need <= 0 or need > len(wild) or cs[0] >> 2 in have:
+            continue
+        m = classify(t, tuple(sorted((*cs, *wild[:need]))))
+        if isinstance(m, Meld) and m.kind == SET:
+            ms.append(m)
+            for c in cs:
+                todo.remove(c)
+            del wild[:need]
 
 
 def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
