@@ -412,18 +412,39 @@ when full. (The new escaleras are read from `_seq_table`, per start: no lookup p
 
 def _set_key(counts: list[int], rank: int, wild_code: int, lay: int, lo_nat: int) -> int:
     """The `_LAID` key of `rank`'s new sets (even and not negative, apart from the wild melds'
-    negative keys), or -1 when a count does not fit its 4 bits."""
+    negative keys), or -1 when a count does not fit its 4 bits. A count above `lay` is keyed
+    as `lay`: a new set takes at most `lay` copies of a card, and as many naturals in all as the
+    capped counts add up to while they stay below `lay` (`wild_code` is capped the same way by
+    the caller, `_capped_code`)."""
     b = rank * 4
     a0 = counts[b]
     a1 = counts[b + 1]
     a2 = counts[b + 2]
     a3 = counts[b + 3]
+    if a0 > lay:
+        a0 = lay
+    if a1 > lay:
+        a1 = lay
+    if a2 > lay:
+        a2 = lay
+    if a3 > lay:
+        a3 = lay
     if wild_code < 0 or a0 > 15 or a1 > 15 or a2 > 15 or a3 > 15 or lay > 63 or lo_nat > 63:
         return -1
     return (
         (a0 | a1 << 4 | a2 << 8 | a3 << 12 | rank << 16 | lay << 20 | lo_nat << 26) << 21
         | wild_code
     ) << 1
+
+
+def _capped_code(code: int, most: int) -> int:
+    """`Shape.wild_code` with each kind's count capped at `most` (the wilds a new set takes at
+    most): the new sets of a rank are the same for a kind held more often."""
+    out = 0
+    for shift in range(0, 20, 4):
+        n = code >> shift & 15
+        out |= (n if n < most else most) << shift
+    return out
 
 
 _SEQS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
@@ -483,6 +504,8 @@ def lay_candidates(
     else:
         have_rank = set_ranks
     code = sh.wild_code if lo_nat < lay else 0
+    if code > 0:
+        code = _capped_code(code, lay - lo_nat)
     counts = sh.counts
     laid = _LAID
     rank_count = sh.rank_count
