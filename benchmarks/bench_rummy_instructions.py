@@ -17,8 +17,14 @@ inclusive cost of their entry points, `CPyPy_engine___legal_actions` and `CPyPy_
 read with `callgrind_annotate`), per action. An engine running from source has no such entry
 points; its row says so.
 
-Usage: uv run python benchmarks/bench_rummy_instructions.py [--baseline REV] [--hands N] [BOOK ...]
-Needs valgrind. Slow: about three minutes for the default 3 hands of the four books, both engines
+Each book is played in a worker process of its own (`--one-process` plays them all in one, one
+after another, as this script did before): in one process, every full collection of the cyclic
+garbage collector that falls within a book's hands also walks what the books before it left in
+the engine's caches, so a book's count depended on the books played before it.
+
+Usage: uv run python benchmarks/bench_rummy_instructions.py [--baseline REV] [--hands N]
+[--one-process] [BOOK ...]
+Needs valgrind. Slow: about five minutes for the default 3 hands of the four books, both engines
 under callgrind. The README's table of measurements holds the ratios last measured.
 """
 
@@ -147,16 +153,43 @@ def main() -> None:
     ap.add_argument("books", nargs="*", default=list(BOOKS))
     ap.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
     ap.add_argument("--hands", type=int, default=3, help="hands per book")
+    ap.add_argument(
+        "--one-process",
+        action="store_true",
+        help="play every book in one worker process, one after another (by default each book "
+        "has a process of its own)",
+    )
     args = ap.parse_args()
+    # by default each book is played in a process of its own, so that its count does not depend
+    # on the books played before it: in one process, the objects an earlier book leaves in the
+    # engine's caches are walked by every full collection of the cyclic collector that falls in
+    # a later book's hands (thousands of instructions an action, by where collections fall)
+    groups = [args.books] if args.one_process else [[b] for b in args.books]
     with tempfile.TemporaryDirectory() as tmp:
-        base_dir, this_dir = Path(tmp, "base-cg"), Path(tmp, "this-cg")
-        base_dir.mkdir()
-        this_dir.mkdir()
-        base_ir, base_n, base_engine, base_eng = count(
-            extract(args.baseline, Path(tmp, "base")), args.books, args.hands, base_dir
-        )
-        this_ir, this_n, this_engine, this_eng = count(ROOT, args.books, args.hands, this_dir)
-    print(f"baseline {args.baseline} against this checkout: {args.hands} hands per book, callgrind")
+        base_path = extract(args.baseline, Path(tmp, "base"))
+        base_ir: list[int] = []
+        base_n: list[int] = []
+        base_eng: list[int | None] = []
+        this_ir: list[int] = []
+        this_n: list[int] = []
+        this_eng: list[int | None] = []
+        for k, books in enumerate(groups):
+            base_dir, this_dir = Path(tmp, f"base-cg{k}"), Path(tmp, f"this-cg{k}")
+            base_dir.mkdir()
+            this_dir.mkdir()
+            ir, n, base_engine, eng = count(base_path, books, args.hands, base_dir)
+            base_ir += ir
+            base_n += n
+            base_eng += eng
+            ir, n, this_engine, eng = count(ROOT, books, args.hands, this_dir)
+            this_ir += ir
+            this_n += n
+            this_eng += eng
+    how = "all books in one process" if args.one_process else "each book in its own process"
+    print(
+        f"baseline {args.baseline} against this checkout: {args.hands} hands per book, "
+        f"callgrind, {how}"
+    )
     print(f"baseline: {base_engine}; this checkout: {this_engine}")
     print(
         f"{'rulebook':<12}{'baseline Ir/act':>16}{'this Ir/act':>13}{'ratio/hand':>12}"
