@@ -919,6 +919,10 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
                 if i >= 0 and was[i][0] == melds[i][0] and was[i][1] == melds[i][1]:
                     got = _slots_after(t, melds, i, last.slots)
                     last.clean += clean_done(t, melds[i]) - clean_done(t, was[i])
+                    # the meld replaced is off the table: its entry is let go (with it the
+                    # meld), not kept alive for the cyclic collector to walk until the
+                    # dictionary fills
+                    t.per_meld.pop(id(was[i]), None)
             elif n_was + 1 == n:
                 # a meld laid: the others are the same objects, those after it one place on
                 i = 0
