@@ -520,13 +520,31 @@ def take_pile(t: Tables, s: State, a: TakePile, j: Judge = STRICT) -> State:
 def can_take(t: Tables, s: State) -> bool:
     """Whether the player to move may take the pile (some candidate is not refused)."""
     seat = s.seat
-    for f in candidate_fields(t, s):
+    fields = candidate_fields(t, s)
+    sd = s.table[seat % s.sides]
+    if sd.opened:
+        # the top card onto a meld of a side that has opened (`candidate_fields` kept only the
+        # melds it joins, on a pile neither frozen nor closed to additions): `take` refuses it
+        # only by the kind of meld, and `take_to_open` has no pending opening to judge after it
+        for use, i, _ in fields:
+            if use == "add" and takes_onto(t, sd.melds[i]):
+                return True
+    for f in fields:
         try:
             take_to_open(t, s, _new(TakePile, (1, seat, *f)))
         except Refusal:
             continue
         return True
     return False
+
+
+def takes_onto(t: Tables, m: Meld) -> bool:
+    """Whether the top card put onto the side's meld `m` takes the pile, as far as the kind of
+    meld goes (`take`'s clauses for an addition: *:pile-to-own-set, *:pile-to-completed-set,
+    *:pile-to-own-sequence)."""
+    if m.kind == SET:
+        return t.pile_to_own_set and (len(m.cards) < t.completed or t.pile_to_completed_set)
+    return m.kind == SEQ and t.pile_to_own_sequence
 
 
 def _holds(hand: tuple[int, ...], cards: tuple[int, ...]) -> bool:
