@@ -460,10 +460,14 @@ def _lay(seat: int, cards: tuple[int, ...]) -> LayMeld:
     return got
 
 
+_UNSET: Final = -(1 << 40)
+"""`_Moment.short` not worked out yet (no minimum or card points come near it)."""
+
+
 class _Moment:
     """One state's legal actions, worked out in canonical order (see the module's docstring)."""
 
-    __slots__ = ("quick", "reached", "s", "t")
+    __slots__ = ("quick", "reached", "s", "short", "t")
 
     def __init__(
         self, t: Tables, s: State, reached: dict[Action, State], quick: bool = True
@@ -473,6 +477,9 @@ class _Moment:
         self.reached = reached
         self.quick = quick
         """False: every candidate is played through its rule (the tests compare the two)."""
+        self.short = _UNSET
+        """What the side's melds lack of the opening minimum (`_reaches`), worked out at its
+        first call."""
 
     def judge(self, a: Action) -> bool:
         """Play a candidate through its rule: legal or not, the state kept when legal."""
@@ -836,18 +843,38 @@ class _Moment:
     def _reaches(self, rest: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
         """Whether, with `melds` on the table and `rest` in hand, the pending opening can still
         reach its minimum keeping two cards (`opening.reach_ok`'s first test: True here means
-        legal; False leaves the judging to the rule)."""
+        legal; False leaves the judging to the rule). `melds` are the side's melds with one
+        grown or one more at the end: the points of the side's melds and the minimum are
+        worked out once per moment (`short`), and only the melds that are not the side's own
+        objects are counted here."""
         t, s = self.t, self.s
         pts = t.points
-        got = 0
-        for m in melds:
-            # loops, not a generator (an object of the compiled code per call)
+        own: tuple[Meld, ...] = s.table[s.seat % s.sides][0]
+        short = self.short
+        if short == _UNSET:
+            got = 0
+            for m in own:
+                # loops, not a generator (an object of the compiled code per call)
+                for c in m.cards:
+                    got += pts[c]
+            if not t.pile_top_counts_for_opening:
+                got -= s.top_points
+            short = self.short = minimum_of(t, s) - got
+        n = len(own)
+        for k in range(len(melds)):
+            m = melds[k]
+            if k < n:
+                old = own[k]
+                if m is old:
+                    continue
+                for c in old.cards:
+                    short += pts[c]
             for c in m.cards:
-                got += pts[c]
-        if not t.pile_top_counts_for_opening:
-            got -= s.top_points
-        need = minimum_of(t, s) - got
-        return reaches(t, rest, melds, need, max(0, 2 - len(s.held)))
+                short -= pts[c]
+        for k in range(len(melds), n):
+            for c in own[k].cards:
+                short += pts[c]
+        return reaches(t, rest, melds, short, max(0, 2 - len(s.held)))
 
 
 def _wild_fits(takes: tuple[Any, ...], n: int) -> list[bool]:

@@ -27,7 +27,7 @@ from arbitro.model.rummy.arrange import (
     Need,
     by_cards,
     by_count,
-    lost_cards,
+    lost_cards_by,
     overflow,
     places_all,
     run_cover,
@@ -234,22 +234,25 @@ def can_go_out(t: Tables, state: State) -> bool:
         if not_opened and cur + sum(pts[c] for c in hand) < minimum:
             return False
         return places_all(t, hand, sd.melds, nd)
-    # cheap necessary conditions first: enough cards to finish the canastas needed, at most one
-    # card (the discard) that nothing could take (the test that settles most hands, so it
-    # comes before the count of naturals), enough naturals of one rank or suit for each canasta
+    # cheap necessary conditions first: at most one card (the discard) that nothing could take
+    # (the test that settles most hands, so it comes before the count of naturals, and before
+    # the side's `SideFacts`: it reads only the fields `SideView.homes` works out), enough
+    # cards to finish the canastas needed, enough naturals of one rank or suit for each canasta
     view = side_view(t, sd.melds)
     if nd.wait and min(view.clean(t), state.clean_start) < nd.clean:
+        return False
+    if view.takes < 0:
+        view.homes(t)
+    got = lost_cards_by(t, hand, view.takes, view.seq_bits, view.freeable, mode != "forbidden")
+    if got is None:
+        return False
+    lost = got
+    if len(lost) > 1 or (lost and mode == "forbidden"):
         return False
     f = view.facts(t)
     done, clean, dirty = f.done, f.clean, f.dirty
     more = by_count(f, len(hand), t.completed)
     if done + more < nd.completed or clean + more < nd.clean or dirty + more < nd.dirty:
-        return False
-    got = lost_cards(t, hand, f, mode != "forbidden")
-    if got is None:
-        return False
-    lost = got
-    if len(lost) > 1 or (lost and mode == "forbidden"):
         return False
     # naturals the sets of their rank cannot all take count with them
     over = len(lost) + overflow(t, hand, sd.melds, f)
@@ -289,55 +292,75 @@ def two_homeless(t: Tables, hand: tuple[int, ...], view: SideView) -> bool:
     """Whether `arrange.lost_cards` lists two cards or more of the sorted `hand` against the
     side of `view` (cards no arrangement could place: then no sequence of actions empties the
     hand, a discard taking one of them at most), worked out from the side's `SideView.homes`
-    without its `SideFacts`: the same tests, card by card, a rank's naturals together."""
+    without its `SideFacts`: the same tests, card by card, a rank's naturals together.
+
+    One pass over the sorted hand: the twos lead it and the jokers end it (the wilds counted
+    first, for the sets' tests), then the threes, then the naturals rank by rank. A natural
+    that no set could take waits for the escaleras' test as its escalera position (bit), seen
+    once or more (`once`, `twice`): two such positions not covered, or one held twice, are two
+    cards with no home."""
     if view.takes < 0:
         view.homes(t)
     takes = view.takes
     seq_bit = t.seq_bit
-    wilds = blacks = bits = 0
-    for c in hand:
-        if c < LOWEST_THREE or c == JOKER:
-            wilds += 1
-        elif c >= LOWEST_NATURAL:
-            bits |= seq_bit[c]
-        elif c == THREE * 4 + CLUBS or c == THREE * 4 + SPADES:
-            blacks += 1
-    covered = run_cover(bits, t.sequence_min, view.seq_bits) if t.sequences else 0
-    w_all = wilds + view.freeable
-    start_min = t.set_start_min_naturals
     set_min = t.set_min
-    lost = 0
     n = len(hand)
     i = 0
-    while i < n:
-        c = hand[i]
-        if LOWEST_NATURAL <= c < JOKER:
-            # the naturals of a rank lie together in a sorted hand
-            rank = c >> 2
-            j = i + 1
-            while j < n and hand[j] >> 2 == rank:
-                j += 1
-            a = j - i
-            if not (takes >> rank & 1 or (a >= start_min and a + w_all >= set_min)):
-                for k in range(i, j):
-                    if not covered & seq_bit[hand[k]]:
-                        lost += 1
-                if lost > 1:
-                    return True
-            i = j
-            continue
-        if LOWEST_THREE <= c < LOWEST_NATURAL:
-            if c == THREE * 4 + CLUBS or c == THREE * 4 + SPADES:
-                wild_ok = w_all if t.black_three_meld_wilds else 0
-                homeless = t.black_threes_meld == "never" or blacks + wild_ok < set_min
-            else:
-                homeless = True  # a red three: no meld takes it
-            if homeless:
-                lost += 1
-                if lost > 1:
-                    return True
+    while i < n and hand[i] < LOWEST_THREE:
         i += 1
-    return False
+    e = n
+    while e > i and hand[e - 1] == JOKER:
+        e -= 1
+    w_all = i + (n - e) + view.freeable
+    lost = 0
+    blacks = 0
+    while i < e and hand[i] < LOWEST_NATURAL:
+        c = hand[i]
+        if c == THREE * 4 + CLUBS or c == THREE * 4 + SPADES:
+            blacks += 1
+        else:
+            lost += 1  # a red three: no meld takes it
+        i += 1
+    if blacks:
+        wild_ok = w_all if t.black_three_meld_wilds else 0
+        if t.black_threes_meld == "never" or blacks + wild_ok < set_min:
+            lost += blacks
+    if lost > 1:
+        return True
+    start_min = t.set_start_min_naturals
+    bits = once = twice = 0
+    while i < e:
+        # the naturals of a rank lie together in a sorted hand
+        rank = hand[i] >> 2
+        j = i + 1
+        while j < e and hand[j] >> 2 == rank:
+            j += 1
+        a = j - i
+        if takes >> rank & 1 or (a >= start_min and a + w_all >= set_min):
+            for k in range(i, j):
+                bits |= seq_bit[hand[k]]
+        else:
+            for k in range(i, j):
+                b = seq_bit[hand[k]]
+                if b:
+                    bits |= b
+                    twice |= once & b
+                    once |= b
+                else:
+                    # no escalera position: no escalera takes it either
+                    lost += 1
+                    if lost > 1:
+                        return True
+        i = j
+    if not once:
+        return False
+    covered = run_cover(bits, t.sequence_min, view.seq_bits) if t.sequences else 0
+    if twice & ~covered:
+        return True
+    left = once & ~covered
+    if not left:
+        return False
+    return bool(left & (left - 1)) or lost > 0
 
 
 def _added_out(
@@ -354,12 +377,62 @@ def _added_out(
     waits for the next pass (an escalera may take it once its neighbour is in). The naturals of
     a rank that nothing takes then start a set with wilds (`_lay_with_wilds`: a `LayMeld` of
     set_lay cards that `classify` accepts) before the wilds go on."""
+    if _added_out_by(t, hand, melds, nd, mode, lost, False):
+        return True
+    # the escaleras first, where a natural both a new set and a new escalera could take is held
+    # (else the two orders lay the same melds)
+    return _contested(t, hand) and _added_out_by(t, hand, melds, nd, mode, lost, True)
+
+
+def _contested(t: Tables, hand: tuple[int, ...]) -> bool:
+    """Whether a natural of the sorted `hand` is both of a rank with set_lay naturals held and
+    at a position of its suit that a run of sequence_min held positions covers (`run_cover`):
+    a card `_lay_naturals` may put in a new set or a new escalera."""
+    if not t.sequences:
+        return False
+    lay = t.set_lay
+    seq_bit = t.seq_bit
+    bits = 0
+    for c in hand:
+        bits |= seq_bit[c]
+    covered = run_cover(bits, t.sequence_min, 0)
+    if not covered:
+        return False
+    n = len(hand)
+    i = 0
+    while i < n:
+        c = hand[i]
+        j = i + 1
+        while j < n and hand[j] >> 2 == c >> 2:
+            j += 1
+        if j - i >= lay and LOWEST_NATURAL <= c < JOKER:
+            for k in range(i, j):
+                if covered & seq_bit[hand[k]]:
+                    return True
+        i = j
+    return False
+
+
+def _added_out_by(
+    t: Tables,
+    hand: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    nd: Need,
+    mode: str,
+    lost: list[int],
+    runs_first: bool,
+) -> bool:
+    """`_added_out` with the new melds of naturals laid sets first, or escaleras first
+    (`_lay_naturals`)."""
     spare = lost[0] if lost else -1
     todo = [c for c in hand if not is_wild(c)] + [c for c in hand if is_wild(c)]
     if spare >= 0:
         todo.remove(spare)
     ms = list(melds)
-    _lay_naturals(t, todo, ms)
+    if runs_first:
+        _lay_naturals(t, todo, ms, True)
+    else:
+        _lay_naturals(t, todo, ms)
     # where a card may go: a natural onto a set of its rank or an escalera of its suit, a wild
     # onto a set or a wild meld
     by_rank: dict[int, list[int]] = {}
@@ -460,10 +533,14 @@ def _lay_with_wilds(t: Tables, todo: list[int], wild: list[int], ms: list[Meld])
             del wild[:need]
 
 
-def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
+def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld], runs_first: bool = False) -> None:
     """Lay new melds of naturals from `todo` onto `ms` (for `_added_out`), taking their cards
-    out of `todo`: per rank, set_lay naturals where the side may start a set of that rank; then
-    per suit, sequence_min naturals at consecutive escalera positions."""
+    out of `todo`: per rank, set_lay naturals where the side may start a set of that rank; per
+    suit, sequence_min naturals at consecutive escalera positions (`_lay_runs`); the sets
+    first, or with `runs_first` the escaleras first (a natural both could take goes where the
+    first of them puts it)."""
+    if runs_first:
+        _lay_runs(t, todo, ms)
     lay = t.set_lay
     nat_rank = t.nat_rank
     ranks: dict[int, list[int]] = {}
@@ -485,6 +562,13 @@ def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
             ms.append(m)
             for c in m.cards:
                 todo.remove(c)
+    if not runs_first:
+        _lay_runs(t, todo, ms)
+
+
+def _lay_runs(t: Tables, todo: list[int], ms: list[Meld]) -> None:
+    """Lay new escaleras from `todo` onto `ms` (for `_lay_naturals`), taking their cards out of
+    `todo`: per suit, sequence_min naturals at consecutive escalera positions."""
     if not t.sequences:
         return
     smin = t.sequence_min
