@@ -673,7 +673,7 @@ class _Moment:
                         continue
                     rest = without(hand, laid)
                     grown_melds = (*melds, m)
-                    if self._reaches(rest, grown_melds):
+                    if self._reaches(rest, grown_melds, laid):
                         out.append(a)
                         continue
                     if self._stuck(rest, grown_melds):
@@ -731,7 +731,7 @@ class _Moment:
                         grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
                         rest = without(hand, (c,))
                         after = (*melds[:i], grown, *melds[i + 1 :])
-                        if self._reaches(rest, after) or (
+                        if self._reaches(rest, after, (c,)) or (
                             not self._stuck(rest, after) and self.judge(a)
                         ):
                             out.append(a)
@@ -840,40 +840,28 @@ class _Moment:
         (`opening.reach_ok`): the lay or addition is refused without playing it."""
         return two_homeless(self.t, rest, SideView(melds))
 
-    def _reaches(self, rest: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
+    def _reaches(
+        self, rest: tuple[int, ...], melds: tuple[Meld, ...], placed: tuple[int, ...]
+    ) -> bool:
         """Whether, with `melds` on the table and `rest` in hand, the pending opening can still
         reach its minimum keeping two cards (`opening.reach_ok`'s first test: True here means
-        legal; False leaves the judging to the rule). `melds` are the side's melds with one
-        grown or one more at the end: the points of the side's melds and the minimum are
-        worked out once per moment (`short`), and only the melds that are not the side's own
-        objects are counted here."""
+        legal; False leaves the judging to the rule). `melds` are the side's melds with the
+        cards `placed` laid in a new meld or added to one: the points the side's melds lack of
+        the minimum are worked out once per moment (`short`), less those of `placed` here."""
         t, s = self.t, self.s
         pts = t.points
-        own: tuple[Meld, ...] = s.table[s.seat % s.sides][0]
         short = self.short
         if short == _UNSET:
             got = 0
-            for m in own:
+            for m in s.table[s.seat % s.sides][0]:
                 # loops, not a generator (an object of the compiled code per call)
                 for c in m.cards:
                     got += pts[c]
             if not t.pile_top_counts_for_opening:
                 got -= s.top_points
             short = self.short = minimum_of(t, s) - got
-        n = len(own)
-        for k in range(len(melds)):
-            m = melds[k]
-            if k < n:
-                old = own[k]
-                if m is old:
-                    continue
-                for c in old.cards:
-                    short += pts[c]
-            for c in m.cards:
-                short -= pts[c]
-        for k in range(len(melds), n):
-            for c in own[k].cards:
-                short += pts[c]
+        for c in placed:
+            short -= pts[c]
         return reaches(t, rest, melds, short, max(0, 2 - len(s.held)))
 
 

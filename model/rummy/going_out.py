@@ -294,64 +294,65 @@ def two_homeless(t: Tables, hand: tuple[int, ...], view: SideView) -> bool:
     hand, a discard taking one of them at most), worked out from the side's `SideView.homes`
     without its `SideFacts`: the same tests, card by card, a rank's naturals together.
 
-    One pass over the sorted hand: the twos lead it and the jokers end it (the wilds counted
-    first, for the sets' tests), then the threes, then the naturals rank by rank. A natural
-    that no set could take waits for the escaleras' test as its escalera position (bit), seen
-    once or more (`once`, `twice`): two such positions not covered, or one held twice, are two
-    cards with no home."""
+    One pass over the sorted hand, each card read once: the twos lead it (counted with the
+    jokers, which end it and are counted first, before any set's test), then the threes, then
+    the naturals rank by rank. The naturals of a rank that no set could take wait for the
+    escaleras' test as escalera positions (bits) seen once or more (`once`, `twice`): two
+    such positions not covered, or one held twice, are two cards with no home."""
     if view.takes < 0:
         view.homes(t)
     takes = view.takes
     seq_bit = t.seq_bit
     set_min = t.set_min
+    start_min = t.set_start_min_naturals
     n = len(hand)
-    i = 0
-    while i < n and hand[i] < LOWEST_THREE:
-        i += 1
-    e = n
-    while e > i and hand[e - 1] == JOKER:
-        e -= 1
-    w_all = i + (n - e) + view.freeable
-    lost = 0
-    blacks = 0
-    while i < e and hand[i] < LOWEST_NATURAL:
-        c = hand[i]
-        if c == THREE * 4 + CLUBS or c == THREE * 4 + SPADES:
-            blacks += 1
+    jokers = 0
+    while jokers < n and hand[n - 1 - jokers] == JOKER:
+        jokers += 1
+    w_all = view.freeable + jokers
+    lost = blacks = bits = once = twice = 0
+    # the rank read, its naturals so far, their positions seen once and twice, and those with
+    # no escalera position
+    rank = -1
+    a = g_once = g_twice = g_none = 0
+    for c in hand:
+        if c < LOWEST_THREE:
+            w_all += 1
+            continue
+        if c >= JOKER:
+            break
+        if c < LOWEST_NATURAL:
+            if c == THREE * 4 + CLUBS or c == THREE * 4 + SPADES:
+                blacks += 1
+            else:
+                lost += 1  # a red three: no meld takes it
+            continue
+        r = c >> 2
+        if r != rank:
+            if a and not (takes >> rank & 1 or (a >= start_min and a + w_all >= set_min)):
+                once |= g_once
+                twice |= g_twice
+                lost += g_none
+            rank = r
+            a = g_once = g_twice = g_none = 0
+        a += 1
+        b = seq_bit[c]
+        if b:
+            bits |= b
+            g_twice |= g_once & b
+            g_once |= b
         else:
-            lost += 1  # a red three: no meld takes it
-        i += 1
+            g_none += 1  # no escalera position: no escalera takes it either
+    if a and not (takes >> rank & 1 or (a >= start_min and a + w_all >= set_min)):
+        once |= g_once
+        twice |= g_twice
+        lost += g_none
     if blacks:
         wild_ok = w_all if t.black_three_meld_wilds else 0
         if t.black_threes_meld == "never" or blacks + wild_ok < set_min:
             lost += blacks
     if lost > 1:
         return True
-    start_min = t.set_start_min_naturals
-    bits = once = twice = 0
-    while i < e:
-        # the naturals of a rank lie together in a sorted hand
-        rank = hand[i] >> 2
-        j = i + 1
-        while j < e and hand[j] >> 2 == rank:
-            j += 1
-        a = j - i
-        if takes >> rank & 1 or (a >= start_min and a + w_all >= set_min):
-            for k in range(i, j):
-                bits |= seq_bit[hand[k]]
-        else:
-            for k in range(i, j):
-                b = seq_bit[hand[k]]
-                if b:
-                    bits |= b
-                    twice |= once & b
-                    once |= b
-                else:
-                    # no escalera position: no escalera takes it either
-                    lost += 1
-                    if lost > 1:
-                        return True
-        i = j
     if not once:
         return False
     covered = run_cover(bits, t.sequence_min, view.seq_bits) if t.sequences else 0
@@ -434,17 +435,20 @@ def _added_out_by(
     else:
         _lay_naturals(t, todo, ms)
     # where a card may go: a natural onto a set of its rank or an escalera of its suit, a wild
-    # onto a set or a wild meld
-    by_rank: dict[int, list[int]] = {}
-    by_suit: dict[int, list[int]] = {}
+    # onto a set or a wild meld (lists by rank and by suit, None where no meld is: a dictionary's
+    # `setdefault` cost more than the rest of the loop)
+    by_rank: list[list[int] | None] = [None] * 13
+    by_suit: list[list[int] | None] = [None, None, None, None]
     for_wild: list[int] = []
-    for i, m in enumerate(ms):
-        if m.kind == SET:
-            by_rank.setdefault(m.key, []).append(i)
+    for i in range(len(ms)):
+        m = ms[i]
+        kind = m.kind
+        if kind == SET:
+            _index(by_rank, m.key, i)
             for_wild.append(i)
-        elif m.kind == SEQ:
-            by_suit.setdefault(m.key, []).append(i)
-        elif m.kind == WILDS:
+        elif kind == SEQ:
+            _index(by_suit, m.key, i)
+        elif kind == WILDS:
             for_wild.append(i)
     if todo and is_wild(todo[-1]) and t.set_lay > 1:
         # the wilds wait while the naturals go on; the naturals of a rank left over start a
@@ -458,7 +462,7 @@ def _added_out_by(
             start = len(ms)
             _lay_with_wilds(t, todo, wild, ms)
             for i in range(start, len(ms)):
-                by_rank.setdefault(ms[i].key, []).append(i)
+                _index(by_rank, ms[i].key, i)
                 for_wild.append(i)
         todo += wild
     todo = _added(t, todo, ms, by_rank, by_suit, for_wild)
@@ -477,21 +481,40 @@ def _added_out_by(
     return not (nd.wait and min(clean, nd.clean_start) < nd.clean)
 
 
+def _index(rows: list[list[int] | None], key: int, i: int) -> None:
+    """Put meld `i` in the row of `key` (for `_added_out`)."""
+    row = rows[key]
+    if row is None:
+        rows[key] = [i]
+    else:
+        row.append(i)
+
+
 def _added(
     t: Tables,
     todo: list[int],
     ms: list[Meld],
-    by_rank: dict[int, list[int]],
-    by_suit: dict[int, list[int]],
+    by_rank: list[list[int] | None],
+    by_suit: list[list[int] | None],
     for_wild: list[int],
 ) -> list[int]:
     """The cards of `todo` that single `AddToMeld` steps onto `ms` (grown in place) leave over
     (for `_added_out`): a card no meld takes waits for the next pass (an escalera may take it
-    once its neighbour is in); `by_rank`, `by_suit` and `for_wild` say where a card may go."""
+    once its neighbour is in); `by_rank`, `by_suit` and `for_wild` say where a card may go (the
+    sets of a natural's rank before the escaleras of its suit)."""
     while todo:
         waiting: list[int] = []
         for c in todo:
-            places = for_wild if is_wild(c) else by_rank.get(c >> 2, []) + by_suit.get(c & 3, [])
+            places: list[int]
+            if is_wild(c):
+                places = for_wild
+            else:
+                rows = by_rank[c >> 2]
+                cols = by_suit[c & 3]
+                if cols is None:
+                    places = rows if rows is not None else []
+                else:
+                    places = cols if rows is None else rows + cols
             for i in places:
                 m = ms[i]
                 if add_problem(t, m, c) is None:
@@ -543,18 +566,25 @@ def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld], runs_first: bool =
         _lay_runs(t, todo, ms)
     lay = t.set_lay
     nat_rank = t.nat_rank
-    ranks: dict[int, list[int]] = {}
+    # the naturals of each rank, in the order of `todo`, where they lie together (the hand's
+    # sorted order, cards taken out of it at most): a list per rank met, no dictionary
+    ranks: list[list[int]] = []
+    keys: list[int] = []
+    last = -1
     for c in todo:
         k = nat_rank[c]
         if k >= 0:
-            got = ranks.get(k)
-            if got is None:
-                ranks[k] = [c]
+            if k == last:
+                ranks[-1].append(c)
             else:
-                got.append(c)
+                ranks.append([c])
+                keys.append(k)
+                last = k
     several = t.several_sets_same_rank
     have = () if several else [m.key for m in ms if m.kind == SET]
-    for k, cs in ranks.items():
+    for g in range(len(ranks)):
+        cs = ranks[g]
+        k = keys[g]
         if len(cs) < lay or k in have:
             continue
         m = classify(t, tuple(cs[:lay]))

@@ -134,7 +134,7 @@ def test_quick_verdicts_are_checked(
     slow = copy._Moment(t, s, {}, quick=False).legal()
     assert not any(type(a).__name__ == "LayMeld" for a in slow)
     assert copy._Moment(t, s, {}).legal() == slow
-    monkeypatch.setattr(copy._Moment, "_reaches", lambda self, rest, melds: True)
+    monkeypatch.setattr(copy._Moment, "_reaches", lambda self, rest, melds, placed: True)
     quick = copy._Moment(t, s, {}).legal()
     assert quick != slow
 
