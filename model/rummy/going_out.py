@@ -292,76 +292,55 @@ def two_homeless(t: Tables, hand: tuple[int, ...], view: SideView) -> bool:
     """Whether `arrange.lost_cards` lists two cards or more of the sorted `hand` against the
     side of `view` (cards no arrangement could place: then no sequence of actions empties the
     hand, a discard taking one of them at most), worked out from the side's `SideView.homes`
-    without its `SideFacts`: the same tests, card by card, a rank's naturals together.
-
-    One pass over the sorted hand, each card read once: the twos lead it (counted with the
-    jokers, which end it and are counted first, before any set's test), then the threes, then
-    the naturals rank by rank. The naturals of a rank that no set could take wait for the
-    escaleras' test as escalera positions (bits) seen once or more (`once`, `twice`): two
-    such positions not covered, or one held twice, are two cards with no home."""
+    without its `SideFacts`: the same tests, card by card, a rank's naturals together."""
     if view.takes < 0:
         view.homes(t)
     takes = view.takes
     seq_bit = t.seq_bit
-    set_min = t.set_min
-    start_min = t.set_start_min_naturals
-    n = len(hand)
-    jokers = 0
-    while jokers < n and hand[n - 1 - jokers] == JOKER:
-        jokers += 1
-    w_all = view.freeable + jokers
-    lost = blacks = bits = once = twice = 0
-    # the rank read, its naturals so far, their positions seen once and twice, and those with
-    # no escalera position
-    rank = -1
-    a = g_once = g_twice = g_none = 0
+    wilds = blacks = bits = 0
     for c in hand:
-        if c < LOWEST_THREE:
-            w_all += 1
-            continue
-        if c >= JOKER:
-            break
-        if c < LOWEST_NATURAL:
-            if c == THREE * 4 + CLUBS or c == THREE * 4 + SPADES:
-                blacks += 1
-            else:
-                lost += 1  # a red three: no meld takes it
-            continue
-        r = c >> 2
-        if r != rank:
-            if a and not (takes >> rank & 1 or (a >= start_min and a + w_all >= set_min)):
-                once |= g_once
-                twice |= g_twice
-                lost += g_none
-            rank = r
-            a = g_once = g_twice = g_none = 0
-        a += 1
-        b = seq_bit[c]
-        if b:
-            bits |= b
-            g_twice |= g_once & b
-            g_once |= b
-        else:
-            g_none += 1  # no escalera position: no escalera takes it either
-    if a and not (takes >> rank & 1 or (a >= start_min and a + w_all >= set_min)):
-        once |= g_once
-        twice |= g_twice
-        lost += g_none
-    if blacks:
-        wild_ok = w_all if t.black_three_meld_wilds else 0
-        if t.black_threes_meld == "never" or blacks + wild_ok < set_min:
-            lost += blacks
-    if lost > 1:
-        return True
-    if not once:
-        return False
+        if c < LOWEST_THREE or c == JOKER:
+            wilds += 1
+        elif c >= LOWEST_NATURAL:
+            bits |= seq_bit[c]
+        elif c == THREE * 4 + CLUBS or c == THREE * 4 + SPADES:
+            blacks += 1
     covered = run_cover(bits, t.sequence_min, view.seq_bits) if t.sequences else 0
-    if twice & ~covered:
-        return True
-    left = once & ~covered
-    if not left:
-        return False
-    return bool(left & (left - 1)) or lost > 0
+    w_all = wilds + view.freeable
+    start_min = t.set_start_min_naturals
+    set_min = t.set_min
+    lost = 0
+    n = len(hand)
+    i = 0
+    while i < n:
+        c = hand[i]
+        if LOWEST_NATURAL <= c < JOKER:
+            # the naturals of a rank lie together in a sorted hand
+            rank = c >> 2
+            j = i + 1
+            while j < n and hand[j] >> 2 == rank:
+                j += 1
+            a = j - i
+            if not (takes >> rank & 1 or (a >= start_min and a + w_all >= set_min)):
+                for k in range(i, j):
+                    if not covered & seq_bit[hand[k]]:
+                        lost += 1
+                if lost > 1:
+                    return True
+            i = j
+            continue
+        if LOWEST_THREE <= c < LOWEST_NATURAL:
+            if c == THREE * 4 + CLUBS or c == THREE * 4 + SPADES:
+                wild_ok = w_all if t.black_three_meld_wilds else 0
+                homeless = t.black_threes_meld == "never" or blacks + wild_ok < set_min
+            else:
+                homeless = True  # a red three: no meld takes it
+            if homeless:
+                lost += 1
+                if lost > 1:
+                    return True
+        i += 1
+    return False
 
 
 def _added_out(
