@@ -890,7 +890,19 @@ carried as it is, not read into its fields and built again); the pairs of sets t
 set with wilds (index, rank, its distinct wilds) for cleaning; the ranks of its sets."""
 
 
-_PREV: Final[list[tuple[Tables, tuple[Meld, ...], Slots] | None]] = []
+class _Last:
+    """A side's melds at its last listing and their `Slots` (kept as the object `_slots` made,
+    so that no tuple is built again to keep or return it)."""
+
+    __slots__ = ("melds", "slots", "t")
+
+    def __init__(self) -> None:
+        self.t: Tables | None = None
+        self.melds: tuple[Meld, ...] = ()
+        self.slots: Any = None
+
+
+_PREV: Final[list[_Last]] = []
 """Per side: the tables, the melds tuple and the `Slots` worked out last (`_slots`)."""
 
 
@@ -898,56 +910,63 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     """The `Slots` of a side's melds by the meld clauses (`add_problem`, `merge_problem`).
 
     A natural of a set's rank joins it or not whichever natural it is, and likewise any wild,
-    so one card of each class decides for all; the answer is remembered per table position
-    (`table.side_view`). When `side` (its index) is given and its melds differ from the ones
-    it had at its last listing in one meld only, of the same kind and key (a card added), the
-    slots are those of the last listing with that meld's entries worked out again
-    (`_slots_after`): the others depend on their own meld alone, or on a pair without it. When
-    they are those melds with one more (a meld laid), the slots are the last ones with the new
-    meld's entries put in and the merges and cleanings after it renumbered (`_slots_inserted`).
+    so one card of each class decides for all. When `side` (its index) is given and its melds
+    differ from the ones it had at its last listing in one meld only, of the same kind and key
+    (a card added), the slots are those of the last listing with that meld's entries worked
+    out again (`_slots_after`): the others depend on their own meld alone, or on a pair without
+    it. When they are those melds with one more (a meld laid), the slots are the last ones with
+    the new meld's entries put in and the merges and cleanings after it renumbered
+    (`_slots_inserted`). Else the answer is remembered per table position (`table.side_view`).
     """
-    prev = _PREV
-    while len(prev) <= side:
-        prev.append(None)
-    last = prev[side] if side >= 0 else None
-    if last is not None and last[1] is melds and last[0] is t:
-        return last[2]  # the side's melds as at its last listing: no view looked up
-    view = side_view(t, melds)
-    got: Slots | None = view.slots
-    if got is not None:
-        return got
-    if last is not None and last[0] is t:
-        was = last[1]
-        n = len(melds)
-        n_was = len(was)
-        if n_was == n:
-            i = -1
-            for k in range(n):
-                if was[k] is not melds[k]:
-                    if i >= 0:
-                        i = -2
-                        break
-                    i = k
-            if i >= 0 and was[i][0] == melds[i][0] and was[i][1] == melds[i][1]:
-                got = view.slots = _slots_after(t, melds, i, last[2])
-                prev[side] = (t, melds, got)
-                return got
-        elif n_was + 1 == n:
-            # a meld laid: the others are the same objects, those after it one place on
-            i = 0
-            while i < n_was and was[i] is melds[i]:
-                i += 1
-            k = i
-            while k < n_was and was[k] is melds[k + 1]:
-                k += 1
-            if k == n_was:
-                got = view.slots = _slots_inserted(t, melds, i, last[2])
-                prev[side] = (t, melds, got)
-                return got
-    got = view.slots = _slots_whole(t, melds)
+    last: _Last | None = None
     if side >= 0:
-        prev[side] = (t, melds, got)
-    return got
+        prev = _PREV
+        while len(prev) <= side:
+            prev.append(_Last())
+        last = prev[side]
+        if last.t is t:
+            was = last.melds
+            if was is melds:
+                same: Slots = last.slots  # the side's melds as at its last listing
+                return same
+            got: Any = None  # boxed once: the object kept is the one returned
+            n = len(melds)
+            n_was = len(was)
+            if n_was == n:
+                i = -1
+                for k in range(n):
+                    if was[k] is not melds[k]:
+                        if i >= 0:
+                            i = -2
+                            break
+                        i = k
+                if i >= 0 and was[i][0] == melds[i][0] and was[i][1] == melds[i][1]:
+                    got = _slots_after(t, melds, i, last.slots)
+            elif n_was + 1 == n:
+                # a meld laid: the others are the same objects, those after it one place on
+                i = 0
+                while i < n_was and was[i] is melds[i]:
+                    i += 1
+                k = i
+                while k < n_was and was[k] is melds[k + 1]:
+                    k += 1
+                if k == n_was:
+                    got = _slots_inserted(t, melds, i, last.slots)
+            if got is not None:
+                last.melds = melds
+                last.slots = got
+                carried: Slots = got
+                return carried
+    view = side_view(t, melds)
+    kept: Any = view.slots
+    if kept is None:
+        kept = view.slots = _slots_whole(t, melds)
+    if last is not None:
+        last.t = t
+        last.melds = melds
+        last.slots = kept
+    whole: Slots = kept
+    return whole
 
 
 def _entry(t: Tables, m: Meld, per_meld: dict[int, Any]) -> Any:
