@@ -90,7 +90,15 @@ from arbitro.model.rummy.pile import candidate_fields, join_ok, opens_by_reach, 
 from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, exhausted
-from arbitro.model.rummy.table import SideView, going_out_counts, put, side_view
+from arbitro.model.rummy.table import (
+    Carried,
+    SideView,
+    carried,
+    clean_done,
+    going_out_counts,
+    put,
+    side_view,
+)
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.rummy.turn import discard, stop
 from arbitro.model.schema import RummyRules
@@ -890,22 +898,6 @@ carried as it is, not read into its fields and built again); the pairs of sets t
 set with wilds (index, rank, its distinct wilds) for cleaning; the ranks of its sets."""
 
 
-class _Last:
-    """A side's melds at its last listing and their `Slots` (kept as the object `_slots` made,
-    so that no tuple is built again to keep or return it)."""
-
-    __slots__ = ("melds", "slots", "t")
-
-    def __init__(self) -> None:
-        self.t: Tables | None = None
-        self.melds: tuple[Meld, ...] = ()
-        self.slots: Any = None
-
-
-_PREV: Final[list[_Last]] = []
-"""Per side: the tables, the melds tuple and the `Slots` worked out last (`_slots`)."""
-
-
 def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     """The `Slots` of a side's melds by the meld clauses (`add_problem`, `merge_problem`).
 
@@ -917,13 +909,12 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     it. When they are those melds with one more (a meld laid), the slots are the last ones with
     the new meld's entries put in and the merges and cleanings after it renumbered
     (`_slots_inserted`). Else the answer is remembered per table position (`table.side_view`).
+    What is carried (`table.Carried`) holds the count of clean canastas too, worked out the
+    same way, for `turn.begin_turn`.
     """
-    last: _Last | None = None
+    last: Carried | None = None
     if side >= 0:
-        prev = _PREV
-        while len(prev) <= side:
-            prev.append(_Last())
-        last = prev[side]
+        last = carried(side)
         if last.t is t:
             was = last.melds
             if was is melds:
@@ -942,6 +933,11 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
                         i = k
                 if i >= 0 and was[i][0] == melds[i][0] and was[i][1] == melds[i][1]:
                     got = _slots_after(t, melds, i, last.slots)
+                    last.clean += clean_done(t, melds[i]) - clean_done(t, was[i])
+                    # the meld replaced is off the table: its entry is let go (with it the
+                    # meld), not kept alive for the cyclic collector to walk until the
+                    # dictionary fills
+                    t.per_meld.pop(id(was[i]), None)
             elif n_was + 1 == n:
                 # a meld laid: the others are the same objects, those after it one place on
                 i = 0
@@ -952,11 +948,12 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
                     k += 1
                 if k == n_was:
                     got = _slots_inserted(t, melds, i, last.slots)
+                    last.clean += clean_done(t, melds[i])
             if got is not None:
                 last.melds = melds
                 last.slots = got
-                carried: Slots = got
-                return carried
+                carried_over: Slots = got
+                return carried_over
     view = side_view(t, melds)
     kept: Any = view.slots
     if kept is None:
@@ -965,6 +962,7 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
         last.t = t
         last.melds = melds
         last.slots = kept
+        last.clean = view.clean(t)
     whole: Slots = kept
     return whole
 
