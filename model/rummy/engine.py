@@ -468,10 +468,14 @@ def _lay(seat: int, cards: tuple[int, ...]) -> LayMeld:
     return got
 
 
+_UNSET: Final = -(1 << 40)
+"""`_Moment.short` not worked out yet (no minimum or card points come near it)."""
+
+
 class _Moment:
     """One state's legal actions, worked out in canonical order (see the module's docstring)."""
 
-    __slots__ = ("quick", "reached", "s", "t")
+    __slots__ = ("quick", "reached", "s", "short", "t")
 
     def __init__(
         self, t: Tables, s: State, reached: dict[Action, State], quick: bool = True
@@ -481,6 +485,9 @@ class _Moment:
         self.reached = reached
         self.quick = quick
         """False: every candidate is played through its rule (the tests compare the two)."""
+        self.short = _UNSET
+        """What the side's melds lack of the opening minimum (`_reaches`), worked out at its
+        first call."""
 
     def judge(self, a: Action) -> bool:
         """Play a candidate through its rule: legal or not, the state kept when legal."""
@@ -674,7 +681,7 @@ class _Moment:
                         continue
                     rest = without(hand, laid)
                     grown_melds = (*melds, m)
-                    if self._reaches(rest, grown_melds):
+                    if self._reaches(rest, grown_melds, laid):
                         out.append(a)
                         continue
                     if self._stuck(rest, grown_melds):
@@ -732,7 +739,7 @@ class _Moment:
                         grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
                         rest = without(hand, (c,))
                         after = (*melds[:i], grown, *melds[i + 1 :])
-                        if self._reaches(rest, after) or (
+                        if self._reaches(rest, after, (c,)) or (
                             not self._stuck(rest, after) and self.judge(a)
                         ):
                             out.append(a)
@@ -841,21 +848,29 @@ class _Moment:
         (`opening.reach_ok`): the lay or addition is refused without playing it."""
         return two_homeless(self.t, rest, SideView(melds))
 
-    def _reaches(self, rest: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
+    def _reaches(
+        self, rest: tuple[int, ...], melds: tuple[Meld, ...], placed: tuple[int, ...]
+    ) -> bool:
         """Whether, with `melds` on the table and `rest` in hand, the pending opening can still
         reach its minimum keeping two cards (`opening.reach_ok`'s first test: True here means
-        legal; False leaves the judging to the rule)."""
+        legal; False leaves the judging to the rule). `melds` are the side's melds with the
+        cards `placed` laid in a new meld or added to one: the points the side's melds lack of
+        the minimum are worked out once per moment (`short`), less those of `placed` here."""
         t, s = self.t, self.s
         pts = t.points
-        got = 0
-        for m in melds:
-            # loops, not a generator (an object of the compiled code per call)
-            for c in m.cards:
-                got += pts[c]
-        if not t.pile_top_counts_for_opening:
-            got -= s.top_points
-        need = minimum_of(t, s) - got
-        return reaches(t, rest, melds, need, max(0, 2 - len(s.held)))
+        short = self.short
+        if short == _UNSET:
+            got = 0
+            for m in s.table[s.seat % s.sides][0]:
+                # loops, not a generator (an object of the compiled code per call)
+                for c in m.cards:
+                    got += pts[c]
+            if not t.pile_top_counts_for_opening:
+                got -= s.top_points
+            short = self.short = minimum_of(t, s) - got
+        for c in placed:
+            short -= pts[c]
+        return reaches(t, rest, melds, short, max(0, 2 - len(s.held)))
 
 
 def _wild_fits(takes: tuple[Any, ...], n: int) -> list[bool]:
