@@ -158,9 +158,10 @@ def transition(t: Tables, s: State, a: Action, j: Judge = STRICT) -> State:
         rule = _IN_PLAY.get(type(a))
         if rule is not None:
             return rule(t, s, a, j)
-    if isinstance(a, _DRAW):
+    # the exact type first (an action is of its class; `isinstance` is a generic call)
+    if type(a) is _DRAW or isinstance(a, _DRAW):
         return draw(t, s, a, j)
-    if isinstance(a, _TAKE_PILE):
+    if type(a) is _TAKE_PILE or isinstance(a, _TAKE_PILE):
         return take_pile(t, s, a, j)
     if isinstance(a, Answer):
         return answer(t, s, a, j)
@@ -222,26 +223,26 @@ def _tables(rules: RummyRules) -> Tables:
     return t
 
 
-def _listed_as(legal: tuple[Action, ...], a: Action) -> bool:
+def _listed_as(legal: tuple[Action, ...], a: object) -> bool:
     """Whether `a` is one of the actions `legal` listed: the action played is most often the
-    very object listed (found by identity), else an equal one."""
+    very object listed (found by identity), else an equal one of an action type (a plain
+    tuple equal to an action is not one)."""
     for x in legal:
         if x is a:
             return True
-    return a in legal
+    return type(a) in _TYPES and a in legal
 
 
 def apply(rules: RummyRules, state: State, action: object) -> State:
     """The state after `action`, or IllegalAction naming the clause it breaks."""
     listed = _LISTED
-    if listed.state is state and listed.rules is rules and type(action) in _TYPES:
+    if listed.state is state and listed.rules is rules and _listed_as(listed.legal, action):
+        # listed as legal: well formed, the mover's, refused by no clause (so played by the
+        # judge that skips the checks that could only refuse it)
         a: Action = action  # type: ignore[assignment]
-        if _listed_as(listed.legal, a):
-            # listed as legal: well formed, the mover's, refused by no clause (so played by
-            # the judge that skips the checks that could only refuse it)
-            reached = listed.next
-            got = reached.get(a) if reached else None  # most listings play no candidate
-            return got if got is not None else transition(_tables(rules), state, a, LISTED)
+        reached = listed.next
+        got = reached.get(a) if reached else None  # most listings play no candidate
+        return got if got is not None else transition(_tables(rules), state, a, LISTED)
     a = well_formed(state, action)
     mover = state.to_move()
     if a.seat != mover:

@@ -79,17 +79,21 @@ dictionary at each use."""
 def held_without(hand: tuple[int, ...], cards: tuple[int, ...], j: Judge) -> tuple[int, ...]:
     """`hand` without `cards`; a card the player does not hold would be in two places (*:packs)."""
     if len(cards) == 1:
-        # one card (a discard, an addition): the hand cut around it, found by a loop over the
-        # hand (`hand.index` is a method call through the interpreter's calling convention)
-        card = cards[0]
-        for i in range(len(hand)):
-            if hand[i] == card:
-                return hand[:i] + hand[i + 1 :]
-    else:
-        try:
-            return remove(hand, cards)
-        except ValueError:
-            pass
+        return held_one(hand, cards[0], j)
+    try:
+        return remove(hand, cards)
+    except ValueError:
+        pass
+    j.halt("packs", "the player does not hold that card: playing it would put a card in two places")
+
+
+def held_one(hand: tuple[int, ...], card: int, j: Judge) -> tuple[int, ...]:
+    """`held_without(hand, (card,), j)` (a discard, an addition) without the tuple of the one
+    card: the hand cut around it, found by a loop over the hand (`hand.index` is a method call
+    through the interpreter's calling convention)."""
+    for i in range(len(hand)):
+        if hand[i] == card:
+            return hand[:i] + hand[i + 1 :]
     j.halt("packs", "the player does not hold that card: playing it would put a card in two places")
 
 
@@ -233,7 +237,7 @@ def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
             j.refuse("clean_by_replacing_wilds", "a freed wild cannot go back where it came from")
         hand = s.hands[s.seat]
     else:
-        hand = held_without(s.hands[s.seat], (card,), j)
+        hand = held_one(s.hands[s.seat], card, j)
     m = melds[i]
     if j is not LISTED:
         p = add_problem(t, m, card)

@@ -15,7 +15,7 @@ from typing import Any
 
 from arbitro.model.rummy.actions import Discard
 from arbitro.model.rummy.going_out import go_out_problems
-from arbitro.model.rummy.melding import held_without
+from arbitro.model.rummy.melding import held_one
 from arbitro.model.rummy.pile import can_take
 from arbitro.model.rummy.refusal import LISTED, STRICT, Judge
 from arbitro.model.rummy.scoring import end_hand
@@ -59,7 +59,7 @@ def discard(t: Tables, s: State, a: Discard, j: Judge = STRICT) -> State:
     """The Discard action: the turn passes, or the last card goes out."""
     av: tuple[Any, ...] = a  # read as a tuple: `a.card` is a property of an interpreted class
     card: int = av[2]
-    hand = held_without(s.hands[s.seat], (card,), j)
+    hand = held_one(s.hands[s.seat], card, j)
     if s.no_discard:
         t.consult("last_red_three_ends_hand")
         j.refuse("last_red_three_ends_hand", "play stops after the last red three: no discard")

@@ -1675,3 +1675,45 @@ def test_can_take_is_checked(
     right = copy.takes_onto
     monkeypatch.setattr(copy, "takes_onto", lambda t, m: m.kind != SET or right(t, m))
     assert _can_take_runs(copy, "samba-es")[1] > 0
+
+
+def _listed_copies(e: ModuleType) -> tuple[int, int]:
+    """Over states of random play of samba-es, each listed by `e.legal_actions`: how many of
+    the actions listed `e.apply` was given again as an equal action that is not the object
+    listed (it must reach the state the listed one reaches) and as a plain tuple of the same
+    fields, and how many of those plain tuples it did not refuse as malformed (`apply` finds a
+    listed action by identity, else by equality only among the action types)."""
+    rules = R("samba-es")
+    tried = taken = 0
+    for s in walk(rules, 9, 150):
+        acts = e.legal_actions(rules, s)
+        for a in acts[:3]:
+            tried += 1
+            same: Action = tuple.__new__(type(a), tuple(a))
+            assert same is not a and e.apply(rules, s, same) == e.apply(rules, s, a)
+            try:
+                e.apply(rules, s, tuple(a))
+            except MalformedInput:
+                continue
+            except Exception:  # anything but the refusal counts
+                pass
+            taken += 1
+    return tried, taken
+
+
+def test_listed_actions_found_by_equality_only_among_actions() -> None:
+    """An action equal to a listed one is played as the listed one; a plain tuple equal to it
+    is not an action and is refused as malformed, as it is before any listing."""
+    tried, taken = _listed_copies(engine)
+    assert tried > 100, tried
+    assert taken == 0
+
+
+def test_listed_actions_found_by_equality_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: found by equality with any tuple, a plain tuple equal to
+    a listed action is played as that action. (Broken in a copy of the engine module.)"""
+    copy = source_module("arbitro.model.rummy.engine")
+    monkeypatch.setattr(copy, "_listed_as", lambda legal, a: a in legal)
+    assert _listed_copies(copy)[1] > 0
