@@ -515,6 +515,60 @@ def test_going_out_pre_tests_lose_nothing(book: str) -> None:
     assert seen >= 0
 
 
+def _going_out_runs(go: ModuleType, book: str) -> tuple[int, int, int]:
+    """Over the play steps met in random play of `book` and small random part-hands of their
+    hands (where going out is often possible and the exhaustive search is cheap): how many
+    times `go.can_go_out` says yes and no, and how many of its answers differ from trying every
+    discard (`_exhaustive_can_go_out`)."""
+    rules = R(book)
+    t = tables(rules)
+    rng = random.Random(43)
+    yes = no = differ = 0
+    states = [s for seed in range(51, 55) for s in walk(rules, seed, 3000)]
+    for s in states:
+        if s.step != PLAY or s.held or s.answer == "no" or not s.hands[s.seat]:
+            continue
+        hand = s.hands[s.seat]
+        for _ in range(2):
+            h = tuple(sorted(rng.sample(hand, rng.randint(1, min(5, len(hand))))))
+            hands = tuple(h if i == s.seat else x for i, x in enumerate(s.hands))
+            s_h = replaced(s, hands=hands)
+            got = go.can_go_out(t, s_h)
+            yes += got
+            no += not got
+            differ += got != _exhaustive_can_go_out(rules, s_h)
+    return yes, no, differ
+
+
+def test_going_out_on_part_hands_agrees_with_the_search() -> None:
+    """`can_go_out` (its screens, `lost_cards_by` on the side's `SideView` fields first, then
+    the `SideFacts` counts, `_added_out` and the search) equals trying every discard on small
+    part-hands met in random play of every book, where it often says yes."""
+    for book in BOOKS:
+        yes, no, differ = _going_out_runs(going_out_module, book)
+        assert yes > 50 and no > 50, (book, yes, no)
+        assert differ == 0, book
+
+
+def test_going_out_on_part_hands_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: `can_go_out` asking `lost_cards_by` without the side's
+    escaleras (here no position of them held) finds homeless cards an escalera of the side
+    takes. (Broken in a copy of the module run from source.)"""
+    go = source_module("arbitro.model.rummy.going_out")
+    real = go.lost_cards_by
+
+    def blind(
+        t: Tables, cards: tuple[int, ...], takes: int, seq_bits: int, freeable: int, spare: bool
+    ) -> list[int] | None:
+        got: list[int] | None = real(t, cards, takes, 0, freeable, spare)
+        return got
+
+    monkeypatch.setattr(go, "lost_cards_by", blind)
+    assert _going_out_runs(go, "samba-fr")[2] > 0
+
+
 def test_going_out_shortcut_is_checked(
     monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
 ) -> None:
