@@ -1332,6 +1332,18 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
 
 
 def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> list[int] | None:
+    """`lost_cards_by` with the fields of `f` it reads."""
+    takes = 0
+    takes_natural = f.takes_natural
+    for rank in range(13):
+        if takes_natural[rank]:
+            takes |= 1 << rank
+    return lost_cards_by(t, cards, takes, f.seq_bits, f.freeable, spare)
+
+
+def lost_cards_by(
+    t: Tables, cards: tuple[int, ...], takes: int, seq_bits: int, freeable: int, spare: bool
+) -> list[int] | None:
     """The cards of `cards` that no arrangement could place (a permissive test: a card listed
     here certainly has no home, and removing other cards never gives it one); None when,
     further, the wild cards cannot stretch to the new sets the cards without another home need.
@@ -1342,6 +1354,10 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
     those cleaning could free must cover every such need, except that of one card of a rank it
     is the only card of, when a card may be kept over as the discard (`spare`). The list stops
     at its second card (two cards nothing takes already rule going out out).
+
+    The side's melds come as three fields of its `SideFacts` (`SideView.homes` works out the
+    same without the rest): `takes`, a bit per rank whose naturals a set of the side can take
+    (`takes_natural`), `seq_bits` and `freeable`.
     """
     sr = set_rules(t)
     sh = shape(t, cards)
@@ -1357,10 +1373,9 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
     # so nothing else fills a gap); shifts stay within a suit's 16 bits (positions are below 13)
     covered = 0
     if sequences:
-        covered = run_cover(sh.bits, t.sequence_min, f.seq_bits)
-    w_all = sh.wilds + f.freeable
+        covered = run_cover(sh.bits, t.sequence_min, seq_bits)
+    w_all = sh.wilds + freeable
     seq_pos = t.seq_pos
-    takes_natural = f.takes_natural
     start_min = sr.start_min
     set_min = sr.set_min
     counts = sh.counts
@@ -1372,7 +1387,7 @@ def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> 
         rank = nat_rank[c]
         if rank >= 0:
             p = seq_pos[rank]
-            if takes_natural[rank] or (p >= 0 and covered >> (16 * (c & 3) + p) & 1):
+            if takes >> rank & 1 or (p >= 0 and covered >> (16 * (c & 3) + p) & 1):
                 continue
             a = rank_count[rank]
             if a >= start_min and a + w_all >= set_min:
@@ -1514,6 +1529,7 @@ __all__ = [
     "by_count",
     "final_ok",
     "lost_cards",
+    "lost_cards_by",
     "overflow",
     "placed_bound",
     "places_all",

@@ -90,7 +90,15 @@ from arbitro.model.rummy.pile import candidate_fields, join_ok, opens_by_reach, 
 from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, exhausted
-from arbitro.model.rummy.table import SideView, going_out_counts, put, side_view
+from arbitro.model.rummy.table import (
+    Carried,
+    SideView,
+    carried,
+    clean_done,
+    going_out_counts,
+    put,
+    side_view,
+)
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.rummy.turn import discard, stop
 from arbitro.model.schema import RummyRules
@@ -460,10 +468,14 @@ def _lay(seat: int, cards: tuple[int, ...]) -> LayMeld:
     return got
 
 
+_UNSET: Final = -(1 << 40)
+"""`_Moment.short` not worked out yet (no minimum or card points come near it)."""
+
+
 class _Moment:
     """One state's legal actions, worked out in canonical order (see the module's docstring)."""
 
-    __slots__ = ("quick", "reached", "s", "t")
+    __slots__ = ("quick", "reached", "s", "short", "t")
 
     def __init__(
         self, t: Tables, s: State, reached: dict[Action, State], quick: bool = True
@@ -473,6 +485,9 @@ class _Moment:
         self.reached = reached
         self.quick = quick
         """False: every candidate is played through its rule (the tests compare the two)."""
+        self.short = _UNSET
+        """What the side's melds lack of the opening minimum (`_reaches`), worked out at its
+        first call."""
 
     def judge(self, a: Action) -> bool:
         """Play a candidate through its rule: legal or not, the state kept when legal."""
@@ -666,7 +681,7 @@ class _Moment:
                         continue
                     rest = without(hand, laid)
                     grown_melds = (*melds, m)
-                    if self._reaches(rest, grown_melds):
+                    if self._reaches(rest, grown_melds, laid):
                         out.append(a)
                         continue
                     if self._stuck(rest, grown_melds):
@@ -724,7 +739,7 @@ class _Moment:
                         grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
                         rest = without(hand, (c,))
                         after = (*melds[:i], grown, *melds[i + 1 :])
-                        if self._reaches(rest, after) or (
+                        if self._reaches(rest, after, (c,)) or (
                             not self._stuck(rest, after) and self.judge(a)
                         ):
                             out.append(a)
@@ -833,21 +848,29 @@ class _Moment:
         (`opening.reach_ok`): the lay or addition is refused without playing it."""
         return two_homeless(self.t, rest, SideView(melds))
 
-    def _reaches(self, rest: tuple[int, ...], melds: tuple[Meld, ...]) -> bool:
+    def _reaches(
+        self, rest: tuple[int, ...], melds: tuple[Meld, ...], placed: tuple[int, ...]
+    ) -> bool:
         """Whether, with `melds` on the table and `rest` in hand, the pending opening can still
         reach its minimum keeping two cards (`opening.reach_ok`'s first test: True here means
-        legal; False leaves the judging to the rule)."""
+        legal; False leaves the judging to the rule). `melds` are the side's melds with the
+        cards `placed` laid in a new meld or added to one: the points the side's melds lack of
+        the minimum are worked out once per moment (`short`), less those of `placed` here."""
         t, s = self.t, self.s
         pts = t.points
-        got = 0
-        for m in melds:
-            # loops, not a generator (an object of the compiled code per call)
-            for c in m.cards:
-                got += pts[c]
-        if not t.pile_top_counts_for_opening:
-            got -= s.top_points
-        need = minimum_of(t, s) - got
-        return reaches(t, rest, melds, need, max(0, 2 - len(s.held)))
+        short = self.short
+        if short == _UNSET:
+            got = 0
+            for m in s.table[s.seat % s.sides][0]:
+                # loops, not a generator (an object of the compiled code per call)
+                for c in m.cards:
+                    got += pts[c]
+            if not t.pile_top_counts_for_opening:
+                got -= s.top_points
+            short = self.short = minimum_of(t, s) - got
+        for c in placed:
+            short -= pts[c]
+        return reaches(t, rest, melds, short, max(0, 2 - len(s.held)))
 
 
 def _wild_fits(takes: tuple[Any, ...], n: int) -> list[bool]:
@@ -875,22 +898,6 @@ carried as it is, not read into its fields and built again); the pairs of sets t
 set with wilds (index, rank, its distinct wilds) for cleaning; the ranks of its sets."""
 
 
-class _Last:
-    """A side's melds at its last listing and their `Slots` (kept as the object `_slots` made,
-    so that no tuple is built again to keep or return it)."""
-
-    __slots__ = ("melds", "slots", "t")
-
-    def __init__(self) -> None:
-        self.t: Tables | None = None
-        self.melds: tuple[Meld, ...] = ()
-        self.slots: Any = None
-
-
-_PREV: Final[list[_Last]] = []
-"""Per side: the tables, the melds tuple and the `Slots` worked out last (`_slots`)."""
-
-
 def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     """The `Slots` of a side's melds by the meld clauses (`add_problem`, `merge_problem`).
 
@@ -902,13 +909,12 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     it. When they are those melds with one more (a meld laid), the slots are the last ones with
     the new meld's entries put in and the merges and cleanings after it renumbered
     (`_slots_inserted`). Else the answer is remembered per table position (`table.side_view`).
+    What is carried (`table.Carried`) holds the count of clean canastas too, worked out the
+    same way, for `turn.begin_turn`.
     """
-    last: _Last | None = None
+    last: Carried | None = None
     if side >= 0:
-        prev = _PREV
-        while len(prev) <= side:
-            prev.append(_Last())
-        last = prev[side]
+        last = carried(side)
         if last.t is t:
             was = last.melds
             if was is melds:
@@ -927,6 +933,11 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
                         i = k
                 if i >= 0 and was[i][0] == melds[i][0] and was[i][1] == melds[i][1]:
                     got = _slots_after(t, melds, i, last.slots)
+                    last.clean += clean_done(t, melds[i]) - clean_done(t, was[i])
+                    # the meld replaced is off the table: its entry is let go (with it the
+                    # meld), not kept alive for the cyclic collector to walk until the
+                    # dictionary fills
+                    t.per_meld.pop(id(was[i]), None)
             elif n_was + 1 == n:
                 # a meld laid: the others are the same objects, those after it one place on
                 i = 0
@@ -937,11 +948,12 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
                     k += 1
                 if k == n_was:
                     got = _slots_inserted(t, melds, i, last.slots)
+                    last.clean += clean_done(t, melds[i])
             if got is not None:
                 last.melds = melds
                 last.slots = got
-                carried: Slots = got
-                return carried
+                carried_over: Slots = got
+                return carried_over
     view = side_view(t, melds)
     kept: Any = view.slots
     if kept is None:
@@ -950,6 +962,7 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
         last.t = t
         last.melds = melds
         last.slots = kept
+        last.clean = view.clean(t)
     whole: Slots = kept
     return whole
 

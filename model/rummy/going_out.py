@@ -27,7 +27,7 @@ from arbitro.model.rummy.arrange import (
     Need,
     by_cards,
     by_count,
-    lost_cards,
+    lost_cards_by,
     overflow,
     places_all,
     run_cover,
@@ -234,22 +234,25 @@ def can_go_out(t: Tables, state: State) -> bool:
         if not_opened and cur + sum(pts[c] for c in hand) < minimum:
             return False
         return places_all(t, hand, sd.melds, nd)
-    # cheap necessary conditions first: enough cards to finish the canastas needed, at most one
-    # card (the discard) that nothing could take (the test that settles most hands, so it
-    # comes before the count of naturals), enough naturals of one rank or suit for each canasta
+    # cheap necessary conditions first: at most one card (the discard) that nothing could take
+    # (the test that settles most hands, so it comes before the count of naturals, and before
+    # the side's `SideFacts`: it reads only the fields `SideView.homes` works out), enough
+    # cards to finish the canastas needed, enough naturals of one rank or suit for each canasta
     view = side_view(t, sd.melds)
     if nd.wait and min(view.clean(t), state.clean_start) < nd.clean:
+        return False
+    if view.takes < 0:
+        view.homes(t)
+    got = lost_cards_by(t, hand, view.takes, view.seq_bits, view.freeable, mode != "forbidden")
+    if got is None:
+        return False
+    lost = got
+    if len(lost) > 1 or (lost and mode == "forbidden"):
         return False
     f = view.facts(t)
     done, clean, dirty = f.done, f.clean, f.dirty
     more = by_count(f, len(hand), t.completed)
     if done + more < nd.completed or clean + more < nd.clean or dirty + more < nd.dirty:
-        return False
-    got = lost_cards(t, hand, f, mode != "forbidden")
-    if got is None:
-        return False
-    lost = got
-    if len(lost) > 1 or (lost and mode == "forbidden"):
         return False
     # naturals the sets of their rank cannot all take count with them
     over = len(lost) + overflow(t, hand, sd.melds, f)
@@ -354,24 +357,77 @@ def _added_out(
     waits for the next pass (an escalera may take it once its neighbour is in). The naturals of
     a rank that nothing takes then start a set with wilds (`_lay_with_wilds`: a `LayMeld` of
     set_lay cards that `classify` accepts) before the wilds go on."""
+    if _added_out_by(t, hand, melds, nd, mode, lost, False):
+        return True
+    # the escaleras first, where a natural both a new set and a new escalera could take is held
+    # (else the two orders lay the same melds)
+    return _contested(t, hand) and _added_out_by(t, hand, melds, nd, mode, lost, True)
+
+
+def _contested(t: Tables, hand: tuple[int, ...]) -> bool:
+    """Whether a natural of the sorted `hand` is both of a rank with set_lay naturals held and
+    at a position of its suit that a run of sequence_min held positions covers (`run_cover`):
+    a card `_lay_naturals` may put in a new set or a new escalera."""
+    if not t.sequences:
+        return False
+    lay = t.set_lay
+    seq_bit = t.seq_bit
+    bits = 0
+    for c in hand:
+        bits |= seq_bit[c]
+    covered = run_cover(bits, t.sequence_min, 0)
+    if not covered:
+        return False
+    n = len(hand)
+    i = 0
+    while i < n:
+        c = hand[i]
+        j = i + 1
+        while j < n and hand[j] >> 2 == c >> 2:
+            j += 1
+        if j - i >= lay and LOWEST_NATURAL <= c < JOKER:
+            for k in range(i, j):
+                if covered & seq_bit[hand[k]]:
+                    return True
+        i = j
+    return False
+
+
+def _added_out_by(
+    t: Tables,
+    hand: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    nd: Need,
+    mode: str,
+    lost: list[int],
+    runs_first: bool,
+) -> bool:
+    """`_added_out` with the new melds of naturals laid sets first, or escaleras first
+    (`_lay_naturals`)."""
     spare = lost[0] if lost else -1
     todo = [c for c in hand if not is_wild(c)] + [c for c in hand if is_wild(c)]
     if spare >= 0:
         todo.remove(spare)
     ms = list(melds)
-    _lay_naturals(t, todo, ms)
+    if runs_first:
+        _lay_naturals(t, todo, ms, True)
+    else:
+        _lay_naturals(t, todo, ms)
     # where a card may go: a natural onto a set of its rank or an escalera of its suit, a wild
-    # onto a set or a wild meld
-    by_rank: dict[int, list[int]] = {}
-    by_suit: dict[int, list[int]] = {}
+    # onto a set or a wild meld (lists by rank and by suit, None where no meld is: a dictionary's
+    # `setdefault` cost more than the rest of the loop)
+    by_rank: list[list[int] | None] = [None] * 13
+    by_suit: list[list[int] | None] = [None, None, None, None]
     for_wild: list[int] = []
-    for i, m in enumerate(ms):
-        if m.kind == SET:
-            by_rank.setdefault(m.key, []).append(i)
+    for i in range(len(ms)):
+        m = ms[i]
+        kind = m.kind
+        if kind == SET:
+            _index(by_rank, m.key, i)
             for_wild.append(i)
-        elif m.kind == SEQ:
-            by_suit.setdefault(m.key, []).append(i)
-        elif m.kind == WILDS:
+        elif kind == SEQ:
+            _index(by_suit, m.key, i)
+        elif kind == WILDS:
             for_wild.append(i)
     if todo and is_wild(todo[-1]) and t.set_lay > 1:
         # the wilds wait while the naturals go on; the naturals of a rank left over start a
@@ -385,7 +441,7 @@ def _added_out(
             start = len(ms)
             _lay_with_wilds(t, todo, wild, ms)
             for i in range(start, len(ms)):
-                by_rank.setdefault(ms[i].key, []).append(i)
+                _index(by_rank, ms[i].key, i)
                 for_wild.append(i)
         todo += wild
     todo = _added(t, todo, ms, by_rank, by_suit, for_wild)
@@ -404,21 +460,40 @@ def _added_out(
     return not (nd.wait and min(clean, nd.clean_start) < nd.clean)
 
 
+def _index(rows: list[list[int] | None], key: int, i: int) -> None:
+    """Put meld `i` in the row of `key` (for `_added_out`)."""
+    row = rows[key]
+    if row is None:
+        rows[key] = [i]
+    else:
+        row.append(i)
+
+
 def _added(
     t: Tables,
     todo: list[int],
     ms: list[Meld],
-    by_rank: dict[int, list[int]],
-    by_suit: dict[int, list[int]],
+    by_rank: list[list[int] | None],
+    by_suit: list[list[int] | None],
     for_wild: list[int],
 ) -> list[int]:
     """The cards of `todo` that single `AddToMeld` steps onto `ms` (grown in place) leave over
     (for `_added_out`): a card no meld takes waits for the next pass (an escalera may take it
-    once its neighbour is in); `by_rank`, `by_suit` and `for_wild` say where a card may go."""
+    once its neighbour is in); `by_rank`, `by_suit` and `for_wild` say where a card may go (the
+    sets of a natural's rank before the escaleras of its suit)."""
     while todo:
         waiting: list[int] = []
         for c in todo:
-            places = for_wild if is_wild(c) else by_rank.get(c >> 2, []) + by_suit.get(c & 3, [])
+            places: list[int]
+            if is_wild(c):
+                places = for_wild
+            else:
+                rows = by_rank[c >> 2]
+                cols = by_suit[c & 3]
+                if cols is None:
+                    places = rows if rows is not None else []
+                else:
+                    places = cols if rows is None else rows + cols
             for i in places:
                 m = ms[i]
                 if add_problem(t, m, c) is None:
@@ -460,24 +535,35 @@ def _lay_with_wilds(t: Tables, todo: list[int], wild: list[int], ms: list[Meld])
             del wild[:need]
 
 
-def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
+def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld], runs_first: bool = False) -> None:
     """Lay new melds of naturals from `todo` onto `ms` (for `_added_out`), taking their cards
-    out of `todo`: per rank, set_lay naturals where the side may start a set of that rank; then
-    per suit, sequence_min naturals at consecutive escalera positions."""
+    out of `todo`: per rank, set_lay naturals where the side may start a set of that rank; per
+    suit, sequence_min naturals at consecutive escalera positions (`_lay_runs`); the sets
+    first, or with `runs_first` the escaleras first (a natural both could take goes where the
+    first of them puts it)."""
+    if runs_first:
+        _lay_runs(t, todo, ms)
     lay = t.set_lay
     nat_rank = t.nat_rank
-    ranks: dict[int, list[int]] = {}
+    # the naturals of each rank, in the order of `todo`, where they lie together (the hand's
+    # sorted order, cards taken out of it at most): a list per rank met, no dictionary
+    ranks: list[list[int]] = []
+    keys: list[int] = []
+    last = -1
     for c in todo:
         k = nat_rank[c]
         if k >= 0:
-            got = ranks.get(k)
-            if got is None:
-                ranks[k] = [c]
+            if k == last:
+                ranks[-1].append(c)
             else:
-                got.append(c)
+                ranks.append([c])
+                keys.append(k)
+                last = k
     several = t.several_sets_same_rank
     have = () if several else [m.key for m in ms if m.kind == SET]
-    for k, cs in ranks.items():
+    for g in range(len(ranks)):
+        cs = ranks[g]
+        k = keys[g]
         if len(cs) < lay or k in have:
             continue
         m = classify(t, tuple(cs[:lay]))
@@ -485,6 +571,13 @@ def _lay_naturals(t: Tables, todo: list[int], ms: list[Meld]) -> None:
             ms.append(m)
             for c in m.cards:
                 todo.remove(c)
+    if not runs_first:
+        _lay_runs(t, todo, ms)
+
+
+def _lay_runs(t: Tables, todo: list[int], ms: list[Meld]) -> None:
+    """Lay new escaleras from `todo` onto `ms` (for `_lay_naturals`), taking their cards out of
+    `todo`: per suit, sequence_min naturals at consecutive escalera positions."""
     if not t.sequences:
         return
     smin = t.sequence_min

@@ -175,7 +175,8 @@ def pool_of(s: State) -> tuple[int, ...]:
 def lay(t: Tables, s: State, a: LayMeld, j: Judge = STRICT) -> State:
     """The LayMeld action."""
     pool = pool_of(s)
-    cards: tuple[int, ...] = a[2]  # `a.cards`, a property of an interpreted class
+    av: tuple[Any, ...] = a  # read as a tuple: `a.cards` is a property of an interpreted class
+    cards: tuple[int, ...] = av[2]
     if j is LISTED:
         # listed as legal: the cards are sorted and held, and they form the meld the listing
         # accepted; only that meld is to be built
@@ -217,9 +218,11 @@ def listed_meld(t: Tables, cards: tuple[int, ...]) -> Meld:
 
 def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
     """The AddToMeld action."""
-    # the fields read by index: an action's named fields are properties of an interpreted class
-    i = a[2]  # not checked to be an int (`well_formed` checks the card)
-    card: int = a[3]
+    # the fields read by index, from the action seen as a tuple: its named fields are properties
+    # of an interpreted class, and `a[k]` a generic item lookup
+    av: tuple[Any, ...] = a
+    i = av[2]  # not checked to be an int (`well_formed` checks the card)
+    card: int = av[3]
     melds = mover_side(s).melds
     if not 0 <= i < len(melds):
         raise MalformedInput(f"the side has no meld {i}")
@@ -239,9 +242,10 @@ def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
             w = wild_count(m.cards) + is_wild(card)
             _wild_limits(t, p, len(m.cards) + 1 - w, w, j)
         j.stop()
-    # the meld's fields by index (a generic attribute lookup each, by name)
-    cards: tuple[int, ...] = m[2]
-    grown: Meld = _new(_MELD, (m[0], m[1], inserted(cards, (card,))))
+    # the meld's fields by index, from the meld seen as a tuple (`m[k]` is a generic lookup)
+    mv: tuple[Any, ...] = m
+    cards: tuple[int, ...] = mv[2]
+    grown: Meld = _new(_MELD, (mv[0], mv[1], inserted(cards, (card,))))
     s2 = after_meld(s, with_hand(s, hand), with_meld_grown(s, i, grown))
     return settle(t, s2, j)
 

@@ -272,8 +272,9 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     grown_meld: Meld | None = None
     # the fields by index: `a.use` and `a.cards` are properties of an interpreted class (the
     # cards are a tuple, `engine.well_formed`; the use is compared as it is, whatever it is)
-    use: object = a[2]
-    a_cards: tuple[int, ...] = a[4]
+    av: tuple[Any, ...] = a  # read as a tuple (`a[k]` is a generic item lookup)
+    use: object = av[2]
+    a_cards: tuple[int, ...] = av[4]
     if use == "set":
         if j is not LISTED and not _holds(hand, a_cards):
             j.halt("pile_new_set_naturals", "the player does not hold those cards")
@@ -331,7 +332,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         added = got
         used = a_cards
     elif use == "add":
-        a_meld: int = a[3]
+        a_meld: int = av[3]
         if not 0 <= a_meld < len(melds):
             j.halt("pile_to_own_set", f"the side has no meld {a_meld}", UNABLE)
         if is_frozen:

@@ -14,6 +14,8 @@ discard.
 
 from __future__ import annotations
 
+from typing import Any
+
 from arbitro.model.rummy.actions import Draw
 from arbitro.model.rummy.cards import RED_THREES, inserted, is_red_three
 from arbitro.model.rummy.going_out import dead_end
@@ -71,7 +73,8 @@ def draw(t: Tables, s: State, a: Draw, j: Judge) -> State:
     """The Draw action: the turn's cards from the stock, or the end of the hand when the stock is
     exhausted and *:stock-out lets the hand end. *:draw-count, *:draw-short-stock."""
     r = t.rules
-    count = a[2]  # `a.count` (a property of an interpreted class), not checked to be an int
+    av: tuple[Any, ...] = a  # read as a tuple: `a.count` is a property of an interpreted class
+    count = av[2]  # not checked to be an int
     if s.step != DRAW:
         j.halt("draw_count", "the player has already drawn this turn", "draw_two_instead_of_one")
     # the rules' fields read through `t` where it has them (a compiled property, where `r.x` is

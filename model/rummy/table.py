@@ -111,6 +111,54 @@ def side_view(t: Tables, melds: tuple[Meld, ...]) -> SideView:
     return hit
 
 
+class Carried:
+    """What the engine carries from a side's last listing to its next one: its melds, their
+    slots (`engine._slots`, kept as the object made, typed `Any` so that it is not built
+    again) and their clean canastas (`going_out_counts`' second count), each worked out from
+    the last when one meld has grown or been laid."""
+
+    __slots__ = ("clean", "melds", "slots", "t")
+
+    def __init__(self) -> None:
+        self.t: Tables | None = None
+        """The tables the rest was worked out for (None: nothing yet)."""
+        self.melds: tuple[Meld, ...] = ()
+        self.slots: Any = None
+        self.clean = 0
+
+
+CARRIED: Final[list[Carried]] = []
+"""Per side (its index): what `engine._slots` worked out last."""
+
+
+def carried(side: int) -> Carried:
+    """The `Carried` of side `side`, made empty at its first use."""
+    got = CARRIED
+    while len(got) <= side:
+        got.append(Carried())
+    return got[side]
+
+
+def clean_count(t: Tables, melds: tuple[Meld, ...], side: int) -> int:
+    """`going_out_counts(t, melds)[1]` for side `side`'s melds: read off what its last listing
+    carried when these are the melds it saw (the side's melds do not change between its
+    partner's last listing and its own turn), else its table view's."""
+    if side < len(CARRIED):
+        c = CARRIED[side]
+        if c.melds is melds and c.t is t:
+            return c.clean
+    return side_view(t, melds).clean(t) if melds else 0
+
+
+def clean_done(t: Tables, m: Meld) -> int:
+    """1 when meld `m` is counted clean by `going_out_counts` (a clean canasta or samba), else
+    0: what one meld grown or laid changes in a side's count."""
+    kind = m.kind
+    if kind in (SET, SEQ) and len(m.cards) >= t.completed and is_clean(m):
+        return 1
+    return 0
+
+
 def mover_side(state: State) -> Side:
     """The side of the player whose turn it is."""
     return state.table[state.seat % state.sides]

@@ -11,6 +11,8 @@ the stock's last card was a red three (*:last-red-three-ends-hand) play stops wi
 
 from __future__ import annotations
 
+from typing import Any
+
 from arbitro.model.rummy.actions import Discard
 from arbitro.model.rummy.going_out import go_out_problems
 from arbitro.model.rummy.melding import held_without
@@ -19,7 +21,7 @@ from arbitro.model.rummy.refusal import LISTED, STRICT, Judge
 from arbitro.model.rummy.scoring import end_hand
 from arbitro.model.rummy.state import PLAY, State, next_turn, replaced
 from arbitro.model.rummy.stock import draw_cards, exhausted
-from arbitro.model.rummy.table import opened, pending, side_view, with_hand
+from arbitro.model.rummy.table import clean_count, opened, pending, with_hand
 from arbitro.model.rummy.tables import Tables
 
 
@@ -33,13 +35,13 @@ def begin_turn(
     """Hand the turn to `seat` (with the hands and pile given, else the state's): owed red-three
     replacements, then a stock-out check. *:red-three-initial-replacement, *:stock-out."""
     rules = t.rules
-    melds = state.table[seat % state.sides].melds
+    side = seat % state.sides
     s = next_turn(
         state,
         seat,
         state.hands if hands is None else hands,
         state.pile if pile is None else pile,
-        side_view(t, melds).clean(t) if melds else 0,
+        clean_count(t, state.table[side].melds, side),
     )
     owed = s.owed[seat]
     if owed:
@@ -55,7 +57,8 @@ def begin_turn(
 
 def discard(t: Tables, s: State, a: Discard, j: Judge = STRICT) -> State:
     """The Discard action: the turn passes, or the last card goes out."""
-    card: int = a[2]  # `a.card`, a property of an interpreted class
+    av: tuple[Any, ...] = a  # read as a tuple: `a.card` is a property of an interpreted class
+    card: int = av[2]
     hand = held_without(s.hands[s.seat], (card,), j)
     if s.no_discard:
         t.consult("last_red_three_ends_hand")
