@@ -22,10 +22,16 @@ after another, as this script did before): in one process, every full collection
 garbage collector that falls within a book's hands also walks what the books before it left in
 the engine's caches, so a book's count depended on the books played before it.
 
+Twenty hands a book by default. Three, the old default, said the engine was faster than it is:
+the exact arrangement searches (`arrange.places_all`, from going out's and the opening's checks)
+cost little in the first hands of the seeds and much in some later ones (samba-en, on the same
+engine: 38,145 instructions an action over 3 hands, 56,688 over 20), so few hands miss them.
+
 Usage: uv run python benchmarks/bench_rummy_instructions.py [--baseline REV] [--hands N]
-[--one-process] [BOOK ...]
-Needs valgrind. Slow: about five minutes for the default 3 hands of the four books, both engines
-under callgrind. The README's table of measurements holds the ratios last measured.
+[--jobs N] [--one-process] [BOOK ...]
+Needs valgrind. Slow: the baseline and this engine play each book under callgrind, a run per
+core at once (`--jobs`), about 15 minutes of wall time for the default 20 hands of the four books
+on 2 idle cores. The README's table of measurements holds the ratios last measured.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bench_rummy import BASELINE, BOOKS, ROOT, SEATING, extract, target_for
@@ -152,7 +159,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("books", nargs="*", default=list(BOOKS))
     ap.add_argument("--baseline", default=BASELINE, help="the commit to compare with")
-    ap.add_argument("--hands", type=int, default=3, help="hands per book")
+    ap.add_argument("--hands", type=int, default=20, help="hands per book (default 20)")
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="runs under callgrind at once (default: one per core); the counts do not depend on it",
+    )
     ap.add_argument(
         "--one-process",
         action="store_true",
@@ -173,15 +186,24 @@ def main() -> None:
         this_ir: list[int] = []
         this_n: list[int] = []
         this_eng: list[int | None] = []
+        # every run (a group of books under one engine) is a process of its own under
+        # callgrind, whose counts do not depend on what else runs: they run `--jobs` at a time
+        runs = []
         for k, books in enumerate(groups):
-            base_dir, this_dir = Path(tmp, f"base-cg{k}"), Path(tmp, f"this-cg{k}")
-            base_dir.mkdir()
-            this_dir.mkdir()
-            ir, n, base_engine, eng = count(base_path, books, args.hands, base_dir)
+            for side, path in (("base", base_path), ("this", ROOT)):
+                where = Path(tmp, f"{side}-cg{k}")
+                where.mkdir()
+                runs.append((path, books, where))
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            done = list(
+                pool.map(lambda r: count(r[0], r[1], args.hands, r[2]), runs)  # in order
+            )
+        for k in range(len(groups)):
+            ir, n, base_engine, eng = done[2 * k]
             base_ir += ir
             base_n += n
             base_eng += eng
-            ir, n, this_engine, eng = count(ROOT, books, args.hands, this_dir)
+            ir, n, this_engine, eng = done[2 * k + 1]
             this_ir += ir
             this_n += n
             this_eng += eng

@@ -464,7 +464,7 @@ def _lay(seat: int, cards: tuple[int, ...]) -> LayMeld:
     if got is None:
         if len(lays) >= caches.LAYS:
             lays.clear()
-        got = lays[cards] = _new(LayMeld, (2, seat, cards))
+        got = lays[cards] = _new(_LAY_MELD, (2, seat, cards))
     return got
 
 

@@ -347,7 +347,8 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     # the order of their card numbers, the naturals lie between the threes and the joker,
     # sorted, so the cards of a rank come together; their escalera positions from
     # `Tables.seq_bit` (0 without escaleras). The lists start as copies of zeros (no
-    # throwaway list to repeat), and no run needs closing after the loop but the last rank's.
+    # throwaway list to repeat), and no run needs closing after the loop but the last card's
+    # and the last rank's.
     seq_bit = t.seq_bit
     counts = _NO_CARDS[:]
     rank_count = _NO_RANKS[:]
@@ -363,29 +364,38 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     for c in pool:
         if c == prev:
             n += 1
+            if c >= LOWEST_NATURAL and c < JOKER:
+                # another copy of the natural before: its rank is the current one
+                held += 1
+                continue
         else:
+            # a card's count is stored once, when its run ends (a store boxes the count and
+            # goes through the list's item assignment)
+            if n:
+                counts[prev] = n
             prev = c
             n = 1
             kinds += 1
-        counts[c] = n
-        if c >= LOWEST_NATURAL and c < JOKER:
-            if n == 1:
+            if c >= LOWEST_NATURAL and c < JOKER:
                 bits |= seq_bit[c]
-            k = c >> 2
-            if k == rank:
-                held += 1
-            else:
-                if rank >= 0:
-                    rank_count[rank] = held
-                rank = k
-                held = 1
-        elif c < LOWEST_THREE or c == JOKER:
+                k = c >> 2
+                if k == rank:
+                    held += 1
+                else:
+                    if rank >= 0:
+                        rank_count[rank] = held
+                    rank = k
+                    held = 1
+                continue
+        if c < LOWEST_THREE or c == JOKER:
             nw += 1
             # 4 bits per kind: the sum of the copies' bits is the counts' code while every
             # count stays below 16 (checked below)
             code += 1 << (4 * c if c < LOWEST_THREE else 16)
         elif c in (_BLACK_LO, _BLACK_HI):
             nb += 1
+    if n:
+        counts[prev] = n
     if rank >= 0:
         # the naturals of a rank are counted in a local and stored once the rank ends (an
         # in-place add on a list item goes through the generic number protocol)
