@@ -229,52 +229,81 @@ def suit_options(
     counts: tuple[int, ...], bases: tuple[tuple[int, int], ...], smin: int, smax: int, done: int
 ) -> tuple[SeqOption, ...]:
     """Every way to extend the suit's escaleras `bases` and start new ones from `counts`."""
-    n = len(counts)
     results: set[SeqOption] = set()
+    _extend(results, bases, smin, smax, done, 0, list(counts), 0)
+    return tuple(sorted(results, key=_left_over))
 
-    def runs(rem: list[int], start: int, min_len: int, comp: int) -> None:
-        results.add((tuple(rem), comp))
-        for i in range(start, n):
-            for length in range(min_len if i == start else smin, smax + 1):
-                if i + length > n:
-                    break
-                if all(rem[k] for k in range(i, i + length)):
-                    for k in range(i, i + length):
-                        rem[k] = rem[k] - 1
-                    runs(rem, i, length, comp + (length >= done))
-                    for k in range(i, i + length):
-                        rem[k] = rem[k] + 1
-                else:
-                    break
 
-    def extend(b: int, rem: list[int], comp: int) -> None:
-        if b == len(bases):
-            runs(rem, 0, smin, comp)
-            return
-        lo, hi = bases[b]
-        size = hi - lo + 1
-        el = 0
-        while True:
-            er = 0
-            while size + el + er <= smax:
-                extend(b + 1, rem, comp + (size + el + er >= done))
-                k = hi + er + 1
-                if k >= n or not rem[k]:
-                    break
-                rem[k] = rem[k] - 1
-                er += 1
-            for k in range(hi + 1, hi + er + 1):
-                rem[k] = rem[k] + 1
-            k = lo - el - 1
-            if k < 0 or not rem[k] or size + el + 1 > smax:
+def _left_over(o: SeqOption) -> int:
+    """The naturals an option of `suit_options` leaves over (its order: fewest first)."""
+    return sum(o[0])
+
+
+def _runs(
+    results: set[SeqOption],
+    smin: int,
+    smax: int,
+    done: int,
+    rem: list[int],
+    start: int,
+    min_len: int,
+    comp: int,
+) -> None:
+    """`suit_options`: new escaleras from `rem`, each starting at or after `start` (one starting
+    at `start` at least `min_len` long), then what is left."""
+    n = len(rem)
+    results.add((tuple(rem), comp))
+    for i in range(start, n):
+        for length in range(min_len if i == start else smin, smax + 1):
+            if i + length > n:
+                break
+            if all(rem[k] for k in range(i, i + length)):
+                for k in range(i, i + length):
+                    rem[k] = rem[k] - 1
+                _runs(results, smin, smax, done, rem, i, length, comp + (length >= done))
+                for k in range(i, i + length):
+                    rem[k] = rem[k] + 1
+            else:
+                break
+
+
+def _extend(
+    results: set[SeqOption],
+    bases: tuple[tuple[int, int], ...],
+    smin: int,
+    smax: int,
+    done: int,
+    b: int,
+    rem: list[int],
+    comp: int,
+) -> None:
+    """`suit_options`: the escaleras `bases[b:]` extended at either end from `rem`, then new
+    ones (`_runs`)."""
+    if b == len(bases):
+        _runs(results, smin, smax, done, rem, 0, smin, comp)
+        return
+    n = len(rem)
+    lo, hi = bases[b]
+    size = hi - lo + 1
+    el = 0
+    while True:
+        er = 0
+        while size + el + er <= smax:
+            _extend(results, bases, smin, smax, done, b + 1, rem, comp + (size + el + er >= done))
+            k = hi + er + 1
+            if k >= n or not rem[k]:
                 break
             rem[k] = rem[k] - 1
-            el += 1
-        for k in range(lo - el, lo):
+            er += 1
+        for k in range(hi + 1, hi + er + 1):
             rem[k] = rem[k] + 1
-
-    extend(0, list(counts), 0)
-    return tuple(sorted(results, key=lambda o: sum(o[0])))
+        k = lo - el - 1
+        if k < 0 or not rem[k] or size + el + 1 > smax:
+            break
+        rem[k] = rem[k] - 1
+        el += 1
+    for k in range(lo - el, lo):
+        rem[k] = rem[k] + 1
 
 
 # ---------------------------------------------------------------- the hand and the table
@@ -893,6 +922,22 @@ def places_all(
     cap_done, cap_clean, cap_dirty, cap_old = caps
     hi_x = W + freeable
     rank_pts = tuple(pts[k * 4] for k in range(13))
+    # per rank: whether one of its naturals may be kept over (read once, not once per state)
+    keep_ok = [fits(rank_pts[k]) for k in range(13)]
+    # a state of the sets' search is one int: the net wilds used (plus `freeable`, which no
+    # cleaning passes: never below 0), then completed, clean, dirty and clean completed before
+    # (each capped at its need: `width` bits each), then the cards kept over (0 or 1, one bit)
+    width = max(1, max(caps).bit_length())
+    mask = (1 << width) - 1
+    sh_d = 1 + width
+    sh_cl = 1 + 2 * width
+    sh_c = 1 + 3 * width
+    sh_x = 1 + 4 * width
+    hi_xo = hi_x + freeable
+    wait = need.wait
+    # per rank and count of naturals in this call: the rank's outcomes (`_rank_ends`, six ints
+    # each in a row) and what they allow at best, for the bound below
+    rows: dict[int, tuple[tuple[int, ...], int, int, int, int, int, int]] = {}
     seen: dict[tuple[tuple[int, ...], int], bool] = {}
 
     def sets_ok(avail: tuple[int, ...], seq_done: int) -> bool:
@@ -900,54 +945,94 @@ def places_all(
         got = seen.get(key)
         if got is not None:
             return got
-        # every rank first: one with no outcome at all settles it before the combining
-        per_rank = []
+        # every rank first: one with no outcome at all settles it before the combining, and
+        # so does the sum of the ranks' best outcomes short of a need (a bound: the search's
+        # counts only add up, its wilds and kept cards only pile up)
+        per_rank: list[tuple[int, ...]] = []
+        lo_x = lo_k = hi_c = hi_cl = hi_d = hi_old = 0
         for rank in range(13):
             a = avail[rank]
             bases = tb.sets[rank]
             if not a and not bases:
                 continue
-            opts = _rank_ends(sr, bases, a, a >= 1 and fits(rank_pts[rank]))
-            if not opts:
+            rk = a * 16 + rank
+            row = rows.get(rk)
+            if row is None:
+                row = _rank_row(sr, bases, a, a >= 1 and keep_ok[rank])
+                rows[rk] = row
+            flat = row[0]
+            if not flat:
                 seen[key] = False
                 return False
-            per_rank.append(opts)
-        # (net wilds, completed, clean, dirty, clean-before, kept over), capped at the needs
-        c0 = min(caps[0], seq_done)
-        cl0 = min(caps[1], seq_done)
-        states: set[tuple[int, int, int, int, int, int]] = {(0, c0, cl0, 0, 0, 0)}
+            per_rank.append(flat)
+            lo_x += row[1]
+            hi_c += row[2]
+            hi_cl += row[3]
+            hi_d += row[4]
+            hi_old += row[5]
+            lo_k += row[6]
+        c0 = min(cap_done, seq_done)
+        cl0 = min(cap_clean, seq_done)
+        if (
+            lo_x > W
+            or lo_k > 1
+            or c0 + hi_c < need.completed
+            or hi_d < need.dirty
+            or (min(hi_old, need.clean_start) if wait else cl0 + hi_cl) < need.clean
+        ):
+            seen[key] = False
+            return False
+        states: set[int] = {((((freeable << width | c0) << width | cl0) << width) << width) << 1}
         ok = True
-        for opts in per_rank:
-            nxt: set[tuple[int, int, int, int, int, int]] = set()
-            for x, c, cl, d, old, kept in states:
-                for o in opts:
-                    nx = x + o[0]
-                    k = o[5]
-                    if nx > hi_x or kept + k > 1:
+        for flat in per_rank:
+            nxt: set[int] = set()
+            n = len(flat)
+            for st in states:
+                kept = st & 1
+                old = st >> 1 & mask
+                d = st >> sh_d & mask
+                cl = st >> sh_cl & mask
+                c = st >> sh_c & mask
+                xo = st >> sh_x
+                i = 0
+                while i < n:
+                    nx = xo + flat[i]
+                    k = kept + flat[i + 5]
+                    if nx > hi_xo or k > 1:
+                        i += 6
                         continue
-                    # each count capped at its need (`min`, written out: this is the inner loop)
-                    c1 = c + o[1]
-                    cl1 = cl + o[2]
-                    d1 = d + o[3]
-                    old1 = old + o[4]
+                    # each count capped at its need (`min`, written out: the inner loop)
+                    c1 = c + flat[i + 1]
+                    cl1 = cl + flat[i + 2]
+                    d1 = d + flat[i + 3]
+                    old1 = old + flat[i + 4]
+                    if c1 > cap_done:
+                        c1 = cap_done
+                    if cl1 > cap_clean:
+                        cl1 = cap_clean
+                    if d1 > cap_dirty:
+                        d1 = cap_dirty
+                    if old1 > cap_old:
+                        old1 = cap_old
                     nxt.add(
-                        (
-                            nx,
-                            cap_done if c1 > cap_done else c1,
-                            cap_clean if cl1 > cap_clean else cl1,
-                            cap_dirty if d1 > cap_dirty else d1,
-                            cap_old if old1 > cap_old else old1,
-                            kept + k,
-                        )
+                        ((((nx << width | c1) << width | cl1) << width | d1) << width | old1) << 1
+                        | k
                     )
+                    i += 6
             states = nxt
             if not states:
                 ok = False
                 break
         result = False
         if ok:
-            for x, c, cl, d, old, kept in states:
-                clean = min(old, need.clean_start) if need.wait else cl
+            for st in states:
+                kept = st & 1
+                old = st >> 1 & mask
+                d = st >> sh_d & mask
+                cl = st >> sh_cl & mask
+                c = st >> sh_c & mask
+                x = (st >> sh_x) - freeable
+                clean = min(old, need.clean_start) if wait else cl
                 if c < need.completed or clean < need.clean or d < need.dirty:
                     continue
                 rest = W - x
@@ -1009,6 +1094,34 @@ def _rank_ends(
             }
         )
     )
+
+
+@lru_cache(maxsize=caches.RANK_OPTIONS)
+def _rank_row(
+    sr: SetRules, bases: tuple[tuple[int, int], ...], a: int, keep_one: bool
+) -> tuple[tuple[int, ...], int, int, int, int, int, int]:
+    """`_rank_ends` as `places_all` walks it: the outcomes' six ints in one row, then the fewest
+    net wilds, the most completed, clean, dirty and clean completed before, and the fewest kept
+    over of any outcome."""
+    ends = _rank_ends(sr, bases, a, keep_one)
+    flat: list[int] = []
+    lo_x = lo_k = 1 << 30
+    hi_c = hi_cl = hi_d = hi_old = 0
+    for x, c, cl, d, old, k in ends:
+        flat += [x, c, cl, d, old, k]
+        if x < lo_x:
+            lo_x = x
+        if k < lo_k:
+            lo_k = k
+        if c > hi_c:
+            hi_c = c
+        if cl > hi_cl:
+            hi_cl = cl
+        if d > hi_d:
+            hi_d = d
+        if old > hi_old:
+            hi_old = old
+    return tuple(flat), lo_x, hi_c, hi_cl, hi_d, hi_old, lo_k
 
 
 def _homes_possible(t: Tables, sp: Split, tb: Table, W: int) -> bool:

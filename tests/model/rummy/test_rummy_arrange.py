@@ -14,15 +14,27 @@ import random
 
 import pytest
 
+from arbitro.model.rummy import RUMMY
 from arbitro.model.rummy.arrange import (
     Need,
+    _freeable,
+    _homes_possible,
+    _rank_ends,
+    _suit_moves,
+    _wild_meld_amounts,
+    final_ok,
     greedy_reaches,
     placed_bound,
     places_all,
     reaches,
     search_reaches,
+    set_rules,
+    split,
+    table_of,
 )
-from arbitro.model.rummy.cards import distinct, is_red_three, remove
+from arbitro.model.rummy.cards import JOKER, distinct, is_red_three, remove
+from arbitro.model.rummy.engine import random_step
+from arbitro.model.rummy.going_out import need as going_out_need
 from arbitro.model.rummy.laying import lay_candidates
 from arbitro.model.rummy.melds import (
     BLACK3,
@@ -34,6 +46,7 @@ from arbitro.model.rummy.melds import (
     classify,
     merge_problem,
 )
+from arbitro.model.rummy.state import State
 from arbitro.model.rummy.table import going_out_counts
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.schema import RummyRules
@@ -359,3 +372,189 @@ def test_places_all_wait_rule_counts_old_clean_canastas_only() -> None:
     # ...unless the clean one must already have been there when the turn began
     assert not places_all(t, hand, melds, Need(2, 1, 1, True, 0))
     _ = BLACK3
+
+
+def plain_places_all(
+    t: Tables,
+    cards: tuple[int, ...],
+    melds: tuple[Meld, ...],
+    need: Need,
+    spare: str = "none",
+    slack: int | None = None,
+    reached: list[int] | None = None,
+) -> bool:
+    """`places_all` written plainly, as the search was before its bound and its packed states:
+    every product of the suits' escalera options, then the ranks' set outcomes combined one by
+    one as tuples (the counts capped at the needs), with no test that cuts a combination short.
+    `reached` counts the combinations that get to the combining of the ranks."""
+    sp = split(t, cards)
+    if sp.rest:
+        return False
+    tb = table_of(t, melds)
+    sr = set_rules(t)
+    W = sp.jokers + sp.twos
+    freeable = _freeable(tb, sr)
+    pts = t.points
+    may_spare = spare != "none"
+
+    def fits(points: int) -> bool:
+        return may_spare and (slack is None or points <= slack)
+
+    blacks: list[tuple[int, list[int]]] = []
+    cap_z = t.wild_cap if t.black_three_meld_wilds else 0
+    for b, kept in ((sp.black, 0), (sp.black - 1, 1)):
+        if b < 0 or (kept and not fits(pts[4])):
+            continue
+        if b == 0:
+            blacks.append((kept, [0]))
+        elif t.black_threes_meld != "never":
+            zs = [z for z in range(0, cap_z + 1) if final_ok(sr, 0, 0, True, b, z)]
+            if zs:
+                blacks.append((kept, zs))
+    if not blacks:
+        return False
+    if not may_spare and not _homes_possible(t, sp, tb, W + freeable):
+        return False
+    cheapest_wild = pts[0] if sp.twos else pts[JOKER]
+    wild_kept = [0, 1] if W and fits(cheapest_wild) else [0]
+    caps = (need.completed, need.clean, need.dirty, need.clean)
+    hi_x = W + freeable
+
+    def sets_ok(avail: tuple[int, ...], seq_done: int) -> bool:
+        per_rank = []
+        for rank in range(13):
+            a = avail[rank]
+            bases = tb.sets[rank]
+            if not a and not bases:
+                continue
+            opts = _rank_ends(sr, bases, a, a >= 1 and fits(pts[rank * 4]))
+            if not opts:
+                return False
+            per_rank.append(opts)
+        if reached is not None:
+            reached[0] += 1
+        states = {(0, min(caps[0], seq_done), min(caps[1], seq_done), 0, 0, 0)}
+        for opts in per_rank:
+            states = {
+                (
+                    x + o[0],
+                    min(caps[0], c + o[1]),
+                    min(caps[1], cl + o[2]),
+                    min(caps[2], d + o[3]),
+                    min(caps[3], old + o[4]),
+                    kept + o[5],
+                )
+                for x, c, cl, d, old, kept in states
+                for o in opts
+                if x + o[0] <= hi_x and kept + o[5] <= 1
+            }
+        for x, c, cl, d, old, kept in states:
+            clean = min(old, need.clean_start) if need.wait else cl
+            if c < need.completed or clean < need.clean or d < need.dirty or x > W:
+                continue
+            rest = W - x
+            ys = _wild_meld_amounts(t, tb.wild_room, rest)
+            for b_kept, zs in blacks:
+                for w_kept in wild_kept:
+                    total = kept + b_kept + w_kept
+                    if total > 1 or (spare == "one" and total != 1):
+                        continue
+                    if any((rest - w_kept - z) in ys for z in zs if z <= rest - w_kept):
+                        return True
+        return False
+
+    if not t.sequences:
+        return sets_ok(sp.other, 0)
+    rank_pts = tuple(pts[k * 4] for k in range(13))
+    moves = [
+        _suit_moves(
+            sp.seq[s], tb.seqs[s], t.sequence_min, t.sequence_max, t.completed, t.seq_rank, rank_pts
+        )
+        for s in range(4)
+    ]
+
+    def dfs(s: int, avail: list[int], done: int) -> bool:
+        if s == 4:
+            return sets_ok(tuple(avail), done)
+        for _add, comp, left in moves[s]:
+            for rank, k in left:
+                avail[rank] += k
+            hit = dfs(s + 1, avail, done + comp)
+            for rank, k in left:
+                avail[rank] -= k
+            if hit:
+                return True
+        return False
+
+    return dfs(0, list(sp.other), 0)
+
+
+def _random_play(rules: RummyRules, seed: int, steps: int) -> list[State]:
+    """States met along random play (several hands)."""
+    rng = random.Random(seed)
+    seating = RUMMY.seatings(rules)[0]
+    s = RUMMY.new_game(rules, seating)
+    deck = list(RUMMY.deck(rules, seating))
+    out: list[State] = []
+    while len(out) < steps and RUMMY.phase(s) != "over":
+        if RUMMY.phase(s) == "deal":
+            order = deck[:]
+            rng.shuffle(order)
+            s = RUMMY.deal(rules, s, order)
+            continue
+        out.append(s)
+        step = random_step(rules, s, rng)
+        assert step is not None
+        s = step[1]
+    return out
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_places_all_agrees_with_the_plain_search_over_random_play(book: str) -> None:
+    """`places_all`'s bound on the ranks' best outcomes, its packed states and its rows of
+    outcomes kept per call change no answer: on the tables of random play, each seat's hand and
+    random parts of it against its side's melds, under the going-out need of the position and
+    others, with no card, one card or up to one card kept over (some of bounded points), it
+    answers as the plain search (`plain_places_all`); so it does on hands random moves could meld
+    onto grown tables, under needs of up to three canastas (some of them clean, some dirty, with
+    or without the wait rule). Enough of these questions get to the combining of the ranks
+    (where the bound cuts) for the comparison to mean something."""
+    rules = R(book)
+    t = tables(rules)
+    rng = random.Random(f"plain:{book}")
+    reached = [0]
+    answers = [0, 0]
+    for s in _random_play(rules, 11, sized(150, 400))[::3]:
+        base = going_out_need(t, s)
+        needs = (
+            base,
+            Need(0, 0, 0, False, 0),
+            Need(1, 1, 0, False, 0),
+            Need(2, 1, 1, False, 0),
+            Need(2, 1, 0, True, 1),
+        )
+        for seat, hand in enumerate(s.hands):
+            melds = s.table[seat % s.sides].melds
+            for _ in range(3):
+                part = tuple(sorted(rng.sample(hand, rng.randrange(0, len(hand) + 1))))
+                for nd in needs:
+                    for spare, slack in (("none", None), ("one", None), ("upto1", 15)):
+                        want = plain_places_all(t, part, melds, nd, spare, slack, reached)
+                        got = places_all(t, part, melds, nd, None, spare, slack)
+                        assert got == want, (book, part, melds, nd, spare, slack)
+                        answers[want] += 1
+    # and hands random moves could meld onto grown tables, under stiffer needs (escaleras
+    # completed from the hand count towards them)
+    for _ in range(sized(20, 100)):
+        hand, melds = placeable_case(rules, rng)
+        for c in range(4):
+            for cl in range(3):
+                for d in range(2):
+                    for wait in (False, True):
+                        nd = Need(c, cl, d, wait, rng.randrange(0, 2))
+                        for spare, slack in (("none", None), ("one", 10), ("upto1", None)):
+                            want = plain_places_all(t, hand, melds, nd, spare, slack, reached)
+                            got = places_all(t, hand, melds, nd, None, spare, slack)
+                            assert got == want, (book, hand, melds, nd, spare, slack)
+                            answers[want] += 1
+    assert reached[0] >= 1000 and answers[True] >= 100, (reached, answers)
