@@ -86,7 +86,13 @@ from arbitro.model.rummy.melds import (
 )
 from arbitro.model.rummy.opening import minimum_of
 from arbitro.model.rummy.opening import reached as opening_reached
-from arbitro.model.rummy.pile import candidate_fields, join_ok, opens_by_reach, take_pile
+from arbitro.model.rummy.pile import (
+    candidate_fields,
+    join_ok,
+    opens_by_reach,
+    take_pile,
+    takes_onto,
+)
 from arbitro.model.rummy.refusal import LISTED, STRICT, Halt, Judge, Refusal
 from arbitro.model.rummy.state import ANSWER, DRAW, FREED, PLAY, State, partner
 from arbitro.model.rummy.stock import draw, exhausted
@@ -565,16 +571,9 @@ class _Moment:
                     out.append(a)
             elif use == "add" and plain:
                 # the top card fits the meld (`candidate_fields`): what is left to judge is
-                # whether this kind of meld takes the pile (`pile.take`); an opened side has no
-                # pending opening to reach, and a take never ends in a refusal after that
-                m = side.melds[i]
-                if m.kind == SET:
-                    ok = t.pile_to_own_set and (
-                        len(m.cards) < t.completed or t.pile_to_completed_set
-                    )
-                else:
-                    ok = m.kind == SEQ and t.pile_to_own_sequence
-                if ok:
+                # whether this kind of meld takes the pile (`pile.takes_onto`); an opened side
+                # has no pending opening to reach, and a take never ends in a refusal after that
+                if takes_onto(t, side.melds[i]):
                     out.append(a)
             elif self.judge(a):
                 out.append(a)
