@@ -43,7 +43,16 @@ from arbitro.model.rummy.cards import (
     is_wild,
     remove,
 )
-from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, add_problem, classify
+from arbitro.model.rummy.melds import (
+    BLACK3,
+    SEQ,
+    SET,
+    WILDS,
+    Meld,
+    add_problem,
+    classify,
+    is_clean,
+)
 from arbitro.model.rummy.refusal import LISTED, Judge
 from arbitro.model.rummy.scoring import end_hand
 from arbitro.model.rummy.state import ANSWER, PLAY, Side, State, replaced
@@ -192,10 +201,13 @@ def one_card_ok(t: Tables, state: State) -> bool:
     hand = state.hands[state.seat]
     if len(hand) != 1 or state.held:
         return False
+    sd = mover_side(state)
+    if sd.opened:
+        return last_card_out(t, state, sd.melds, hand[0])
     if go_out_problem(t, state, by_discard=True) is None:
         return True
     c = hand[0]
-    melds = mover_side(state).melds
+    melds = sd.melds
     for i, m in enumerate(melds):
         if add_problem(t, m, c) is None:
             grown = tuple(
@@ -210,6 +222,62 @@ def one_card_ok(t: Tables, state: State) -> bool:
             if go_out_problem(t, _placed(state, grown, ()), by_discard=False) is None:
                 return True
     return False
+
+
+def last_card_out(t: Tables, state: State, melds: tuple[Meld, ...], c: int) -> bool:
+    """`one_card_ok` for a mover of an opened side holding only `c`, the side's melds being
+    `melds` (those of `state`, or those after an addition not yet played: `melding.placeable`):
+    `go_out_problem` worked out from the counts of the melds (`going_out_counts`, a grown meld's
+    own count put in place of its old one), no state built for each meld `c` could join and no
+    reason written out. The clauses read are those `go_out_problems` reads for an opened side."""
+    if state.answer == "no":
+        return False
+    mode = t.go_out_discard
+    by_discard = mode != "forbidden"
+    if state.no_discard:
+        t.consult("last_red_three_ends_hand")
+        by_discard = False
+    done, clean, dirty = going_out_counts(t, melds)
+    if by_discard and _counts_ok(t, state, done, clean, dirty):
+        return True
+    if mode == "required":
+        return False
+    comp = t.completed
+    for m in melds:
+        if add_problem(t, m, c) is None:
+            d = done
+            cl = clean
+            di = dirty
+            kind = m.kind
+            if kind in (SET, SEQ):
+                n = len(m.cards)
+                if n >= comp:
+                    d -= 1
+                    if is_clean(m):
+                        cl -= 1
+                    else:
+                        di -= 1
+                if n + 1 >= comp:
+                    d += 1
+                    # the grown meld is clean when the meld was and `c` is no wild
+                    if is_clean(m) and (kind == SEQ or not is_wild(c)):
+                        cl += 1
+                    else:
+                        di += 1
+            if _counts_ok(t, state, d, cl, di):
+                return True
+    return False
+
+
+def _counts_ok(t: Tables, state: State, done: int, clean: int, dirty: int) -> bool:
+    """Whether an opened side with `done` completed melds, `clean` and `dirty` of them, meets
+    the requirements `go_out_problems` checks: *:go-out-min-completed, *:go-out-min-clean,
+    *:go-out-wait-after-clean, *:go-out-min-dirty."""
+    if done < t.go_out_min_completed or clean < t.go_out_min_clean:
+        return False
+    if t.go_out_wait_after_clean and min(clean, state.clean_start) < t.go_out_min_clean:
+        return False
+    return dirty >= t.go_out_min_dirty
 
 
 def can_go_out(t: Tables, state: State) -> bool:
