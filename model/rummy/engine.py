@@ -61,7 +61,7 @@ from arbitro.model.rummy.cards import (
     without,
 )
 from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed, two_homeless
-from arbitro.model.rummy.laying import code_cards, lay_candidates, lay_codes, shape
+from arbitro.model.rummy.laying import NATURALS, code_cards, lay_candidates, lay_codes, shape
 from arbitro.model.rummy.melding import (
     add,
     cleaned,
@@ -728,6 +728,7 @@ class _Moment:
         if adds:
             fast = plain and left >= 3
             held = sh.counts
+            nats = sh.nats
             wilds = sh.wild_cards()
             rows = _adds(seat)
             for i in range(len(adds)):
@@ -738,7 +739,9 @@ class _Moment:
                 # a tuple, whichever cards: the loops below iterate it without an iterator
                 cards: tuple[int, ...]
                 if rank >= 0:
-                    nat = sh.naturals(rank)
+                    # `sh.naturals(rank)` read off the naturals' bits (a set's rank is a
+                    # natural one: below the joker's)
+                    nat = NATURALS[rank << 4 | nats >> (rank << 2) & 15]
                     if not (wild_ok and wilds):
                         cards = nat
                     elif nat:
@@ -798,7 +801,7 @@ class _Moment:
             for i, rank, freeable in cleans:
                 if sh.rank_count[rank]:
                     fast = bool(fits_wild) and room - fits_wild[i] > 0
-                    for n in sh.naturals(rank):
+                    for n in NATURALS[rank << 4 | sh.nats >> (rank << 2) & 15]:
                         for w in freeable:
                             rw: ReplaceWild = _new(ReplaceWild, (5, seat, i, n, w))
                             if fast or self._cleaning(rw):

@@ -180,6 +180,7 @@ class Shape:
         "blacks",
         "counts",
         "kinds",
+        "nats",
         "pool",
         "rank_count",
         "wild_code",
@@ -196,6 +197,7 @@ class Shape:
         wilds: int,
         blacks: int,
         wild_code: int,
+        nats: int,
     ) -> None:
         self.pool = pool  # the sorted pool itself
         self.counts = counts  # per card kind (KINDS of them): copies held
@@ -208,6 +210,9 @@ class Shape:
         self.wild_code = wild_code
         """`wild_kinds` as one int (4 bits per wild card kind: the twos, then the joker), or -1
         when a kind is held more than 15 times: part of the keys of `_LAID`."""
+        self.nats = nats
+        """Bit c set when the natural c is held: the naturals of rank k held are
+        `NATURALS[k << 4 | nats >> 4 * k & 15]`."""
         self._distinct: tuple[int, ...] | None = None
 
     @property
@@ -280,18 +285,7 @@ class Shape:
         listing asks for the ranks of the side's sets only)."""
         if rank < _LOW_RANK or rank >= _JOKER_RANK:
             return ()
-        counts = self.counts
-        c = rank * 4
-        i = rank << 4
-        if counts[c]:
-            i |= 1
-        if counts[c + 1]:
-            i |= 2
-        if counts[c + 2]:
-            i |= 4
-        if counts[c + 3]:
-            i |= 8
-        return _NATURALS[i]
+        return NATURALS[rank << 4 | self.nats >> (rank << 2) & 15]
 
     @property
     def masks(self) -> tuple[int, int, int, int]:
@@ -314,7 +308,7 @@ _BLACKS: Final[tuple[int, ...]] = tuple(sorted(BLACK_THREES))
 _BLACK_LO: Final[int] = _BLACKS[0]
 _BLACK_HI: Final[int] = _BLACKS[-1]
 
-_NATURALS: Final[tuple[tuple[int, ...], ...]] = tuple(
+NATURALS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(rank * 4 + suit for suit in range(4) if held >> suit & 1)
     for rank in range(_JOKER_RANK)
     for held in range(16)
@@ -357,6 +351,7 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     nb = 0
     code = 0
     bits = 0
+    nats = 0
     rank = -1
     held = 0
     prev = -1
@@ -378,6 +373,7 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
             kinds += 1
             if c >= LOWEST_NATURAL and c < JOKER:
                 bits |= seq_bit[c]
+                nats |= 1 << c
                 k = c >> 2
                 if k == rank:
                     held += 1
@@ -404,7 +400,7 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
         for w in _WILD_CARDS:
             if counts[w] > 15:
                 code = -1
-    return Shape(pool, counts, rank_count, kinds, bits, nw, nb, code)
+    return Shape(pool, counts, rank_count, kinds, bits, nw, nb, code, nats)
 
 
 _NO_CARDS: Final[list[int]] = [0] * KINDS

@@ -946,6 +946,53 @@ def test_lay_codes_leave_long_melds_to_lay_candidates() -> None:
     assert lay_codes(t, hand, shape(t, hand), frozenset()) is None
 
 
+def _naturals_runs(m: ModuleType, book: str) -> tuple[int, int]:
+    """Over the hands met in random play of `book` and every rank: how many ranks had a natural
+    held, and at how many the naturals read off the hand's bits (`Shape.naturals` and the
+    listing's `NATURALS[rank << 4 | nats >> 4 * rank & 15]`) are not the distinct naturals of
+    that rank in the hand."""
+    rules = R(book)
+    t = tables_module._build(rules)
+    held = differ = 0
+    for s in walk(rules, 29, 300):
+        hand = s.hands[s.seat]
+        sh = m.shape(t, hand)
+        for rank in range(13):
+            want = tuple(sorted({c for c in hand if c >> 2 == rank and 8 <= c < 52}))
+            held += bool(want)
+            bits = m.NATURALS[rank << 4 | sh.nats >> (rank << 2) & 15]
+            differ += sh.naturals(rank) != want or bits != want
+    return held, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_naturals_read_off_bits_are_the_hands(book: str) -> None:
+    """The naturals of a rank that the listing reads off a hand's shape (one bit per natural
+    held, `Shape.nats`) are the hand's own."""
+    from arbitro.model.rummy import laying
+
+    held, differ = _naturals_runs(laying, book)
+    assert held > 100, held
+    assert differ == 0
+
+
+def test_naturals_read_off_bits_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: bits set one card too high (each natural read as the
+    next suit's) give other naturals. (Broken in a copy of the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    right = copy._shape
+
+    def broken(t: Tables, pool: tuple[int, ...]) -> Any:
+        sh = right(t, pool)
+        sh.nats = sh.nats << 1
+        return sh
+
+    monkeypatch.setattr(copy, "_shape", broken)
+    assert _naturals_runs(copy, "samba-es")[1] > 0
+
+
 def _entry_put_last(e: ModuleType) -> Callable[..., Any]:
     """`e._slots_inserted` broken: the laid meld's addition entry put after the others'."""
     right = e._slots_inserted
