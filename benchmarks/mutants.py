@@ -357,8 +357,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "draw-short-drops",
         "stock.py",
-        "hand = inserted(s.hands[s.seat], drawn)",
-        "hand = inserted(s.hands[s.seat], drawn[: 1 + (len(stock) > 3)])",
+        "hand = inserted_top(s.hands[s.seat], stock, want)",
+        "hand = inserted_top(s.hands[s.seat], stock, min(want, 1 + (len(stock) > 3)))",
         "a two-card draw from a stock of three cards or fewer keeps only one",
     ),
     _r(
@@ -378,16 +378,19 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "red-three-turn-slip",
         "stock.py",
-        "        s2 = replaced(s2, step=PLAY, no_discard=stop)\n",
-        "        s2 = replaced(s2, step=PLAY, no_discard=stop, seat=(s.seat + 1) % s.players)\n",
+        "        s2 = after_draw(s, hands, rest, with_reds(s.table, seat % s.sides, laid), stop)\n",
+        "        s2 = replaced(\n"
+        "            after_draw(s, hands, rest, with_reds(s.table, seat % s.sides, laid), stop),\n"
+        "            seat=(s.seat + 1) % s.players,\n"
+        "        )\n",
         "after drawing a red three the next player plays the turn",
     ),
     _r(
         "discard-two-skips",
         "turn.py",
-        "return begin_turn(t, s, (s.seat + 1) % s.players, with_hand(s, hand), (*s.pile, card))",
+        "return begin_turn(t, s, (s.seat + 1) % s.players, with_hand(s, hand), s.pile + top)",
         "return begin_turn(t, s, (s.seat + 1 + (card < 4)) % s.players, with_hand(s, hand),"
-        " (*s.pile, card))",
+        " s.pile + top)",
         "discarding a two skips the next player",
     ),
     # ------------------------------------------------------------ Samba/Canasta: the deal

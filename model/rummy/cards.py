@@ -224,3 +224,16 @@ def inserted(cards: tuple[int, ...], extra: tuple[int, ...]) -> tuple[int, ...]:
             i -= 1
         out.insert(i, c)
     return tuple(out)
+
+
+def inserted_top(cards: tuple[int, ...], source: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """`inserted(cards, source[:n])` without the slice: the first `n` cards of `source` (the
+    top of the stock) put in place in the sorted `cards`."""
+    out = list(cards)
+    for k in range(n):
+        c = source[k]
+        i = len(out)
+        while i > 0 and out[i - 1] > c:
+            i -= 1
+        out.insert(i, c)
+    return tuple(out)

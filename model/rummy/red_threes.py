@@ -24,10 +24,20 @@ def lay_out(state: State, side: int, cards: Iterable[int]) -> State:
     new = tuple(cards)
     if not new:
         return state
-    sd = state.table[side]
-    row = tuple(sorted((*sd.red_threes, *new)))
+    return replaced(state, table=with_reds(state.table, side, new))
+
+
+def with_reds(
+    table: tuple[Side, ...], side: int, cards: list[int] | tuple[int, ...]
+) -> tuple[Side, ...]:
+    """The table with these red threes added to a side's row (the same table when there are
+    none)."""
+    if not cards:
+        return table
+    sd = table[side]
+    row = tuple(sorted((*sd.red_threes, *cards)))
     new_side: Side = _new(Side, (sd.melds, row, sd.opened))
-    return replaced(state, table=(*state.table[:side], new_side, *state.table[side + 1 :]))
+    return (*table[:side], new_side, *table[side + 1 :])
 
 
 def red_three_score(rules: RummyRules, count: int, completed: int, total: int) -> int:

@@ -151,14 +151,21 @@ def after_meld(state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Si
     return got
 
 
-def after_draw(state: State, hands: tuple[tuple[int, ...], ...], stock: tuple[int, ...]) -> State:
-    """`replaced(state, hands=..., stock=..., step=PLAY, no_discard=False)`, field by field: the
-    state after a draw with no red three."""
+def after_draw(
+    state: State,
+    hands: tuple[tuple[int, ...], ...],
+    stock: tuple[int, ...],
+    table: tuple[Side, ...] | None = None,
+    no_discard: bool = False,
+) -> State:
+    """`replaced(state, hands=..., stock=..., step=PLAY, no_discard=...)`, field by field: the
+    state after a draw; with `table` too when red threes drawn were laid out."""
     s: tuple[Any, ...] = state  # fields kept as objects: no int unboxed and boxed again
     # fmt: off
     got: State = _new(_STATE, (
-        s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, stock, s[10], s[11], s[12], s[13],
-        s[14], s[15], PLAY, s[17], s[18], s[19], s[20], s[21], s[22], s[23], False, s[25], s[26],
+        s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, stock, s[10],
+        s[11] if table is None else table, s[12], s[13], s[14], s[15], PLAY, s[17], s[18], s[19],
+        s[20], s[21], s[22], s[23], no_discard, s[25], s[26],
     ))
     # fmt: on
     return got

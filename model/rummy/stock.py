@@ -17,12 +17,12 @@ from __future__ import annotations
 from typing import Any
 
 from arbitro.model.rummy.actions import Draw
-from arbitro.model.rummy.cards import RED_THREES, inserted, is_red_three
+from arbitro.model.rummy.cards import RED_THREES, inserted_top, is_red_three
 from arbitro.model.rummy.going_out import dead_end
-from arbitro.model.rummy.red_threes import lay_out
+from arbitro.model.rummy.red_threes import lay_out, with_reds
 from arbitro.model.rummy.refusal import Judge
 from arbitro.model.rummy.scoring import end_hand
-from arbitro.model.rummy.state import DRAW, PLAY, State, after_draw, replaced
+from arbitro.model.rummy.state import DRAW, State, after_draw, replaced
 from arbitro.model.rummy.table import with_hand
 from arbitro.model.rummy.tables import Tables
 from arbitro.model.schema import RummyRules
@@ -41,12 +41,12 @@ def draw_count(t: Tables, state: State) -> int:
     return min(t.draw_count, len(state.stock))
 
 
-def draw_cards(rules: RummyRules, state: State, seat: int, count: int) -> tuple[State, bool]:
-    """Draw `count` cards for `seat`, laying out and replacing red threes.
-
-    Returns the new state and whether the last card of the stock was a red three that stops play
-    (*:last-red-three-ends-hand).
-    """
+def drawn(
+    state: State, seat: int, count: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], list[int], bool]:
+    """Draw `count` cards for `seat`, red threes set aside (each replaced by the next card): the
+    hands after it, the stock left, the red threes met and whether the last card of the stock
+    was one of them."""
     stock = state.stock
     hand = list(state.hands[seat])
     reds: list[int] = []
@@ -64,7 +64,17 @@ def draw_cards(rules: RummyRules, state: State, seat: int, count: int) -> tuple[
             todo -= 1
             last_red = False
     hands = (*state.hands[:seat], tuple(sorted(hand)), *state.hands[seat + 1 :])
-    s = replaced(state, hands=hands, stock=stock[pos:])
+    return hands, stock[pos:], reds, last_red
+
+
+def draw_cards(rules: RummyRules, state: State, seat: int, count: int) -> tuple[State, bool]:
+    """Draw `count` cards for `seat`, laying out and replacing red threes.
+
+    Returns the new state and whether the last card of the stock was a red three that stops play
+    (*:last-red-three-ends-hand).
+    """
+    hands, stock, reds, last_red = drawn(state, seat, count)
+    s = replaced(state, hands=hands, stock=stock)
     s = lay_out(s, seat % state.sides, reds)
     return s, last_red and rules.last_red_three_ends_hand
 
@@ -91,18 +101,22 @@ def draw(t: Tables, s: State, a: Draw, j: Judge) -> State:
         act = "draw_two_instead_of_one" if count > want else None
         j.halt("draw_count", f"the draw is of {want} card(s), not {count}", act)
     stock = s.stock
-    drawn = stock[:want]
-    # a loop of the compiled code over the one or two cards (`x in drawn` is a generic call)
+    # a loop of the compiled code over the one or two cards (a slice of them, or `x in ...`, is
+    # a generic call)
     red0, red1 = RED_THREES
     reds = False
-    for c in drawn:
+    for k in range(want):
+        c = stock[k]
         if c in (red0, red1):
             reds = True
     if reds:
-        s2, stop = draw_cards(r, s, s.seat, want)
-        s2 = replaced(s2, step=PLAY, no_discard=stop)
+        # the cards drawn one by one, the red threes laid out: the state built once
+        seat = s.seat
+        hands, rest, laid, last_red = drawn(s, seat, want)
+        stop = last_red and r.last_red_three_ends_hand
+        s2 = after_draw(s, hands, rest, with_reds(s.table, seat % s.sides, laid), stop)
     else:
         # no red three among them: the cards go straight to the hand, each put in its place
-        hand = inserted(s.hands[s.seat], drawn)
+        hand = inserted_top(s.hands[s.seat], stock, want)
         s2 = after_draw(s, with_hand(s, hand), stock[want:])
     return dead_end(t, s2, False)

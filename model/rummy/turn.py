@@ -17,10 +17,11 @@ from arbitro.model.rummy.actions import Discard
 from arbitro.model.rummy.going_out import go_out_problems
 from arbitro.model.rummy.melding import held_one
 from arbitro.model.rummy.pile import can_take
+from arbitro.model.rummy.red_threes import with_reds
 from arbitro.model.rummy.refusal import LISTED, STRICT, Judge
 from arbitro.model.rummy.scoring import end_hand
-from arbitro.model.rummy.state import PLAY, State, next_turn, replaced
-from arbitro.model.rummy.stock import draw_cards, exhausted
+from arbitro.model.rummy.state import DRAW, PLAY, State, next_turn, replaced
+from arbitro.model.rummy.stock import drawn, exhausted
 from arbitro.model.rummy.table import clean_count, opened, pending, with_hand
 from arbitro.model.rummy.tables import Tables
 
@@ -46,10 +47,20 @@ def begin_turn(
     owed = s.owed[seat]
     if owed:
         t.consult("red_three_initial_replacement")
-        s = replaced(s, owed=(*s.owed[:seat], 0, *s.owed[seat + 1 :]))
-        s, stop = draw_cards(rules, s, seat, owed)
+        # the replacements drawn (`stock.draw_cards`), the state built once
+        got, stock, reds, last_red = drawn(s, seat, owed)
+        stop = last_red and rules.last_red_three_ends_hand
+        s = replaced(
+            s,
+            owed=(*s.owed[:seat], 0, *s.owed[seat + 1 :]),
+            hands=got,
+            stock=stock,
+            table=with_reds(s.table, side, reds),
+            step=PLAY if stop else DRAW,
+            no_discard=stop,
+        )
         if stop:
-            return replaced(s, step=PLAY, no_discard=True)
+            return s
     if exhausted(t, s) and t.stock_out != "hand_ends" and not can_take(t, s):
         return end_hand(t, s, "stock-out", -1)
     return s
@@ -70,7 +81,9 @@ def discard(t: Tables, s: State, a: Discard, j: Judge = STRICT) -> State:
             if s.answer == "yes":
                 j.refuse("ask_partner", "the partner said yes: the player must go out this turn")
             j.stop()
-        return begin_turn(t, s, (s.seat + 1) % s.players, with_hand(s, hand), (*s.pile, card))
+        # the card on top of the pile by one concatenation (a starred display builds a list)
+        top: tuple[int, ...] = (card,)
+        return begin_turn(t, s, (s.seat + 1) % s.players, with_hand(s, hand), s.pile + top)
     if j is not LISTED:
         for problem in go_out_problems(t, s, by_discard=True, every=j.found is not None):
             j.refuse(*problem)

@@ -21,9 +21,10 @@ from arbitro.model.rummy import pile as pile_module
 from arbitro.model.rummy import stock as stock_module
 from arbitro.model.rummy import table as table_module
 from arbitro.model.rummy import tables as tables_module
+from arbitro.model.rummy import turn as turn_module
 from arbitro.model.rummy.actions import Action, LayMeld, ReplaceWild, TakePile
 from arbitro.model.rummy.arrange import Need, lost_cards, places_all, side_facts
-from arbitro.model.rummy.cards import distinct, inserted, is_wild, remove
+from arbitro.model.rummy.cards import distinct, inserted, inserted_top, is_wild, remove
 from arbitro.model.rummy.engine import random_step
 from arbitro.model.rummy.going_out import can_go_out, can_go_out_listed, need
 from arbitro.model.rummy.melds import SET, Meld
@@ -87,6 +88,9 @@ def test_state_builders_agree_with_replaced() -> None:
         )
         assert after_draw(s, hands, other) == replaced(
             s, hands=hands, stock=other, step=PLAY, no_discard=False
+        )
+        assert after_draw(s, hands, other, (), True) == replaced(
+            s, hands=hands, stock=other, table=(), step=PLAY, no_discard=True
         )
         assert after_take(s, hands, (), other, 11) == replaced(
             s,
@@ -875,6 +879,73 @@ def test_lay_candidates_miss_no_meld(book: str) -> None:
     assert seen > 10
 
 
+def _lay_code_runs(m: ModuleType, book: str) -> tuple[int, int]:
+    """Over the hands met in random play of `book` and random part-hands of them: how many
+    candidates `m.lay_codes` lists, and at how many hands its codes, read back into cards, are
+    not `laying.lay_candidates` in the same order, or do not sort as those cards do."""
+    from arbitro.model.rummy.laying import lay_candidates
+
+    rules = R(book)
+    t = tables_module._build(rules)
+    rng = random.Random(43)
+    listed = differ = 0
+    for s in walk(rules, 19, 500):
+        hand = s.hands[s.seat]
+        melds = mover_side(s).melds
+        set_ranks = frozenset(x.key for x in melds if x.kind == SET)
+        hands = [hand] + [
+            tuple(sorted(rng.sample(hand, rng.randint(1, len(hand))))) for _ in range(2) if hand
+        ]
+        for h in hands:
+            want = lay_candidates(t, h, melds)
+            got = m.lay_codes(t, h, m.shape(t, h), set_ranks)
+            assert got is not None  # no candidate of these books holds more than 5 cards
+            listed += len(got)
+            read = [m.code_cards(c) for c in got]
+            differ += read != want or [m.code_cards(c) for c in sorted(got)] != sorted(want)
+    return listed, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_lay_codes_are_the_lay_candidates(book: str) -> None:
+    """The listing's candidate melds as codes (`laying.lay_codes`: the new sets of a rank read
+    off a template kept for its counts alone, each candidate an int that sorts as its cards
+    do) are `lay_candidates`, in the same order, and sort as their cards do."""
+    from arbitro.model.rummy import laying
+
+    listed, differ = _lay_code_runs(laying, book)
+    assert listed > 100, listed
+    assert differ == 0
+
+
+def test_lay_codes_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a template kept under a key blind to the wilds held
+    (the sets of a rank taken from a hand with other wilds) lists sets of wilds not held.
+    (Broken in a copy of the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    right = copy._template_key
+    monkeypatch.setattr(
+        copy, "_template_key", lambda counts, b, code, lay, lo: right(counts, b, 0, lay, lo)
+    )
+    assert _lay_code_runs(copy, "samba-en")[1] > 0
+
+
+def test_lay_codes_leave_long_melds_to_lay_candidates() -> None:
+    """A candidate of more than `laying.CODE_SLOTS` cards (a black-three meld of six) has no
+    code: `lay_codes` says so (None), and the listing falls back on `lay_candidates`, which
+    lists it (the legal actions then hold it)."""
+    from arbitro.model.rummy.laying import CODE_SLOTS, lay_candidates, lay_codes, shape
+
+    rules = R("canasta-es")
+    t = tables(rules)
+    hand = (4, 4, 4, 7, 7, 7, 30)
+    got = lay_candidates(t, hand, ())
+    assert any(len(c) > CODE_SLOTS for c in got), got
+    assert lay_codes(t, hand, shape(t, hand), frozenset()) is None
+
+
 def _entry_put_last(e: ModuleType) -> Callable[..., Any]:
     """`e._slots_inserted` broken: the laid meld's addition entry put after the others'."""
     right = e._slots_inserted
@@ -1123,18 +1194,20 @@ def test_put_replaces_one_item() -> None:
             assert got == want and type(got) is tuple, (n, i)
 
 
-def _draw_runs(stock_module: ModuleType, book: str) -> tuple[int, int]:
+def _draw_runs(stock_module: ModuleType, book: str) -> tuple[int, int, int]:
     """Over the draw steps met in random play of `book`: how many draws `stock_module.draw`
-    played, and in how many its state differs from the slow path's, `stock.draw_cards` (the
-    draw card by card, red threes laid out and replaced), then play on and the dead-end test."""
+    played, how many of them met a red three, and in how many its state differs from the slow
+    path's, `stock.draw_cards` (the draw card by card, red threes laid out and replaced, each
+    step a state of its own), then play on and the dead-end test."""
     from arbitro.model.rummy.actions import Draw
+    from arbitro.model.rummy.cards import is_red_three
     from arbitro.model.rummy.going_out import dead_end
     from arbitro.model.rummy.refusal import STRICT
     from arbitro.model.rummy.stock import draw_cards, draw_count, exhausted
 
     rules = R(book)
     t = tables(rules)
-    draws = differ = 0
+    draws = reds = differ = 0
     for s in walk(rules, 23, 700):
         if s.step != DRAW or exhausted(t, s):
             continue
@@ -1143,16 +1216,18 @@ def _draw_runs(stock_module: ModuleType, book: str) -> tuple[int, int]:
         slow, stop = draw_cards(rules, s, s.seat, n)
         want = dead_end(t, replaced(slow, step=PLAY, no_discard=stop), False)
         draws += 1
+        reds += any(is_red_three(c) for c in s.stock[:n])
         differ += got != want
-    return draws, differ
+    return draws, reds, differ
 
 
 @pytest.mark.parametrize("book", BOOKS)
 def test_draw_agrees_with_drawing_card_by_card(book: str) -> None:
-    """A draw with no red three puts the cards in the hand by insertion (`cards.inserted`), not
-    by sorting: its state is the one drawing card by card gives."""
-    draws, differ = _draw_runs(stock_module, book)
-    assert draws > 50, draws
+    """A draw with no red three puts the cards in the hand by insertion (`cards.inserted_top`),
+    not by sorting, and a draw that meets a red three builds its state once: either state is
+    the one drawing card by card gives."""
+    draws, reds, differ = _draw_runs(stock_module, book)
+    assert draws > 50 and reds > 0, (draws, reds)
     assert differ == 0
 
 
@@ -1163,12 +1238,83 @@ def test_draw_is_checked(
     two-card draw of samba loses one) differs from drawing card by card. (Broken in a copy of
     the module run from source.)"""
     copy = source_module("arbitro.model.rummy.stock")
-    monkeypatch.setattr(copy, "inserted", lambda cards, extra: inserted(cards, extra[:1]))
-    assert _draw_runs(copy, "samba-es")[1] > 0
+    monkeypatch.setattr(
+        copy, "inserted_top", lambda cards, source, n: inserted_top(cards, source, min(n, 1))
+    )
+    assert _draw_runs(copy, "samba-es")[2] > 0
+
+
+def test_draw_of_a_red_three_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """Likewise for a draw that meets a red three: its state built without the red three laid
+    out on the side's row differs from drawing card by card."""
+    copy = source_module("arbitro.model.rummy.stock")
+    monkeypatch.setattr(copy, "with_reds", lambda table, side, cards: table)
+    _, reds, differ = _draw_runs(copy, "canasta-es")
+    assert reds > 0 and differ > 0
+
+
+def _owed_runs(turn_module: ModuleType, book: str) -> tuple[int, int]:
+    """Over the states met in random play of `book` where a seat is owed replacements for red
+    threes dealt: how many times `turn_module.begin_turn` handed that seat the turn, and in how
+    many its state differs from the slow path's (the owed count cleared by `replaced`, then
+    `stock.draw_cards`, then `replaced` again when the last red three stops play, then the
+    stock-out check)."""
+    from arbitro.model.rummy.pile import can_take
+    from arbitro.model.rummy.scoring import end_hand
+    from arbitro.model.rummy.stock import draw_cards, exhausted
+    from arbitro.model.rummy.table import clean_count
+
+    rules = R(book)
+    t = tables(rules)
+    runs = differ = 0
+    for s in walk(rules, 31, 900):
+        for seat, owed in enumerate(s.owed):
+            if not owed:
+                continue
+            got = turn_module.begin_turn(t, s, seat)
+            side = seat % s.sides
+            slow = next_turn(s, seat, s.hands, s.pile, clean_count(t, s.table[side].melds, side))
+            slow = replaced(slow, owed=tuple(0 if k == seat else n for k, n in enumerate(s.owed)))
+            slow, stop = draw_cards(rules, slow, seat, owed)
+            if stop:
+                slow = replaced(slow, step=PLAY, no_discard=True)
+            elif exhausted(t, slow) and t.stock_out != "hand_ends" and not can_take(t, slow):
+                slow = end_hand(t, slow, "stock-out", -1)
+            runs += 1
+            differ += got != slow
+    return runs, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_owed_replacements_agree_with_drawing_card_by_card(book: str) -> None:
+    """The replacements a seat is owed for red threes dealt, drawn as its turn begins, build
+    the state once: it is the one the slow path's steps give. (A book that replaces them at the
+    deal owes none.)"""
+    runs, differ = _owed_runs(turn_module, book)
+    assert runs > 0 or R(book).red_three_initial_replacement == "at_deal"
+    assert differ == 0
+
+
+def test_owed_replacements_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: the state built once without the owed count cleared (the
+    seat would draw its replacements again) differs from the slow path's. (Broken in a copy of
+    the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.turn")
+
+    def keeps_owed(state: State, **changes: Any) -> State:
+        return replaced(state, **{k: v for k, v in changes.items() if k != "owed"})
+
+    monkeypatch.setattr(copy, "replaced", keeps_owed)
+    runs, differ = _owed_runs(copy, "samba-es")
+    assert runs > 0 and differ > 0
 
 
 def test_inserted_is_sorted() -> None:
-    """`cards.inserted` gives the sorted multiset of a sorted hand and a few cards, for hands
+    """`cards.inserted` (and `cards.inserted_top`, the first cards of a tuple) gives the sorted multiset of a sorted hand and a few cards, for hands
     and cards drawn at random from a two-pack deck (repeated cards, wilds, the joker)."""
     rng = random.Random(7)
     deck = [c for c in range(53) for _ in range(2)]
@@ -1177,6 +1323,10 @@ def test_inserted_is_sorted() -> None:
         extra = tuple(rng.sample(deck, rng.randint(0, 3)))
         got = inserted(hand, extra)
         assert got == tuple(sorted((*hand, *extra))) and type(got) is tuple, (hand, extra)
+        top = tuple(rng.sample(deck, rng.randint(0, 5)))
+        n = rng.randint(0, len(top))
+        got = inserted_top(hand, top, n)
+        assert got == tuple(sorted((*hand, *top[:n]))) and type(got) is tuple, (hand, top, n)
 
 
 class _Card(int):
