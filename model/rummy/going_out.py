@@ -61,6 +61,7 @@ from arbitro.model.rummy.melds import (
     add_problem,
     classify,
     is_clean,
+    wild_count,
 )
 from arbitro.model.rummy.refusal import LISTED, Judge
 from arbitro.model.rummy.scoring import end_hand
@@ -326,6 +327,8 @@ def can_go_out(t: Tables, state: State) -> bool:
     lost = got
     if len(lost) > 1 or (lost and mode == "forbidden"):
         return False
+    if view.freeable and _homeless_by_cleaning(t, hand, sd.melds, view, mode):
+        return False
     f = view.facts(t)
     done, clean, dirty = f.done, f.clean, f.dirty
     more = by_count(f, len(hand), t.completed)
@@ -479,6 +482,32 @@ def _rank_gains(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> tup
         if o[1] < best[c]:
             best[c] = o[1]
     return tuple(best)
+
+
+def _homeless_by_cleaning(
+    t: Tables, hand: tuple[int, ...], melds: tuple[Meld, ...], view: SideView, mode: str
+) -> bool:
+    """Whether `lost_cards_by` lists two cards of `hand` (one where going out may not end with a
+    discard) when the wilds cleaning could free are counted as a cleaning frees them: each for a
+    natural of its set's rank from the hand, so per rank at most the naturals of it held (the
+    side's `SideView.freeable` counts every wild of its sets). Only the cards listed are read:
+    its verdict on the wilds' count (None) takes every black three for a meld of its own."""
+    held = [0] * 13
+    for c in hand:
+        if LOWEST_NATURAL <= c < JOKER:
+            held[c >> 2] = held[c >> 2] + 1
+    free = 0
+    for m in melds:
+        if m.kind == SET:
+            k = held[m.key]
+            if k:
+                w = wild_count(m.cards)
+                free += w if w < k else k
+                held[m.key] = k - w if w < k else 0
+    if free >= view.freeable:
+        return False
+    got = lost_cards_by(t, hand, view.takes, view.seq_bits, free, mode != "forbidden")
+    return got is not None and (len(got) > 1 or (bool(got) and mode == "forbidden"))
 
 
 def can_go_out_listed(t: Tables, state: State) -> bool:
