@@ -61,6 +61,7 @@ from arbitro.model.rummy.melds import (
     add_problem,
     classify,
     is_clean,
+    wild_count,
 )
 from arbitro.model.rummy.refusal import LISTED, Judge
 from arbitro.model.rummy.scoring import end_hand
@@ -326,6 +327,8 @@ def can_go_out(t: Tables, state: State) -> bool:
     lost = got
     if len(lost) > 1 or (lost and mode == "forbidden"):
         return False
+    if view.freeable and _homeless_by_cleaning(t, hand, sd.melds, view, mode):
+        return False
     f = view.facts(t)
     done, clean, dirty = f.done, f.clean, f.dirty
     more = by_count(f, len(hand), t.completed)
@@ -341,6 +344,9 @@ def can_go_out(t: Tables, state: State) -> bool:
             return False
     if not not_opened and _added_out(t, hand, sd.melds, nd, mode, lost):
         return True
+    # the count of what the cards could complete, where the side lacks a completed meld and the
+    # search would combine escalera options (without escaleras it counts the ranks first itself)
+    screen = t.sequences and done < nd.completed
     slack = None
     if not_opened and not t.opening_concealed_exempt:
         slack = cur + sum(pts[c] for c in hand) - minimum
@@ -352,11 +358,11 @@ def can_go_out(t: Tables, state: State) -> bool:
             return False
         cards = remove(hand, lost)
         tb = table_of(t, sd.melds)
-        if _completes_too_few(t, cards, tb, nd.completed):
+        if screen and _completes_too_few(t, cards, tb, nd.completed):
             return False
         return places_all(t, cards, sd.melds, nd, tb)
     tb = table_of(t, sd.melds)
-    if _completes_too_few(t, hand, tb, nd.completed):
+    if screen and _completes_too_few(t, hand, tb, nd.completed):
         return False
     spare = "upto1" if mode == "optional" else "one" if mode == "required" else "none"
     return places_all(t, hand, sd.melds, nd, tb, spare, slack)
@@ -386,17 +392,36 @@ def _completes_too_few(t: Tables, cards: tuple[int, ...], tb: Table, completed: 
         comp = t.completed
         for s in range(4):
             row = sp.seq[s]
+            held = 0  # the escalera positions of the suit held in hand or in its escaleras
             for p in range(len(row)):
                 k = row[p]
                 if k:
                     r = seq_rank[p]
                     totals[r] = totals[r] + k
+                    held |= 1 << p
+            seqs = tb.seqs[s]
+            for lo, hi in seqs:
+                held |= (1 << (hi + 1)) - (1 << lo)
+            # an escalera completed holds `comp` positions in a row, each held (no wild in it)
+            run = held
+            for k in range(1, comp):
+                run &= held >> k
+            if not run:
+                continue
             best = 0
-            for move in _suit_moves(row, tb.seqs[s], smin, smax, comp, seq_rank, rank_pts):
+            for move in _suit_moves(row, seqs, smin, smax, comp, seq_rank, rank_pts):
                 if move[1] > best:
                     best = move[1]
             most += best
     sr = set_rules(t)
+    comp = sr.completed
+    wilds = sp.jokers + sp.twos
+    # the wilds a rank's sets may take at most: the hand's, and those cleaning frees elsewhere
+    reach = wilds
+    if sr.clean:
+        for row_b in tb.sets:
+            for _, w in row_b:
+                reach += w
     # per count of sets completed, the fewest net wilds that complete so many (the ranks so far)
     fewest: list[int] = [0]
     for rank in range(13):
@@ -404,9 +429,25 @@ def _completes_too_few(t: Tables, cards: tuple[int, ...], tb: Table, completed: 
         bases = tb.sets[rank]
         if not a and not bases:
             continue
-        gains = _rank_gains(sr, bases, a)
-        if not gains:
-            return True  # no outcome places the rank's naturals: `places_all` says no
+        # a rank whose unfinished sets and naturals held, with every wild, make no completed
+        # set keeps its finished sets alone, at best freeing the wilds of its sets
+        pool = a
+        done = 0
+        least = 0
+        for n, w in bases:
+            if n + w >= comp:
+                done += 1
+            else:
+                pool += n + w
+            if sr.clean:
+                least -= w
+        gains: tuple[int, ...]
+        if pool + reach < comp:
+            gains = (*([_NEVER] * done), least)
+        else:
+            gains = _rank_gains(sr, bases, a)
+            if not gains:
+                return True  # no outcome places the rank's naturals: `places_all` says no
         got = [_NEVER] * (len(fewest) + len(gains) - 1)
         for c0 in range(len(fewest)):
             x0 = fewest[c0]
@@ -417,7 +458,6 @@ def _completes_too_few(t: Tables, cards: tuple[int, ...], tb: Table, completed: 
                 if x1 < _NEVER and x0 + x1 < got[c0 + c1]:
                     got[c0 + c1] = x0 + x1
         fewest = got
-    wilds = sp.jokers + sp.twos
     sets = -1
     for c in range(len(fewest)):
         if fewest[c] <= wilds:
@@ -442,6 +482,32 @@ def _rank_gains(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> tup
         if o[1] < best[c]:
             best[c] = o[1]
     return tuple(best)
+
+
+def _homeless_by_cleaning(
+    t: Tables, hand: tuple[int, ...], melds: tuple[Meld, ...], view: SideView, mode: str
+) -> bool:
+    """Whether `lost_cards_by` lists two cards of `hand` (one where going out may not end with a
+    discard) when the wilds cleaning could free are counted as a cleaning frees them: each for a
+    natural of its set's rank from the hand, so per rank at most the naturals of it held (the
+    side's `SideView.freeable` counts every wild of its sets). Only the cards listed are read:
+    its verdict on the wilds' count (None) takes every black three for a meld of its own."""
+    held = [0] * 13
+    for c in hand:
+        if LOWEST_NATURAL <= c < JOKER:
+            held[c >> 2] = held[c >> 2] + 1
+    free = 0
+    for m in melds:
+        if m.kind == SET:
+            k = held[m.key]
+            if k:
+                w = wild_count(m.cards)
+                free += w if w < k else k
+                held[m.key] = k - w if w < k else 0
+    if free >= view.freeable:
+        return False
+    got = lost_cards_by(t, hand, view.takes, view.seq_bits, free, mode != "forbidden")
+    return got is not None and (len(got) > 1 or (bool(got) and mode == "forbidden"))
 
 
 def can_go_out_listed(t: Tables, state: State) -> bool:
