@@ -20,17 +20,26 @@ about the book, whose result names the clauses that left the player stuck (*:pil
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Final
 
+from arbitro.model.rummy import caches
 from arbitro.model.rummy.actions import Answer
 from arbitro.model.rummy.arrange import (
     Need,
+    SetRules,
+    Table,
+    _suit_moves,
     by_cards,
     by_count,
     lost_cards_by,
     overflow,
     places_all,
+    rank_options,
     run_cover,
+    set_rules,
+    split,
+    table_of,
 )
 from arbitro.model.rummy.cards import (
     BLACK_THREES,
@@ -43,7 +52,16 @@ from arbitro.model.rummy.cards import (
     is_wild,
     remove,
 )
-from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, Meld, add_problem, classify
+from arbitro.model.rummy.melds import (
+    BLACK3,
+    SEQ,
+    SET,
+    WILDS,
+    Meld,
+    add_problem,
+    classify,
+    is_clean,
+)
 from arbitro.model.rummy.refusal import LISTED, Judge
 from arbitro.model.rummy.scoring import end_hand
 from arbitro.model.rummy.state import ANSWER, PLAY, Side, State, replaced
@@ -192,10 +210,13 @@ def one_card_ok(t: Tables, state: State) -> bool:
     hand = state.hands[state.seat]
     if len(hand) != 1 or state.held:
         return False
+    sd = mover_side(state)
+    if sd.opened:
+        return last_card_out(t, state, sd.melds, hand[0])
     if go_out_problem(t, state, by_discard=True) is None:
         return True
     c = hand[0]
-    melds = mover_side(state).melds
+    melds = sd.melds
     for i, m in enumerate(melds):
         if add_problem(t, m, c) is None:
             grown = tuple(
@@ -210,6 +231,62 @@ def one_card_ok(t: Tables, state: State) -> bool:
             if go_out_problem(t, _placed(state, grown, ()), by_discard=False) is None:
                 return True
     return False
+
+
+def last_card_out(t: Tables, state: State, melds: tuple[Meld, ...], c: int) -> bool:
+    """`one_card_ok` for a mover of an opened side holding only `c`, the side's melds being
+    `melds` (those of `state`, or those after an addition not yet played: `melding.placeable`):
+    `go_out_problem` worked out from the counts of the melds (`going_out_counts`, a grown meld's
+    own count put in place of its old one), no state built for each meld `c` could join and no
+    reason written out. The clauses read are those `go_out_problems` reads for an opened side."""
+    if state.answer == "no":
+        return False
+    mode = t.go_out_discard
+    by_discard = mode != "forbidden"
+    if state.no_discard:
+        t.consult("last_red_three_ends_hand")
+        by_discard = False
+    done, clean, dirty = going_out_counts(t, melds)
+    if by_discard and _counts_ok(t, state, done, clean, dirty):
+        return True
+    if mode == "required":
+        return False
+    comp = t.completed
+    for m in melds:
+        if add_problem(t, m, c) is None:
+            d = done
+            cl = clean
+            di = dirty
+            kind = m.kind
+            if kind in (SET, SEQ):
+                n = len(m.cards)
+                if n >= comp:
+                    d -= 1
+                    if is_clean(m):
+                        cl -= 1
+                    else:
+                        di -= 1
+                if n + 1 >= comp:
+                    d += 1
+                    # the grown meld is clean when the meld was and `c` is no wild
+                    if is_clean(m) and (kind == SEQ or not is_wild(c)):
+                        cl += 1
+                    else:
+                        di += 1
+            if _counts_ok(t, state, d, cl, di):
+                return True
+    return False
+
+
+def _counts_ok(t: Tables, state: State, done: int, clean: int, dirty: int) -> bool:
+    """Whether an opened side with `done` completed melds, `clean` and `dirty` of them, meets
+    the requirements `go_out_problems` checks: *:go-out-min-completed, *:go-out-min-clean,
+    *:go-out-wait-after-clean, *:go-out-min-dirty."""
+    if done < t.go_out_min_completed or clean < t.go_out_min_clean:
+        return False
+    if t.go_out_wait_after_clean and min(clean, state.clean_start) < t.go_out_min_clean:
+        return False
+    return dirty >= t.go_out_min_dirty
 
 
 def can_go_out(t: Tables, state: State) -> bool:
@@ -273,9 +350,98 @@ def can_go_out(t: Tables, state: State) -> bool:
         # the one card nothing could take must be the discard
         if slack is not None and pts[lost[0]] > slack:
             return False
-        return places_all(t, remove(hand, lost), sd.melds, nd)
+        cards = remove(hand, lost)
+        tb = table_of(t, sd.melds)
+        if _completes_too_few(t, cards, tb, nd.completed):
+            return False
+        return places_all(t, cards, sd.melds, nd, tb)
+    tb = table_of(t, sd.melds)
+    if _completes_too_few(t, hand, tb, nd.completed):
+        return False
     spare = "upto1" if mode == "optional" else "one" if mode == "required" else "none"
-    return places_all(t, hand, sd.melds, nd, None, spare, slack)
+    return places_all(t, hand, sd.melds, nd, tb, spare, slack)
+
+
+def _completes_too_few(t: Tables, cards: tuple[int, ...], tb: Table, completed: int) -> bool:
+    """Whether no placing of `cards` onto the side's melds (`tb`, as `arrange.table_of`) and new
+    ones completes `completed` canastas and sambas: a bound on what `places_all` counts, which
+    refuses most hands its search would refuse only after trying every escalera option.
+
+    Per suit, the most escaleras any option of the search completes (`arrange._suit_moves`, the
+    options it walks); per rank, what the rank's sets complete with up to all the naturals of the
+    rank held (`_rank_gains`: `rank_options` of fewer naturals are among those of more, so
+    whatever naturals the escaleras take, the search's outcomes for the rank are among these),
+    the ranks' net wilds together at most the wilds held (the search's end test)."""
+    if completed <= 0:
+        return False
+    sp = split(t, cards)
+    totals = list(sp.other)
+    most = 0
+    if t.sequences:
+        pts = t.points
+        rank_pts = tuple([pts[k * 4] for k in range(13)])
+        seq_rank = t.seq_rank
+        smin = t.sequence_min
+        smax = t.sequence_max
+        comp = t.completed
+        for s in range(4):
+            row = sp.seq[s]
+            for p in range(len(row)):
+                k = row[p]
+                if k:
+                    r = seq_rank[p]
+                    totals[r] = totals[r] + k
+            best = 0
+            for move in _suit_moves(row, tb.seqs[s], smin, smax, comp, seq_rank, rank_pts):
+                if move[1] > best:
+                    best = move[1]
+            most += best
+    sr = set_rules(t)
+    # per count of sets completed, the fewest net wilds that complete so many (the ranks so far)
+    fewest: list[int] = [0]
+    for rank in range(13):
+        a = totals[rank]
+        bases = tb.sets[rank]
+        if not a and not bases:
+            continue
+        gains = _rank_gains(sr, bases, a)
+        if not gains:
+            return True  # no outcome places the rank's naturals: `places_all` says no
+        got = [_NEVER] * (len(fewest) + len(gains) - 1)
+        for c0 in range(len(fewest)):
+            x0 = fewest[c0]
+            if x0 >= _NEVER:
+                continue
+            for c1 in range(len(gains)):
+                x1 = gains[c1]
+                if x1 < _NEVER and x0 + x1 < got[c0 + c1]:
+                    got[c0 + c1] = x0 + x1
+        fewest = got
+    wilds = sp.jokers + sp.twos
+    sets = -1
+    for c in range(len(fewest)):
+        if fewest[c] <= wilds:
+            sets = c
+    return sets < 0 or most + sets < completed
+
+
+_NEVER: Final = 1 << 20
+"""More net wilds than any hand holds: no outcome completes that many."""
+
+
+@lru_cache(maxsize=caches.RANK_OPTIONS)
+def _rank_gains(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> tuple[int, ...]:
+    """Per count of melds completed, the fewest net wilds (`_NEVER`: none) of the outcomes of
+    `arrange.rank_options` for the rank's sets `bases` and up to `a` naturals (for
+    `_completes_too_few`); empty when there is no outcome at all."""
+    best: list[int] = []
+    for o in rank_options(sr, bases, a):
+        c = o[2]
+        while len(best) <= c:
+            best.append(_NEVER)
+        if o[1] < best[c]:
+            best[c] = o[1]
+    return tuple(best)
 
 
 def can_go_out_listed(t: Tables, state: State) -> bool:

@@ -23,7 +23,13 @@ from typing import Any, Final
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy.actions import AddToMeld, FinishOpening, LayMeld, Merge, ReplaceWild
 from arbitro.model.rummy.cards import JOKER, LOWEST_NATURAL, inserted, is_wild, remove, without
-from arbitro.model.rummy.going_out import can_go_out, go_out_problem, go_out_problems, one_card_ok
+from arbitro.model.rummy.going_out import (
+    can_go_out,
+    go_out_problem,
+    go_out_problems,
+    last_card_out,
+    one_card_ok,
+)
 from arbitro.model.rummy.laying import lay_candidates
 from arbitro.model.rummy.melds import (
     BLACK3,
@@ -328,8 +334,13 @@ def placeable(t: Tables, s: State) -> bool:
     # an addition that keeps two cards in the hand of an opened side with no "yes" to honour
     # settles without a search (`settle`): the meld clauses alone decide it; so does a new meld
     # that keeps two cards (`lays_plainly`)
-    kept = len(s.hands[s.seat]) + len(s.held)
+    hand = s.hands[s.seat]
+    kept = len(hand) + len(s.held)
     plain = sd.opened and s.answer != "yes" and kept >= 2
+    # an addition that leaves the one card of an opened side, no pile held and no answer to
+    # honour: `settle` refuses it unless that card can go out (`one_card_ok`), which
+    # `last_card_out` decides on the melds the addition leaves, no state built, no refusal raised
+    last = sd.opened and s.answer == "" and kept == 1 and not s.held
     for b in freed_options(t, s):
         try:
             if isinstance(b, LayMeld):
@@ -342,6 +353,13 @@ def placeable(t: Tables, s: State) -> bool:
             elif add_problem(t, melds[b[2]], b[3]) is None:
                 if plain:
                     return True
+                if last:
+                    i: int = b[2]
+                    m = melds[i]
+                    grown: Meld = _new(_MELD, (m.kind, m.key, inserted(m.cards, (s.freed,))))
+                    if last_card_out(t, s, (*melds[:i], grown, *melds[i + 1 :]), hand[0]):
+                        return True
+                    continue
                 add(t, s, b)
             else:
                 # `add` refuses it by this very test
