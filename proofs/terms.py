@@ -14,6 +14,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from types import CodeType
 from typing import Any, Union
 
 Value = int | bool
@@ -624,7 +626,7 @@ class Evaluator:
         comma = "," if len(roots) == 1 else ""
         src = f"def _evaluate({params}):\n{body}\n    return ({result}{comma})\n"
         scope: dict[str, object] = {}
-        exec(compile(src, "<arbitro.proofs.terms>", "exec"), scope)  # the source is generated above
+        exec(_compiled(src), scope)  # the source is generated above
         self._fn: Callable[..., tuple[Value, ...]] = scope["_evaluate"]  # type: ignore[assignment]
         self.fn = self._fn
         """The compiled function itself: of the values (`x`), or of one argument per slot."""
@@ -633,6 +635,14 @@ class Evaluator:
 
     def __call__(self, values: Sequence[Value]) -> tuple[Value, ...]:
         return self._fn(values)
+
+
+@lru_cache(maxsize=4096)
+def _compiled(src: str) -> CodeType:
+    """The code of an `Evaluator`'s generated source: the same terms, built again (a book's
+    relation encoded by another test, another property of one encoding), are not compiled again.
+    Each `Evaluator` still runs it in a scope of its own."""
+    return compile(src, "<arbitro.proofs.terms>", "exec")
 
 
 def substitute(roots: Sequence[Term], mapping: Mapping[str, Term]) -> list[Term]:

@@ -180,6 +180,7 @@ def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> fr
         groupings = list(_partitions(incomplete))
     else:
         groupings = [[[i] for i in incomplete]]
+    fresh = _group_options(sr, 0, 0, True, a)  # a new set's outcomes, the same for every one
     for grouping in groupings:
         groups: list[tuple[int, int]] = []
         ok = True
@@ -203,7 +204,7 @@ def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> fr
             partial = _combine(partial, _group_options(sr, n0, w0, False, a), a)
         for _ in range(kmax + 1):
             results |= partial
-            partial = _combine(partial, _group_options(sr, 0, 0, True, a), a)
+            partial = _combine(partial, fresh, a)
             if not partial:
                 break
     return frozenset(results)
@@ -919,7 +920,7 @@ def places_all(
     cheapest_wild = pts[0] if sp.twos else pts[JOKER]
     wild_kept = [0, 1] if W and fits(cheapest_wild) else [0]
     caps = (need.completed, need.clean, need.dirty, need.clean)
-    cap_done, cap_clean, cap_dirty, cap_old = caps
+    cap_done, cap_clean = caps[0], caps[1]
     hi_x = W + freeable
     rank_pts = tuple(pts[k * 4] for k in range(13))
     # per rank: whether one of its naturals may be kept over (read once, not once per state)
@@ -937,29 +938,60 @@ def places_all(
     wait = need.wait
     # per rank and count of naturals in this call: the rank's outcomes (`_rank_ends`, six ints
     # each in a row) and what they allow at best, for the bound below
-    rows: dict[int, tuple[tuple[int, ...], int, int, int, int, int, int]] = {}
+    rows: dict[int, Row] = {}
     seen: dict[tuple[tuple[int, ...], int], bool] = {}
+    # the ranks whose count may differ from one choice of escaleras to another (`varies`); the
+    # others hold the same naturals in every leaf of the search, so their part is worked out at
+    # the first leaf and kept (`fixed`: whether one has no outcome, then the sums of their
+    # bounds; `start`: the states their outcomes combine to, the completed escaleras left out:
+    # they are added at the end, and the capped counts add up in any order)
+    varies = [False] * 13
+    fixed: list[int] = []
+    start: list[set[int]] = []
 
     def sets_ok(avail: tuple[int, ...], seq_done: int) -> bool:
         key = (avail, seq_done)
         got = seen.get(key)
         if got is not None:
             return got
-        # every rank first: one with no outcome at all settles it before the combining, and
-        # so does the sum of the ranks' best outcomes short of a need (a bound: the search's
-        # counts only add up, its wilds and kept cards only pile up)
+        if not fixed:
+            # the ranks that are the same in every leaf, once: one with no outcome at all
+            # refuses every leaf, and their best outcomes start the bound's sums
+            dead = lo_x = lo_k = hi_c = hi_cl = hi_d = hi_old = 0
+            for rank in range(13):
+                a = avail[rank]
+                if varies[rank] or (not a and not tb.sets[rank]):
+                    continue
+                row = _row(rows, sr, tb.sets[rank], rank, a, keep_ok[rank])
+                if not row[0]:
+                    dead = 1
+                lo_x += row[1]
+                hi_c += row[2]
+                hi_cl += row[3]
+                hi_d += row[4]
+                hi_old += row[5]
+                lo_k += row[6]
+            fixed.extend((dead, lo_x, hi_c, hi_cl, hi_d, hi_old, lo_k))
+        if fixed[0]:
+            seen[key] = False
+            return False
+        # the other ranks: one with no outcome at all settles it before the combining, and so
+        # does the sum of the ranks' best outcomes short of a need (a bound: the search's counts
+        # only add up, its wilds and kept cards only pile up)
         per_rank: list[tuple[int, ...]] = []
-        lo_x = lo_k = hi_c = hi_cl = hi_d = hi_old = 0
+        lo_x = fixed[1]
+        hi_c = fixed[2]
+        hi_cl = fixed[3]
+        hi_d = fixed[4]
+        hi_old = fixed[5]
+        lo_k = fixed[6]
         for rank in range(13):
-            a = avail[rank]
-            bases = tb.sets[rank]
-            if not a and not bases:
+            if not varies[rank]:
                 continue
-            rk = a * 16 + rank
-            row = rows.get(rk)
-            if row is None:
-                row = _rank_row(sr, bases, a, a >= 1 and keep_ok[rank])
-                rows[rk] = row
+            a = avail[rank]
+            if not a and not tb.sets[rank]:
+                continue
+            row = _row(rows, sr, tb.sets[rank], rank, a, keep_ok[rank])
             flat = row[0]
             if not flat:
                 seen[key] = False
@@ -982,75 +1014,50 @@ def places_all(
         ):
             seen[key] = False
             return False
-        states: set[int] = {((((freeable << width | c0) << width | cl0) << width) << width) << 1}
-        ok = True
+        if not start:
+            states: set[int] = {(freeable << sh_x)}
+            for rank in range(13):
+                a = avail[rank]
+                if varies[rank] or (not a and not tb.sets[rank]):
+                    continue
+                flat = _row(rows, sr, tb.sets[rank], rank, a, keep_ok[rank])[0]
+                states = _combine_states(states, flat, hi_xo, width, caps)
+                if not states:
+                    break
+            start.append(states)
+        states = start[0]
         for flat in per_rank:
-            nxt: set[int] = set()
-            n = len(flat)
-            for st in states:
-                kept = st & 1
-                old = st >> 1 & mask
-                d = st >> sh_d & mask
-                cl = st >> sh_cl & mask
-                c = st >> sh_c & mask
-                xo = st >> sh_x
-                i = 0
-                while i < n:
-                    nx = xo + flat[i]
-                    k = kept + flat[i + 5]
-                    if nx > hi_xo or k > 1:
-                        i += 6
-                        continue
-                    # each count capped at its need (`min`, written out: the inner loop)
-                    c1 = c + flat[i + 1]
-                    cl1 = cl + flat[i + 2]
-                    d1 = d + flat[i + 3]
-                    old1 = old + flat[i + 4]
-                    if c1 > cap_done:
-                        c1 = cap_done
-                    if cl1 > cap_clean:
-                        cl1 = cap_clean
-                    if d1 > cap_dirty:
-                        d1 = cap_dirty
-                    if old1 > cap_old:
-                        old1 = cap_old
-                    nxt.add(
-                        ((((nx << width | c1) << width | cl1) << width | d1) << width | old1) << 1
-                        | k
-                    )
-                    i += 6
-            states = nxt
             if not states:
-                ok = False
                 break
+            states = _combine_states(states, flat, hi_xo, width, caps)
         result = False
-        if ok:
-            for st in states:
-                kept = st & 1
-                old = st >> 1 & mask
-                d = st >> sh_d & mask
-                cl = st >> sh_cl & mask
-                c = st >> sh_c & mask
-                x = (st >> sh_x) - freeable
-                clean = min(old, need.clean_start) if wait else cl
-                if c < need.completed or clean < need.clean or d < need.dirty:
-                    continue
-                rest = W - x
-                if rest < 0:
-                    continue
-                ys = _wild_meld_amounts(t, tb.wild_room, rest)
-                for b_kept, zs in blacks:
-                    for w_kept in wild_kept:
-                        total = kept + b_kept + w_kept
-                        if total > 1 or (spare == "one" and total != 1):
-                            continue
-                        if any((rest - w_kept - z) in ys for z in zs if z <= rest - w_kept):
-                            result = True
-                            break
-                    if result:
+        for st in states:
+            kept = st & 1
+            old = st >> 1 & mask
+            d = st >> sh_d & mask
+            # the completed escaleras of this leaf count now (capped as the states' counts are)
+            cl = min(cap_clean, (st >> sh_cl & mask) + cl0)
+            c = min(cap_done, (st >> sh_c & mask) + c0)
+            x = (st >> sh_x) - freeable
+            clean = min(old, need.clean_start) if wait else cl
+            if c < need.completed or clean < need.clean or d < need.dirty:
+                continue
+            rest = W - x
+            if rest < 0:
+                continue
+            ys = _wild_meld_amounts(t, tb.wild_room, rest)
+            for b_kept, zs in blacks:
+                for w_kept in wild_kept:
+                    total = kept + b_kept + w_kept
+                    if total > 1 or (spare == "one" and total != 1):
+                        continue
+                    if any((rest - w_kept - z) in ys for z in zs if z <= rest - w_kept):
+                        result = True
                         break
                 if result:
                     break
+            if result:
+                break
         seen[key] = result
         return result
 
@@ -1062,6 +1069,12 @@ def places_all(
         )
         for s in range(4)
     ]
+    for s in range(4):
+        if len(moves[s]) > 1:
+            # a suit with a choice: what each option leaves over may differ (taken as differing)
+            for _add, _comp, left in moves[s]:
+                for rank, _k in left:
+                    varies[rank] = True
 
     def dfs(s: int, avail: list[int], done: int) -> bool:
         if s == 4:
@@ -1077,6 +1090,73 @@ def places_all(
         return False
 
     return dfs(0, list(sp.other), 0)
+
+
+Row = tuple[tuple[int, ...], int, int, int, int, int, int]
+"""A rank's outcomes as `places_all` walks them (`_rank_row`)."""
+
+
+def _row(
+    rows: dict[int, Row],
+    sr: SetRules,
+    bases: tuple[tuple[int, int], ...],
+    rank: int,
+    a: int,
+    keep: bool,
+) -> Row:
+    """`_rank_row` of a rank with `a` naturals, remembered in `rows` for the call (`keep`: one
+    of its naturals may be kept over)."""
+    rk = a * 16 + rank
+    row = rows.get(rk)
+    if row is None:
+        row = _rank_row(sr, bases, a, a >= 1 and keep)
+        rows[rk] = row
+    return row
+
+
+def _combine_states(
+    states: set[int], flat: tuple[int, ...], hi_xo: int, width: int, caps: tuple[int, int, int, int]
+) -> set[int]:
+    """The states of `places_all`'s sets search that `states` and one rank's outcomes `flat`
+    lead to (a state packed as there; `caps` the needs its counts are capped at)."""
+    cap_done, cap_clean, cap_dirty, cap_old = caps
+    mask = (1 << width) - 1
+    sh_d = 1 + width
+    sh_cl = 1 + 2 * width
+    sh_c = 1 + 3 * width
+    sh_x = 1 + 4 * width
+    nxt: set[int] = set()
+    n = len(flat)
+    for st in states:
+        kept = st & 1
+        old = st >> 1 & mask
+        d = st >> sh_d & mask
+        cl = st >> sh_cl & mask
+        c = st >> sh_c & mask
+        xo = st >> sh_x
+        i = 0
+        while i < n:
+            nx = xo + flat[i]
+            k = kept + flat[i + 5]
+            if nx > hi_xo or k > 1:
+                i += 6
+                continue
+            # each count capped at its need (`min`, written out: the inner loop)
+            c1 = c + flat[i + 1]
+            cl1 = cl + flat[i + 2]
+            d1 = d + flat[i + 3]
+            old1 = old + flat[i + 4]
+            if c1 > cap_done:
+                c1 = cap_done
+            if cl1 > cap_clean:
+                cl1 = cap_clean
+            if d1 > cap_dirty:
+                d1 = cap_dirty
+            if old1 > cap_old:
+                old1 = cap_old
+            nxt.add(((((nx << width | c1) << width | cl1) << width | d1) << width | old1) << 1 | k)
+            i += 6
+    return nxt
 
 
 @lru_cache(maxsize=caches.RANK_OPTIONS)

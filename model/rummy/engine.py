@@ -61,7 +61,7 @@ from arbitro.model.rummy.cards import (
     without,
 )
 from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed, two_homeless
-from arbitro.model.rummy.laying import lay_candidates, shape
+from arbitro.model.rummy.laying import code_cards, lay_candidates, lay_codes, shape
 from arbitro.model.rummy.melding import (
     add,
     cleaned,
@@ -475,6 +475,29 @@ def _lay(seat: int, cards: tuple[int, ...]) -> LayMeld:
     return got
 
 
+_LAY_CODES: Final[list[dict[Any, LayMeld]]] = []
+"""Per seat, the LayMeld of each candidate's `laying.card_code` (`_lays_coded`)."""
+
+
+def _lays_coded(seat: int, codes: list[Any]) -> list[LayMeld]:
+    """The LayMeld by `seat` of each code of `codes` (`laying.card_code`), shared by the
+    listings that offer it (at most `caches.LAYS` kept per seat): the codes are the ints of
+    the list, looked up as they are (not unboxed and boxed again)."""
+    per_seat = _LAY_CODES
+    while len(per_seat) <= seat:
+        per_seat.append({})
+    lays = per_seat[seat]
+    out: list[LayMeld] = []
+    for code in codes:
+        got = lays.get(code)
+        if got is None:
+            if len(lays) >= caches.LAYS:
+                lays.clear()
+            got = lays[code] = _new(_LAY_MELD, (2, seat, code_cards(code)))
+        out.append(got)
+    return out
+
+
 _UNSET: Final = -(1 << 40)
 """`_Moment.short` not worked out yet (no minimum or card points come near it)."""
 
@@ -634,12 +657,26 @@ class _Moment:
         # the side has not opened: a meld or an addition leaving two cards starts or grows the
         # pending opening, legal when the minimum can still be reached (`opening.reach_ok`)
         opening = quick and not side.opened and not s.answer
-        lays = lay_candidates(t, hand, melds, -1, sh, set_ranks)
-        if lays:
+        # the candidates as codes that sort as their cards do (`laying.card_code`): sorted as
+        # ints, and each LayMeld found by its code, without a tuple hashed per candidate
+        codes = lay_codes(t, hand, sh, set_ranks)
+        lay_acts: list[LayMeld]
+        if codes is None:
+            lays = lay_candidates(t, hand, melds, -1, sh, set_ranks)
             lays.sort()
+            lay_acts = [_lay(seat, c) for c in lays]
+        elif codes:
+            codes.sort()
+            lay_acts = _lays_coded(seat, codes)
+        else:
+            lay_acts = []
+        if lay_acts:
             several = t.several_sets_same_rank
-            for laid in lays:
-                a = _lay(seat, laid)
+            for a in lay_acts:
+                # the cards by index of the action as a tuple (a LayMeld is one): no generic
+                # item lookup on an object of an interpreted class
+                as_tuple: tuple[Any, ...] = a
+                laid: tuple[int, ...] = as_tuple[2]
                 if left - len(laid) >= 2 and (plain or opening):
                     m: Meld
                     if laid[0] >= LOWEST_NATURAL and laid[-1] < JOKER:

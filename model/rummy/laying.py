@@ -581,3 +581,249 @@ def lay_candidates(
     if must >= 0:
         out = [c for c in out if must in c]
     return out
+
+
+CODE_SLOTS: Final = 5
+"""The most cards a candidate's code holds (`card_code`; `code_cards` reads five slots)."""
+
+
+def card_code(cards: tuple[int, ...]) -> int:
+    """One int for at most `CODE_SLOTS` sorted cards: card i + 1 in the 6 bits from
+    6 * (CODE_SLOTS - 1 - i) up, the first card highest, the slots after the last card 0. The
+    codes of such tuples order as the tuples do (a tuple before the longer ones it starts) and
+    stay below 2 ** 30, an int of one digit, which `list.sort` compares without a call."""
+    code = 0
+    shift = 6 * (CODE_SLOTS - 1)
+    for c in cards:
+        code |= (c + 1) << shift
+        shift -= 6
+    return code
+
+
+def code_cards(code: int) -> tuple[int, ...]:
+    """The cards of a `card_code`, in order (its five slots read at once: one tuple built)."""
+    c0 = code >> 24 & 63
+    c1 = code >> 18 & 63
+    c2 = code >> 12 & 63
+    c3 = code >> 6 & 63
+    c4 = code & 63
+    if c4:
+        return (c0 - 1, c1 - 1, c2 - 1, c3 - 1, c4 - 1)
+    if c3:
+        return (c0 - 1, c1 - 1, c2 - 1, c3 - 1)
+    if c2:
+        return (c0 - 1, c1 - 1, c2 - 1)
+    if c1:
+        return (c0 - 1, c1 - 1)
+    return (c0 - 1,) if c0 else ()
+
+
+_TEMPLATES: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
+"""The new sets of a rank as codes less the rank's part (`_template`), keyed as `_LAID` without
+the rank: the same counts of copies and wilds recur in every rank; at most `caches.LAYS`
+entries, cleared when full."""
+
+
+def _template(sh: Shape, b: int, lay: int, lo_nat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """`_rank_sets` of the rank whose lowest card is `b`, in its order, as two tuples: each
+    set's `card_code` less `b` in each slot of a natural, and the ones of those slots (the code
+    of the same sets of the rank whose lowest card is k is `base + k * ones`: a natural's slot
+    holds its card + 1, at most 52). Worked out from the suits of `_suit_choices` and the wilds
+    of `_wild_ends` as ints, without building the sets' tuples."""
+    counts = sh.counts
+    bases: list[int] = []
+    ones: list[int] = []
+    count = sh.rank_count[b >> 2]
+    top = 6 * CODE_SLOTS
+    for n in range(lay if lay < count else count, lo_nat - 1, -1):
+        w = lay - n
+        segs = _suit_segs(counts, b, n)
+        one = ((1 << 6 * n) - 1) // 63  # a 1 in each of n slots
+        if w == 0:
+            shift = top - 6 * n
+            for seg in segs:
+                bases.append(seg << shift)
+                ones.append(one << shift)
+            continue
+        ends = _wild_ends(sh, w)
+        for seg in segs:
+            for lo, hi in ends:
+                # the twos, the naturals, the jokers, from the highest slot down
+                shift = top
+                code = 0
+                for c in lo:
+                    shift -= 6
+                    code |= (c + 1) << shift
+                shift -= 6 * n
+                code |= seg << shift
+                nat_shift = shift
+                for c in hi:
+                    shift -= 6
+                    code |= (c + 1) << shift
+                bases.append(code)
+                ones.append(one << nat_shift)
+    return (tuple(bases), tuple(ones))
+
+
+_SEGS: Final[dict[int, tuple[int, ...]]] = {}
+"""`_suit_segs`, keyed by the counts (each capped at the size) and the size, as `_SUITS`."""
+
+
+def _suit_segs(counts: list[int], b: int, n: int) -> tuple[int, ...]:
+    """The multisets of `n` (at most 9) naturals of the rank whose lowest card is `b` that
+    `_nat_choices` lists, in its order, each as the code of its suits (suit + 1 in 6 bits per
+    card, the first card highest): the same for every rank with those counts."""
+    a0 = counts[b]
+    a1 = counts[b + 1]
+    a2 = counts[b + 2]
+    a3 = counts[b + 3]
+    if a0 > n:
+        a0 = n
+    if a1 > n:
+        a1 = n
+    if a2 > n:
+        a2 = n
+    if a3 > n:
+        a3 = n
+    pattern = a0 | a1 << 4 | a2 << 8 | a3 << 12 | n << 16
+    got = _SEGS.get(pattern)
+    if got is None:
+        ones = [(0, a0), (1, a1), (2, a2), (3, a3)]
+        segs: list[int] = []
+        for suits in submultisets([k for k in ones if k[1]], n):
+            seg = 0
+            for x in suits:
+                seg = seg << 6 | (x + 1)
+            segs.append(seg)
+        got = tuple(segs)
+        if len(_SEGS) >= caches.LAYS:
+            _SEGS.clear()
+        _SEGS[pattern] = got
+    return got
+
+
+_SEQ_CODES: Final[dict[int, tuple[int, ...]]] = {}
+"""`_seq_table` as codes (`card_code`), keyed as `_SEQS`."""
+
+
+def _seq_codes(smin: int, low: int) -> tuple[int, ...]:
+    key = smin << 8 | low
+    got = _SEQ_CODES.get(key)
+    if got is None:
+        got = _SEQ_CODES[key] = tuple([card_code(cards) for cards in _seq_table(smin, low)])
+    return got
+
+
+_WILD_CODES: Final[dict[int, tuple[int, ...]]] = {}
+"""The new wild melds as codes, keyed as their entry of `_LAID` (cleared at `caches.LAYS`)."""
+
+
+def lay_codes(
+    t: Tables, pool: tuple[int, ...], sh: Shape, set_ranks: frozenset[int]
+) -> list[int] | None:
+    """`lay_candidates(t, pool, melds, -1, sh, set_ranks)` as the `card_code` of each candidate
+    (`set_ranks`: the ranks of the sets of `melds`), in the same order, or None when a candidate
+    could hold more than `CODE_SLOTS` cards. The new sets of a rank are read off a template
+    kept for the counts alone (`_template`): a hand's ranks seldom repeat an earlier hand's
+    counts and wilds, its patterns of counts do."""
+    out: list[int] = []
+    nw = sh.wilds
+    lay = t.set_lay
+    if lay > CODE_SLOTS:
+        return None
+    cap = t.wild_cap
+    lo_nat = lay - (nw if nw < cap else cap)
+    if lo_nat < t.set_start_min_naturals:
+        lo_nat = t.set_start_min_naturals
+    if lo_nat < 1:
+        lo_nat = 1
+    several = t.several_sets_same_rank
+    have_rank = _NO_SET_RANKS if several else set_ranks
+    code = sh.wild_code if lo_nat < lay else 0
+    if code > 0:
+        code = _capped_code(code, lay - lo_nat)
+    counts = sh.counts
+    templates = _TEMPLATES
+    rank_count = sh.rank_count
+    for rank in range(_LOW_RANK, _JOKER_RANK):
+        if rank_count[rank] < lo_nat or (not several and rank in have_rank):
+            continue
+        b = rank * 4
+        key = _template_key(counts, b, code, lay, lo_nat)
+        got = templates.get(key) if key >= 0 else None
+        if got is None:
+            got = _template(sh, b, lay, lo_nat)
+            if key >= 0:
+                if len(templates) >= caches.LAYS:
+                    templates.clear()
+                templates[key] = got
+        bases, ones = got
+        for i in range(len(bases)):
+            out.append(bases[i] + b * ones[i])
+    bits = sh.bits
+    if bits:
+        smin = t.sequence_min
+        run = bits
+        for k in range(1, smin):
+            run &= bits >> k
+        if run:
+            if smin > CODE_SLOTS:
+                return None
+            seqs = _seq_codes(smin, t.seq_rank[0])
+            i = 0
+            while run:
+                if not run & 0xFFFF:
+                    run >>= 16
+                    i += 16
+                    continue
+                if run & 1:
+                    out.append(seqs[i])
+                run >>= 1
+                i += 1
+    if t.wild_canasta and nw >= t.wild_meld_min_start > 0:
+        size = t.wild_meld_min_start
+        if size > CODE_SLOTS:
+            return None
+        key = -2 - (sh.wild_code << 8 | size) if sh.wild_code >= 0 and size < 256 else -1
+        wild = _WILD_CODES.get(key) if key < -1 else None
+        if wild is None:
+            wild = tuple([card_code(cards) for cards in _choose(sh.wild_kinds, size)])
+            if key < -1:
+                if len(_WILD_CODES) >= caches.LAYS:
+                    _WILD_CODES.clear()
+                _WILD_CODES[key] = wild
+        out += wild
+    nb = sh.blacks
+    wmax = (nw if nw < cap else cap) if nb and t.black_three_meld_wilds else 0
+    size = len(pool)
+    if nb and t.black_threes_meld != "never" and size - nb - wmax <= 1:
+        for bl_n in range(nb, 0, -1):
+            for w in range(0, wmax + 1):
+                if size - bl_n - w > 1 or bl_n + w < t.set_min:
+                    continue
+                if bl_n + w > CODE_SLOTS:
+                    return None
+                for bl in _choose(sh.black_kinds, bl_n):
+                    for wl in _choose(sh.wild_kinds, w):
+                        out.append(card_code(tuple(sorted(bl + wl))))
+    return out
+
+
+def _template_key(counts: list[int], b: int, wild_code: int, lay: int, lo_nat: int) -> int:
+    """The `_TEMPLATES` key of the new sets of the rank whose lowest card is `b`: `_set_key`
+    without the rank, or -1 when a count does not fit its 4 bits."""
+    a0 = counts[b]
+    a1 = counts[b + 1]
+    a2 = counts[b + 2]
+    a3 = counts[b + 3]
+    if a0 > lay:
+        a0 = lay
+    if a1 > lay:
+        a1 = lay
+    if a2 > lay:
+        a2 = lay
+    if a3 > lay:
+        a3 = lay
+    if wild_code < 0 or a0 > 15 or a1 > 15 or a2 > 15 or a3 > 15 or lay > 63 or lo_nat > 63:
+        return -1
+    return (a0 | a1 << 4 | a2 << 8 | a3 << 12 | lay << 16 | lo_nat << 22) << 21 | wild_code

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.clock import sigint_as_in_a_terminal
+
 
 def _run_pids(sid: int, mark: str) -> list[int]:
     """Every live process of the run: in session `sid`, or carrying `mark` in its environment (an
@@ -60,14 +62,15 @@ def interrupt(
     once it ends; fails if a process of the run is left. Whatever happens, nothing of the run
     outlives the test."""
     mark = f"ARBITRO_TEST_RUN={uuid.uuid4().hex}"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arbitro.cli", *argv],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        env={**os.environ, **(env or {}), mark.split("=")[0]: mark.split("=")[1]},
-    )
+    with sigint_as_in_a_terminal():
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "arbitro.cli", *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+            env={**os.environ, **(env or {}), mark.split("=")[0]: mark.split("=")[1]},
+        )
     try:
         # `after` counts CPU seconds of the run, so a loaded machine still interrupts it at the
         # same point of its work (past its start-up, within its computation)

@@ -16,7 +16,7 @@ import pytest
 
 from arbitro.cli.main import main
 from arbitro.simulation.policies import POLICIES
-from tests.support.clock import process_cpu_seconds
+from tests.support.clock import process_cpu_seconds, sigint_as_in_a_terminal, signal_state
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -140,25 +140,26 @@ def test_fast_rummy_games_replay_through_the_engine(
 
 def test_ctrl_c_keeps_the_results_so_far(tmp_path: Path) -> None:
     rec = tmp_path / "r.jsonl"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "arbitro.cli",
-            "simulate",
-            "samba-fr",
-            "--games",
-            "100000",
-            "--records",
-            str(rec),
-            "--json",
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    with sigint_as_in_a_terminal():
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "arbitro.cli",
+                "simulate",
+                "samba-fr",
+                "--games",
+                "100000",
+                "--records",
+                str(rec),
+                "--json",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
     try:
         # once the records are open, some hands played: CPU seconds of the run, which a busy
         # machine stretches in wall time but not in work done
@@ -169,13 +170,18 @@ def test_ctrl_c_keeps_the_results_so_far(tmp_path: Path) -> None:
         while time.monotonic() < deadline and process_cpu_seconds(proc.pid) < start + 1.5:
             time.sleep(0.1)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=180)  # a hang guard: a busy machine is slow
+        sent = signal_state(proc.pid)
+        try:
+            out, err = proc.communicate(timeout=180)  # a hang guard: a busy machine is slow
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"no end 180 s after Ctrl-C; its signals then: {sent}; now: "
+                        f"{signal_state(proc.pid)}")  # fmt: skip
     finally:
         # whatever happened above, the 100,000-game run and anything it started end here
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    assert proc.returncode == 130, err
+    assert proc.returncode == 130, (err, sent)
     summary = json.loads(out)
     assert summary["interrupted"] and 0 < summary["games"] < 100000
     rows = _jsonl(rec)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from arbitro.cli.main import main
-from tests.support.clock import stopwatch, stretched
+from tests.support.clock import sigint_as_in_a_terminal, signal_state, stopwatch, stretched
 
 HOSTILE = [sys.executable, str(Path(__file__).parent / "hostile.py")]
 ROOT = Path(__file__).parent.parent.parent
@@ -152,12 +152,13 @@ def test_a_slow_engine_stops_at_the_deadline_with_its_results_so_far(
 def test_ctrl_c_gives_the_results_so_far_and_ends_the_adapter(tmp_path: Path) -> None:
     pids, log = tmp_path / "pids", tmp_path / "log"
     env = {**os.environ, "HOSTILE_PIDS": str(pids), "HOSTILE_LOG": str(log)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arbitro.cli", "conform", "escoba-es", "--games", "200",
-         "--", *HOSTILE, "slow"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
-        start_new_session=True,
-    )  # fmt: skip
+    with sigint_as_in_a_terminal():
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "arbitro.cli", "conform", "escoba-es", "--games", "200",
+             "--", *HOSTILE, "slow"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+            start_new_session=True,
+        )  # fmt: skip
     try:
         # until the adapter has answered a few moves (however long a busy machine makes that)
         until = time.monotonic() + 120
@@ -165,14 +166,20 @@ def test_ctrl_c_gives_the_results_so_far_and_ends_the_adapter(tmp_path: Path) ->
             if log.exists() and len(log.read_text().split()) >= 3:
                 break
             time.sleep(0.1)
+        ran = proc.poll() is None
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)  # a hang guard: a busy machine is slow
+        sent = signal_state(proc.pid) if ran else "the run had ended before Ctrl-C was sent"
+        try:
+            out, err = proc.communicate(timeout=120)  # a hang guard: a busy machine is slow
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"no end 120 s after Ctrl-C; its signals then: {sent}; now: "
+                        f"{signal_state(proc.pid)}")  # fmt: skip
     finally:
         # the run and anything of its group end here, whatever happened above
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    assert proc.returncode == 130, (out, err)
+    assert proc.returncode == 130, (out, err, sent)
     assert "Traceback" not in err and "stopped by Ctrl-C after" in out
     assert "legal · " in out
     time.sleep(0.1)

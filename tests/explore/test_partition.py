@@ -30,6 +30,7 @@ from arbitro.proofs import cluster, partition
 from arbitro.proofs.explore import ExploreError, Result, explore_deal, explore_deals
 from arbitro.proofs.explore_config import load_config
 from arbitro.proofs.partition import EscobaPacker, InlineRunner, explore_partitioned
+from tests.support.clock import sigint_as_in_a_terminal
 
 TIMINGS = ("seconds", "walk_seconds", "cpu_seconds")
 
@@ -256,7 +257,8 @@ def _ctrl_c_when(
     pytest.importorskip("dask.distributed")
     out, err = tmp_path / "out", tmp_path / "err"
     with out.open("w") as o, err.open("w") as e:
-        run = subprocess.Popen(_EXPLORE_28H4, stdout=o, stderr=e, start_new_session=True)
+        with sigint_as_in_a_terminal():
+            run = subprocess.Popen(_EXPLORE_28H4, stdout=o, stderr=e, start_new_session=True)
         try:
             deadline = time.monotonic() + 240
             while not ready(_group(run.pid, args=True)) and time.monotonic() < deadline:

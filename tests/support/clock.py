@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 import resource
+import signal
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -49,6 +51,37 @@ def process_cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+@contextmanager
+def sigint_as_in_a_terminal() -> Iterator[None]:
+    """Processes started inside receive Ctrl-C as a terminal's foreground command does, however
+    this one was started: a shell without job control (a script, `cmd &`) starts a background
+    command with SIGINT ignored, and an ignored signal stays ignored through fork and exec, so a
+    test sending its child SIGINT would see the child go on (no Ctrl-C handling to test at all).
+    While the children start, this process's SIGINT is Python's own handler, which exec resets
+    to the default; it is ignored again after."""
+    before = signal.getsignal(signal.SIGINT)
+    if before is not signal.SIG_IGN or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def signal_state(pid: int) -> str:
+    """The signal masks of the live process `pid` as /proc shows them (pending, blocked, ignored,
+    caught; SIGINT is bit 2, value 0x2): what a test that sent Ctrl-C reports when the process
+    did not stop, so that a run which inherited an ignored or blocked SIGINT says so."""
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return f"process {pid} is gone"
+    wanted = ("SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt")
+    return ", ".join(" ".join(line.split()) for line in lines if line.startswith(wanted))
 
 
 def children() -> set[int]:

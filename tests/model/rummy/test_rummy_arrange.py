@@ -558,3 +558,65 @@ def test_places_all_agrees_with_the_plain_search_over_random_play(book: str) -> 
                             assert got == want, (book, hand, melds, nd, spare, slack)
                             answers[want] += 1
     assert reached[0] >= 1000 and answers[True] >= 100, (reached, answers)
+
+
+def _run_rich_hand(t: Tables, deck: list[int], rng: random.Random) -> tuple[int, ...]:
+    """A hand with runs of naturals in one or two suits (so several escalera choices and many
+    leaves of the search), a few other cards and sometimes wilds, drawn from `deck`."""
+    pool = list(deck)
+    rng.shuffle(pool)
+    hand: list[int] = []
+    for suit in rng.sample(range(4), rng.randrange(1, 3)):
+        lo = rng.randrange(3, 10)
+        for rank in range(lo, min(13, lo + rng.randrange(3, 8))):
+            for _ in range(rng.randrange(1, 3)):
+                c = next((c for c in pool if c >> 2 == rank and c & 3 == suit), None)
+                if c is not None:
+                    pool.remove(c)
+                    hand.append(c)
+    hand += pool[: rng.randrange(0, 3)]
+    return tuple(sorted(hand))
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_places_all_works_out_the_fixed_ranks_once_a_call(book: str) -> None:
+    """`places_all` works out once a call the ranks no choice of escaleras changes (their part of
+    the bound, and the states their outcomes combine to, with no completed escalera counted: each
+    leaf adds its own at the end) and combines only the other ranks leaf by leaf. On hands rich
+    in runs of one or two suits (several escalera choices, so many leaves), against the tables of
+    random play, under needs of up to three canastas (some clean, some dirty, with or without the
+    wait rule), with no card, one card or up to one card kept over, it answers as the plain
+    search, which combines every rank of every leaf from the start; many of these questions have
+    several leaves (`reached` counts the plain search's) and both answers come up."""
+    rules = R(book)
+    t = tables(rules)
+    rng = random.Random(f"fixed:{book}")
+    deck = [c for c in t.deck(rules.layouts[0]) if not is_red_three(c)]
+    tables_seen = [
+        s.table[side].melds
+        for s in _random_play(rules, 5, sized(60, 200))[::6]
+        for side in range(s.sides)
+    ]
+    answers = [0, 0]
+    several = 0
+    for _ in range(sized(40, 120)):
+        melds = rng.choice(tables_seen)
+        hand = _run_rich_hand(t, deck, rng)
+        for nd in (
+            Need(0, 0, 0, False, 0),
+            Need(1, 0, 0, False, 0),
+            Need(2, 0, 0, False, 0),
+            Need(1, 1, 0, False, 0),
+            Need(3, 1, 1, False, 0),
+            Need(2, 1, 0, True, rng.randrange(0, 2)),
+        ):
+            for spare, slack in (("none", None), ("one", None), ("upto1", 15)):
+                reached = [0]
+                want = plain_places_all(t, hand, melds, nd, spare, slack, reached)
+                got = places_all(t, hand, melds, nd, None, spare, slack)
+                assert got == want, (book, hand, melds, nd, spare, slack)
+                answers[want] += 1
+                several += reached[0] > 1
+    assert answers[True] >= 10 and answers[False] >= 10, answers
+    if t.sequences:
+        assert several >= 100, several
