@@ -976,12 +976,8 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
                     last.clean += clean_done(t, melds[i]) - clean_done(t, was[i])
                     # the meld replaced is off the table: its entry is let go (with it the
                     # meld), not kept alive for the cyclic collector to walk until the
-                    # dictionary fills (`dict.pop` is a method call through the interpreter's
-                    # calling convention; the key boxed once)
-                    per_meld = t.per_meld
-                    gone: Any = id(was[i])
-                    if gone in per_meld:
-                        del per_meld[gone]
+                    # dictionary fills
+                    t.per_meld.pop(id(was[i]), None)
             elif n_was + 1 == n:
                 # a meld laid: the others are the same objects, those after it one place on
                 i = 0

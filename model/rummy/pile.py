@@ -366,7 +366,8 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
         if p:
             j.halt(p, "the top card cannot go onto that meld", UNABLE)
         grown_at = a_meld
-        grown_meld = _new(_MELD, (m.kind, m.key, tuple(sorted((*m.cards, top)))))
+        # the top card put in its place among the meld's sorted cards (no list sorted again)
+        grown_meld = _new(_MELD, (m.kind, m.key, inserted(m.cards, (top,))))
         used = ()
     else:
         j.halt("pile_new_set_naturals", f"unknown use of the top card {use!r}")
@@ -375,7 +376,7 @@ def take(t: Tables, state: State, a: TakePile, j: Judge = STRICT) -> State:
     j.stop()
     rest = state.pile[:-1]
     reds: list[int] = []
-    if RED_THREES[0] in rest or RED_THREES[1] in rest:
+    if _red_in(rest):
         reds = [c for c in rest if is_red_three(c)]
         rest = tuple(c for c in rest if not is_red_three(c))
     # a listed take shows sorted cards it holds: one walk of the two tuples
@@ -545,6 +546,13 @@ def takes_onto(t: Tables, m: Meld) -> bool:
     if m.kind == SET:
         return t.pile_to_own_set and (len(m.cards) < t.completed or t.pile_to_completed_set)
     return m.kind == SEQ and t.pile_to_own_sequence
+
+
+def _red_in(cards: tuple[int, ...]) -> bool:
+    """`RED_THREES[0] in cards or RED_THREES[1] in cards` by one loop of the compiled code (a
+    generator `any`; `in` on a tuple compares each card as an object, twice over)."""
+    red0, red1 = RED_THREES
+    return any(c in (red0, red1) for c in cards)
 
 
 def _holds(hand: tuple[int, ...], cards: tuple[int, ...]) -> bool:
