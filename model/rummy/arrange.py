@@ -361,25 +361,32 @@ class Table(NamedTuple):
 
 
 def table_of(t: Tables, melds: Iterable[Meld]) -> Table:
-    sets: dict[int, list[tuple[int, int]]] = {}
-    seqs: dict[int, list[tuple[int, int]]] = {}
+    """The `Table` of a side's melds: rows per rank and per suit filled in place (a second meld
+    of a row, rare, sorted in), no dictionaries."""
+    set_rows: list[tuple[tuple[int, int], ...]] = [()] * 13
+    seq_rows: list[tuple[tuple[int, int], ...]] = [()] * 4
+    comp = t.completed
+    seq_pos = t.seq_pos
     room = 0
     wild_done = 0
     for m in melds:
-        if m.kind == SET:
-            w = wild_count(m.cards)
-            sets.setdefault(m.key, []).append((len(m.cards) - w, w))
-        elif m.kind == SEQ:
-            seqs.setdefault(m.key, []).append(seq_span(t, m))
-        elif m.kind == WILDS:
-            room += max(0, t.completed - len(m.cards))
-            wild_done += len(m.cards) >= t.completed
-    set_rows: list[tuple[tuple[int, int], ...]] = [()] * 13
-    for k, got in sets.items():
-        set_rows[k] = tuple(sorted(got))
-    seq_rows: list[tuple[tuple[int, int], ...]] = [()] * 4
-    for k, got in seqs.items():
-        seq_rows[k] = tuple(sorted(got))
+        kind = m.kind
+        cards = m.cards
+        if kind == SET:
+            w = wild_count(cards)
+            pair = (len(cards) - w, w)
+            row = set_rows[m.key]
+            set_rows[m.key] = tuple(sorted((*row, pair))) if row else (pair,)
+        elif kind == SEQ:
+            pair = (seq_pos[cards[0] >> 2], seq_pos[cards[-1] >> 2])
+            row = seq_rows[m.key]
+            seq_rows[m.key] = tuple(sorted((*row, pair))) if row else (pair,)
+        elif kind == WILDS:
+            n = len(cards)
+            if n < comp:
+                room += comp - n
+            else:
+                wild_done += 1
     tb: Table = _new(Table, (tuple(set_rows), tuple(seq_rows), room, 0, wild_done))
     return tb
 
@@ -1234,29 +1241,61 @@ def _homes_possible(t: Tables, sp: Split, tb: Table, W: int) -> bool:
     return True
 
 
-class SideFacts(NamedTuple):
-    """What the going-out screens need of a side's melds, worked out once per table position."""
+class SideFacts:
+    """What the going-out screens need of a side's melds, worked out once per table position (a
+    plain class: compiled, it is built by a native call and its fields are read without an
+    attribute lookup; its lists are read, never changed)."""
 
-    done: int  # completed canastas and sambas (`table.going_out_counts`)
-    clean: int
-    dirty: int
-    needs: tuple[int, ...]  # cards each unfinished meld (sets of a rank merged, where they may be)
-    # lacks to be completed, fewest first
-    size: tuple[int, ...]  # per rank: cards of its unfinished sets
-    nat: tuple[int, ...]  # per rank: naturals of its unfinished sets
-    seq: tuple[int, ...]  # per suit: cards of its unfinished escaleras
-    freeable: int  # wilds that cleaning could free (0 without *:clean-by-replacing-wilds)
-    dirty_done: int  # completed sets holding a wild
-    takes_natural: tuple[bool, ...]  # per rank: some set of it can still take a natural
-    has_seq: tuple[bool, ...]  # per suit: the side has an escalera of it
-    seq_bits: int  # the escalera positions its escaleras hold, as `laying.Shape.bits`
+    __slots__ = (
+        "clean",
+        "dirty",
+        "dirty_done",
+        "done",
+        "freeable",
+        "nat",
+        "needs",
+        "open_seqs",
+        "seq_bits",
+        "size",
+        "takes",
+    )
+
+    def __init__(
+        self,
+        done: int,
+        clean: int,
+        dirty: int,
+        needs: list[int],
+        size: list[int],
+        nat: list[int],
+        open_seqs: list[int],
+        freeable: int,
+        dirty_done: int,
+        takes: int,
+        seq_bits: int,
+    ) -> None:
+        self.done = done  # completed canastas and sambas (`table.going_out_counts`)
+        self.clean = clean
+        self.dirty = dirty
+        self.needs = needs
+        """Cards each unfinished meld (sets of a rank merged, where they may be) lacks to be
+        completed, fewest first."""
+        self.size = size  # per rank: cards of its unfinished sets
+        self.nat = nat  # per rank: naturals of its unfinished sets
+        self.open_seqs = open_seqs
+        """Per unfinished escalera: its positions (as `laying.Shape.bits`) and its cards, two
+        ints in a row."""
+        self.freeable = freeable  # wilds cleaning could free (0 without *:clean-by-replacing-wilds)
+        self.dirty_done = dirty_done  # completed sets holding a wild
+        self.takes = takes  # bit per rank: some set of it can still take a natural
+        self.seq_bits = seq_bits  # the positions its escaleras hold, as `laying.Shape.bits`
 
 
 def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
     """The `SideFacts` of a side's melds."""
     comp = t.completed
     growth = t.completed_set_growth
-    grows = growth in ("naturals", "any")
+    grows = growth == "naturals" or growth == "any"
     one_more = growth == "one_natural_if_clean"
     swap = t.clean_by_replacing_wilds
     # read once here, not once per unfinished set: the end of this function reads it whatever
@@ -1266,24 +1305,26 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
     needs: list[int] = []
     size = [0] * 13
     nat = [0] * 13
-    seq = [0, 0, 0, 0]
+    open_seqs: list[int] = []
     freeable = dirty_done = 0
-    takes_natural = [False] * 13
-    has_seq = [False] * 4
+    takes = 0
     seq_bits = 0
     seq_bit = t.seq_bit
     for m in melds:
-        n = len(m.cards)
-        if m.kind == SET:
-            w = wild_count(m.cards)
+        kind = m.kind
+        cards = m.cards
+        n = len(cards)
+        if kind == SET:
+            key = m.key
+            w = wild_count(cards)
             if swap:
                 freeable += w
             if n < comp:
                 if not merging:
                     needs.append(comp - n)
-                size[m.key] = size[m.key] + n
-                nat[m.key] = nat[m.key] + (n - w)
-                takes_natural[m.key] = True
+                size[key] = size[key] + n
+                nat[key] = nat[key] + (n - w)
+                takes |= 1 << key
             else:
                 done += 1
                 if w:
@@ -1293,14 +1334,16 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
                     clean += 1
                 # a finished set takes a natural while it may still grow, or in place of a wild
                 if grows or (one_more and not w and n == comp) or (swap and w):
-                    takes_natural[m.key] = True
-        elif m.kind == SEQ:
-            has_seq[m.key] = True
-            for c in m.cards:
-                seq_bits |= seq_bit[c]
+                    takes |= 1 << key
+        elif kind == SEQ:
+            own = 0
+            for c in cards:
+                own |= seq_bit[c]
+            seq_bits |= own
             if n < comp:
                 needs.append(comp - n)
-                seq[m.key] = seq[m.key] + n
+                open_seqs.append(own)
+                open_seqs.append(n)
             else:
                 done += 1
                 clean += 1
@@ -1309,29 +1352,15 @@ def side_facts(t: Tables, melds: tuple[Meld, ...]) -> SideFacts:
         # canastas as they fill need no card from hand
         for pooled in size:
             if pooled:
-                needs += [0] * (pooled // comp)
+                for _ in range(pooled // comp):
+                    needs.append(0)
                 if pooled % comp:
                     needs.append(comp - pooled % comp)
-    needs.sort()
-    # built as a tuple of its fields: the NamedTuple's constructor is interpreted code
-    got: SideFacts = _new(
-        SideFacts,
-        (
-            done,
-            clean,
-            dirty,
-            tuple(needs),
-            tuple(size),
-            tuple(nat),
-            tuple(seq),
-            freeable,
-            dirty_done,
-            tuple(takes_natural),
-            tuple(has_seq),
-            seq_bits,
-        ),
+    if len(needs) > 1:
+        needs.sort()
+    return SideFacts(
+        done, clean, dirty, needs, size, nat, open_seqs, freeable, dirty_done, takes, seq_bits
     )
-    return got
 
 
 def by_count(f: SideFacts, cards: int, completed: int) -> int:
@@ -1356,9 +1385,8 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
     Per rank, the cards of its unfinished sets and the naturals of the hand are pooled (merging
     only saves cards): each completed set takes completed_size of them and at least
     completed_size - wild_cap naturals (at least half its cards with *:wilds-at-most-naturals);
-    the wild cards (with those cleaning could free) go where they complete the most sets. Per
-    suit, the naturals of the hand and the cards of its unfinished escaleras are pooled; an
-    escalera holds no wild. A clean completion takes completed_size naturals.
+    the wild cards (with those cleaning could free) go where they complete the most sets. The
+    escaleras: `_seq_completions`. A clean completion takes completed_size naturals.
     """
     comp = t.completed
     sh = shape(t, cards)
@@ -1372,14 +1400,7 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
     wilds = f.freeable + sh.wilds
     by_seq = 0
     if t.sequences:
-        seq = list(f.seq)
-        seq_bit = t.seq_bit
-        counts = sh.counts
-        for c in sh.distinct:
-            if seq_bit[c]:
-                seq[c & 3] = seq[c & 3] + counts[c]
-        for k in seq:
-            by_seq += k // comp
+        by_seq = _seq_completions(t, sh.bits, sh.counts, f.open_seqs)
     least = max(1, comp - t.wild_cap)
     if t.wilds_at_most_naturals:
         least = max(least, (comp + 1) // 2)
@@ -1411,14 +1432,58 @@ def by_cards(t: Tables, cards: tuple[int, ...], f: SideFacts) -> tuple[int, int]
     return new, clean
 
 
+def _seq_completions(t: Tables, bits: int, counts: list[int], open_seqs: list[int]) -> int:
+    """At most how many escaleras the naturals held (`bits`, `counts`: as `laying.Shape`) and the
+    side's unfinished escaleras (`SideFacts.open_seqs`) could complete. An escalera holds no
+    wild: one completed lies in a run of positions of its suit each held in hand or by an
+    unfinished escalera, and takes completed_size of the cards of that run (those of the
+    hand, and those of the unfinished escaleras it lies in, each in one run). Per run of
+    completed_size positions or more: its cards // completed_size; none (the most hands) when
+    no such run is held."""
+    comp = t.completed
+    held = bits
+    i = 0
+    n_open = len(open_seqs)
+    while i < n_open:
+        held |= open_seqs[i]
+        i += 2
+    run = held
+    for k in range(1, comp):
+        run &= held >> k
+    if not run:
+        return 0
+    seq_rank = t.seq_rank
+    npos = len(seq_rank)
+    got = 0
+    for suit in range(4):
+        if not run >> (16 * suit) & 0xFFFF:
+            continue
+        row = held >> (16 * suit) & 0xFFFF
+        p = 0
+        while p < npos:
+            if not row >> p & 1:
+                p += 1
+                continue
+            q = p
+            k = 0
+            while q < npos and row >> q & 1:
+                k += counts[seq_rank[q] * 4 + suit]
+                q += 1
+            if q - p >= comp:
+                span = ((1 << q) - (1 << p)) << (16 * suit)
+                i = 0
+                while i < n_open:
+                    if open_seqs[i] & span:
+                        k += open_seqs[i + 1]
+                    i += 2
+                got += k // comp
+            p = q
+    return got
+
+
 def lost_cards(t: Tables, cards: tuple[int, ...], f: SideFacts, spare: bool) -> list[int] | None:
     """`lost_cards_by` with the fields of `f` it reads."""
-    takes = 0
-    takes_natural = f.takes_natural
-    for rank in range(13):
-        if takes_natural[rank]:
-            takes |= 1 << rank
-    return lost_cards_by(t, cards, takes, f.seq_bits, f.freeable, spare)
+    return lost_cards_by(t, cards, f.takes, f.seq_bits, f.freeable, spare)
 
 
 def lost_cards_by(
@@ -1437,7 +1502,7 @@ def lost_cards_by(
 
     The side's melds come as three fields of its `SideFacts` (`SideView.homes` works out the
     same without the rest): `takes`, a bit per rank whose naturals a set of the side can take
-    (`takes_natural`), `seq_bits` and `freeable`.
+    (`SideFacts.takes`), `seq_bits` and `freeable`.
     """
     sr = set_rules(t)
     sh = shape(t, cards)
@@ -1514,7 +1579,7 @@ def overflow(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], f: Side
     growth = sr.growth
     if growth == "any" or growth == "naturals":
         return 0
-    takes = f.takes_natural
+    takes = f.takes
     seq_bit = t.seq_bit
     per_rank = [0] * 14
     bits = 0
@@ -1554,7 +1619,7 @@ def overflow(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], f: Side
         p = seq_pos[k]
         if p >= 0 and covered >> p & 1:
             continue
-        if not takes[k]:
+        if not takes >> k & 1:
             # `lost_cards` lists these naturals unless a new set of them may take them all
             if start_min <= a < set_min and a + w_all >= set_min:
                 demand += set_min - a

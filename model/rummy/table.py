@@ -36,7 +36,7 @@ class SideView:
         self._clean = -1
         self.slots: Any = None
         self.takes = -1
-        """Bit per rank whose naturals a set of the side can take (`SideFacts.takes_natural`),
+        """Bit per rank whose naturals a set of the side can take (`SideFacts.takes`),
         -1 until `homes` works it out; `seq_bits` and `freeable` as in `SideFacts`."""
         self.seq_bits = 0
         self.freeable = 0

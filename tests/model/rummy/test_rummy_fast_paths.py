@@ -27,6 +27,7 @@ from arbitro.model.rummy.arrange import Need, lost_cards, places_all, side_facts
 from arbitro.model.rummy.cards import distinct, inserted, inserted_top, is_wild, remove
 from arbitro.model.rummy.engine import random_step
 from arbitro.model.rummy.going_out import can_go_out, can_go_out_listed, need
+from arbitro.model.rummy.laying import shape
 from arbitro.model.rummy.melds import SET, Meld
 from arbitro.model.rummy.pile import candidate_fields
 from arbitro.model.rummy.refusal import Refusal
@@ -47,7 +48,7 @@ from arbitro.model.rummy.state import (
 from arbitro.model.rummy.table import SideView, going_out_counts, mover_side, opening_points
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.schema import RummyRules
-from tests.support.rummy_helpers import BOOKS, C, R, make_state
+from tests.support.rummy_helpers import BOOKS, SAMBAS, C, R, make_state
 
 
 def walk(rules: RummyRules, seed: int, steps: int) -> list[State]:
@@ -753,7 +754,7 @@ def test_two_homeless_agrees_with_lost_cards(book: str) -> None:
         f = side_facts(t, melds)
         view = SideView(melds)
         view.homes(t)
-        assert view.takes == sum(1 << r for r in range(13) if f.takes_natural[r])
+        assert view.takes == f.takes
         assert (view.seq_bits, view.freeable) == (f.seq_bits, f.freeable)
 
 
@@ -1895,6 +1896,97 @@ def test_overflow_is_checked(
     copy = source_module("arbitro.model.rummy.arrange")
     monkeypatch.setattr(copy, "_natural_room", lambda sr, n0, w0: 0)
     assert _overflow_runs(copy, "samba-en")[2] > 0
+
+
+def _escalera_bounds(m: ModuleType, book: str) -> tuple[int, int, int]:
+    """Over the hands met in random play of `book` and random part-hands of them (with
+    naturals that extend the side's unfinished escaleras, or a run of one suit), against the
+    mover's side: at how many hands the exact search completes an escalera, at how many the
+    bound on the escaleras completed (`m._seq_completions`, read by `arrange.by_cards`) is
+    below the naturals of each suit pooled (the bound it replaced), and at how many it is below
+    what the exact search reaches: the most escaleras some option of `arrange.suit_options`
+    completes per suit (the options `places_all` walks), less those the side has completed."""
+    rules = R(book)
+    t = tables_module._build(rules)
+    rng = random.Random(61)
+    comp = t.completed
+    rank_pts = tuple(t.points[k * 4] for k in range(13))
+    runs = tighter = below = 0
+    for s in walk(rules, 17, 1500):
+        if s.step != PLAY:
+            continue
+        melds = mover_side(s).melds
+        f = m.side_facts(t, melds)
+        tb = m.table_of(t, melds)
+        hand = s.hands[s.seat]
+        hands = [hand] + [
+            tuple(sorted(rng.sample(hand, rng.randint(1, len(hand))))) for _ in range(3) if hand
+        ]
+        # escaleras are seldom completed in random play: part-hands with naturals that extend
+        # an unfinished escalera of the side at either end, and with a run of one suit (some
+        # positions held twice)
+        npos = len(t.seq_rank)
+        for suit in range(4):
+            for lo, hi in tb.seqs[suit]:
+                if hi - lo + 1 < comp:
+                    below_lo = range(lo - rng.randint(0, lo), lo)
+                    above_hi = range(hi + 1, hi + 1 + rng.randint(0, npos - 1 - hi))
+                    ext = [t.seq_rank[p] * 4 + suit for p in (*below_lo, *above_hi)]
+                    part = rng.sample(hand, rng.randint(0, len(hand)))
+                    hands.append(tuple(sorted(part + ext)))
+        suit = rng.randrange(4)
+        start = rng.randrange(npos - comp + 2)
+        run = [t.seq_rank[p] * 4 + suit for p in range(start, min(npos, start + comp + 2))]
+        run += [c for c in run if rng.random() < 0.4]
+        hands.append(tuple(sorted(rng.sample(hand, rng.randint(0, len(hand))) + run)))
+        for h in hands:
+            sh = shape(t, h)
+            got = m._seq_completions(t, sh.bits, sh.counts, f.open_seqs)
+            sp = m.split(t, h)
+            most = pooled = 0
+            for suit in range(4):
+                bases = tb.seqs[suit]
+                moves = m._suit_moves(
+                    sp.seq[suit], bases, t.sequence_min, t.sequence_max, comp, t.seq_rank, rank_pts
+                )
+                finished = sum(hi - lo + 1 >= comp for lo, hi in bases)
+                most += max(move[1] for move in moves) - finished
+                open_cards = sum(hi - lo + 1 for lo, hi in bases if hi - lo + 1 < comp)
+                pooled += (sum(sp.seq[suit]) + open_cards) // comp
+            runs += most > 0
+            tighter += got < pooled
+            below += got < most
+    return runs, tighter, below
+
+
+@pytest.mark.parametrize("book", SAMBAS)
+def test_escalera_bound_holds_what_the_search_completes(book: str) -> None:
+    """The bound on the escaleras a hand and the side's unfinished escaleras could complete
+    (`arrange._seq_completions`: per run of held positions, its cards over completed_size)
+    never falls below what the exact search completes, and it is tighter than pooling each
+    suit's naturals on many hands (those whose naturals of a suit lie apart)."""
+    from arbitro.model.rummy import arrange
+
+    runs, tighter, below = _escalera_bounds(arrange, book)
+    assert runs > 5 and tighter > 50, (runs, tighter)
+    assert below == 0
+
+
+def test_escalera_bound_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a bound that forgets the cards of the side's unfinished
+    escaleras (here counted as none) says fewer escaleras can be completed than the search
+    completes. (Broken in a copy of the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.arrange")
+    real = copy._seq_completions
+    with monkeypatch.context() as mp:
+        mp.setattr(
+            copy,
+            "_seq_completions",
+            lambda t, bits, counts, open_seqs: real(t, bits, counts, []),
+        )
+        assert _escalera_bounds(copy, "samba-es")[2] > 0
 
 
 def _clean_runs(e: ModuleType, book: str) -> tuple[int, int]:
