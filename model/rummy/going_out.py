@@ -637,7 +637,19 @@ def _added_out_by(
     """`_added_out` with the new melds of naturals laid sets first, or escaleras first
     (`_lay_naturals`)."""
     spare = lost[0] if lost else -1
-    todo = [c for c in hand if not is_wild(c)] + [c for c in hand if is_wild(c)]
+    # the naturals and threes, then the wilds, each in the order of the sorted hand: its twos
+    # come first, its jokers last
+    n = len(hand)
+    lo = 0
+    while lo < n and hand[lo] < LOWEST_THREE:
+        lo += 1
+    hi = n
+    while hi > lo and hand[hi - 1] == JOKER:
+        hi -= 1
+    todo = list(hand[lo:hi])
+    if lo or hi < n:
+        todo += hand[:lo]
+        todo += hand[hi:]
     if spare >= 0:
         todo.remove(spare)
     ms = list(melds)
@@ -716,27 +728,37 @@ def _added(
     while todo:
         waiting: list[int] = []
         for c in todo:
-            places: list[int]
             if is_wild(c):
-                places = for_wild
+                put = _put(t, ms, for_wild, c)
             else:
                 rows = by_rank[c >> 2]
-                cols = by_suit[c & 3]
-                if cols is None:
-                    places = rows if rows is not None else []
-                else:
-                    places = cols if rows is None else rows + cols
-            for i in places:
-                m = ms[i]
-                if add_problem(t, m, c) is None:
-                    ms[i] = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
-                    break
-            else:
+                put = rows is not None and _put(t, ms, rows, c)
+                if not put:
+                    cols = by_suit[c & 3]
+                    put = cols is not None and _put(t, ms, cols, c)
+            if not put:
                 waiting.append(c)
         if len(waiting) == len(todo):
             break
         todo = waiting
     return todo
+
+
+def _put(t: Tables, ms: list[Meld], places: list[int], c: int) -> bool:
+    """Add `c` to the first meld of `ms` at `places` that takes it (`add_problem`), in place:
+    whether one did (for `_added`). The grown meld's cards are the old ones with `c` put in
+    place (they are sorted), not sorted anew."""
+    for i in places:
+        m = ms[i]
+        if add_problem(t, m, c) is None:
+            cards = list(m.cards)
+            k = len(cards)
+            while k > 0 and cards[k - 1] > c:
+                k -= 1
+            cards.insert(k, c)
+            ms[i] = _new(Meld, (m.kind, m.key, tuple(cards)))
+            return True
+    return False
 
 
 def _lay_with_wilds(t: Tables, todo: list[int], wild: list[int], ms: list[Meld]) -> None:
