@@ -1504,9 +1504,6 @@ def lost_cards_by(
     if demand - single > w_all:
         return None
     return lost
-    if demand - (single if spare and not lost else 0) > w_all:
-        return None
-    return lost
 
 
 def overflow(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], f: SideFacts) -> int:

@@ -46,7 +46,7 @@ from arbitro.model.rummy.state import (
 )
 from arbitro.model.rummy.table import SideView, going_out_counts, mover_side, opening_points
 from arbitro.model.rummy.tables import Tables, tables
-from arbitro.model.schema import RummyRules
+from arbitro.model.schema import RummyRules, rules_for
 from tests.support.rummy_helpers import BOOKS, C, R, make_state
 
 
@@ -2142,3 +2142,48 @@ def test_going_out_against_grown_tables_is_checked(
 
     monkeypatch.setattr(go, "lost_cards_by", no_spare)
     assert _grown_board_runs(go, "samba-fr")[2] > 0
+
+
+def test_a_recorded_hand_that_goes_out_with_a_pair_split_by_an_escalera() -> None:
+    """A position of the replay goldens (samba-en, partnerships, its third combination of
+    readings, seed 100, step 172) that `lost_cards_by` once ruled out before the search. The
+    hand goes out, worked out by hand: 8H 9H 10H a new escalera; 9S the discard; AH AS 2H a new
+    set of aces; 4H to the fours (a canasta of 7), 8D 8D 8S to the eights, KC KD KS to the
+    kings (8), 6H 6S, 7C and QC QC QD to their sets; the four black threes one meld. The side
+    then holds three canastas. (The old screen asked one wild for the nines, as if 9H had no
+    escalera, and one for the aces: two wilds against the hand's one.)"""
+    rules = rules_for(
+        "samba-en",
+        {
+            "opening_rule": "exceed",
+            "pile_one_card_rule": "one-card-rule",
+            "pile_rest_after_opening": "canasta-practice",
+            "set_start_min_naturals": "two-naturals",
+            "target_rule": "reach",
+            "wilds_at_most_naturals": "at-most-naturals",
+        },
+    )
+    assert isinstance(rules, RummyRules)
+    hand = "2H 3C 3S 3S 3S 4H 6H 6S 7C 8D 8D 8H 8S 9H 9S 10H QC QC QD KC KD KS AH AS"
+    table = (
+        "2D 2H 4D 4H 4S 4S",
+        "2C 5C 5D 5D 5H 5S JK",
+        "6D 6H 6H",
+        "7D 7H 7H",
+        "8C 8S 8S",
+        "2S JD JH JS JK",
+        "JC JD JD JH",
+        "QD QH QH",
+        "KC KD KH KS JK",
+        "6C 7C 8C 9C",
+    )
+    s = make_state(
+        rules, layout="partnerships", hands={1: hand}, melds={1: table}, seat=1, pile_taken=True
+    )
+    by_hand = ["8H 9H 10H", "9S", "AH AS 2H", "4H", "8D 8D 8S", "KC KD KS", "6H 6S", "7C"]
+    by_hand += ["QC QC QD", "3C 3S 3S 3S"]
+    assert Counter(C(" ".join(by_hand))) == Counter(C(hand))  # the arrangement uses every card
+    t = tables(rules)
+    assert places_all(t, remove(C(hand), C("9S")), mover_side(s).melds, need(t, s))
+    assert can_go_out(t, s)
+    assert _exhaustive_can_go_out(rules, s)
