@@ -892,7 +892,7 @@ def places_all(
 
     `spare` says how many cards stay over (the going-out discard): "none", "one", or "upto1";
     a card kept over must be worth at most `slack` points when that is given (the opening
-    minimum of a side going out in the turn it opens).
+    minimum of a side going out in the turn it opens). The search itself: `_Places`.
     """
     sp = split(t, cards)
     if sp.rest:
@@ -904,15 +904,11 @@ def places_all(
     freeable = _freeable(tb, sr)
     pts = t.points
     may_spare = spare != "none"
-
-    def fits(points: int) -> bool:
-        return may_spare and (slack is None or points <= slack)
-
     # black threes: all in one black-three meld (with wilds if allowed), or one kept over
     blacks: list[tuple[int, list[int]]] = []  # (kept over, possible wilds in the meld)
     cap_z = t.wild_cap if t.black_three_meld_wilds else 0
     for b, kept in ((sp.black, 0), (sp.black - 1, 1)):
-        if b < 0 or (kept and not fits(pts[4])):
+        if b < 0 or (kept and not _fits(may_spare, slack, pts[4])):
             continue
         if b == 0:
             blacks.append((kept, [0]))
@@ -925,51 +921,154 @@ def places_all(
     if not may_spare and not _homes_possible(t, sp, tb, W + freeable):
         return False
     cheapest_wild = pts[0] if sp.twos else pts[JOKER]
-    wild_kept = [0, 1] if W and fits(cheapest_wild) else [0]
-    caps = (need.completed, need.clean, need.dirty, need.clean)
-    cap_done, cap_clean = caps[0], caps[1]
-    hi_x = W + freeable
-    rank_pts = tuple(pts[k * 4] for k in range(13))
+    wild_kept = [0, 1] if W and _fits(may_spare, slack, cheapest_wild) else [0]
     # per rank: whether one of its naturals may be kept over (read once, not once per state)
-    keep_ok = [fits(rank_pts[k]) for k in range(13)]
-    # a state of the sets' search is one int: the net wilds used (plus `freeable`, which no
-    # cleaning passes: never below 0), then completed, clean, dirty and clean completed before
-    # (each capped at its need: `width` bits each), then the cards kept over (0 or 1, one bit)
-    width = max(1, max(caps).bit_length())
-    mask = (1 << width) - 1
-    sh_d = 1 + width
-    sh_cl = 1 + 2 * width
-    sh_c = 1 + 3 * width
-    sh_x = 1 + 4 * width
-    hi_xo = hi_x + freeable
-    wait = need.wait
-    # per rank and count of naturals in this call: the rank's outcomes (`_rank_ends`, six ints
-    # each in a row) and what they allow at best, for the bound below
-    rows: dict[int, Row] = {}
-    seen: dict[tuple[tuple[int, ...], int], bool] = {}
-    # the ranks whose count may differ from one choice of escaleras to another (`varies`); the
-    # others hold the same naturals in every leaf of the search, so their part is worked out at
-    # the first leaf and kept (`fixed`: whether one has no outcome, then the sums of their
-    # bounds; `start`: the states their outcomes combine to, the completed escaleras left out:
-    # they are added at the end, and the capped counts add up in any order)
-    varies = [False] * 13
-    fixed: list[int] = []
-    start: list[set[int]] = []
+    keep_ok = [_fits(may_spare, slack, pts[k * 4]) for k in range(13)]
+    search = _Places(t, tb, sr, need, W, freeable, spare, blacks, wild_kept, keep_ok)
+    if not t.sequences:
+        return search.sets_ok(sp.other, 0)
+    rank_pts = tuple([pts[k * 4] for k in range(13)])
+    moves = [
+        _suit_moves(
+            sp.seq[s], tb.seqs[s], t.sequence_min, t.sequence_max, t.completed, t.seq_rank, rank_pts
+        )
+        for s in range(4)
+    ]
+    varies = search.varies
+    for s in range(4):
+        if len(moves[s]) > 1:
+            # a suit with a choice: what each option leaves over may differ (taken as differing)
+            for _add, _comp, left in moves[s]:
+                for rank, _k in left:
+                    varies[rank] = True
+    search.moves = moves
+    return search.dfs(0, list(sp.other), 0)
 
-    def sets_ok(avail: tuple[int, ...], seq_done: int) -> bool:
+
+def _fits(may_spare: bool, slack: int | None, points: int) -> bool:
+    """Whether a card worth `points` may be kept over (for `places_all`)."""
+    return may_spare and (slack is None or points <= slack)
+
+
+class _Places:
+    """The search of `places_all` (a plain class: compiled, its methods are called natively and
+    its fields read without a lookup, where nested functions were called through the
+    interpreter's calling convention and left reference cycles only the collector frees).
+
+    Escaleras are chosen suit by suit (`dfs`, over the options of `_suit_moves`); at each leaf
+    the naturals left go to sets (`sets_ok`). A state of the sets' search is one int: the net
+    wilds used (plus `freeable`, which no cleaning passes: never below 0), then completed,
+    clean, dirty and clean completed before (each capped at its need: `width` bits each), then
+    the cards kept over (0 or 1, one bit)."""
+
+    __slots__ = (
+        "W",
+        "blacks",
+        "cap_clean",
+        "cap_done",
+        "caps",
+        "fixed",
+        "freeable",
+        "hi_xo",
+        "keep_ok",
+        "moves",
+        "need",
+        "rows",
+        "seen",
+        "sets",
+        "spare",
+        "sr",
+        "start",
+        "t",
+        "varies",
+        "width",
+        "wild_kept",
+        "wild_room",
+    )
+
+    def __init__(
+        self,
+        t: Tables,
+        tb: Table,
+        sr: SetRules,
+        need: Need,
+        W: int,
+        freeable: int,
+        spare: str,
+        blacks: list[tuple[int, list[int]]],
+        wild_kept: list[int],
+        keep_ok: list[bool],
+    ) -> None:
+        self.t = t
+        self.sets = tb.sets
+        self.wild_room = tb.wild_room
+        self.sr = sr
+        self.need = need
+        self.W = W
+        self.freeable = freeable
+        self.spare = spare
+        self.blacks = blacks
+        self.wild_kept = wild_kept
+        self.keep_ok = keep_ok
+        self.caps = (need.completed, need.clean, need.dirty, need.clean)
+        self.cap_done = need.completed
+        self.cap_clean = need.clean
+        self.width = max(1, max(self.caps).bit_length())
+        self.hi_xo = W + 2 * freeable
+        self.moves: list[tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]] = []
+        # per rank and count of naturals in this call: the rank's outcomes (`_rank_ends`, six
+        # ints each in a row) and what they allow at best, for the bound below
+        self.rows: dict[int, Row] = {}
+        self.seen: dict[tuple[tuple[int, ...], int], bool] = {}
+        # the ranks whose count may differ from one choice of escaleras to another (`varies`);
+        # the others hold the same naturals in every leaf of the search, so their part is
+        # worked out at the first leaf and kept (`fixed`: whether one has no outcome, then the
+        # sums of their bounds; `start`: the states their outcomes combine to, the completed
+        # escaleras left out: they are added at the end, and the capped counts add up in any
+        # order)
+        self.varies = [False] * 13
+        self.fixed: list[int] = []
+        self.start: list[set[int]] = []
+
+    def dfs(self, s: int, avail: list[int], done: int) -> bool:
+        """Whether some choice of escaleras for the suits from `s` on leaves naturals the sets
+        place (`avail` per rank, changed and restored in place; `done`: escaleras completed)."""
+        if s == 4:
+            return self.sets_ok(tuple(avail), done)
+        for _add, comp, left in self.moves[s]:
+            for rank, k in left:
+                avail[rank] = avail[rank] + k
+            hit = self.dfs(s + 1, avail, done + comp)
+            for rank, k in left:
+                avail[rank] = avail[rank] - k
+            if hit:
+                return True
+        return False
+
+    def sets_ok(self, avail: tuple[int, ...], seq_done: int) -> bool:
+        """Whether the naturals `avail` (per rank) and the wilds go to sets, wild melds and the
+        black-three meld so that the requirements are met, `seq_done` escaleras completed."""
         key = (avail, seq_done)
+        seen = self.seen
         got = seen.get(key)
         if got is not None:
             return got
+        sr = self.sr
+        sets = self.sets
+        rows = self.rows
+        keep_ok = self.keep_ok
+        varies = self.varies
+        need = self.need
+        fixed = self.fixed
         if not fixed:
             # the ranks that are the same in every leaf, once: one with no outcome at all
             # refuses every leaf, and their best outcomes start the bound's sums
             dead = lo_x = lo_k = hi_c = hi_cl = hi_d = hi_old = 0
             for rank in range(13):
                 a = avail[rank]
-                if varies[rank] or (not a and not tb.sets[rank]):
+                if varies[rank] or (not a and not sets[rank]):
                     continue
-                row = _row(rows, sr, tb.sets[rank], rank, a, keep_ok[rank])
+                row = _row(rows, sr, sets[rank], rank, a, keep_ok[rank])
                 if not row[0]:
                     dead = 1
                 lo_x += row[1]
@@ -996,9 +1095,9 @@ def places_all(
             if not varies[rank]:
                 continue
             a = avail[rank]
-            if not a and not tb.sets[rank]:
+            if not a and not sets[rank]:
                 continue
-            row = _row(rows, sr, tb.sets[rank], rank, a, keep_ok[rank])
+            row = _row(rows, sr, sets[rank], rank, a, keep_ok[rank])
             flat = row[0]
             if not flat:
                 seen[key] = False
@@ -1010,6 +1109,10 @@ def places_all(
             hi_d += row[4]
             hi_old += row[5]
             lo_k += row[6]
+        cap_done = self.cap_done
+        cap_clean = self.cap_clean
+        wait = need.wait
+        W = self.W
         c0 = min(cap_done, seq_done)
         cl0 = min(cap_clean, seq_done)
         if (
@@ -1021,13 +1124,18 @@ def places_all(
         ):
             seen[key] = False
             return False
+        freeable = self.freeable
+        width = self.width
+        caps = self.caps
+        hi_xo = self.hi_xo
+        start = self.start
         if not start:
-            states: set[int] = {(freeable << sh_x)}
+            states: set[int] = {(freeable << (1 + 4 * width))}
             for rank in range(13):
                 a = avail[rank]
-                if varies[rank] or (not a and not tb.sets[rank]):
+                if varies[rank] or (not a and not sets[rank]):
                     continue
-                flat = _row(rows, sr, tb.sets[rank], rank, a, keep_ok[rank])[0]
+                flat = _row(rows, sr, sets[rank], rank, a, keep_ok[rank])[0]
                 states = _combine_states(states, flat, hi_xo, width, caps)
                 if not states:
                     break
@@ -1037,6 +1145,16 @@ def places_all(
             if not states:
                 break
             states = _combine_states(states, flat, hi_xo, width, caps)
+        mask = (1 << width) - 1
+        sh_d = 1 + width
+        sh_cl = 1 + 2 * width
+        sh_c = 1 + 3 * width
+        sh_x = 1 + 4 * width
+        t = self.t
+        wild_room = self.wild_room
+        blacks = self.blacks
+        wild_kept = self.wild_kept
+        one = self.spare == "one"
         result = False
         for st in states:
             kept = st & 1
@@ -1052,11 +1170,11 @@ def places_all(
             rest = W - x
             if rest < 0:
                 continue
-            ys = _wild_meld_amounts(t, tb.wild_room, rest)
+            ys = _wild_meld_amounts(t, wild_room, rest)
             for b_kept, zs in blacks:
                 for w_kept in wild_kept:
                     total = kept + b_kept + w_kept
-                    if total > 1 or (spare == "one" and total != 1):
+                    if total > 1 or (one and total != 1):
                         continue
                     if any((rest - w_kept - z) in ys for z in zs if z <= rest - w_kept):
                         result = True
@@ -1067,36 +1185,6 @@ def places_all(
                 break
         seen[key] = result
         return result
-
-    if not t.sequences:
-        return sets_ok(sp.other, 0)
-    moves = [
-        _suit_moves(
-            sp.seq[s], tb.seqs[s], t.sequence_min, t.sequence_max, t.completed, t.seq_rank, rank_pts
-        )
-        for s in range(4)
-    ]
-    for s in range(4):
-        if len(moves[s]) > 1:
-            # a suit with a choice: what each option leaves over may differ (taken as differing)
-            for _add, _comp, left in moves[s]:
-                for rank, _k in left:
-                    varies[rank] = True
-
-    def dfs(s: int, avail: list[int], done: int) -> bool:
-        if s == 4:
-            return sets_ok(tuple(avail), done)
-        for _add, comp, left in moves[s]:
-            for rank, k in left:
-                avail[rank] = avail[rank] + k
-            hit = dfs(s + 1, avail, done + comp)
-            for rank, k in left:
-                avail[rank] = avail[rank] - k
-            if hit:
-                return True
-        return False
-
-    return dfs(0, list(sp.other), 0)
 
 
 Row = tuple[tuple[int, ...], int, int, int, int, int, int]
