@@ -171,8 +171,11 @@ def _group_options(sr: SetRules, n0: int, w0: int, new: bool, a: int) -> list[Op
 
 @lru_cache(maxsize=caches.RANK_OPTIONS)
 def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> frozenset[Option]:
-    """Every outcome for one rank: existing sets `bases` (naturals, wilds), `a` naturals in hand."""
-    results: set[Option] = set()
+    """Every outcome for one rank: existing sets `bases` (naturals, wilds), `a` naturals in hand.
+
+    The outcomes are combined packed into ints (`_packed`: the six counts side by side, which
+    add up field by field), and unpacked once at the end."""
+    results: set[int] = set()
     incomplete = [i for i, (n, w) in enumerate(bases) if n + w < sr.completed]
     complete = [i for i, (n, w) in enumerate(bases) if n + w >= sr.completed]
     groupings: list[list[list[int]]]
@@ -180,7 +183,9 @@ def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> fr
         groupings = list(_partitions(incomplete))
     else:
         groupings = [[[i] for i in incomplete]]
-    fresh = _group_options(sr, 0, 0, True, a)  # a new set's outcomes, the same for every one
+    # a new set's outcomes, the same for every one
+    fresh = _packed(_group_options(sr, 0, 0, True, a))
+    limit = (a + 1) << _AT_N  # a packed sum below it places at most `a` naturals
     for grouping in groupings:
         groups: list[tuple[int, int]] = []
         ok = True
@@ -199,24 +204,60 @@ def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> fr
             continue
         groups += [bases[i] for i in complete]
         kmax = a // max(1, sr.start_min) if sr.several else 1 if not bases else 0
-        partial: set[Option] = {(0, 0, 0, 0, 0, 0)}
+        partial: set[int] = {_ZERO}
         for n0, w0 in groups:
-            partial = _combine(partial, _group_options(sr, n0, w0, False, a), a)
+            partial = _combine(partial, _packed(_group_options(sr, n0, w0, False, a)), limit)
         for _ in range(kmax + 1):
             results |= partial
-            partial = _combine(partial, fresh, a)
+            partial = _combine(partial, fresh, limit)
             if not partial:
                 break
-    return frozenset(results)
+    out: list[Option] = []
+    for q in results:
+        out.append(
+            (
+                q >> _AT_N,
+                (q >> _AT_X & 255) - _X_ZERO,
+                q >> 24 & 255,
+                q >> 16 & 255,
+                q >> 8 & 255,
+                q & 255,
+            )
+        )
+    return frozenset(out)
 
 
-def _combine(partial: set[Option], opts: list[Option], a: int) -> set[Option]:
-    out: set[Option] = set()
+_AT_N: Final = 40
+"""Where the naturals placed lie in a packed outcome of `rank_options`: 8 bits each field, the
+naturals placed, the net wilds (plus `_X_ZERO`), completed, clean, dirty, clean completed before
+(a rank's counts stay below 256, its net wilds within 127 of nought: a hand holds few cards)."""
+
+_AT_X: Final = 32
+
+_X_ZERO: Final = 128
+
+_ZERO: Final = _X_ZERO << _AT_X
+"""The packed outcome that places nothing; a sum of two packed outcomes less it is theirs."""
+
+
+def _packed(opts: list[Option]) -> list[int]:
+    """Outcomes of `_group_options` packed as `rank_options` combines them."""
+    out: list[int] = []
+    for n, x, c, cl, d, old in opts:
+        out.append(n << _AT_N | (x + _X_ZERO) << _AT_X | c << 24 | cl << 16 | d << 8 | old)
+    return out
+
+
+def _combine(partial: set[int], opts: list[int], limit: int) -> set[int]:
+    """The packed outcomes of `partial` each with one of `opts` added, those placing at most
+    the naturals `limit` allows (for `rank_options`)."""
+    out: set[int] = set()
     for p in partial:
+        base = p - _ZERO
         for o in opts:
-            n = p[0] + o[0]
-            if n <= a:
-                out.add((n, p[1] + o[1], p[2] + o[2], p[3] + o[3], p[4] + o[4], p[5] + o[5]))
+            q = base + o
+            if q < limit:
+                out.add(q)
     return out
 
 

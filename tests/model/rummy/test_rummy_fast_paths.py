@@ -1989,6 +1989,108 @@ def test_escalera_bound_is_checked(
         assert _escalera_bounds(copy, "samba-es")[2] > 0
 
 
+def _rank_options_by_tuples(
+    m: ModuleType, sr: Any, bases: tuple[tuple[int, int], ...], a: int
+) -> frozenset[tuple[int, ...]]:
+    """`arrange.rank_options` as it was written before its outcomes were packed into ints:
+    every grouping of the unfinished sets (merged where *:merge-sets allows), each group's
+    outcomes (`_group_options`) added up as tuples, then up to so many new sets."""
+    incomplete = [i for i, (n, w) in enumerate(bases) if n + w < sr.completed]
+    complete = [i for i, (n, w) in enumerate(bases) if n + w >= sr.completed]
+    if sr.merge and len(incomplete) > 1:
+        groupings = list(m._partitions(incomplete))
+    else:
+        groupings = [[[i] for i in incomplete]]
+    fresh = m._group_options(sr, 0, 0, True, a)
+
+    def combine(partial: set[tuple[int, ...]], opts: list[Any]) -> set[tuple[int, ...]]:
+        return {
+            tuple(x + y for x, y in zip(p, o, strict=True))
+            for p in partial
+            for o in opts
+            if p[0] + o[0] <= a
+        }
+
+    results: set[tuple[int, ...]] = set()
+    for grouping in groupings:
+        groups = []
+        for g in grouping:
+            n0 = sum(bases[i][0] for i in g)
+            w0 = sum(bases[i][1] for i in g)
+            if len(g) > 1 and (
+                w0 > sr.cap
+                or (sr.at_most and w0 > n0)
+                or (n0 + w0 > sr.completed and sr.growth != "any")
+            ):
+                break
+            groups.append((n0, w0))
+        else:
+            groups += [bases[i] for i in complete]
+            kmax = a // max(1, sr.start_min) if sr.several else 1 if not bases else 0
+            partial: set[tuple[int, ...]] = {(0, 0, 0, 0, 0, 0)}
+            for n0, w0 in groups:
+                partial = combine(partial, m._group_options(sr, n0, w0, False, a))
+            for _ in range(kmax + 1):
+                results |= partial
+                partial = combine(partial, fresh)
+    return frozenset(results)
+
+
+def _rank_option_runs(m: ModuleType) -> tuple[int, int]:
+    """Over the sets of the sides met in random play of every book, per rank with from none to
+    eight naturals in hand (and random unfinished sets beside them): how many outcomes
+    `m.rank_options` found, and at how many inputs they differ from `_rank_options_by_tuples`."""
+    rng = random.Random(67)
+    outcomes = differ = 0
+    for book in BOOKS:
+        rules = R(book)
+        t = tables_module._build(rules)
+        sr = m.set_rules(t)
+        inputs: set[tuple[tuple[tuple[int, int], ...], int]] = set()
+        for s in walk(rules, 19, 300)[::15]:
+            for side in s.table:
+                tb = m.table_of(t, side.melds)
+                for bases in tb.sets:
+                    if bases:
+                        inputs.add((bases, rng.randint(0, 8)))
+        for _ in range(40):
+            k = rng.randint(0, 3)
+            n = [rng.randint(1, t.completed - 1) for _ in range(k)]
+            bases = tuple(sorted((x, rng.randint(0, min(sr.cap, x))) for x in n))
+            inputs.add((bases, rng.randint(0, 8)))
+        for bases, a in sorted(inputs):
+            got = m.rank_options.__wrapped__(sr, bases, a)
+            outcomes += len(got)
+            differ += got != _rank_options_by_tuples(m, sr, bases, a)
+    return outcomes, differ
+
+
+def test_rank_options_packed_agree_with_tuples() -> None:
+    """`arrange.rank_options`, which adds up its outcomes packed into ints, finds the outcomes
+    the same combining of tuples finds, for the sets met in random play of every book and
+    random unfinished ones."""
+    from arbitro.model.rummy import arrange
+
+    outcomes, differ = _rank_option_runs(arrange)
+    assert outcomes > 5000, outcomes
+    assert differ == 0
+
+
+def test_rank_options_packed_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a combining that forgets the limit on the naturals
+    placed (here every sum kept) finds outcomes placing more naturals than the hand holds.
+    (Broken in a copy of the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.arrange")
+
+    def unlimited(partial: set[int], opts: list[int], limit: int) -> set[int]:
+        return {p - copy._ZERO + o for p in partial for o in opts}
+
+    monkeypatch.setattr(copy, "_combine", unlimited)
+    assert _rank_option_runs(copy)[1] > 0
+
+
 def _clean_runs(e: ModuleType, book: str) -> tuple[int, int]:
     """Over random play of `book` by the engine module `e`: how many turns began where the
     side's clean canastas could be read off what its last listing carried (`table.CARRIED`: its
