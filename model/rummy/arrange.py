@@ -914,9 +914,18 @@ def _suit_moves(
     naturals an option lays, the escaleras it completes, and the (rank, count) of the naturals it
     leaves over (`seq_rank` gives the rank of each escalera position)."""
     out = []
+    n = len(counts)
     for rem, comp in suit_options(counts, bases, smin, smax, done):
-        add = sum((counts[p] - k) * rank_pts[seq_rank[p]] for p, k in enumerate(rem))
-        out.append((add, comp, tuple((seq_rank[p], k) for p, k in enumerate(rem) if k)))
+        # loops, not generators: a generator is an object the compiled code steps through
+        add = 0
+        left: list[tuple[int, int]] = []
+        for p in range(n):
+            k = rem[p]
+            r = seq_rank[p]
+            add += (counts[p] - k) * rank_pts[r]
+            if k:
+                left.append((r, k))
+        out.append((add, comp, tuple(left)))
     return tuple(out)
 
 
