@@ -1666,11 +1666,16 @@ def lost_cards_by(
     counts = sh.counts
     lost: list[int] = []
     demand = 0  # wilds the new sets of naturals without another home need
-    # per rank (13: the black threes): the wilds its new set needs, and how many of its cards
+    # per rank (and the black threes): the wilds its new set needs, and how many of its cards
     # have no other home; a rank with one such card needs nothing when that card is the discard
     # (its other naturals go into escaleras), so `spare` takes the largest such need off
-    need_of = [0] * 14
-    homeless = [0] * 14
+    # (`single`). The naturals of a rank lie together in `sh.distinct`: the rank whose cards
+    # are being counted (`cur`) is settled when the next one starts, no list per rank.
+    single = 0
+    cur = -1
+    cur_need = 0
+    cur_home = 0
+    blacks_seen = False
     for c in sh.distinct:
         rank = nat_rank[c]
         if rank >= 0:
@@ -1680,30 +1685,35 @@ def lost_cards_by(
             a = rank_count[rank]
             if a >= start_min and a + w_all >= set_min:
                 if a < set_min:
-                    if not homeless[rank]:
-                        need_of[rank] = set_min - a
-                        demand += set_min - a
-                    homeless[rank] += counts[c]
+                    if rank != cur:
+                        if cur_home == 1 and cur_need > single:
+                            single = cur_need
+                        cur = rank
+                        cur_need = set_min - a
+                        cur_home = 0
+                        demand += cur_need
+                    cur_home += counts[c]
                 continue
         elif c == JOKER or c < LOWEST_THREE:
             continue
         elif c in BLACK_THREES:
             wild_ok = w_all if t.black_three_meld_wilds else 0
             if t.black_threes_meld != "never" and blacks + wild_ok >= set_min:
-                if not homeless[13]:
-                    need_of[13] = max(0, set_min - blacks)
-                    demand += need_of[13]
-                    homeless[13] = blacks
+                if not blacks_seen:
+                    blacks_seen = True
+                    need_b = set_min - blacks if blacks < set_min else 0
+                    demand += need_b
+                    if blacks == 1 and need_b > single:
+                        single = need_b
                 continue
         lost += [c] * counts[c]
         if len(lost) > 1:
             # more than a discard: going out is settled, whatever the wilds could do
             return lost
-    single = 0
-    if spare and not lost:
-        for r in range(14):
-            if homeless[r] == 1 and need_of[r] > single:
-                single = need_of[r]
+    if cur_home == 1 and cur_need > single:
+        single = cur_need
+    if not spare or lost:
+        single = 0
     if demand - single > w_all:
         return None
     return lost
