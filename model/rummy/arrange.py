@@ -1008,8 +1008,8 @@ class _Places:
     Escaleras are chosen suit by suit (`dfs`, over the options of `_suit_moves`); at each leaf
     the naturals left go to sets (`sets_ok`). A state of the sets' search is one int: the net
     wilds used (plus `freeable`, which no cleaning passes: never below 0), then completed,
-    clean, dirty and clean completed before (each capped at its need: `width` bits each), then
-    the cards kept over (0 or 1, one bit)."""
+    clean, dirty and clean completed before (each capped at its need, 8 bits each), then the
+    cards kept over (0 or 1, one bit): `_AT_XO` and the rest say where each lies."""
 
     __slots__ = (
         "W",
@@ -1031,7 +1031,6 @@ class _Places:
         "start",
         "t",
         "varies",
-        "width",
         "wild_kept",
         "wild_room",
     )
@@ -1063,7 +1062,6 @@ class _Places:
         self.caps = (need.completed, need.clean, need.dirty, need.clean)
         self.cap_done = need.completed
         self.cap_clean = need.clean
-        self.width = max(1, max(self.caps).bit_length())
         self.hi_xo = W + 2 * freeable
         self.moves: list[tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]] = []
         # per rank and count of naturals in this call: the rank's outcomes (`_rank_ends`, six
@@ -1134,7 +1132,7 @@ class _Places:
         # the other ranks: one with no outcome at all settles it before the combining, and so
         # does the sum of the ranks' best outcomes short of a need (a bound: the search's counts
         # only add up, its wilds and kept cards only pile up)
-        per_rank: list[tuple[int, ...]] = []
+        per_rank: list[Row] = []
         lo_x = fixed[1]
         hi_c = fixed[2]
         hi_cl = fixed[3]
@@ -1148,11 +1146,10 @@ class _Places:
             if not a and not sets[rank]:
                 continue
             row = _row(rows, sr, sets[rank], rank, a, keep_ok[rank])
-            flat = row[0]
-            if not flat:
+            if not row[0]:
                 seen[key] = False
                 return False
-            per_rank.append(flat)
+            per_rank.append(row)
             lo_x += row[1]
             hi_c += row[2]
             hi_cl += row[3]
@@ -1175,31 +1172,26 @@ class _Places:
             seen[key] = False
             return False
         freeable = self.freeable
-        width = self.width
         caps = self.caps
         hi_xo = self.hi_xo
         start = self.start
         if not start:
-            states: set[int] = {(freeable << (1 + 4 * width))}
+            states: set[int] = {freeable << _AT_XO}
             for rank in range(13):
                 a = avail[rank]
                 if varies[rank] or (not a and not sets[rank]):
                     continue
-                flat = _row(rows, sr, sets[rank], rank, a, keep_ok[rank])[0]
-                states = _combine_states(states, flat, hi_xo, width, caps)
+                states = _combine_states(
+                    states, _row(rows, sr, sets[rank], rank, a, keep_ok[rank]), hi_xo, caps
+                )
                 if not states:
                     break
             start.append(states)
         states = start[0]
-        for flat in per_rank:
+        for row in per_rank:
             if not states:
                 break
-            states = _combine_states(states, flat, hi_xo, width, caps)
-        mask = (1 << width) - 1
-        sh_d = 1 + width
-        sh_cl = 1 + 2 * width
-        sh_c = 1 + 3 * width
-        sh_x = 1 + 4 * width
+            states = _combine_states(states, row, hi_xo, caps)
         t = self.t
         wild_room = self.wild_room
         blacks = self.blacks
@@ -1208,12 +1200,12 @@ class _Places:
         result = False
         for st in states:
             kept = st & 1
-            old = st >> 1 & mask
-            d = st >> sh_d & mask
+            old = st >> _AT_OLD & 255
+            d = st >> _AT_D & 255
             # the completed escaleras of this leaf count now (capped as the states' counts are)
-            cl = min(cap_clean, (st >> sh_cl & mask) + cl0)
-            c = min(cap_done, (st >> sh_c & mask) + c0)
-            x = (st >> sh_x) - freeable
+            cl = min(cap_clean, (st >> _AT_CL & 255) + cl0)
+            c = min(cap_done, (st >> _AT_C & 255) + c0)
+            x = (st >> _AT_XO) - freeable
             clean = min(old, need.clean_start) if wait else cl
             if c < need.completed or clean < need.clean or d < need.dirty:
                 continue
@@ -1237,8 +1229,22 @@ class _Places:
         return result
 
 
-Row = tuple[tuple[int, ...], int, int, int, int, int, int]
+Row = tuple[tuple[int, ...], int, int, int, int, int, int, int]
 """A rank's outcomes as `places_all` walks them (`_rank_row`)."""
+
+_AT_OLD: Final = 1
+"""Where the fields of a state of `places_all`'s sets search lie (8 bits each, above the bit of
+the cards kept over): clean completed before, dirty, clean, completed, then the net wilds (plus
+the table's freeable wilds) from `_AT_XO` up. A rank's outcome packed the same way (its net
+wilds may be below nought: the top field) adds to a state by one addition."""
+
+_AT_D: Final = 9
+
+_AT_CL: Final = 17
+
+_AT_C: Final = 25
+
+_AT_XO: Final = 33
 
 
 def _row(
@@ -1260,47 +1266,49 @@ def _row(
 
 
 def _combine_states(
-    states: set[int], flat: tuple[int, ...], hi_xo: int, width: int, caps: tuple[int, int, int, int]
+    states: set[int], row: Row, hi_xo: int, caps: tuple[int, int, int, int]
 ) -> set[int]:
-    """The states of `places_all`'s sets search that `states` and one rank's outcomes `flat`
-    lead to (a state packed as there; `caps` the needs its counts are capped at)."""
+    """The states of `places_all`'s sets search that `states` and one rank's outcomes (`row`,
+    as `_rank_row`) lead to, packed as there, each count capped at its need (`caps`). The
+    outcomes that complete nothing (the first `row[7]`) add by one addition; the others have
+    their counts capped after it. A state keeps at most one card over; its net wilds stay at
+    most `hi_xo`."""
     cap_done, cap_clean, cap_dirty, cap_old = caps
-    mask = (1 << width) - 1
-    sh_d = 1 + width
-    sh_cl = 1 + 2 * width
-    sh_c = 1 + 3 * width
-    sh_x = 1 + 4 * width
+    limit = (hi_xo + 1) << _AT_XO  # a sum at or above it uses more net wilds than that
+    deltas = row[0]
+    n = len(deltas)
+    n_plain = row[7]
     nxt: set[int] = set()
-    n = len(flat)
     for st in states:
         kept = st & 1
-        old = st >> 1 & mask
-        d = st >> sh_d & mask
-        cl = st >> sh_cl & mask
-        c = st >> sh_c & mask
-        xo = st >> sh_x
-        i = 0
-        while i < n:
-            nx = xo + flat[i]
-            k = kept + flat[i + 5]
-            if nx > hi_xo or k > 1:
-                i += 6
+        for j in range(n_plain):
+            o = deltas[j]
+            if kept and o & 1:
+                continue
+            q = st + o
+            if q < limit:
+                nxt.add(q)
+        for j in range(n_plain, n):
+            o = deltas[j]
+            if kept and o & 1:
+                continue
+            q = st + o
+            if q >= limit:
                 continue
             # each count capped at its need (`min`, written out: the inner loop)
-            c1 = c + flat[i + 1]
-            cl1 = cl + flat[i + 2]
-            d1 = d + flat[i + 3]
-            old1 = old + flat[i + 4]
-            if c1 > cap_done:
-                c1 = cap_done
-            if cl1 > cap_clean:
-                cl1 = cap_clean
-            if d1 > cap_dirty:
-                d1 = cap_dirty
-            if old1 > cap_old:
-                old1 = cap_old
-            nxt.add(((((nx << width | c1) << width | cl1) << width | d1) << width | old1) << 1 | k)
-            i += 6
+            v = q >> _AT_C & 255
+            if v > cap_done:
+                q -= (v - cap_done) << _AT_C
+            v = q >> _AT_CL & 255
+            if v > cap_clean:
+                q -= (v - cap_clean) << _AT_CL
+            v = q >> _AT_D & 255
+            if v > cap_dirty:
+                q -= (v - cap_dirty) << _AT_D
+            v = q >> _AT_OLD & 255
+            if v > cap_old:
+                q -= (v - cap_old) << _AT_OLD
+            nxt.add(q)
     return nxt
 
 
@@ -1322,18 +1330,22 @@ def _rank_ends(
 
 
 @lru_cache(maxsize=caches.RANK_OPTIONS)
-def _rank_row(
-    sr: SetRules, bases: tuple[tuple[int, int], ...], a: int, keep_one: bool
-) -> tuple[tuple[int, ...], int, int, int, int, int, int]:
-    """`_rank_ends` as `places_all` walks it: the outcomes' six ints in one row, then the fewest
-    net wilds, the most completed, clean, dirty and clean completed before, and the fewest kept
-    over of any outcome."""
+def _rank_row(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int, keep_one: bool) -> Row:
+    """`_rank_ends` as `places_all` walks it: the outcomes packed as its states are (`_AT_OLD`),
+    those that complete nothing first; then the fewest net wilds, the most completed, clean,
+    dirty and clean completed before, the fewest kept over of any outcome, and how many
+    outcomes complete nothing."""
     ends = _rank_ends(sr, bases, a, keep_one)
-    flat: list[int] = []
+    plain: list[int] = []
+    counted: list[int] = []
     lo_x = lo_k = 1 << 30
     hi_c = hi_cl = hi_d = hi_old = 0
     for x, c, cl, d, old, k in ends:
-        flat += [x, c, cl, d, old, k]
+        o = (x << _AT_XO) + (c << _AT_C) + (cl << _AT_CL) + (d << _AT_D) + (old << _AT_OLD) + k
+        if c or cl or d or old:
+            counted.append(o)
+        else:
+            plain.append(o)
         if x < lo_x:
             lo_x = x
         if k < lo_k:
@@ -1346,7 +1358,7 @@ def _rank_row(
             hi_d = d
         if old > hi_old:
             hi_old = old
-    return tuple(flat), lo_x, hi_c, hi_cl, hi_d, hi_old, lo_k
+    return tuple(plain + counted), lo_x, hi_c, hi_cl, hi_d, hi_old, lo_k, len(plain)
 
 
 def _homes_possible(t: Tables, sp: Split, tb: Table, W: int) -> bool:
