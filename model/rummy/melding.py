@@ -385,14 +385,19 @@ def placeable(t: Tables, s: State) -> bool:
             if last_card_out(t, s, (*melds[:i], grown, *melds[i + 1 :]), hand[0]):
                 return True
             continue
-        try:
-            add(t, s, _new(AddToMeld, (3, s.seat, i, freed)))
-        except Refusal:
-            continue
-        return True
+        # the addition played (the hand is as it was: the wild was not in it), and what
+        # `settle` would say of it
+        grown = _new(_MELD, (m.kind, m.key, inserted(m.cards, (freed,))))
+        if settled(t, after_meld(s, s.hands, with_meld_grown(s, i, grown))):
+            return True
     # a new meld is of the hand and the wild
     if _too_few(t, len(hand) + 1):
         return False
+    # a set of naturals of one rank and the wild that keeps two cards is laid plainly
+    # (`lays_plainly`): looked for first among the hand's ranks, the candidates asked for only
+    # when there is none
+    if plain and kept + 1 - t.set_lay >= 2 and _plain_set(t, hand, melds, freed):
+        return True
     pool = inserted(hand, (freed,))
     for cards in lay_candidates(t, pool, melds, freed):
         left = kept + 1 - len(cards)
@@ -405,6 +410,30 @@ def placeable(t: Tables, s: State) -> bool:
         except Refusal:
             continue
         return True
+    return False
+
+
+def _plain_set(t: Tables, hand: tuple[int, ...], melds: tuple[Meld, ...], freed: int) -> bool:
+    """Whether set_lay - 1 naturals of one rank of the sorted `hand` and the `freed` wild are a
+    new meld `lays_plainly` accepts (one of those `lay_candidates` offers: the naturals of a
+    rank are alike to the meld clauses, so the first of the hand's stand for any)."""
+    need = t.set_lay - 1
+    if need < 1:
+        return False
+    n = len(hand)
+    i = 0
+    while i < n:
+        c = hand[i]
+        k = i + 1
+        while k < n and hand[k] >> 2 == c >> 2:
+            k += 1
+        if (
+            k - i >= need
+            and LOWEST_NATURAL <= c < JOKER
+            and lays_plainly(t, inserted(hand[i : i + need], (freed,)), melds, freed)
+        ):
+            return True
+        i = k
     return False
 
 
@@ -434,6 +463,22 @@ def finish_opening(t: Tables, s: State, a: FinishOpening, j: Judge = STRICT) -> 
     sd = s.table[i]
     table: tuple[Side, ...] = put(s.table, i, _new(Side, (sd.melds, sd.red_threes, True)))
     return settle(t, after_opening(s, with_hand(s, hand), table), j)
+
+
+def settled(t: Tables, s: State) -> bool:
+    """Whether `settle` lets stand the state `s` a melding action leaves (going out when the
+    hand is empty), no refusal raised: `placeable` asks it of the additions it cannot decide by
+    the meld clauses alone."""
+    h = len(s.hands[s.seat]) + len(s.held)
+    if h == 0:
+        return not go_out_problems(t, s, by_discard=False, every=False)
+    if s.answer == "no" and h < 2:
+        return False
+    if h == 1 and not s.held and not one_card_ok(t, s):
+        return False
+    if pending(s) and not reach_ok(t, s):
+        return False
+    return s.answer != "yes" or can_go_out(t, s)
 
 
 def settle(t: Tables, s: State, j: Judge = STRICT) -> State:
