@@ -1132,7 +1132,10 @@ class _Places:
         # the other ranks: one with no outcome at all settles it before the combining, and so
         # does the sum of the ranks' best outcomes short of a need (a bound: the search's counts
         # only add up, its wilds and kept cards only pile up)
-        per_rank: list[Row] = []
+        # each rank's packed outcomes and how many of them complete nothing (two lists: a `Row`
+        # put in a list would be boxed into a new tuple, its ints one by one)
+        per_rank: list[tuple[int, ...]] = []
+        per_plain: list[int] = []
         lo_x = fixed[1]
         hi_c = fixed[2]
         hi_cl = fixed[3]
@@ -1149,7 +1152,8 @@ class _Places:
             if not row[0]:
                 seen[key] = False
                 return False
-            per_rank.append(row)
+            per_rank.append(row[0])
+            per_plain.append(row[7])
             lo_x += row[1]
             hi_c += row[2]
             hi_cl += row[3]
@@ -1181,17 +1185,16 @@ class _Places:
                 a = avail[rank]
                 if varies[rank] or (not a and not sets[rank]):
                     continue
-                states = _combine_states(
-                    states, _row(rows, sr, sets[rank], rank, a, keep_ok[rank]), hi_xo, caps
-                )
+                row = _row(rows, sr, sets[rank], rank, a, keep_ok[rank])
+                states = _combine_states(states, row[0], row[7], hi_xo, caps)
                 if not states:
                     break
             start.append(states)
         states = start[0]
-        for row in per_rank:
+        for i in range(len(per_rank)):
             if not states:
                 break
-            states = _combine_states(states, row, hi_xo, caps)
+            states = _combine_states(states, per_rank[i], per_plain[i], hi_xo, caps)
         t = self.t
         wild_room = self.wild_room
         blacks = self.blacks
@@ -1266,18 +1269,20 @@ def _row(
 
 
 def _combine_states(
-    states: set[int], row: Row, hi_xo: int, caps: tuple[int, int, int, int]
+    states: set[int],
+    deltas: tuple[int, ...],
+    n_plain: int,
+    hi_xo: int,
+    caps: tuple[int, int, int, int],
 ) -> set[int]:
-    """The states of `places_all`'s sets search that `states` and one rank's outcomes (`row`,
+    """The states of `places_all`'s sets search that `states` and one rank's outcomes (`deltas`,
     as `_rank_row`) lead to, packed as there, each count capped at its need (`caps`). The
-    outcomes that complete nothing (the first `row[7]`) add by one addition; the others have
+    outcomes that complete nothing (the first `n_plain`) add by one addition; the others have
     their counts capped after it. A state keeps at most one card over; its net wilds stay at
     most `hi_xo`."""
     cap_done, cap_clean, cap_dirty, cap_old = caps
     limit = (hi_xo + 1) << _AT_XO  # a sum at or above it uses more net wilds than that
-    deltas = row[0]
     n = len(deltas)
-    n_plain = row[7]
     nxt: set[int] = set()
     for st in states:
         kept = st & 1

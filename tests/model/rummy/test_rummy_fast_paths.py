@@ -2422,7 +2422,7 @@ def _combine_runs(m: ModuleType) -> tuple[int, int]:
                     | k
                     for xo, c, cl, d, old, k in fields
                 }
-                out = m._combine_states(packed, row, hi_xo, caps)
+                out = m._combine_states(packed, row[0], row[7], hi_xo, caps)
                 got_fields = {
                     (
                         q >> m._AT_XO,
@@ -2460,8 +2460,10 @@ def test_combined_states_are_checked(
     copy = source_module("arbitro.model.rummy.arrange")
     real = copy._combine_states
 
-    def uncapped(states: set[int], row: Any, hi_xo: int, caps: Any) -> set[int]:
-        got: set[int] = real(states, (*row[:7], len(row[0])), hi_xo, caps)
+    def uncapped(
+        states: set[int], deltas: tuple[int, ...], n_plain: int, hi_xo: int, caps: Any
+    ) -> set[int]:
+        got: set[int] = real(states, deltas, len(deltas), hi_xo, caps)
         return got
 
     monkeypatch.setattr(copy, "_combine_states", uncapped)
