@@ -60,7 +60,13 @@ from arbitro.model.rummy.cards import (
     inserted,
     without,
 )
-from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed, two_homeless
+from arbitro.model.rummy.going_out import (
+    answer,
+    ask,
+    can_go_out_listed,
+    last_card_out,
+    two_homeless,
+)
 from arbitro.model.rummy.laying import NATURALS, code_cards, lay_candidates, lay_codes, shape
 from arbitro.model.rummy.melding import (
     add,
@@ -101,7 +107,6 @@ from arbitro.model.rummy.table import (
     SideView,
     carried,
     clean_done,
-    going_out_counts,
     put,
     side_view,
 )
@@ -683,7 +688,7 @@ class _Moment:
                         # naturals only: `laying` gives a set of set_lay cards of one rank (none
                         # the side keeps its one set of) or a run of sequence_min cards of one
                         # suit, which `classify` accepts
-                        if plain:
+                        if plain or self._reached(laid):
                             out.append(a)
                             continue
                         m = (
@@ -698,7 +703,7 @@ class _Moment:
                         if r >= 0:
                             if not several and r in set_ranks:
                                 continue
-                            if plain:
+                            if plain or self._reached(laid):
                                 out.append(a)
                                 continue
                             m = _new(Meld, (SET, r, laid))
@@ -713,7 +718,7 @@ class _Moment:
                             ):
                                 continue
                             m = got
-                    if plain:
+                    if plain or self._reached(laid):
                         out.append(a)
                         continue
                     rest = without(hand, laid)
@@ -727,6 +732,7 @@ class _Moment:
                     out.append(a)
         if adds:
             fast = plain and left >= 3
+            pts = t.points
             held = sh.counts
             nats = sh.nats
             wilds = sh.wild_cards()
@@ -775,6 +781,10 @@ class _Moment:
                         out.append(a)
                         continue
                     if opening and left >= 3:
+                        if self._lack() <= pts[c]:
+                            # `_reached` for one card
+                            out.append(a)
+                            continue
                         m = melds[i]
                         grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
                         rest = without(hand, (c,))
@@ -783,8 +793,17 @@ class _Moment:
                             not self._stuck(rest, after) and self.judge(a)
                         ):
                             out.append(a)
-                    elif plain and left == 2 and s.answer != "no" and self._short(melds, i, c):
-                        continue
+                    elif plain and left == 2 and not s.held:
+                        # one card left: `melding.settle` refuses the addition after a "no",
+                        # else unless that card can go out (`going_out.one_card_ok`), which
+                        # `last_card_out` decides on the melds the addition leaves: no state
+                        # built, no refusal raised
+                        if s.answer != "no":
+                            m = melds[i]
+                            grown = _new(Meld, (m.kind, m.key, inserted(m.cards, (c,))))
+                            other = hand[1] if hand[0] == c else hand[0]
+                            if last_card_out(t, s, put(melds, i, grown), other):
+                                out.append(a)
                     elif self.judge(a):
                         out.append(a)
         if merges:
@@ -796,10 +815,14 @@ class _Moment:
         if cleans:
             # a cleaning is plainly legal when the freed wild fits another meld of an opened side
             # that keeps two cards (`melding.replace_wild` then places it with no search)
-            fits_wild: list[bool] = _wild_fits(adds, len(melds)) if plain and len(hand) >= 3 else []
-            room = fits_wild.count(True)
+            # (worked out at the first set the hand holds a natural of)
+            fits_wild: list[bool] | None = None
+            room = 0
             for i, rank, freeable in cleans:
                 if sh.rank_count[rank]:
+                    if fits_wild is None:
+                        fits_wild = _wild_fits(adds, len(melds)) if plain and len(hand) >= 3 else []
+                        room = fits_wild.count(True)
                     fast = bool(fits_wild) and room - fits_wild[i] > 0
                     for n in NATURALS[rank << 4 | sh.nats >> (rank << 2) & 15]:
                         for w in freeable:
@@ -852,20 +875,6 @@ class _Moment:
                 out.append(a)
         return out
 
-    def _short(self, melds: tuple[Meld, ...], i: int, c: int) -> bool:
-        """Whether adding `c` to meld `i` leaves the side of an opened player, holding one card
-        after it, short of what going out requires even if that card finished another meld: then
-        the last card could not go out and the addition is refused (`going_out.one_card_ok`)."""
-        m = melds[i]
-        grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
-        t = self.t
-        done, clean, dirty = going_out_counts(t, (*melds[:i], grown, *melds[i + 1 :]))
-        return (
-            done + 1 < t.go_out_min_completed
-            or clean + 1 < t.go_out_min_clean
-            or dirty + 1 < t.go_out_min_dirty
-        )
-
     def _cleaning(self, a: ReplaceWild) -> bool:
         """`judge` for a cleaning: the two steps of `melding.replace_wild` (`cleaned`, then
         `placeable`) played directly, so that a wild with nowhere to go is refused without a
@@ -888,18 +897,13 @@ class _Moment:
         (`opening.reach_ok`): the lay or addition is refused without playing it."""
         return two_homeless(self.t, rest, SideView(melds))
 
-    def _reaches(
-        self, rest: tuple[int, ...], melds: tuple[Meld, ...], placed: tuple[int, ...]
-    ) -> bool:
-        """Whether, with `melds` on the table and `rest` in hand, the pending opening can still
-        reach its minimum keeping two cards (`opening.reach_ok`'s first test: True here means
-        legal; False leaves the judging to the rule). `melds` are the side's melds with the
-        cards `placed` laid in a new meld or added to one: the points the side's melds lack of
-        the minimum are worked out once per moment (`short`), less those of `placed` here."""
-        t, s = self.t, self.s
-        pts = t.points
+    def _lack(self) -> int:
+        """What the side's melds lack of the opening minimum (`_reaches`), worked out at the
+        first call of the moment."""
         short = self.short
         if short == _UNSET:
+            t, s = self.t, self.s
+            pts = t.points
             got = 0
             for m in s.table[s.seat % s.sides][0]:
                 # loops, not a generator (an object of the compiled code per call)
@@ -908,6 +912,32 @@ class _Moment:
             if not t.pile_top_counts_for_opening:
                 got -= s.top_points
             short = self.short = minimum_of(t, s) - got
+        return short
+
+    def _reached(self, placed: tuple[int, ...]) -> bool:
+        """`_reaches`'s answer where `arrange.reaches` needs no search (its first test), read
+        before the rest of the hand and the melds after the lay or addition are built: the
+        points of the cards `placed` make up what the side's melds lack of the minimum. (The
+        other half of that test, the cards kept, holds wherever it is asked: a candidate that
+        leaves two cards, the held rest of the pile counted, leaves `reaches` the cards of the
+        hand it needs to keep.)"""
+        short = self._lack()
+        pts = self.t.points
+        for c in placed:
+            short -= pts[c]
+        return short <= 0
+
+    def _reaches(
+        self, rest: tuple[int, ...], melds: tuple[Meld, ...], placed: tuple[int, ...]
+    ) -> bool:
+        """Whether, with `melds` on the table and `rest` in hand, the pending opening can still
+        reach its minimum keeping two cards (`opening.reach_ok`'s first test: True here means
+        legal; False leaves the judging to the rule). `melds` are the side's melds with the
+        cards `placed` laid in a new meld or added to one: the points the side's melds lack of
+        the minimum are worked out once per moment (`_lack`), less those of `placed` here."""
+        t, s = self.t, self.s
+        pts = t.points
+        short = self._lack()
         for c in placed:
             short -= pts[c]
         return reaches(t, rest, melds, short, max(0, 2 - len(s.held)))
