@@ -1431,8 +1431,10 @@ def lost_cards_by(
     A natural whose rank has no set that can take it and no escalera it could join must go into
     a new set of its rank, which needs set_min cards: at least set_min - (naturals of the rank)
     wilds. Black threes go into one meld (with wilds where allowed). The wilds of the hand and
-    those cleaning could free must cover every such need, except that of one card of a rank it
-    is the only card of, when a card may be kept over as the discard (`spare`). The list stops
+    those cleaning could free must cover every such need, except that of a rank (or the black
+    threes) with one card only that has no other home, when a card may be kept over as the
+    discard (`spare`): with that card the discard, the rank's other naturals go into escaleras
+    and its set needs no wild. The list stops
     at its second card (two cards nothing takes already rule going out out).
 
     The side's melds come as three fields of its `SideFacts` (`SideView.homes` works out the
@@ -1461,8 +1463,11 @@ def lost_cards_by(
     counts = sh.counts
     lost: list[int] = []
     demand = 0  # wilds the new sets of naturals without another home need
-    single = 0  # the most of it one card alone of its rank accounts for
-    needing = 0  # bit per rank (bit 13: the black threes) whose need is counted
+    # per rank (13: the black threes): the wilds its new set needs, and how many of its cards
+    # have no other home; a rank with one such card needs nothing when that card is the discard
+    # (its other naturals go into escaleras), so `spare` takes the largest such need off
+    need_of = [0] * 14
+    homeless = [0] * 14
     for c in sh.distinct:
         rank = nat_rank[c]
         if rank >= 0:
@@ -1471,27 +1476,32 @@ def lost_cards_by(
                 continue
             a = rank_count[rank]
             if a >= start_min and a + w_all >= set_min:
-                if a < set_min and not needing >> rank & 1:
-                    needing |= 1 << rank
-                    need = set_min - a
-                    demand += need
-                    if a == 1 and need > single:
-                        single = need
+                if a < set_min:
+                    if not homeless[rank]:
+                        need_of[rank] = set_min - a
+                        demand += set_min - a
+                    homeless[rank] += counts[c]
                 continue
         elif c == JOKER or c < LOWEST_THREE:
             continue
         elif c in BLACK_THREES:
             wild_ok = w_all if t.black_three_meld_wilds else 0
             if t.black_threes_meld != "never" and blacks + wild_ok >= set_min:
-                if not needing >> 13 & 1:
-                    needing |= 1 << 13
-                    demand += max(0, set_min - blacks)
+                if not homeless[13]:
+                    need_of[13] = max(0, set_min - blacks)
+                    demand += need_of[13]
+                    homeless[13] = blacks
                 continue
         lost += [c] * counts[c]
         if len(lost) > 1:
             # more than a discard: going out is settled, whatever the wilds could do
             return lost
-    if demand - (single if spare and not lost else 0) > w_all:
+    single = 0
+    if spare and not lost:
+        for r in range(14):
+            if homeless[r] == 1 and need_of[r] > single:
+                single = need_of[r]
+    if demand - single > w_all:
         return None
     return lost
 

@@ -16,6 +16,8 @@ Regenerate (from a clean checkout; `--engine REV` plays the engine, model/ and a
 commit REV under the spec files and spec loader of HEAD, so that a spec reading changed since REV
 is recorded as the engine before its rewrite plays it):
     uv run python tests/model/rummy/rummy_replay_goldens.py [--engine REV]
+A fix that changes some games on purpose re-records only those (`--amend WHY`): the file keeps
+its source, and its `amended` list names each game, the step it departs at, the commit and why.
 """
 
 from __future__ import annotations
@@ -199,9 +201,34 @@ def _record_engine(rev: str) -> list[dict[str, Any]]:
     return games
 
 
+def amend(head: str, why: str) -> None:
+    """Replace the recorded games that the engine of `head` plays differently, each noted in
+    the file's `amended` list with the step it departs at, the commit and the reason."""
+    doc = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    amended = doc.setdefault("amended", [])
+    changed = 0
+    for i, game in enumerate(doc["games"]):
+        got = record(key(game))
+        step = first_difference(game, got)
+        if step is None:
+            continue
+        doc["games"][i] = got
+        ident = {k: game[k] for k in ("rulebook", "layout", "options", "seed")}
+        amended.append({"game": ident, "step": step, "commit": head, "why": why})
+        changed += 1
+    GOLDEN.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"re-recorded {changed} of {len(doc['games'])} games in {GOLDEN}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--engine", metavar="REV", help="record the engine of this commit")
+    ap.add_argument(
+        "--amend",
+        metavar="WHY",
+        help="re-record only the games HEAD's engine plays differently, keeping the rest and the "
+        "source of the file, and note them with this reason (a bug fix that changes a game)",
+    )
     ap.add_argument("--games-json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.games_json:
@@ -211,6 +238,9 @@ def main() -> None:
     dirty = _git("status", "--porcelain", "model", "spec").decode().strip()
     if dirty:
         sys.exit("model/ or spec/ has uncommitted changes: record the goldens from a commit")
+    if args.amend:
+        amend(head, args.amend)
+        return
     if args.engine:
         engine = _git("rev-parse", args.engine).decode().strip()
         games = _record_engine(engine)

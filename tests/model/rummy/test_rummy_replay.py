@@ -34,6 +34,18 @@ def test_the_goldens_name_their_source() -> None:
     assert "not numbers from any rulebook" in GOLDEN["source"]
 
 
+def test_each_amended_game_says_where_and_why() -> None:
+    """A game re-recorded after a fix that changed it on purpose (`--amend`) names a recorded
+    game, the step it departs at, the commit of the fix and the reason."""
+    ids = [{k: g[k] for k in ("rulebook", "layout", "options", "seed")} for g in GAMES]
+    for a in GOLDEN.get("amended", []):
+        assert a["game"] in ids
+        steps = GAMES[ids.index(a["game"])]["steps"]
+        assert 0 <= a["step"] < steps
+        assert len(a["commit"]) == 40 and a["commit"] != GOLDEN["commit"]
+        assert len(a["why"]) > 40
+
+
 def test_every_configuration_is_recorded() -> None:
     """A reading or layout added to a spec since the goldens were made is a game not replayed:
     regenerate them (see rummy_replay_goldens.py)."""
