@@ -978,7 +978,9 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     out again (`_slots_after`): the others depend on their own meld alone, or on a pair without
     it. When they are those melds with one more (a meld laid), the slots are the last ones with
     the new meld's entries put in and the merges and cleanings after it renumbered
-    (`_slots_inserted`). Else the answer is remembered per table position (`table.side_view`).
+    (`_slots_inserted`). Both steps make up `_slots_carried`, which takes several melds changed
+    that way at once (a cleaning, then the freed wild placed). Else the answer is remembered
+    per table position (`table.side_view`).
     What is carried (`table.Carried`) holds the count of clean canastas too, worked out the
     same way, for `turn.begin_turn`.
     """
@@ -993,32 +995,8 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
             got: Any = None  # boxed once: the object kept is the one returned
             n = len(melds)
             n_was = len(was)
-            if n_was == n:
-                i = -1
-                for k in range(n):
-                    if was[k] is not melds[k]:
-                        if i >= 0:
-                            i = -2
-                            break
-                        i = k
-                if i >= 0 and was[i][0] == melds[i][0] and was[i][1] == melds[i][1]:
-                    got = _slots_after(t, melds, i, last.slots)
-                    last.clean += clean_done(t, melds[i]) - clean_done(t, was[i])
-                    # the meld replaced is off the table: its entry is let go (with it the
-                    # meld), not kept alive for the cyclic collector to walk until the
-                    # dictionary fills
-                    t.per_meld.pop(id(was[i]), None)
-            elif n_was + 1 == n:
-                # a meld laid: the others are the same objects, those after it one place on
-                i = 0
-                while i < n_was and was[i] is melds[i]:
-                    i += 1
-                k = i
-                while k < n_was and was[k] is melds[k + 1]:
-                    k += 1
-                if k == n_was:
-                    got = _slots_inserted(t, melds, i, last.slots)
-                    last.clean += clean_done(t, melds[i])
+            if n_was == n or n_was + 1 == n:
+                got = _slots_carried(t, was, melds, last)
             if got is not None:
                 last.melds = melds
                 last.slots = got
@@ -1035,6 +1013,54 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
         last.clean = view.clean(t)
     whole: Slots = kept
     return whole
+
+
+def _slots_carried(t: Tables, was: tuple[Meld, ...], melds: tuple[Meld, ...], last: Carried) -> Any:
+    """`_slots` of a side's `melds` from those of the melds it had at its last listing (`was`),
+    or None: when they are those melds, at most one laid among them, any others replaced by one
+    of the same kind and key (a card added, a wild replaced by a natural, both after a cleaning
+    that places the freed wild). The laid meld's entries are put in (`_slots_inserted`), then
+    each replaced meld's worked out again (`_slots_after`); `last.clean` follows. Each step
+    works with `melds` as they are now, so a pair the two changed melds make is worked out by
+    the last step that touches it."""
+    n = len(melds)
+    n_was = len(was)
+    laid = -1
+    k = 0  # the meld of `was` that `melds[j]` is, replaces or follows
+    for j in range(n):
+        m = melds[j]
+        if k < n_was and was[k] is m:
+            k += 1
+        elif laid < 0 and n_was < n and (k == n_was or (j + 1 < n and melds[j + 1] is was[k])):
+            laid = j
+        elif k < n_was and was[k][0] == m[0] and was[k][1] == m[1]:
+            k += 1
+        elif laid < 0 and n_was < n:
+            laid = j
+        else:
+            return None
+    if k < n_was or (laid < 0 and n_was < n):
+        return None
+    got: Any = last.slots
+    clean = last.clean
+    if laid >= 0:
+        got = _slots_inserted(t, melds, laid, got)
+        clean += clean_done(t, melds[laid])
+    k = 0
+    for j in range(n):
+        if j == laid:
+            continue
+        w = was[k]
+        k += 1
+        m = melds[j]
+        if w is not m:
+            got = _slots_after(t, melds, j, got)
+            clean += clean_done(t, m) - clean_done(t, w)
+            # the meld replaced is off the table: its entry is let go (with it the meld), not
+            # kept alive for the cyclic collector to walk until the dictionary fills
+            t.per_meld.pop(id(w), None)
+    last.clean = clean
+    return got
 
 
 def _entry(t: Tables, m: Meld, per_meld: dict[int, Any]) -> Any:

@@ -1102,17 +1102,18 @@ def _entry_put_last(e: ModuleType) -> Callable[..., Any]:
     return broken
 
 
-def _slot_runs(e: ModuleType, book: str) -> tuple[int, int, int]:
+def _slot_runs(e: ModuleType, book: str, steps: int = 600) -> tuple[int, int, int, int]:
     """Over the moments met in random play of `book`, in order: how many times a side's melds
-    differ from its melds at its last moment in one meld of the same kind and key, and how many
-    times they are those melds with one more (in both cases `e._slots` works from the last
-    answer), and how many answers of `e._slots` differ from `e._slots_whole`'s (with tables of
-    their own: no answer remembered from elsewhere)."""
+    differ from its melds at its last moment in one meld of the same kind and key, how many
+    times they are those melds with one more, and how many times in several melds of the same
+    kind and key (a cleaning and the freed wild placed: in each case `e._slots` works from the
+    last answer), and how many answers of `e._slots` differ from `e._slots_whole`'s (with
+    tables of their own: no answer remembered from elsewhere)."""
     rules = R(book)
     t = tables_module._build(rules)
     last: dict[int, tuple[Any, ...]] = {}
-    grown = inserted = differ = 0
-    for s in walk(rules, 5, 600):
+    grown = inserted = several = differ = 0
+    for s in walk(rules, 5, steps):
         if s.step != PLAY:
             continue
         side = s.seat % s.sides
@@ -1120,21 +1121,24 @@ def _slot_runs(e: ModuleType, book: str) -> tuple[int, int, int]:
         was = last.get(side)
         if was is not None and was is not melds and len(was) == len(melds):
             moved = [k for k in range(len(melds)) if was[k] is not melds[k]]
-            grown += len(moved) == 1 and was[moved[0]][:2] == melds[moved[0]][:2]
+            alike = all(was[k][:2] == melds[k][:2] for k in moved)
+            grown += len(moved) == 1 and alike
+            several += len(moved) > 1 and alike
         if was is not None and len(was) + 1 == len(melds):
             kept = [m for m in melds if any(m is w for w in was)]
             inserted += len(kept) == len(was)
         last[side] = melds
         differ += e._slots(t, melds, side) != e._slots_whole(t, melds)
-    return grown, inserted, differ
+    return grown, inserted, several, differ
 
 
 @pytest.mark.parametrize("book", BOOKS)
 def test_slots_carried_over_agree_with_slots_worked_out_whole(book: str) -> None:
     """A side's slots (additions, merges, cleanings) worked out from its last moment's, where one
     meld has grown or one meld has been laid, are those worked out meld by meld."""
-    grown, inserted, differ = _slot_runs(engine, book)
+    grown, inserted, several, differ = _slot_runs(engine, book)
     assert grown > 0 and inserted > 0
+    assert several > 0 or not R(book).clean_by_replacing_wilds
     assert differ == 0
 
 
@@ -1146,7 +1150,7 @@ def test_slots_carried_over_are_checked(
     slots worked out whole. (Broken in a copy of the engine module run from source.)"""
     copy = source_module("arbitro.model.rummy.engine")
     monkeypatch.setattr(copy, "_slots_after", lambda t, melds, i, last: last)
-    grown, _, differ = _slot_runs(copy, "samba-es")
+    grown, _, _, differ = _slot_runs(copy, "samba-es")
     assert grown > 0
     assert differ > 0
 
@@ -1159,8 +1163,30 @@ def test_slots_after_a_lay_are_checked(
     was worked out for), differ from the slots worked out whole."""
     copy = source_module("arbitro.model.rummy.engine")
     monkeypatch.setattr(copy, "_slots_inserted", _entry_put_last(copy))
-    _, inserted, differ = _slot_runs(copy, "samba-es")
+    _, inserted, _, differ = _slot_runs(copy, "samba-es")
     assert inserted > 0
+    assert differ > 0
+
+
+def test_slots_after_several_changes_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """Likewise when several melds changed (a set cleaned, the wild it freed added to another
+    meld): slots carried over with only the first changed meld worked out again differ from
+    the slots worked out whole."""
+    copy = source_module("arbitro.model.rummy.engine")
+    right = copy._slots_carried
+
+    def first_only(t: Tables, was: tuple[Any, ...], melds: tuple[Any, ...], last: Any) -> Any:
+        moved = [k for k in range(len(was)) if len(was) == len(melds) and was[k] is not melds[k]]
+        if len(moved) < 2:
+            return right(t, was, melds, last)
+        return copy._slots_after(t, melds, moved[0], last.slots)
+
+    assert _slot_runs(copy, "canasta-es")[3] == 0
+    monkeypatch.setattr(copy, "_slots_carried", first_only)
+    _, _, several, differ = _slot_runs(copy, "canasta-es")
+    assert several > 0
     assert differ > 0
 
 
