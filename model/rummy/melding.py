@@ -62,7 +62,6 @@ from arbitro.model.rummy.table import (
     opening_points,
     pending,
     put,
-    sort_melds,
     with_hand,
     with_meld_added,
     with_meld_grown,
@@ -297,77 +296,154 @@ def cleaned(t: Tables, s: State, a: ReplaceWild, j: Judge = STRICT) -> State:
     if not t.clean_by_replacing_wilds:
         j.halt("clean_by_replacing_wilds", "wilds in a meld stay there")
     melds = mover_side(s).melds
-    # the fields by index: an action's named fields are properties of an interpreted class
-    a_meld: int = a[2]
-    natural: int = a[3]
-    wild: int = a[4]
+    # the fields by index, of the action and the meld seen as tuples: their named fields are
+    # properties of interpreted classes
+    av: tuple[Any, ...] = a
+    a_meld: int = av[2]
+    natural: int = av[3]
+    wild: int = av[4]
     if not 0 <= a_meld < len(melds):
         raise MalformedInput(f"the side has no meld {a_meld}")
-    m = melds[a_meld]
-    if m.kind != SET or not is_wild(wild) or wild not in m.cards:
+    mv: tuple[Any, ...] = melds[a_meld]
+    cards: tuple[int, ...] = mv[2]
+    if mv[0] != SET or not is_wild(wild) or wild not in cards:
         raise MalformedInput("that meld holds no such wild")
-    hand = held_without(s.hands[s.seat], (natural,), j)
-    if natural >> 2 != m.key or is_wild(natural):
+    hand = held_one(s.hands[s.seat], natural, j)
+    key: int = mv[1]
+    if natural >> 2 != key or is_wild(natural):
         j.halt("clean_by_replacing_wilds", "a wild is replaced by a natural of the set's rank")
-    done: Meld = _new(Meld, (SET, m.key, tuple(sorted((*remove(m.cards, (wild,)), natural)))))
-    new = list(melds)
-    new[a_meld] = done
-    ordered = sort_melds(new)
-    i = s.seat % s.sides
-    sd = s.table[i]
-    table: tuple[Side, ...] = put(s.table, i, _new(Side, (ordered, sd.red_threes, sd.opened)))
-    return after_clean(s, with_hand(s, hand), table, wild, ordered.index(done))
+    done: Meld = _new(_MELD, (SET, key, _swapped(cards, wild, natural)))
+    # the melds sorted again (`with_meld_grown`: the set keeps its place unless it no longer
+    # sorts between its neighbours); the freed wild's meld is the first equal to it
+    table = with_meld_grown(s, a_meld, done)
+    ordered: tuple[Meld, ...] = table[s.seat % s.sides][0]
+    at = a_meld
+    if ordered[at] is done:
+        while at > 0 and ordered[at - 1] == done:
+            at -= 1
+    else:
+        at = ordered.index(done)
+    return after_clean(s, with_hand(s, hand), table, wild, at)
+
+
+def _swapped(cards: tuple[int, ...], wild: int, natural: int) -> tuple[int, ...]:
+    """`tuple(sorted((*remove(cards, (wild,)), natural)))` for sorted `cards` holding `wild`:
+    one walk of the cards."""
+    out: list[int] = []
+    gone = False
+    placed = False
+    for c in cards:
+        if c == wild and not gone:
+            gone = True
+            continue
+        if c > natural and not placed:
+            out.append(natural)
+            placed = True
+        out.append(c)
+    if not placed:
+        out.append(natural)
+    return tuple(out)
 
 
 def replace_wild(t: Tables, s: State, a: ReplaceWild, j: Judge = STRICT) -> State:
     """The ReplaceWild action: legal when the freed wild has somewhere to go. *:clean-by-replacing-wilds."""
     s2 = cleaned(t, s, a, j)
-    if placeable(t, s2):
+    # a listed cleaning has been found to leave the wild a place: it is not looked for again
+    if j is LISTED or placeable(t, s2):
         return s2
     j.halt("clean_by_replacing_wilds", "the freed wild would have nowhere to go")
 
 
 def placeable(t: Tables, s: State) -> bool:
-    """Whether the freed wild of the `freed` step has a legal place."""
+    """Whether the freed wild of the `freed` step has a legal place: the places `freed_options`
+    offers, in its order, each judged as its rule would judge it, no action built where the
+    verdict is reached without playing it."""
     sd = mover_side(s)
     melds = sd.melds
+    hand = s.hands[s.seat]
+    freed = s.freed
+    kept = len(hand) + len(s.held)
     # an addition that keeps two cards in the hand of an opened side with no "yes" to honour
     # settles without a search (`settle`): the meld clauses alone decide it; so does a new meld
     # that keeps two cards (`lays_plainly`)
-    hand = s.hands[s.seat]
-    kept = len(hand) + len(s.held)
     plain = sd.opened and s.answer != "yes" and kept >= 2
     # an addition that leaves the one card of an opened side, no pile held and no answer to
     # honour: `settle` refuses it unless that card can go out (`one_card_ok`), which
     # `last_card_out` decides on the melds the addition leaves, no state built, no refusal raised
     last = sd.opened and s.answer == "" and kept == 1 and not s.held
-    for b in freed_options(t, s):
+    skip = s.freed_meld
+    for i in range(len(melds)):
+        if i == skip:
+            continue
+        m = melds[i]
+        if add_problem(t, m, freed) is not None:
+            continue  # `add` refuses it by this very test
+        if plain:
+            return True
+        if last:
+            grown: Meld = _new(_MELD, (m.kind, m.key, inserted(m.cards, (freed,))))
+            if last_card_out(t, s, (*melds[:i], grown, *melds[i + 1 :]), hand[0]):
+                return True
+            continue
+        # the addition played (the hand is as it was: the wild was not in it), and what
+        # `settle` would say of it
+        grown = _new(_MELD, (m.kind, m.key, inserted(m.cards, (freed,))))
+        if settled(t, after_meld(s, s.hands, with_meld_grown(s, i, grown))):
+            return True
+    # a new meld is of the hand and the wild
+    if _too_few(t, len(hand) + 1):
+        return False
+    # a set of naturals of one rank and the wild that keeps two cards is laid plainly
+    # (`lays_plainly`): looked for first among the hand's ranks, the candidates asked for only
+    # when there is none
+    if plain and kept + 1 - t.set_lay >= 2 and _plain_set(t, hand, melds, freed):
+        return True
+    pool = inserted(hand, (freed,))
+    for cards in lay_candidates(t, pool, melds, freed):
+        left = kept + 1 - len(cards)
+        if plain and left >= 2:
+            if lays_plainly(t, cards, melds, freed):
+                return True
+            continue
         try:
-            if isinstance(b, LayMeld):
-                cards: tuple[int, ...] = b[2]
-                if plain and kept + 1 - len(cards) >= 2:
-                    if lays_plainly(t, cards, melds, s.freed):
-                        return True
-                    continue
-                lay(t, s, b)
-            elif add_problem(t, melds[b[2]], b[3]) is None:
-                if plain:
-                    return True
-                if last:
-                    i: int = b[2]
-                    m = melds[i]
-                    grown: Meld = _new(_MELD, (m.kind, m.key, inserted(m.cards, (s.freed,))))
-                    if last_card_out(t, s, (*melds[:i], grown, *melds[i + 1 :]), hand[0]):
-                        return True
-                    continue
-                add(t, s, b)
-            else:
-                # `add` refuses it by this very test
-                continue
+            lay(t, s, _new(LayMeld, (2, s.seat, cards)))
         except Refusal:
             continue
         return True
     return False
+
+
+def _plain_set(t: Tables, hand: tuple[int, ...], melds: tuple[Meld, ...], freed: int) -> bool:
+    """Whether set_lay - 1 naturals of one rank of the sorted `hand` and the `freed` wild are a
+    new meld `lays_plainly` accepts (one of those `lay_candidates` offers: the naturals of a
+    rank are alike to the meld clauses, so the first of the hand's stand for any)."""
+    need = t.set_lay - 1
+    if need < 1:
+        return False
+    n = len(hand)
+    i = 0
+    while i < n:
+        c = hand[i]
+        k = i + 1
+        while k < n and hand[k] >> 2 == c >> 2:
+            k += 1
+        if (
+            k - i >= need
+            and LOWEST_NATURAL <= c < JOKER
+            and lays_plainly(t, inserted(hand[i : i + need], (freed,)), melds, freed)
+        ):
+            return True
+        i = k
+    return False
+
+
+def _too_few(t: Tables, n: int) -> bool:
+    """Whether `n` cards are fewer than any new meld holding a wild that `lay_candidates`
+    offers (sets and black threes of set_min cards or more, wild melds of
+    wild_meld_min_start; its escaleras are of naturals): then it offers the freed wild none,
+    and is not asked."""
+    least = t.wild_meld_min_start
+    return n < t.set_min and (least <= 0 or n < least)
 
 
 def finish_opening(t: Tables, s: State, a: FinishOpening, j: Judge = STRICT) -> State:
@@ -387,6 +463,22 @@ def finish_opening(t: Tables, s: State, a: FinishOpening, j: Judge = STRICT) -> 
     sd = s.table[i]
     table: tuple[Side, ...] = put(s.table, i, _new(Side, (sd.melds, sd.red_threes, True)))
     return settle(t, after_opening(s, with_hand(s, hand), table), j)
+
+
+def settled(t: Tables, s: State) -> bool:
+    """Whether `settle` lets stand the state `s` a melding action leaves (going out when the
+    hand is empty), no refusal raised: `placeable` asks it of the additions it cannot decide by
+    the meld clauses alone."""
+    h = len(s.hands[s.seat]) + len(s.held)
+    if h == 0:
+        return not go_out_problems(t, s, by_discard=False, every=False)
+    if s.answer == "no" and h < 2:
+        return False
+    if h == 1 and not s.held and not one_card_ok(t, s):
+        return False
+    if pending(s) and not reach_ok(t, s):
+        return False
+    return s.answer != "yes" or can_go_out(t, s)
 
 
 def settle(t: Tables, s: State, j: Judge = STRICT) -> State:

@@ -44,7 +44,13 @@ from arbitro.model.rummy.state import (
     next_turn,
     replaced,
 )
-from arbitro.model.rummy.table import SideView, going_out_counts, mover_side, opening_points
+from arbitro.model.rummy.table import (
+    SideView,
+    going_out_counts,
+    mover_side,
+    opening_points,
+    put,
+)
 from arbitro.model.rummy.tables import Tables, tables
 from arbitro.model.schema import RummyRules, rules_for
 from tests.support.rummy_helpers import BOOKS, C, R, make_state
@@ -473,14 +479,147 @@ def test_cleanings_played_by_their_steps_are_checked(
     assert _cleanings(copy, "canasta-es")[1] > 0
 
 
-def _places(m: ModuleType) -> tuple[Counter[bool], int]:
+def _cleaned_runs(m: ModuleType) -> tuple[int, int]:
     """Over random play of canasta-es, every cleaning of a set of the mover's side by a natural
-    in hand (`melding.cleaned`, whether or not the wild can be placed): how often `placeable`
-    of module `m` says the freed wild has a place, and how often it differs from trying every
-    place (`freed_options`) through its rule."""
+    in hand: how many, and at how many `cleaned` of module `m` differs from the state built from
+    its definition (the set's wild swapped for the natural, the side's melds sorted, the freed
+    wild's meld the first one equal to the cleaned set)."""
     rules = R("canasta-es")
     t = tables(rules)
+    runs = differ = 0
+    for seed in (3, 17):
+        for s in walk(rules, seed, 700):
+            if s.step != PLAY:
+                continue
+            hand = s.hands[s.seat]
+            melds = mover_side(s).melds
+            for i, meld in enumerate(melds):
+                wilds = distinct(c for c in meld.cards if is_wild(c))
+                for n in distinct(c for c in hand if c >> 2 == meld.key and not is_wild(c)):
+                    for w in wilds:
+                        rest = list(meld.cards)
+                        rest.remove(w)
+                        done = Meld(SET, meld.key, tuple(sorted((*rest, n))))
+                        ordered = tuple(sorted((*melds[:i], done, *melds[i + 1 :])))
+                        k = s.seat % s.sides
+                        sd = s.table[k]
+                        table = list(s.table)
+                        table[k] = sd._replace(melds=ordered)
+                        hands = list(s.hands)
+                        left = list(hand)
+                        left.remove(n)
+                        hands[s.seat] = tuple(left)
+                        want = replaced(
+                            s,
+                            hands=tuple(hands),
+                            table=tuple(table),
+                            step=FREED,
+                            melded=True,
+                            freed=w,
+                            freed_meld=ordered.index(done),
+                        )
+                        runs += 1
+                        differ += m.cleaned(t, s, ReplaceWild(s.seat, i, n, w)) != want
+    return runs, differ
+
+
+def test_cleaned_is_the_cleaning_by_its_definition() -> None:
+    """`melding.cleaned`, which swaps the wild for the natural in one walk of the set's cards and
+    lets the set keep its place among the side's melds where it still sorts there, reaches the
+    state built from the definition of a cleaning."""
+    runs, differ = _cleaned_runs(melding)
+    assert runs > 0
+    assert differ == 0
+
+
+def test_cleaned_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a swap that puts the natural after every card of the set
+    (a set holding a joker, the highest card, is left unsorted). (Broken in a copy of the
+    melding module run from source.)"""
+    copy = source_module("arbitro.model.rummy.melding")
+    assert _cleaned_runs(copy)[1] == 0
+
+    def last(cards: tuple[int, ...], wild: int, natural: int) -> tuple[int, ...]:
+        rest = list(cards)
+        rest.remove(wild)
+        return (*rest, natural)
+
+    monkeypatch.setattr(copy, "_swapped", last)
+    assert _cleaned_runs(copy)[1] > 0
+
+
+def _settle_runs(m: ModuleType, book: str) -> tuple[Counter[bool], int]:
+    """Over random play of `book`, every state met and the same with the mover's hand cut to
+    its first cards (none, one, two): how often `settled` of module `m` says `melding.settle`
+    lets the state stand, and at how many it differs from `settle` played (refusing or not)."""
+    rules = R(book)
+    t = tables(rules)
     seen: Counter[bool] = Counter()
+    differ = 0
+    for s in walk(rules, 7, 400):
+        if s.step != PLAY:
+            continue
+        hand = s.hands[s.seat]
+        for h in (hand, *(hand[:k] for k in range(min(len(hand), 3)))):
+            s2 = replaced(s, hands=put(s.hands, s.seat, h))
+            try:
+                melding.settle(t, s2)
+                want = True
+            except Refusal:
+                want = False
+            got = m.settled(t, s2)
+            seen[got] += 1
+            differ += got != want
+    return seen, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_settled_agrees_with_settle(book: str) -> None:
+    """`melding.settled`, the verdict of `settle` without a refusal raised, is what playing
+    `settle` says, on states with hands of every size down to none."""
+    seen, differ = _settle_runs(melding, book)
+    assert seen[True] > 0 and seen[False] > 0, seen
+    assert differ == 0
+
+
+def test_settled_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a `settled` that forgets the last card must be able to go
+    out (`one_card_ok` says yes to every state). (Broken in a copy of the melding module run
+    from source.)"""
+    copy = source_module("arbitro.model.rummy.melding")
+    assert _settle_runs(copy, "canasta-es")[1] == 0
+    monkeypatch.setattr(copy, "one_card_ok", lambda t, s: True)
+    assert _settle_runs(copy, "canasta-es")[1] > 0
+
+
+def test_placeable_plain_set_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """`_places` below can fail on the new set looked for among the hand's ranks: one that
+    forgets the side's sets lays the wild beside a set of its rank (*:several-sets-same-rank).
+    (Broken in a copy of the melding module run from source.)"""
+    copy = source_module("arbitro.model.rummy.melding")
+    plain_set = copy._plain_set
+    monkeypatch.setattr(
+        copy, "_plain_set", lambda t, hand, melds, freed: plain_set(t, hand, (), freed)
+    )
+    assert _places(copy)[1] > 0
+
+
+def _places(m: ModuleType) -> tuple[Counter[str], int]:
+    """Over random play of canasta-es (the one book that cleans sets), every cleaning of a set
+    of the mover's side by a natural in hand (`melding.cleaned`, whether or not the wild can be
+    placed): where trying every place (`freed_options`) through its rule first finds one
+    ("add", "lay keeping two", "lay keeping one", "lay going out") or finds none (`_place_of`),
+    the cleaned state also tried with the hand cut to its first cards, and how often
+    `placeable` of module `m` differs from it."""
+    rules = R("canasta-es")
+    t = tables(rules)
+    seen: Counter[str] = Counter()
     differ = 0
     for seed in (3, 17):
         for s in walk(rules, seed, 700):
@@ -495,25 +634,63 @@ def _places(m: ModuleType) -> tuple[Counter[bool], int]:
                             s2 = melding.cleaned(t, s, ReplaceWild(s.seat, i, n, w))
                         except Refusal:
                             continue
-                        want = False
-                        for b in melding.freed_options(t, s2):
-                            try:
-                                engine.transition(t, s2, b)
-                            except Refusal:
-                                continue
-                            want = True
-                            break
-                        got = m.placeable(t, s2)
-                        seen[got] += 1
-                        differ += got != want
+                        # and the same with the hand cut to its first cards: hands too small
+                        # for a new meld, and new melds that go out or keep one card
+                        left = s2.hands[s2.seat]
+                        cut = [left[:k] for k in range(min(len(left), 5))]
+                        for h in (left, *cut):
+                            s3 = replaced(s2, hands=put(s2.hands, s2.seat, h))
+                            how = _place_of(t, s3)
+                            seen[how] += 1
+                            differ += m.placeable(t, s3) == how.startswith("none")
+    # and a side whose canastas let it go out, the freed wild's one place a new meld that keeps
+    # one card (completed sets take no card, *:completed-set-growth): a clean canasta made
+    # before the turn lets that card go out (*:go-out-wait-after-clean), else none
+    wild = C("2H")[0]
+    # (a pair of queens too: a set of the side's rank, refused, *:several-sets-same-rank)
+    for names in ("5C 5D 9H", "5C 9H", "5C 5D", "5C 5D 9H 9D", "5C 5D 5H", "QC QD 5C 9H JD"):
+        for start in (0, 1):
+            s3 = make_state(
+                rules,
+                hands={0: names},
+                melds={0: ("KH KS KS KD KC KC KH", "QH QS QD QC 2C 2D JK", "8C 8D 8H 8S")},
+                step=FREED,
+                freed=wild,
+                freed_meld=0,
+                clean_start=start,
+            )
+            how = _place_of(t, s3)
+            seen[how] += 1
+            differ += m.placeable(t, s3) == how.startswith("none")
     return seen, differ
 
 
+def _place_of(t: Tables, s: State) -> str:
+    """Where trying every place of the freed wild (`freed_options`) through its rule first finds
+    one, or "none" ("none of a hand too small for a new meld": fewer than set_min cards with
+    the wild)."""
+    kept = len(s.hands[s.seat]) + len(s.held)
+    for b in melding.freed_options(t, s):
+        try:
+            engine.transition(t, s, b)
+        except Refusal:
+            continue
+        if type(b) is LayMeld:
+            left = kept + 1 - len(b.cards)
+            return ("lay going out", "lay keeping one")[left] if left < 2 else "lay keeping two"
+        return "add"
+    return "none of a small hand" if len(s.hands[s.seat]) + 1 < t.set_min else "none"
+
+
 def test_placeable_agrees_with_trying_every_place() -> None:
-    """`melding.placeable`, which decides a plain new meld of the freed wild by
-    `lays_plainly`, says what trying every place of the wild through its rule says."""
+    """`melding.placeable`, which decides an addition or a new meld of the freed wild that
+    keeps two cards by the meld clauses (`add_problem`, `lays_plainly`), an addition that
+    keeps one card by whether that card can go out (`last_card_out`), and a hand too small for
+    a new meld without asking for the candidates, says what trying every place of the wild
+    through its rule says."""
     seen, differ = _places(melding)
-    assert seen[True] > 0 and seen[False] > 0, seen
+    kinds = ("add", "lay keeping two", "lay keeping one", "none")
+    assert all(seen[k] > 0 for k in (*kinds, "none of a small hand")), seen
     assert differ == 0
 
 
@@ -526,6 +703,18 @@ def test_placeable_is_checked(
     copy = source_module("arbitro.model.rummy.melding")
     assert _places(copy)[1] == 0
     monkeypatch.setattr(copy, "lays_plainly", lambda t, cards, melds, freed: False)
+    assert _places(copy)[1] > 0
+
+
+def test_placeable_small_hand_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """It fails too when the hand and the wild are taken for too few cards for a new meld where
+    they are enough: a test asking for the two cards a plain lay keeps besides its set_min
+    misses the new meld that keeps one card. (Broken in a copy of the melding module run from
+    source.)"""
+    copy = source_module("arbitro.model.rummy.melding")
+    monkeypatch.setattr(copy, "_too_few", lambda t, n: n < t.set_min + 2)
     assert _places(copy)[1] > 0
 
 
@@ -1021,11 +1210,109 @@ def test_lay_codes_are_checked(
     (the sets of a rank taken from a hand with other wilds) lists sets of wilds not held.
     (Broken in a copy of the module run from source.)"""
     copy = source_module("arbitro.model.rummy.laying")
-    right = copy._template_key
+    right = copy._template_rest
+    monkeypatch.setattr(copy, "_template_rest", lambda code, lay, lo: right(0, lay, lo))
+    assert _lay_code_runs(copy, "samba-en")[1] > 0
+
+
+def test_lay_codes_are_checked_with_twos(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: the naturals of a set with twos put in the first slots,
+    as in a set without wilds (`_wild_parts` giving the weight of slot n - 1, the twos before
+    them forgotten), make codes of other cards. (Broken in a copy of the module run from
+    source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    right = copy._wild_parts
     monkeypatch.setattr(
-        copy, "_template_key", lambda counts, b, code, lay, lo: right(counts, b, 0, lay, lo)
+        copy, "_wild_parts", lambda sh, w, n: [(p, copy._SLOT[n - 1]) for p, _ in right(sh, w, n)]
     )
     assert _lay_code_runs(copy, "samba-en")[1] > 0
+
+
+def _coded_lay_runs(e: ModuleType, ref: ModuleType, book: str) -> tuple[int, int]:
+    """Over the play steps of random play of `book`: how many new melds the listing of `e`
+    offers, and at how many steps its legal actions differ from those of `ref`, an engine whose
+    candidate melds are the cards' tuples (`laying.lay_candidates`, sorted, each action found
+    by its tuple), as the listing has them when a candidate has no code."""
+    rules = R(book)
+    t = tables(rules)
+    offered = differ = 0
+    for s in walk(rules, 37, 600):
+        if s.step != PLAY:
+            continue
+        got = e._Moment(t, s, {}).legal()
+        offered += sum(type(a) is LayMeld for a in got)
+        differ += got != ref._Moment(t, s, {}).legal()
+    return offered, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_coded_lays_are_the_tuple_lays(
+    book: str, monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The listing's new melds from the candidates' codes (`laying.lay_codes`, sorted as ints,
+    each code replaced in its list by the seat's LayMeld, `engine._lays_coded`) are those from
+    the candidates' tuples, in the same order, and so is every other action listed."""
+    ref = source_module("arbitro.model.rummy.engine")
+    monkeypatch.setattr(ref, "lay_codes", lambda t, pool, sh, set_ranks: None)
+    offered, differ = _coded_lay_runs(engine, ref, book)
+    assert offered > 50, offered
+    assert differ == 0
+
+
+def test_coded_lays_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: the actions of one seat's codes kept for every seat
+    (`_lays_coded` blind to the seat) offer the player to move another's melds. (Broken in a
+    copy of the engine module run from source, which a patch reaches.)"""
+    broken = source_module("arbitro.model.rummy.engine")
+    right = broken._lays_coded
+    monkeypatch.setattr(broken, "_lays_coded", lambda seat, codes: right(0, codes))
+    ref = source_module("arbitro.model.rummy.engine")
+    monkeypatch.setattr(ref, "lay_codes", lambda t, pool, sh, set_ranks: None)
+    assert _coded_lay_runs(broken, ref, "samba-en")[1] > 0
+
+
+def _card_code_runs(m: ModuleType) -> tuple[int, int]:
+    """Over random sorted tuples of one to `m.CODE_SLOTS` cards (copies and the joker included)
+    and the extreme ones: how many tuples, and how many ways `m.card_code` fails them: a code
+    not read back (`m.code_cards`) into its tuple, two tuples of one code, codes that do not
+    order as their tuples do, a code of more than one 30-bit digit."""
+    rng = random.Random(47)
+    tuples = {
+        tuple(sorted(rng.choices(range(53), k=rng.randint(1, m.CODE_SLOTS)))) for _ in range(3000)
+    }
+    tuples |= {(52,) * k for k in range(1, m.CODE_SLOTS + 1)} | {(0,) * k for k in range(1, 6)}
+    cards = sorted(tuples)
+    codes = [m.card_code(c) for c in cards]
+    differ = sum(m.code_cards(k) != c for k, c in zip(codes, cards, strict=True))
+    differ += len(set(codes)) != len(codes)
+    differ += codes != sorted(codes)
+    differ += max(codes) >= 1 << 30
+    return len(cards), differ
+
+
+def test_card_codes_order_as_their_cards() -> None:
+    """A candidate's code (`laying.card_code`, base 55 digits) reads back into its cards and
+    orders as its cards do, a tuple before the longer ones it starts."""
+    from arbitro.model.rummy import laying
+
+    n, differ = _card_code_runs(laying)
+    assert n > 2000, n
+    assert differ == 0
+
+
+def test_card_codes_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: digits of base 53, one too few for a slot holding the
+    joker (52 + 1) or nothing, carry into the slot before. (Broken in a copy of the module run
+    from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    monkeypatch.setattr(copy, "CODE_BASE", 53)
+    assert _card_code_runs(copy)[1] > 0
 
 
 def test_lay_codes_leave_long_melds_to_lay_candidates() -> None:
