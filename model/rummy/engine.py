@@ -979,9 +979,9 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     out again (`_slots_after`): the others depend on their own meld alone, or on a pair without
     it. When they are those melds with one more (a meld laid), the slots are the last ones with
     the new meld's entries put in and the merges and cleanings after it renumbered
-    (`_slots_inserted`). Both steps make up `_slots_carried`, which takes several melds changed
-    that way at once (a cleaning, then the freed wild placed). Else the answer is remembered
-    per table position (`table.side_view`).
+    (`_slots_inserted`). Where several melds changed that way at once (a cleaning, then the
+    freed wild placed), `_slots_carried` takes those steps one after the other. Else the answer
+    is remembered per table position (`table.side_view`).
     What is carried (`table.Carried`) holds the count of clean canastas too, worked out the
     same way, for `turn.begin_turn`.
     """
@@ -996,7 +996,35 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
             got: Any = None  # boxed once: the object kept is the one returned
             n = len(melds)
             n_was = len(was)
-            if n_was == n or n_was + 1 == n:
+            if n_was == n:
+                i = -1
+                for k in range(n):
+                    if was[k] is not melds[k]:
+                        if i >= 0:
+                            i = -2
+                            break
+                        i = k
+                if i >= 0 and was[i][0] == melds[i][0] and was[i][1] == melds[i][1]:
+                    got = _slots_after(t, melds, i, last.slots)
+                    last.clean += clean_done(t, melds[i]) - clean_done(t, was[i])
+                    # the meld replaced is off the table: its entry is let go (with it the
+                    # meld), not kept alive for the cyclic collector to walk until the
+                    # dictionary fills
+                    t.per_meld.pop(id(was[i]), None)
+            elif n_was + 1 == n:
+                # a meld laid: the others are the same objects, those after it one place on
+                i = 0
+                while i < n_was and was[i] is melds[i]:
+                    i += 1
+                k = i
+                while k < n_was and was[k] is melds[k + 1]:
+                    k += 1
+                if k == n_was:
+                    got = _slots_inserted(t, melds, i, last.slots)
+                    last.clean += clean_done(t, melds[i])
+            if got is None and (n_was == n or n_was + 1 == n):
+                # several melds changed (a cleaning, then the freed wild placed): the steps
+                # above one after the other (`_slots_carried`), before working them out whole
                 got = _slots_carried(t, was, melds, last)
             if got is not None:
                 last.melds = melds
