@@ -150,6 +150,9 @@ _ADD_TO_MELD: Final = AddToMeld
 _LAY_MELD: Final = LayMeld
 _DRAW: Final = Draw
 _TAKE_PILE: Final = TakePile
+_MERGE: Final = Merge
+_REPLACE_WILD: Final = ReplaceWild
+_MELD: Final = Meld
 """The action types the hot paths name, read from these finals: the compiled code looks a class
 named in it up in the module's dictionary at each use."""
 
@@ -461,6 +464,48 @@ def _add(row: list[AddToMeld | None], seat: int, meld: int, c: int) -> AddToMeld
     return got
 
 
+_MERGES: Final[list[list[list[Merge | None]]]] = []
+"""Per seat, per meld index: the Merge by `seat` of that meld with each later one (up to 64
+melds), built on its first offer as `_adds`."""
+
+
+def _merge_of(seat: int, i: int, k: int) -> Merge:
+    """The Merge by `seat` of melds `i` and `k`, shared by the listings that offer it."""
+    if i >= 64 or k >= 64:
+        got_new: Merge = _new(_MERGE, (4, seat, i, k))
+        return got_new
+    rows = _MERGES
+    while len(rows) <= seat:
+        rows.append([])
+    row = rows[seat]
+    while len(row) <= i:
+        row.append([None] * 64)
+    merges = row[i]
+    got = merges[k]
+    if got is None:
+        got = merges[k] = _new(_MERGE, (4, seat, i, k))
+    return got
+
+
+_CLEANS: Final[list[list[list[ReplaceWild | None]]]] = []
+"""Per seat, per meld index: the ReplaceWild by `seat` of each natural and wild of that meld
+(`_clean_at`), built on its first offer as `_adds`."""
+
+
+def _cleans(seat: int) -> list[list[ReplaceWild | None]]:
+    """The rows of `_CLEANS` of `seat`; those of meld indices not offered yet are added by the
+    listing."""
+    rows = _CLEANS
+    while len(rows) <= seat:
+        rows.append([])
+    return rows[seat]
+
+
+_CLEAN_ROW: Final = KINDS * 5
+"""The entries of a row of `_CLEANS`: five per natural, one per two (cards 0 to 3: below the
+threes) and the joker's last."""
+
+
 _LAYS: Final[list[dict[tuple[int, ...], LayMeld]]] = []
 """Per seat, the LayMeld of each card tuple (`_lay`)."""
 
@@ -693,9 +738,9 @@ class _Moment:
                             out.append(a)
                             continue
                         m = (
-                            _new(Meld, (SET, laid[0] >> 2, laid))
+                            _new(_MELD, (SET, laid[0] >> 2, laid))
                             if laid[0] >> 2 == laid[-1] >> 2
-                            else _new(Meld, (SEQ, laid[0] & 3, laid))
+                            else _new(_MELD, (SEQ, laid[0] & 3, laid))
                         )
                     else:
                         # a set with wilds is decided on its counts (`wild_set`: its rank, or
@@ -707,7 +752,7 @@ class _Moment:
                             if plain or self._reached(laid):
                                 out.append(a)
                                 continue
-                            m = _new(Meld, (SET, r, laid))
+                            m = _new(_MELD, (SET, r, laid))
                         elif r == -1:
                             continue
                         else:
@@ -787,7 +832,7 @@ class _Moment:
                             out.append(a)
                             continue
                         m = melds[i]
-                        grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
+                        grown = _new(_MELD, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
                         rest = without(hand, (c,))
                         after = (*melds[:i], grown, *melds[i + 1 :])
                         if self._reaches(rest, after, (c,)) or (
@@ -801,7 +846,7 @@ class _Moment:
                         # built, no refusal raised
                         if s.answer != "no":
                             m = melds[i]
-                            grown = _new(Meld, (m.kind, m.key, inserted(m.cards, (c,))))
+                            grown = _new(_MELD, (m.kind, m.key, inserted(m.cards, (c,))))
                             other = hand[1] if hand[0] == c else hand[0]
                             if last_card_out(t, s, put(melds, i, grown), other):
                                 out.append(a)
@@ -810,7 +855,7 @@ class _Moment:
         if merges:
             fast = plain and left >= 2
             for i, k in merges:
-                a = _new(Merge, (4, seat, i, k))
+                a = _merge_of(seat, i, k)
                 if fast or self.judge(a):
                     out.append(a)
         if cleans:
@@ -819,15 +864,29 @@ class _Moment:
             # (worked out at the first set the hand holds a natural of)
             fits_wild: list[bool] | None = None
             room = 0
+            rows_c = _cleans(seat)
             for i, rank, freeable in cleans:
                 if sh.rank_count[rank]:
                     if fits_wild is None:
                         fits_wild = _wild_fits(adds, len(melds)) if plain and len(hand) >= 3 else []
                         room = fits_wild.count(True)
                     fast = bool(fits_wild) and room - fits_wild[i] > 0
+                    # each ReplaceWild built at its first offer (`_CLEANS`)
+                    row_c: list[ReplaceWild | None] | None = None
+                    if i < 1024:
+                        while len(rows_c) <= i:
+                            rows_c.append([None] * _CLEAN_ROW)
+                        row_c = rows_c[i]
                     for n in NATURALS[rank << 4 | sh.nats >> (rank << 2) & 15]:
                         for w in freeable:
-                            rw: ReplaceWild = _new(ReplaceWild, (5, seat, i, n, w))
+                            rw: ReplaceWild | None = None
+                            x = n * 5 + (w if w < LOWEST_THREE else 4)
+                            if row_c is not None:
+                                rw = row_c[x]
+                            if rw is None:
+                                rw = _new(_REPLACE_WILD, (5, seat, i, n, w))
+                                if row_c is not None:
+                                    row_c[x] = rw
                             if fast or self._cleaning(rw):
                                 out.append(rw)
         if pend:

@@ -22,7 +22,7 @@ from arbitro.model.rummy import stock as stock_module
 from arbitro.model.rummy import table as table_module
 from arbitro.model.rummy import tables as tables_module
 from arbitro.model.rummy import turn as turn_module
-from arbitro.model.rummy.actions import Action, LayMeld, ReplaceWild, TakePile
+from arbitro.model.rummy.actions import Action, LayMeld, Merge, ReplaceWild, TakePile
 from arbitro.model.rummy.arrange import Need, lost_cards, places_all, side_facts
 from arbitro.model.rummy.cards import distinct, inserted, inserted_top, is_wild, remove
 from arbitro.model.rummy.engine import random_step
@@ -399,6 +399,51 @@ def test_additions_leaving_one_card_are_checked(
 
     monkeypatch.setattr(copy, "last_card_out", before)
     assert _last_card_adds(copy, "samba-en")[2] > 0
+
+
+def _merges_and_cleanings(e: ModuleType, book: str) -> tuple[int, int, int]:
+    """Over random play of `book`: how many merges and cleanings the listing of `e` offers,
+    and at how many moments they are not, in order, every Merge of two melds of the side and
+    every ReplaceWild of a natural of the hand for a wild of a meld that playing them through
+    their rule accepts (the listing hands out actions it built before: each must be the one
+    asked for)."""
+    rules = R(book)
+    t = tables(rules)
+    merges = cleanings = differ = 0
+    for seed in (3, 17):
+        for s in walk(rules, seed, 700):
+            if s.step != PLAY:
+                continue
+            kinds = ("Merge", "ReplaceWild")
+            listed = [a for a in e._Moment(t, s, {}).legal() if type(a).__name__ in kinds]
+            merges += sum(type(a).__name__ == "Merge" for a in listed)
+            cleanings += sum(type(a).__name__ == "ReplaceWild" for a in listed)
+            melds = mover_side(s).melds
+            hand = sorted(set(s.hands[s.seat]))
+            every: list[Action] = [
+                Merge(s.seat, i, k) for i in range(len(melds)) for k in range(i + 1, len(melds))
+            ]
+            every += [
+                ReplaceWild(s.seat, i, n, w)
+                for i in range(len(melds))
+                for n in hand
+                if not is_wild(n)
+                for w in sorted(set(melds[i].cards))
+                if is_wild(w)
+            ]
+            differ += listed != [a for a in every if not _refused(t, s, a)]
+    return merges, cleanings, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_merges_and_cleanings_listed_are_every_legal_one(book: str) -> None:
+    """The merges and cleanings listed, each action built once and handed out again at its next
+    offer, are every merge and cleaning the rules accept, in canonical order; random play
+    offers merges where the book merges sets and cleanings where it cleans them."""
+    merges, cleanings, differ = _merges_and_cleanings(engine, book)
+    assert merges > 0 or not R(book).merge_sets
+    assert cleanings > 0 or not R(book).clean_by_replacing_wilds
+    assert differ == 0
 
 
 def test_freed_lays_decided_by_the_meld_clauses() -> None:
