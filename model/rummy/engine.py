@@ -480,22 +480,23 @@ _LAY_CODES: Final[list[dict[Any, LayMeld]]] = []
 
 
 def _lays_coded(seat: int, codes: list[Any]) -> list[LayMeld]:
-    """The LayMeld by `seat` of each code of `codes` (`laying.card_code`), shared by the
-    listings that offer it (at most `caches.LAYS` kept per seat): the codes are the ints of
-    the list, looked up as they are (not unboxed and boxed again)."""
+    """`codes` (`laying.card_code`s) with each code replaced by the LayMeld by `seat` of it, in
+    place, and returned: no second list is built and filled by appends. The actions are shared
+    by the listings that offer them (at most `caches.LAYS` kept per seat); a code is looked up
+    as the int of the list it is (not unboxed and boxed again)."""
     per_seat = _LAY_CODES
     while len(per_seat) <= seat:
         per_seat.append({})
     lays = per_seat[seat]
-    out: list[LayMeld] = []
-    for code in codes:
+    for i in range(len(codes)):
+        code = codes[i]
         got = lays.get(code)
         if got is None:
             if len(lays) >= caches.LAYS:
                 lays.clear()
             got = lays[code] = _new(_LAY_MELD, (2, seat, code_cards(code)))
-        out.append(got)
-    return out
+        codes[i] = got
+    return codes
 
 
 _UNSET: Final = -(1 << 40)

@@ -12,12 +12,17 @@ start are remembered, since the same few groups recur in every hand.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import BLACK_THREES, JOKER, KINDS, LOWEST_NATURAL, LOWEST_THREE
 from arbitro.model.rummy.melds import SET, Meld
 from arbitro.model.rummy.tables import Tables
+
+if TYPE_CHECKING:
+    # a machine integer to the compiled engine, an int to Python: annotations are not
+    # evaluated (the future import above)
+    from mypy_extensions import i64
 
 
 def submultisets(kinds: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]:
@@ -346,16 +351,22 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     seq_bit = t.seq_bit
     counts = _NO_CARDS[:]
     rank_count = _NO_RANKS[:]
-    kinds = 0
-    nw = 0
-    nb = 0
-    code = 0
-    bits = 0
-    nats = 0
-    rank = -1
-    held = 0
-    prev = -1
-    n = 0
+    # machine integers in the compiled engine (`i64`): the counts, bits and codes of a pool
+    # fit one, and each operation on them is then one instruction, not a tagged int's checks
+    # (a natural's bit is read from `_CARD_BIT`: compiled, `1 << c` shifts a 32-bit C int)
+    card_bit = _CARD_BIT
+    kinds: i64 = 0
+    nw: i64 = 0
+    nb: i64 = 0
+    code: i64 = 0
+    bits: i64 = 0
+    nats: i64 = 0
+    rank: i64 = -1
+    held: i64 = 0
+    prev: i64 = -1
+    n: i64 = 0
+    c: i64
+    k: i64
     for c in pool:
         if c == prev:
             n += 1
@@ -373,7 +384,7 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
             kinds += 1
             if c >= LOWEST_NATURAL and c < JOKER:
                 bits |= seq_bit[c]
-                nats |= 1 << c
+                nats |= card_bit[c]
                 k = c >> 2
                 if k == rank:
                     held += 1
@@ -403,6 +414,8 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     return Shape(pool, counts, rank_count, kinds, bits, nw, nb, code, nats)
 
 
+_CARD_BIT: Final[tuple[int, ...]] = tuple([1 << c for c in range(KINDS)])
+"""Bit c of an int, for each card c (`Shape.nats`)."""
 _NO_CARDS: Final[list[int]] = [0] * KINDS
 """Zero copies of every card kind: copied, never changed."""
 _NO_RANKS: Final[list[int]] = [0] * 13
@@ -416,31 +429,37 @@ hashing a tuple of tuples per rank of every listing; at most `caches.LAYS` entri
 when full. (The new escaleras are read from `_seq_table`, per start: no lookup per suit.)"""
 
 
-def _set_key(counts: list[int], rank: int, wild_code: int, lay: int, lo_nat: int) -> int:
-    """The `_LAID` key of `rank`'s new sets (even and not negative, apart from the wild melds'
-    negative keys), or -1 when a count does not fit its 4 bits. A count above `lay` is keyed
-    as `lay`: a new set takes at most `lay` copies of a card, and as many naturals in all as the
-    capped counts add up to while they stay below `lay` (`wild_code` is capped the same way by
-    the caller, `_capped_code`)."""
-    b = rank * 4
+def _capped_counts(counts: list[int], b: int, most: int) -> int:
+    """The copies held of the four cards from `b` (a rank's naturals), each capped at `most`,
+    in 4 bits each (card `b` lowest), or -1 when a capped count does not fit its 4 bits: the
+    part of a rank's counts that its new sets of at most `most` cards depend on."""
     a0 = counts[b]
     a1 = counts[b + 1]
     a2 = counts[b + 2]
     a3 = counts[b + 3]
-    if a0 > lay:
-        a0 = lay
-    if a1 > lay:
-        a1 = lay
-    if a2 > lay:
-        a2 = lay
-    if a3 > lay:
-        a3 = lay
-    if wild_code < 0 or a0 > 15 or a1 > 15 or a2 > 15 or a3 > 15 or lay > 63 or lo_nat > 63:
+    if a0 > most:
+        a0 = most
+    if a1 > most:
+        a1 = most
+    if a2 > most:
+        a2 = most
+    if a3 > most:
+        a3 = most
+    if a0 > 15 or a1 > 15 or a2 > 15 or a3 > 15:
         return -1
-    return (
-        (a0 | a1 << 4 | a2 << 8 | a3 << 12 | rank << 16 | lay << 20 | lo_nat << 26) << 21
-        | wild_code
-    ) << 1
+    return a0 | a1 << 4 | a2 << 8 | a3 << 12
+
+
+def _set_key(counts: list[int], rank: int, wild_code: int, lay: int, lo_nat: int) -> int:
+    """The `_LAID` key of `rank`'s new sets (even and not negative, apart from the wild melds'
+    negative keys), or -1 when a count does not fit its 4 bits. A count above `lay` is keyed
+    as `lay` (`_capped_counts`): a new set takes at most `lay` copies of a card, and as many
+    naturals in all as the capped counts add up to while they stay below `lay` (`wild_code`
+    is capped the same way by the caller, `_capped_code`)."""
+    held = _capped_counts(counts, rank * 4, lay)
+    if held < 0 or wild_code < 0 or lay > 63 or lo_nat > 63:
+        return -1
+    return ((held | rank << 16 | lay << 20 | lo_nat << 26) << 21 | wild_code) << 1
 
 
 def _capped_code(code: int, most: int) -> int:
@@ -581,28 +600,44 @@ def lay_candidates(
 
 CODE_SLOTS: Final = 5
 """The most cards a candidate's code holds (`card_code`; `code_cards` reads five slots)."""
+CODE_BASE: Final = 55
+"""The base of a `card_code`'s digits: a slot holds a card + 1 (1 to 53) or 0 (no card)."""
+_SLOT: Final[tuple[int, ...]] = tuple(
+    [CODE_BASE ** (CODE_SLOTS - 1 - i) for i in range(CODE_SLOTS)]
+)
+"""The weight of each slot of a `card_code`, the first slot's highest."""
+_ONES: Final[tuple[int, ...]] = tuple(
+    [sum(CODE_BASE**k for k in range(n)) for n in range(CODE_SLOTS + 1)]
+)
+"""A 1 in each of the n lowest slots, at index n."""
 
 
 def card_code(cards: tuple[int, ...]) -> int:
-    """One int for at most `CODE_SLOTS` sorted cards: card i + 1 in the 6 bits from
-    6 * (CODE_SLOTS - 1 - i) up, the first card highest, the slots after the last card 0. The
-    codes of such tuples order as the tuples do (a tuple before the longer ones it starts) and
-    stay below 2 ** 30, an int of one digit, which `list.sort` compares without a call."""
+    """One int for at most `CODE_SLOTS` sorted cards: the digits of base `CODE_BASE`, the first
+    card's slot highest, card i + 1 in slot i and 0 in the slots after the last card. The codes
+    of such tuples order as the tuples do (a tuple before the longer ones it starts) and stay
+    below 55 ** 5 < 2 ** 30, an int of one digit, which `list.sort` compares without a call.
+    Base 55 rather than 6 bits a slot: a code of fewer than five cards then does not end in a
+    run of zero bits, and the codes spread over a dictionary's slots (the engine finds each
+    candidate's action by its code), where with the low bits zero they piled up in the same
+    few and each lookup probed past the others."""
     code = 0
-    shift = 6 * (CODE_SLOTS - 1)
-    for c in cards:
-        code |= (c + 1) << shift
-        shift -= 6
+    n = len(cards)
+    for i in range(CODE_SLOTS):
+        code = code * CODE_BASE + (cards[i] + 1 if i < n else 0)
     return code
 
 
 def code_cards(code: int) -> tuple[int, ...]:
     """The cards of a `card_code`, in order (its five slots read at once: one tuple built)."""
-    c0 = code >> 24 & 63
-    c1 = code >> 18 & 63
-    c2 = code >> 12 & 63
-    c3 = code >> 6 & 63
-    c4 = code & 63
+    c4 = code % CODE_BASE
+    code //= CODE_BASE
+    c3 = code % CODE_BASE
+    code //= CODE_BASE
+    c2 = code % CODE_BASE
+    code //= CODE_BASE
+    c1 = code % CODE_BASE
+    c0 = code // CODE_BASE
     if c4:
         return (c0 - 1, c1 - 1, c2 - 1, c3 - 1, c4 - 1)
     if c3:
@@ -615,50 +650,72 @@ def code_cards(code: int) -> tuple[int, ...]:
 
 
 _TEMPLATES: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
-"""The new sets of a rank as codes less the rank's part (`_template`), keyed as `_LAID` without
-the rank: the same counts of copies and wilds recur in every rank; at most `caches.LAYS`
-entries, cleared when full."""
+"""The new sets of a rank as codes less the rank's part (`_template`), keyed by what `_LAID`'s
+keys hold but the rank (`_template_rest` and `_capped_counts`): the same counts of copies and
+wilds recur in every rank; at most `caches.LAYS` entries, cleared when full."""
 
 
 def _template(sh: Shape, b: int, lay: int, lo_nat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """`_rank_sets` of the rank whose lowest card is `b`, in its order, as two tuples: each
     set's `card_code` less `b` in each slot of a natural, and the ones of those slots (the code
     of the same sets of the rank whose lowest card is k is `base + k * ones`: a natural's slot
-    holds its card + 1, at most 52). Worked out from the suits of `_suit_choices` and the wilds
-    of `_wild_ends` as ints, without building the sets' tuples."""
+    holds its card + 1, at most 52). Worked out from the suits of `_suit_segs` and the wilds
+    of `_wild_parts` as ints, without building the sets' tuples."""
     counts = sh.counts
     bases: list[int] = []
     ones: list[int] = []
     count = sh.rank_count[b >> 2]
-    top = 6 * CODE_SLOTS
     for n in range(lay if lay < count else count, lo_nat - 1, -1):
         w = lay - n
         segs = _suit_segs(counts, b, n)
-        one = ((1 << 6 * n) - 1) // 63  # a 1 in each of n slots
+        one = _ONES[n]
         if w == 0:
-            shift = top - 6 * n
+            # the naturals fill the first n slots: the last of them is slot n - 1
+            mult = _SLOT[n - 1]
             for seg in segs:
-                bases.append(seg << shift)
-                ones.append(one << shift)
+                bases.append(seg * mult)
+                ones.append(one * mult)
             continue
-        ends = _wild_ends(sh, w)
+        parts = _wild_parts(sh, w, n)
         for seg in segs:
-            for lo, hi in ends:
-                # the twos, the naturals, the jokers, from the highest slot down
-                shift = top
-                code = 0
-                for c in lo:
-                    shift -= 6
-                    code |= (c + 1) << shift
-                shift -= 6 * n
-                code |= seg << shift
-                nat_shift = shift
-                for c in hi:
-                    shift -= 6
-                    code |= (c + 1) << shift
-                bases.append(code)
-                ones.append(one << nat_shift)
+            for part, mult in parts:
+                bases.append(part + seg * mult)
+                ones.append(one * mult)
     return (tuple(bases), tuple(ones))
+
+
+_PARTS: Final[dict[int, list[tuple[int, int]]]] = {}
+"""`_wild_parts`, keyed by the wild counts (`Shape.wild_code`), the wilds and the naturals of
+the set; at most `caches.LAYS` entries, cleared when full."""
+
+
+def _wild_parts(sh: Shape, w: int, n: int) -> list[tuple[int, int]]:
+    """For each multiset of `w` of the wilds held, in the order of `_wild_ends`, the code of a
+    set of it and `n` naturals with the naturals' slots empty (its twos in the first slots, its
+    jokers after the naturals) and the weight of the slot of its last natural."""
+    code = sh.wild_code
+    key = (code << 6 | w) << 3 | n if code >= 0 and w < 64 and n < 8 else -1
+    got = _PARTS.get(key) if key >= 0 else None
+    if got is not None:
+        return got
+    out: list[tuple[int, int]] = []
+    for lo, hi in _wild_ends(sh, w):
+        part = 0
+        slot = 0
+        for c in lo:
+            part += (c + 1) * _SLOT[slot]
+            slot += 1
+        slot += n
+        mult = _SLOT[slot - 1]
+        for c in hi:
+            part += (c + 1) * _SLOT[slot]
+            slot += 1
+        out.append((part, mult))
+    if key >= 0:
+        if len(_PARTS) >= caches.LAYS:
+            _PARTS.clear()
+        _PARTS[key] = out
+    return out
 
 
 _SEGS: Final[dict[int, tuple[int, ...]]] = {}
@@ -666,30 +723,19 @@ _SEGS: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def _suit_segs(counts: list[int], b: int, n: int) -> tuple[int, ...]:
-    """The multisets of `n` (at most 9) naturals of the rank whose lowest card is `b` that
-    `_nat_choices` lists, in its order, each as the code of its suits (suit + 1 in 6 bits per
-    card, the first card highest): the same for every rank with those counts."""
-    a0 = counts[b]
-    a1 = counts[b + 1]
-    a2 = counts[b + 2]
-    a3 = counts[b + 3]
-    if a0 > n:
-        a0 = n
-    if a1 > n:
-        a1 = n
-    if a2 > n:
-        a2 = n
-    if a3 > n:
-        a3 = n
-    pattern = a0 | a1 << 4 | a2 << 8 | a3 << 12 | n << 16
+    """The multisets of `n` (at most `CODE_SLOTS`) naturals of the rank whose lowest card is
+    `b` that `_nat_choices` lists, in its order, each as the code of its suits (suit + 1 in a
+    digit of base `CODE_BASE` per card, the first card highest): the same for every rank with
+    those counts."""
+    pattern = _capped_counts(counts, b, n) | n << 16
     got = _SEGS.get(pattern)
     if got is None:
-        ones = [(0, a0), (1, a1), (2, a2), (3, a3)]
+        ones = [(0, counts[b]), (1, counts[b + 1]), (2, counts[b + 2]), (3, counts[b + 3])]
         segs: list[int] = []
         for suits in submultisets([k for k in ones if k[1]], n):
             seg = 0
             for x in suits:
-                seg = seg << 6 | (x + 1)
+                seg = seg * CODE_BASE + (x + 1)
             segs.append(seg)
         got = tuple(segs)
         if len(_SEGS) >= caches.LAYS:
@@ -741,11 +787,16 @@ def lay_codes(
     counts = sh.counts
     templates = _TEMPLATES
     rank_count = sh.rank_count
+    rest = _template_rest(code, lay, lo_nat)
     for rank in range(_LOW_RANK, _JOKER_RANK):
         if rank_count[rank] < lo_nat or (not several and rank in have_rank):
             continue
         b = rank * 4
-        key = _template_key(counts, b, code, lay, lo_nat)
+        key = -1
+        if rest >= 0:
+            held = _capped_counts(counts, b, lay)
+            if held >= 0:
+                key = rest | held
         got = templates.get(key) if key >= 0 else None
         if got is None:
             got = _template(sh, b, lay, lo_nat)
@@ -805,21 +856,11 @@ def lay_codes(
     return out
 
 
-def _template_key(counts: list[int], b: int, wild_code: int, lay: int, lo_nat: int) -> int:
-    """The `_TEMPLATES` key of the new sets of the rank whose lowest card is `b`: `_set_key`
-    without the rank, or -1 when a count does not fit its 4 bits."""
-    a0 = counts[b]
-    a1 = counts[b + 1]
-    a2 = counts[b + 2]
-    a3 = counts[b + 3]
-    if a0 > lay:
-        a0 = lay
-    if a1 > lay:
-        a1 = lay
-    if a2 > lay:
-        a2 = lay
-    if a3 > lay:
-        a3 = lay
-    if wild_code < 0 or a0 > 15 or a1 > 15 or a2 > 15 or a3 > 15 or lay > 63 or lo_nat > 63:
+def _template_rest(wild_code: int, lay: int, lo_nat: int) -> int:
+    """The part of the `_TEMPLATES` keys of one listing that is the same for every rank: the
+    capped wild counts, `lay` and `lo_nat` above the 16 bits of a rank's capped counts
+    (`_capped_counts`, which its key adds), or -1 when one does not fit. The counts take the
+    low bits, where a dictionary starts looking: the wild counts are often zero."""
+    if wild_code < 0 or wild_code >= 1 << 20 or lay > 63 or lo_nat > 63:
         return -1
-    return (a0 | a1 << 4 | a2 << 8 | a3 << 12 | lay << 16 | lo_nat << 22) << 21 | wild_code
+    return (wild_code | lay << 20 | lo_nat << 26) << 16

@@ -1144,11 +1144,109 @@ def test_lay_codes_are_checked(
     (the sets of a rank taken from a hand with other wilds) lists sets of wilds not held.
     (Broken in a copy of the module run from source.)"""
     copy = source_module("arbitro.model.rummy.laying")
-    right = copy._template_key
+    right = copy._template_rest
+    monkeypatch.setattr(copy, "_template_rest", lambda code, lay, lo: right(0, lay, lo))
+    assert _lay_code_runs(copy, "samba-en")[1] > 0
+
+
+def test_lay_codes_are_checked_with_twos(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: the naturals of a set with twos put in the first slots,
+    as in a set without wilds (`_wild_parts` giving the weight of slot n - 1, the twos before
+    them forgotten), make codes of other cards. (Broken in a copy of the module run from
+    source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    right = copy._wild_parts
     monkeypatch.setattr(
-        copy, "_template_key", lambda counts, b, code, lay, lo: right(counts, b, 0, lay, lo)
+        copy, "_wild_parts", lambda sh, w, n: [(p, copy._SLOT[n - 1]) for p, _ in right(sh, w, n)]
     )
     assert _lay_code_runs(copy, "samba-en")[1] > 0
+
+
+def _coded_lay_runs(e: ModuleType, ref: ModuleType, book: str) -> tuple[int, int]:
+    """Over the play steps of random play of `book`: how many new melds the listing of `e`
+    offers, and at how many steps its legal actions differ from those of `ref`, an engine whose
+    candidate melds are the cards' tuples (`laying.lay_candidates`, sorted, each action found
+    by its tuple), as the listing has them when a candidate has no code."""
+    rules = R(book)
+    t = tables(rules)
+    offered = differ = 0
+    for s in walk(rules, 37, 600):
+        if s.step != PLAY:
+            continue
+        got = e._Moment(t, s, {}).legal()
+        offered += sum(type(a) is LayMeld for a in got)
+        differ += got != ref._Moment(t, s, {}).legal()
+    return offered, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_coded_lays_are_the_tuple_lays(
+    book: str, monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The listing's new melds from the candidates' codes (`laying.lay_codes`, sorted as ints,
+    each code replaced in its list by the seat's LayMeld, `engine._lays_coded`) are those from
+    the candidates' tuples, in the same order, and so is every other action listed."""
+    ref = source_module("arbitro.model.rummy.engine")
+    monkeypatch.setattr(ref, "lay_codes", lambda t, pool, sh, set_ranks: None)
+    offered, differ = _coded_lay_runs(engine, ref, book)
+    assert offered > 50, offered
+    assert differ == 0
+
+
+def test_coded_lays_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: the actions of one seat's codes kept for every seat
+    (`_lays_coded` blind to the seat) offer the player to move another's melds. (Broken in a
+    copy of the engine module run from source, which a patch reaches.)"""
+    broken = source_module("arbitro.model.rummy.engine")
+    right = broken._lays_coded
+    monkeypatch.setattr(broken, "_lays_coded", lambda seat, codes: right(0, codes))
+    ref = source_module("arbitro.model.rummy.engine")
+    monkeypatch.setattr(ref, "lay_codes", lambda t, pool, sh, set_ranks: None)
+    assert _coded_lay_runs(broken, ref, "samba-en")[1] > 0
+
+
+def _card_code_runs(m: ModuleType) -> tuple[int, int]:
+    """Over random sorted tuples of one to `m.CODE_SLOTS` cards (copies and the joker included)
+    and the extreme ones: how many tuples, and how many ways `m.card_code` fails them: a code
+    not read back (`m.code_cards`) into its tuple, two tuples of one code, codes that do not
+    order as their tuples do, a code of more than one 30-bit digit."""
+    rng = random.Random(47)
+    tuples = {
+        tuple(sorted(rng.choices(range(53), k=rng.randint(1, m.CODE_SLOTS)))) for _ in range(3000)
+    }
+    tuples |= {(52,) * k for k in range(1, m.CODE_SLOTS + 1)} | {(0,) * k for k in range(1, 6)}
+    cards = sorted(tuples)
+    codes = [m.card_code(c) for c in cards]
+    differ = sum(m.code_cards(k) != c for k, c in zip(codes, cards, strict=True))
+    differ += len(set(codes)) != len(codes)
+    differ += codes != sorted(codes)
+    differ += max(codes) >= 1 << 30
+    return len(cards), differ
+
+
+def test_card_codes_order_as_their_cards() -> None:
+    """A candidate's code (`laying.card_code`, base 55 digits) reads back into its cards and
+    orders as its cards do, a tuple before the longer ones it starts."""
+    from arbitro.model.rummy import laying
+
+    n, differ = _card_code_runs(laying)
+    assert n > 2000, n
+    assert differ == 0
+
+
+def test_card_codes_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: digits of base 53, one too few for a slot holding the
+    joker (52 + 1) or nothing, carry into the slot before. (Broken in a copy of the module run
+    from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    monkeypatch.setattr(copy, "CODE_BASE", 53)
+    assert _card_code_runs(copy)[1] > 0
 
 
 def test_lay_codes_leave_long_melds_to_lay_candidates() -> None:
