@@ -60,7 +60,13 @@ from arbitro.model.rummy.cards import (
     inserted,
     without,
 )
-from arbitro.model.rummy.going_out import answer, ask, can_go_out_listed, two_homeless
+from arbitro.model.rummy.going_out import (
+    answer,
+    ask,
+    can_go_out_listed,
+    last_card_out,
+    two_homeless,
+)
 from arbitro.model.rummy.laying import NATURALS, code_cards, lay_candidates, lay_codes, shape
 from arbitro.model.rummy.melding import (
     add,
@@ -101,7 +107,6 @@ from arbitro.model.rummy.table import (
     SideView,
     carried,
     clean_done,
-    going_out_counts,
     put,
     side_view,
 )
@@ -145,6 +150,9 @@ _ADD_TO_MELD: Final = AddToMeld
 _LAY_MELD: Final = LayMeld
 _DRAW: Final = Draw
 _TAKE_PILE: Final = TakePile
+_MERGE: Final = Merge
+_REPLACE_WILD: Final = ReplaceWild
+_MELD: Final = Meld
 """The action types the hot paths name, read from these finals: the compiled code looks a class
 named in it up in the module's dictionary at each use."""
 
@@ -456,6 +464,48 @@ def _add(row: list[AddToMeld | None], seat: int, meld: int, c: int) -> AddToMeld
     return got
 
 
+_MERGES: Final[list[list[list[Merge | None]]]] = []
+"""Per seat, per meld index: the Merge by `seat` of that meld with each later one (up to 64
+melds), built on its first offer as `_adds`."""
+
+
+def _merge_of(seat: int, i: int, k: int) -> Merge:
+    """The Merge by `seat` of melds `i` and `k`, shared by the listings that offer it."""
+    if i >= 64 or k >= 64:
+        got_new: Merge = _new(_MERGE, (4, seat, i, k))
+        return got_new
+    rows = _MERGES
+    while len(rows) <= seat:
+        rows.append([])
+    row = rows[seat]
+    while len(row) <= i:
+        row.append([None] * 64)
+    merges = row[i]
+    got = merges[k]
+    if got is None:
+        got = merges[k] = _new(_MERGE, (4, seat, i, k))
+    return got
+
+
+_CLEANS: Final[list[list[list[ReplaceWild | None]]]] = []
+"""Per seat, per meld index: the ReplaceWild by `seat` of each natural and wild of that meld
+(`_clean_at`), built on its first offer as `_adds`."""
+
+
+def _cleans(seat: int) -> list[list[ReplaceWild | None]]:
+    """The rows of `_CLEANS` of `seat`; those of meld indices not offered yet are added by the
+    listing."""
+    rows = _CLEANS
+    while len(rows) <= seat:
+        rows.append([])
+    return rows[seat]
+
+
+_CLEAN_ROW: Final = KINDS * 5
+"""The entries of a row of `_CLEANS`: five per natural, one per two (cards 0 to 3: below the
+threes) and the joker's last."""
+
+
 _LAYS: Final[list[dict[tuple[int, ...], LayMeld]]] = []
 """Per seat, the LayMeld of each card tuple (`_lay`)."""
 
@@ -684,13 +734,13 @@ class _Moment:
                         # naturals only: `laying` gives a set of set_lay cards of one rank (none
                         # the side keeps its one set of) or a run of sequence_min cards of one
                         # suit, which `classify` accepts
-                        if plain:
+                        if plain or self._reached(laid):
                             out.append(a)
                             continue
                         m = (
-                            _new(Meld, (SET, laid[0] >> 2, laid))
+                            _new(_MELD, (SET, laid[0] >> 2, laid))
                             if laid[0] >> 2 == laid[-1] >> 2
-                            else _new(Meld, (SEQ, laid[0] & 3, laid))
+                            else _new(_MELD, (SEQ, laid[0] & 3, laid))
                         )
                     else:
                         # a set with wilds is decided on its counts (`wild_set`: its rank, or
@@ -699,10 +749,10 @@ class _Moment:
                         if r >= 0:
                             if not several and r in set_ranks:
                                 continue
-                            if plain:
+                            if plain or self._reached(laid):
                                 out.append(a)
                                 continue
-                            m = _new(Meld, (SET, r, laid))
+                            m = _new(_MELD, (SET, r, laid))
                         elif r == -1:
                             continue
                         else:
@@ -714,7 +764,7 @@ class _Moment:
                             ):
                                 continue
                             m = got
-                    if plain:
+                    if plain or self._reached(laid):
                         out.append(a)
                         continue
                     rest = without(hand, laid)
@@ -728,6 +778,7 @@ class _Moment:
                     out.append(a)
         if adds:
             fast = plain and left >= 3
+            pts = t.points
             held = sh.counts
             nats = sh.nats
             wilds = sh.wild_cards()
@@ -776,35 +827,66 @@ class _Moment:
                         out.append(a)
                         continue
                     if opening and left >= 3:
+                        if self._lack() <= pts[c]:
+                            # `_reached` for one card
+                            out.append(a)
+                            continue
                         m = melds[i]
-                        grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
+                        grown = _new(_MELD, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
                         rest = without(hand, (c,))
                         after = (*melds[:i], grown, *melds[i + 1 :])
                         if self._reaches(rest, after, (c,)) or (
                             not self._stuck(rest, after) and self.judge(a)
                         ):
                             out.append(a)
-                    elif plain and left == 2 and s.answer != "no" and self._short(melds, i, c):
-                        continue
+                    elif plain and left == 2 and not s.held:
+                        # one card left: `melding.settle` refuses the addition after a "no",
+                        # else unless that card can go out (`going_out.one_card_ok`), which
+                        # `last_card_out` decides on the melds the addition leaves: no state
+                        # built, no refusal raised
+                        if s.answer != "no":
+                            m = melds[i]
+                            grown = _new(_MELD, (m.kind, m.key, inserted(m.cards, (c,))))
+                            other = hand[1] if hand[0] == c else hand[0]
+                            if last_card_out(t, s, put(melds, i, grown), other):
+                                out.append(a)
                     elif self.judge(a):
                         out.append(a)
         if merges:
             fast = plain and left >= 2
             for i, k in merges:
-                a = _new(Merge, (4, seat, i, k))
+                a = _merge_of(seat, i, k)
                 if fast or self.judge(a):
                     out.append(a)
         if cleans:
             # a cleaning is plainly legal when the freed wild fits another meld of an opened side
             # that keeps two cards (`melding.replace_wild` then places it with no search)
-            fits_wild: list[bool] = _wild_fits(adds, len(melds)) if plain and len(hand) >= 3 else []
-            room = fits_wild.count(True)
+            # (worked out at the first set the hand holds a natural of)
+            fits_wild: list[bool] | None = None
+            room = 0
+            rows_c = _cleans(seat)
             for i, rank, freeable in cleans:
                 if sh.rank_count[rank]:
+                    if fits_wild is None:
+                        fits_wild = _wild_fits(adds, len(melds)) if plain and len(hand) >= 3 else []
+                        room = fits_wild.count(True)
                     fast = bool(fits_wild) and room - fits_wild[i] > 0
+                    # each ReplaceWild built at its first offer (`_CLEANS`)
+                    row_c: list[ReplaceWild | None] | None = None
+                    if i < 1024:
+                        while len(rows_c) <= i:
+                            rows_c.append([None] * _CLEAN_ROW)
+                        row_c = rows_c[i]
                     for n in NATURALS[rank << 4 | sh.nats >> (rank << 2) & 15]:
                         for w in freeable:
-                            rw: ReplaceWild = _new(ReplaceWild, (5, seat, i, n, w))
+                            rw: ReplaceWild | None = None
+                            x = n * 5 + (w if w < LOWEST_THREE else 4)
+                            if row_c is not None:
+                                rw = row_c[x]
+                            if rw is None:
+                                rw = _new(_REPLACE_WILD, (5, seat, i, n, w))
+                                if row_c is not None:
+                                    row_c[x] = rw
                             if fast or self._cleaning(rw):
                                 out.append(rw)
         if pend:
@@ -853,20 +935,6 @@ class _Moment:
                 out.append(a)
         return out
 
-    def _short(self, melds: tuple[Meld, ...], i: int, c: int) -> bool:
-        """Whether adding `c` to meld `i` leaves the side of an opened player, holding one card
-        after it, short of what going out requires even if that card finished another meld: then
-        the last card could not go out and the addition is refused (`going_out.one_card_ok`)."""
-        m = melds[i]
-        grown = _new(Meld, (m.kind, m.key, tuple(sorted((*m.cards, c)))))
-        t = self.t
-        done, clean, dirty = going_out_counts(t, (*melds[:i], grown, *melds[i + 1 :]))
-        return (
-            done + 1 < t.go_out_min_completed
-            or clean + 1 < t.go_out_min_clean
-            or dirty + 1 < t.go_out_min_dirty
-        )
-
     def _cleaning(self, a: ReplaceWild) -> bool:
         """`judge` for a cleaning: the two steps of `melding.replace_wild` (`cleaned`, then
         `placeable`) played directly, so that a wild with nowhere to go is refused without a
@@ -889,18 +957,13 @@ class _Moment:
         (`opening.reach_ok`): the lay or addition is refused without playing it."""
         return two_homeless(self.t, rest, SideView(melds))
 
-    def _reaches(
-        self, rest: tuple[int, ...], melds: tuple[Meld, ...], placed: tuple[int, ...]
-    ) -> bool:
-        """Whether, with `melds` on the table and `rest` in hand, the pending opening can still
-        reach its minimum keeping two cards (`opening.reach_ok`'s first test: True here means
-        legal; False leaves the judging to the rule). `melds` are the side's melds with the
-        cards `placed` laid in a new meld or added to one: the points the side's melds lack of
-        the minimum are worked out once per moment (`short`), less those of `placed` here."""
-        t, s = self.t, self.s
-        pts = t.points
+    def _lack(self) -> int:
+        """What the side's melds lack of the opening minimum (`_reaches`), worked out at the
+        first call of the moment."""
         short = self.short
         if short == _UNSET:
+            t, s = self.t, self.s
+            pts = t.points
             got = 0
             for m in s.table[s.seat % s.sides][0]:
                 # loops, not a generator (an object of the compiled code per call)
@@ -909,6 +972,32 @@ class _Moment:
             if not t.pile_top_counts_for_opening:
                 got -= s.top_points
             short = self.short = minimum_of(t, s) - got
+        return short
+
+    def _reached(self, placed: tuple[int, ...]) -> bool:
+        """`_reaches`'s answer where `arrange.reaches` needs no search (its first test), read
+        before the rest of the hand and the melds after the lay or addition are built: the
+        points of the cards `placed` make up what the side's melds lack of the minimum. (The
+        other half of that test, the cards kept, holds wherever it is asked: a candidate that
+        leaves two cards, the held rest of the pile counted, leaves `reaches` the cards of the
+        hand it needs to keep.)"""
+        short = self._lack()
+        pts = self.t.points
+        for c in placed:
+            short -= pts[c]
+        return short <= 0
+
+    def _reaches(
+        self, rest: tuple[int, ...], melds: tuple[Meld, ...], placed: tuple[int, ...]
+    ) -> bool:
+        """Whether, with `melds` on the table and `rest` in hand, the pending opening can still
+        reach its minimum keeping two cards (`opening.reach_ok`'s first test: True here means
+        legal; False leaves the judging to the rule). `melds` are the side's melds with the
+        cards `placed` laid in a new meld or added to one: the points the side's melds lack of
+        the minimum are worked out once per moment (`_lack`), less those of `placed` here."""
+        t, s = self.t, self.s
+        pts = t.points
+        short = self._lack()
         for c in placed:
             short -= pts[c]
         return reaches(t, rest, melds, short, max(0, 2 - len(s.held)))
@@ -949,7 +1038,9 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
     out again (`_slots_after`): the others depend on their own meld alone, or on a pair without
     it. When they are those melds with one more (a meld laid), the slots are the last ones with
     the new meld's entries put in and the merges and cleanings after it renumbered
-    (`_slots_inserted`). Else the answer is remembered per table position (`table.side_view`).
+    (`_slots_inserted`). Where several melds changed that way at once (a cleaning, then the
+    freed wild placed), `_slots_carried` takes those steps one after the other. Else the answer
+    is remembered per table position (`table.side_view`).
     What is carried (`table.Carried`) holds the count of clean canastas too, worked out the
     same way, for `turn.begin_turn`.
     """
@@ -990,6 +1081,10 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
                 if k == n_was:
                     got = _slots_inserted(t, melds, i, last.slots)
                     last.clean += clean_done(t, melds[i])
+            if got is None and (n_was == n or n_was + 1 == n):
+                # several melds changed (a cleaning, then the freed wild placed): the steps
+                # above one after the other (`_slots_carried`), before working them out whole
+                got = _slots_carried(t, was, melds, last)
             if got is not None:
                 last.melds = melds
                 last.slots = got
@@ -1006,6 +1101,54 @@ def _slots(t: Tables, melds: tuple[Meld, ...], side: int = -1) -> Slots:
         last.clean = view.clean(t)
     whole: Slots = kept
     return whole
+
+
+def _slots_carried(t: Tables, was: tuple[Meld, ...], melds: tuple[Meld, ...], last: Carried) -> Any:
+    """`_slots` of a side's `melds` from those of the melds it had at its last listing (`was`),
+    or None: when they are those melds, at most one laid among them, any others replaced by one
+    of the same kind and key (a card added, a wild replaced by a natural, both after a cleaning
+    that places the freed wild). The laid meld's entries are put in (`_slots_inserted`), then
+    each replaced meld's worked out again (`_slots_after`); `last.clean` follows. Each step
+    works with `melds` as they are now, so a pair the two changed melds make is worked out by
+    the last step that touches it."""
+    n = len(melds)
+    n_was = len(was)
+    laid = -1
+    k = 0  # the meld of `was` that `melds[j]` is, replaces or follows
+    for j in range(n):
+        m = melds[j]
+        if k < n_was and was[k] is m:
+            k += 1
+        elif laid < 0 and n_was < n and (k == n_was or (j + 1 < n and melds[j + 1] is was[k])):
+            laid = j
+        elif k < n_was and was[k][0] == m[0] and was[k][1] == m[1]:
+            k += 1
+        elif laid < 0 and n_was < n:
+            laid = j
+        else:
+            return None
+    if k < n_was or (laid < 0 and n_was < n):
+        return None
+    got: Any = last.slots
+    clean = last.clean
+    if laid >= 0:
+        got = _slots_inserted(t, melds, laid, got)
+        clean += clean_done(t, melds[laid])
+    k = 0
+    for j in range(n):
+        if j == laid:
+            continue
+        w = was[k]
+        k += 1
+        m = melds[j]
+        if w is not m:
+            got = _slots_after(t, melds, j, got)
+            clean += clean_done(t, m) - clean_done(t, w)
+            # the meld replaced is off the table: its entry is let go (with it the meld), not
+            # kept alive for the cyclic collector to walk until the dictionary fills
+            t.per_meld.pop(id(w), None)
+    last.clean = clean
+    return got
 
 
 def _entry(t: Tables, m: Meld, per_meld: dict[int, Any]) -> Any:
