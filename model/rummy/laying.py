@@ -181,13 +181,14 @@ class Shape:
 
     __slots__ = (
         "_distinct",
+        "_rank_count",
         "bits",
         "blacks",
         "counts",
         "kinds",
         "nats",
         "pool",
-        "rank_count",
+        "rank_code",
         "wild_code",
         "wilds",
     )
@@ -196,7 +197,7 @@ class Shape:
         self,
         pool: tuple[int, ...],
         counts: list[int],
-        rank_count: list[int],
+        rank_code: int,
         kinds: int,
         bits: int,
         wilds: int,
@@ -206,7 +207,9 @@ class Shape:
     ) -> None:
         self.pool = pool  # the sorted pool itself
         self.counts = counts  # per card kind (KINDS of them): copies held
-        self.rank_count = rank_count  # per rank index (13): naturals of it held
+        self.rank_code = rank_code
+        """Per rank index, the naturals of it held, capped at 15, in the 4 bits from 4 * rank
+        up: what the listing reads of them (`rank_count` is a list read off `counts`)."""
         self.kinds = kinds  # distinct cards held
         self.bits = bits
         """Bit 16 * suit + p set when the card at escalera position p of that suit is held."""
@@ -219,6 +222,22 @@ class Shape:
         """Bit c set when the natural c is held: the naturals of rank k held are
         `NATURALS[k << 4 | nats >> 4 * k & 15]`."""
         self._distinct: tuple[int, ...] | None = None
+        self._rank_count: list[int] | None = None
+
+    @property
+    def rank_count(self) -> list[int]:
+        """Per rank index (13): the naturals of it held (worked out from `counts` on the first
+        reading: building the list was a third of the shape's cost, and the listing reads
+        `rank_code`)."""
+        got = self._rank_count
+        if got is None:
+            counts = self.counts
+            got = _NO_RANKS[:]
+            for k in range(_LOW_RANK, _JOKER_RANK):
+                b = k * 4
+                got[k] = counts[b] + counts[b + 1] + counts[b + 2] + counts[b + 3]
+            self._rank_count = got
+        return got
 
     @property
     def distinct(self) -> tuple[int, ...]:
@@ -244,8 +263,8 @@ class Shape:
     @property
     def ranks(self) -> list[int]:
         """The natural ranks held, in order."""
-        rank_count = self.rank_count
-        return [k for k in range(_LOW_RANK, _JOKER_RANK) if rank_count[k]]
+        code = self.rank_code
+        return [k for k in range(_LOW_RANK, _JOKER_RANK) if code >> (k << 2) & 15]
 
     @property
     def wild_kinds(self) -> tuple[tuple[int, int], ...]:
@@ -350,17 +369,16 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     # and the last rank's.
     seq_bit = t.seq_bit
     counts = _NO_CARDS[:]
-    rank_count = _NO_RANKS[:]
     # machine integers in the compiled engine (`i64`): the counts, bits and codes of a pool
     # fit one, and each operation on them is then one instruction, not a tagged int's checks
-    # (a natural's bit is read from `_CARD_BIT`: compiled, `1 << c` shifts a 32-bit C int)
-    card_bit = _CARD_BIT
     kinds: i64 = 0
     nw: i64 = 0
     nb: i64 = 0
     code: i64 = 0
     bits: i64 = 0
     nats: i64 = 0
+    low: i64
+    rank_code: i64 = 0
     rank: i64 = -1
     held: i64 = 0
     prev: i64 = -1
@@ -384,13 +402,18 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
             kinds += 1
             if c >= LOWEST_NATURAL and c < JOKER:
                 bits |= seq_bit[c]
-                nats |= card_bit[c]
+                # bit c as a bit below 16 shifted by a multiple of 16: compiled, `1 << c`
+                # shifts a 32-bit C int
+                low = 1 << (c & 15)
+                nats |= low << (c & 48)
                 k = c >> 2
                 if k == rank:
                     held += 1
                 else:
                     if rank >= 0:
-                        rank_count[rank] = held
+                        if held > 15:
+                            held = 15
+                        rank_code |= held << (rank << 2)
                     rank = k
                     held = 1
                 continue
@@ -404,22 +427,21 @@ def _shape(t: Tables, pool: tuple[int, ...]) -> Shape:
     if n:
         counts[prev] = n
     if rank >= 0:
-        # the naturals of a rank are counted in a local and stored once the rank ends (an
-        # in-place add on a list item goes through the generic number protocol)
-        rank_count[rank] = held
+        # the naturals of a rank are counted in a local and stored once the rank ends
+        if held > 15:
+            held = 15
+        rank_code |= held << (rank << 2)
     if nw > 15:
         for w in _WILD_CARDS:
             if counts[w] > 15:
                 code = -1
-    return Shape(pool, counts, rank_count, kinds, bits, nw, nb, code, nats)
+    return Shape(pool, counts, rank_code, kinds, bits, nw, nb, code, nats)
 
 
-_CARD_BIT: Final[tuple[int, ...]] = tuple([1 << c for c in range(KINDS)])
-"""Bit c of an int, for each card c (`Shape.nats`)."""
 _NO_CARDS: Final[list[int]] = [0] * KINDS
 """Zero copies of every card kind: copied, never changed."""
 _NO_RANKS: Final[list[int]] = [0] * 13
-"""Zero naturals of every rank: copied, never changed."""
+"""Zero naturals of every rank (`Shape.rank_count`): copied, never changed."""
 
 
 _LAID: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
@@ -664,7 +686,7 @@ def _template(sh: Shape, b: int, lay: int, lo_nat: int) -> tuple[tuple[int, ...]
     counts = sh.counts
     bases: list[int] = []
     ones: list[int] = []
-    count = sh.rank_count[b >> 2]
+    count = sh.rank_code >> b & 15  # the rank's 4 bits start at 4 * rank, its lowest card
     for n in range(lay if lay < count else count, lo_nat - 1, -1):
         w = lay - n
         segs = _suit_segs(counts, b, n)
@@ -786,10 +808,13 @@ def lay_codes(
         code = _capped_code(code, lay - lo_nat)
     counts = sh.counts
     templates = _TEMPLATES
-    rank_count = sh.rank_count
+    # machine integers in the compiled engine (`i64`): the naturals of each rank read as its 4
+    # bits of `rank_code`, not a list item
+    rank_code: i64 = sh.rank_code
+    rank: i64
     rest = _template_rest(code, lay, lo_nat)
     for rank in range(_LOW_RANK, _JOKER_RANK):
-        if rank_count[rank] < lo_nat or (not several and rank in have_rank):
+        if rank_code >> (rank << 2) & 15 < lo_nat or (not several and rank in have_rank):
             continue
         b = rank * 4
         key = -1
@@ -807,26 +832,26 @@ def lay_codes(
         bases, ones = got
         for i in range(len(bases)):
             out.append(bases[i] + b * ones[i])
-    bits = sh.bits
+    bits: i64 = sh.bits
     if bits:
         smin = t.sequence_min
-        run = bits
+        run: i64 = bits
         for k in range(1, smin):
             run &= bits >> k
         if run:
             if smin > CODE_SLOTS:
                 return None
             seqs = _seq_codes(smin, t.seq_rank[0])
-            i = 0
+            at: i64 = 0
             while run:
                 if not run & 0xFFFF:
                     run >>= 16
-                    i += 16
+                    at += 16
                     continue
                 if run & 1:
-                    out.append(seqs[i])
+                    out.append(seqs[at])
                 run >>= 1
-                i += 1
+                at += 1
     if t.wild_canasta and nw >= t.wild_meld_min_start > 0:
         size = t.wild_meld_min_start
         if size > CODE_SLOTS:

@@ -49,6 +49,8 @@ def expected(t: Tables, pool: tuple[int, ...]) -> dict[str, object]:
         "distinct": tuple(sorted(held)),
         "counts": [held[c] for c in range(KINDS)],
         "rank_count": rank_count,
+        # 4 bits per rank from 4 * rank up, each count capped at 15
+        "rank_code": sum(min(n, 15) << (4 * k) for k, n in enumerate(rank_count)),
         "ranks": sorted({c >> 2 for c in natural}),
         "bits": bits,
         "wilds": sum(n for _, n in wild),
@@ -70,6 +72,7 @@ def got(sh: laying.Shape) -> dict[str, object]:
         "distinct": tuple(sh.distinct),
         "counts": list(sh.counts),
         "rank_count": list(sh.rank_count),
+        "rank_code": sh.rank_code,
         "ranks": list(sh.ranks),
         "bits": sh.bits,
         "wilds": sh.wilds,
@@ -113,6 +116,11 @@ def random_pools(seed: int) -> list[tuple[int, ...]]:
     for _ in range(30):
         many = [rng.choice(WILD)] * rng.randrange(14, 20)
         out.append(tuple(sorted(many + [rng.randrange(KINDS) for _ in range(5)])))
+    for _ in range(10):
+        # a rank's naturals held 16 times or more (`Shape.rank_code` caps them at 15)
+        rank = rng.randrange(2, 13)
+        many = [rank * 4 + rng.randrange(4) for _ in range(rng.randrange(14, 20))]
+        out.append(tuple(sorted(many + [rng.randrange(KINDS) for _ in range(5)])))
     return out
 
 
@@ -124,6 +132,26 @@ def test_shape_holds_the_pools_counts(book: str) -> None:
     assert any(len(set(p)) == len(p) for p in pools)
     for pool in pools:
         assert got(laying._shape(t, pool)) == expected(t, pool), pool
+
+
+def test_shape_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: the naturals of each rank put 4 bits too high in
+    `rank_code` (read as the next rank's) differ from the pool's counts. (Broken in a copy of
+    the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    right = copy._shape
+
+    def broken(t: Tables, pool: tuple[int, ...]) -> Any:
+        sh = right(t, pool)
+        sh.rank_code = sh.rank_code << 4
+        return sh
+
+    monkeypatch.setattr(copy, "_shape", broken)
+    t = tables(R("samba-en"))
+    pools = hands_in_play("samba-en", 3, 50)
+    assert any(got(copy._shape(t, p)) != expected(t, p) for p in pools)
 
 
 def test_submultisets_list_each_multiset_once_in_order() -> None:
