@@ -230,8 +230,10 @@ def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
     # the fields read by index, from the action seen as a tuple: its named fields are properties
     # of an interpreted class, and `a[k]` a generic item lookup
     av: tuple[Any, ...] = a
-    i = av[2]  # not checked to be an int (`well_formed` checks the card)
     card: int = av[3]
+    if j is LISTED:
+        return _listed_add(t, s, av[2], card)
+    i = av[2]  # not checked to be an int (`well_formed` checks the card)
     melds = mover_side(s).melds
     if not 0 <= i < len(melds):
         raise MalformedInput(f"the side has no meld {i}")
@@ -257,6 +259,17 @@ def add(t: Tables, s: State, a: AddToMeld, j: Judge = STRICT) -> State:
     grown: Meld = _new(_MELD, (mv[0], mv[1], inserted(cards, (card,))))
     s2 = after_meld(s, with_hand(s, hand), with_meld_grown(s, i, grown))
     return settle(t, s2, j)
+
+
+def _listed_add(t: Tables, s: State, i: int, card: int) -> State:
+    """`add` of an addition listed as legal (judged by `LISTED`): meld `i` is one of the side's
+    (an int), the card is held or is the freed wild, and the meld takes it; only the state it
+    reaches is built (the meld and the card compared as ints, no generic comparison)."""
+    hand = s.hands[s.seat] if s.step == FREED else held_one(s.hands[s.seat], card, LISTED)
+    mv: tuple[Any, ...] = mover_side(s).melds[i]
+    cards: tuple[int, ...] = mv[2]
+    grown: Meld = _new(_MELD, (mv[0], mv[1], inserted(cards, (card,))))
+    return settle(t, after_meld(s, with_hand(s, hand), with_meld_grown(s, i, grown)), LISTED)
 
 
 def merge(t: Tables, s: State, a: Merge, j: Judge = STRICT) -> State:
@@ -371,7 +384,12 @@ def placeable(t: Tables, s: State) -> bool:
     # honour: `settle` refuses it unless that card can go out (`one_card_ok`), which
     # `last_card_out` decides on the melds the addition leaves, no state built, no refusal raised
     last = sd.opened and s.answer == "" and kept == 1 and not s.held
+    # and says no to every one when the side cannot go out this turn whatever its melds
+    never = _never_out(t, s)
     skip = s.freed_meld
+    # the side's melds with one grown by the wild (`last`): one list, each grown meld put in
+    # its place and taken out again
+    grows: list[Meld] = []
     for i in range(len(melds)):
         if i == skip:
             continue
@@ -381,8 +399,16 @@ def placeable(t: Tables, s: State) -> bool:
         if plain:
             return True
         if last:
-            grown: Meld = _new(_MELD, (m.kind, m.key, inserted(m.cards, (freed,))))
-            if last_card_out(t, s, (*melds[:i], grown, *melds[i + 1 :]), hand[0]):
+            if never:
+                continue
+            if not grows:
+                grows = list(melds)
+            mv: tuple[Any, ...] = m
+            cards: tuple[int, ...] = mv[2]
+            grows[i] = _new(_MELD, (mv[0], mv[1], inserted(cards, (freed,))))
+            out = last_card_out(t, s, tuple(grows), hand[0])
+            grows[i] = m
+            if out:
                 return True
             continue
         # the addition played (the hand is as it was: the wild was not in it), and what
@@ -399,14 +425,14 @@ def placeable(t: Tables, s: State) -> bool:
     if plain and kept + 1 - t.set_lay >= 2 and _plain_set(t, hand, melds, freed):
         return True
     pool = inserted(hand, (freed,))
-    for cards in lay_candidates(t, pool, melds, freed):
-        left = kept + 1 - len(cards)
+    for laid in lay_candidates(t, pool, melds, freed):
+        left = kept + 1 - len(laid)
         if plain and left >= 2:
-            if lays_plainly(t, cards, melds, freed):
+            if lays_plainly(t, laid, melds, freed):
                 return True
             continue
         try:
-            lay(t, s, _new(LayMeld, (2, s.seat, cards)))
+            lay(t, s, _new(LayMeld, (2, s.seat, laid)))
         except Refusal:
             continue
         return True
@@ -435,6 +461,13 @@ def _plain_set(t: Tables, hand: tuple[int, ...], melds: tuple[Meld, ...], freed:
             return True
         i = k
     return False
+
+
+def _never_out(t: Tables, s: State) -> bool:
+    """Whether the side cannot go out this turn whatever its melds: its clean canastas at the
+    turn's start are too few (*:go-out-wait-after-clean, read as `going_out._counts_ok` reads
+    it: the fewer of the clean canastas now and at the turn's start must reach the minimum)."""
+    return t.go_out_wait_after_clean and s.clean_start < t.go_out_min_clean
 
 
 def _too_few(t: Tables, n: int) -> bool:

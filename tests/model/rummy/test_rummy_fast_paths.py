@@ -708,6 +708,21 @@ def _places(m: ModuleType) -> tuple[Counter[str], int]:
             how = _place_of(t, s3)
             seen[how] += 1
             differ += m.placeable(t, s3) == how.startswith("none")
+    # and one card kept after the wild joins a set: it goes out by the discard when the side
+    # had its clean canasta at the turn's start
+    for start in (0, 1):
+        s3 = make_state(
+            rules,
+            hands={0: "9H"},
+            melds={0: ("KH KS KS KD KC KC KH", "QH QS QD QC 2C 2D JK", "8C 8D 8H 8S", "5C 5D 5H")},
+            step=FREED,
+            freed=wild,
+            freed_meld=0,
+            clean_start=start,
+        )
+        how = _place_of(t, s3)
+        seen[f"{how} of one card kept"] += 1
+        differ += m.placeable(t, s3) == how.startswith("none")
     return seen, differ
 
 
@@ -735,7 +750,7 @@ def test_placeable_agrees_with_trying_every_place() -> None:
     a new meld without asking for the candidates, says what trying every place of the wild
     through its rule says."""
     seen, differ = _places(melding)
-    kinds = ("add", "lay keeping two", "lay keeping one", "none")
+    kinds = ("add", "lay keeping two", "lay keeping one", "none", "add of one card kept")
     assert all(seen[k] > 0 for k in (*kinds, "none of a small hand")), seen
     assert differ == 0
 
@@ -761,6 +776,21 @@ def test_placeable_small_hand_is_checked(
     source.)"""
     copy = source_module("arbitro.model.rummy.melding")
     monkeypatch.setattr(copy, "_too_few", lambda t, n: n < t.set_min + 2)
+    assert _places(copy)[1] > 0
+
+
+def test_placeable_last_card_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """It fails too when the clean canastas a side must have had at the turn's start are asked
+    one too many (*:go-out-wait-after-clean): the addition that keeps the one card that goes out
+    is missed. (Broken in a copy of the melding module run from source.)"""
+    copy = source_module("arbitro.model.rummy.melding")
+    monkeypatch.setattr(
+        copy,
+        "_never_out",
+        lambda t, s: t.go_out_wait_after_clean and s.clean_start <= t.go_out_min_clean,
+    )
     assert _places(copy)[1] > 0
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from arbitro.model.rummy import RUMMY, engine
 from arbitro.model.rummy.refusal import LISTED, STRICT, Judge
-from arbitro.model.rummy.state import State
+from arbitro.model.rummy.state import State, replaced
 from arbitro.model.rummy.tables import Tables, tables
 from tests.support.rummy_helpers import BOOKS, R, seating
 
@@ -96,6 +96,32 @@ def test_listed_judge_is_checked(
     )
     seen, differ = _runs("samba-es", rule, 6)
     assert differ != []
+
+
+def test_listed_addition_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """It fails too on an addition: a `LISTED` addition (`melding._listed_add`) that leaves the
+    card in the hand reaches a state the strict judge does not. (Broken in a copy of the
+    melding module run from source.)"""
+    copy = source_module("arbitro.model.rummy.melding")
+
+    def rule(t: Tables, s: State, a: Any, j: Judge) -> State:
+        if type(a).__name__ == "AddToMeld":
+            return copy.add(t, s, a, j)  # type: ignore[no-any-return]
+        return engine.transition(t, s, a, j)
+
+    seen, differ = _runs("canasta-es", rule, 2)
+    assert differ == []
+    assert seen["AddToMeld"] > 0, seen
+    listed_add = copy._listed_add
+
+    def kept(t: Tables, s: State, i: int, card: int) -> State:
+        got: State = listed_add(t, s, i, card)
+        return replaced(got, hands=s.hands) if got.phase == "play" else got
+
+    monkeypatch.setattr(copy, "_listed_add", kept)
+    assert _runs("canasta-es", rule, 2)[1] != []
 
 
 def _listed_melds(m: ModuleType, book: str) -> tuple[int, int]:
