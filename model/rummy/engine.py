@@ -866,7 +866,7 @@ class _Moment:
             room = 0
             rows_c = _cleans(seat)
             for i, rank, freeable in cleans:
-                if sh.rank_count[rank]:
+                if sh.rank_code >> (rank << 2) & 15:  # a natural of the rank held
                     if fits_wild is None:
                         fits_wild = _wild_fits(adds, len(melds)) if plain and len(hand) >= 3 else []
                         room = fits_wild.count(True)

@@ -232,10 +232,16 @@ class Shape:
         got = self._rank_count
         if got is None:
             counts = self.counts
+            code = self.rank_code
             got = _NO_RANKS[:]
             for k in range(_LOW_RANK, _JOKER_RANK):
-                b = k * 4
-                got[k] = counts[b] + counts[b + 1] + counts[b + 2] + counts[b + 3]
+                n = code >> (k << 2) & 15
+                if n == 15:
+                    # capped in `rank_code`: counted again
+                    b = k * 4
+                    n = counts[b] + counts[b + 1] + counts[b + 2] + counts[b + 3]
+                if n:
+                    got[k] = n
             self._rank_count = got
         return got
 
