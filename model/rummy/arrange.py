@@ -171,10 +171,29 @@ def _group_options(sr: SetRules, n0: int, w0: int, new: bool, a: int) -> list[Op
 
 @lru_cache(maxsize=caches.RANK_OPTIONS)
 def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> frozenset[Option]:
-    """Every outcome for one rank: existing sets `bases` (naturals, wilds), `a` naturals in hand.
+    """Every outcome for one rank: existing sets `bases` (naturals, wilds), `a` naturals in hand
+    (`_rank_packed` unpacked: the searches read the packed outcomes themselves)."""
+    out: list[Option] = []
+    for q in _rank_packed(sr, bases, a):
+        out.append(
+            (
+                q >> _AT_N,
+                (q >> _AT_X & 255) - _X_ZERO,
+                q >> _AT_DONE & 255,
+                q >> 16 & 255,
+                q >> 8 & 255,
+                q & 255,
+            )
+        )
+    return frozenset(out)
 
-    The outcomes are combined packed into ints (`_packed`: the six counts side by side, which
-    add up field by field), and unpacked once at the end."""
+
+@lru_cache(maxsize=caches.RANK_OPTIONS)
+def _rank_packed(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> tuple[int, ...]:
+    """The outcomes of `rank_options`, each once, packed into ints (`_packed`: the six counts
+    side by side, which add up field by field), as they are combined: `_rank_row`,
+    `_rank_pairs` and `going_out._rank_gains` read the fields they need of each, no tuple of
+    six built per outcome nor hashed into a frozenset."""
     results: set[int] = set()
     incomplete = [i for i, (n, w) in enumerate(bases) if n + w < sr.completed]
     complete = [i for i, (n, w) in enumerate(bases) if n + w >= sr.completed]
@@ -212,19 +231,7 @@ def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> fr
             partial = _combine(partial, fresh, limit)
             if not partial:
                 break
-    out: list[Option] = []
-    for q in results:
-        out.append(
-            (
-                q >> _AT_N,
-                (q >> _AT_X & 255) - _X_ZERO,
-                q >> 24 & 255,
-                q >> 16 & 255,
-                q >> 8 & 255,
-                q & 255,
-            )
-        )
-    return frozenset(out)
+    return tuple(results)
 
 
 _AT_N: Final = 40
@@ -233,6 +240,10 @@ naturals placed, the net wilds (plus `_X_ZERO`), completed, clean, dirty, clean 
 (a rank's counts stay below 256, its net wilds within 127 of nought: a hand holds few cards)."""
 
 _AT_X: Final = 32
+
+_AT_DONE: Final = 24
+"""Where the melds completed lie in a packed outcome of `rank_options` (clean, dirty and clean
+completed before lie at 16, 8 and 0)."""
 
 _X_ZERO: Final = 128
 
@@ -896,8 +907,10 @@ def placed_bound(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], kee
 def _rank_pairs(
     sr: SetRules, bases: tuple[tuple[int, int], ...], a: int
 ) -> tuple[tuple[int, int], ...]:
-    """The distinct (naturals placed, net wilds used) of `rank_options`."""
-    return tuple(sorted({(o[0], o[1]) for o in rank_options(sr, bases, a)}))
+    """The distinct (naturals placed, net wilds used) of `rank_options` (read packed)."""
+    return tuple(
+        sorted({(q >> _AT_N, (q >> _AT_X & 255) - _X_ZERO) for q in _rank_packed(sr, bases, a)})
+    )
 
 
 @lru_cache(maxsize=caches.SUIT_MOVES)
@@ -1339,13 +1352,22 @@ def _rank_row(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int, keep_one
     """`_rank_ends` as `places_all` walks it: the outcomes packed as its states are (`_AT_OLD`),
     those that complete nothing first; then the fewest net wilds, the most completed, clean,
     dirty and clean completed before, the fewest kept over of any outcome, and how many
-    outcomes complete nothing."""
-    ends = _rank_ends(sr, bases, a, keep_one)
+    outcomes complete nothing. Read off `_rank_packed` (its outcomes are distinct, and so are
+    those it keeps here: the naturals placed give the card kept over), each part sorted as
+    `_rank_ends` sorts its tuples (the fields lie in that order, each within its bits)."""
     plain: list[int] = []
     counted: list[int] = []
     lo_x = lo_k = 1 << 30
     hi_c = hi_cl = hi_d = hi_old = 0
-    for x, c, cl, d, old, k in ends:
+    for q in _rank_packed(sr, bases, a):
+        k = a - (q >> _AT_N)
+        if k and (k > 1 or not keep_one):
+            continue
+        x = (q >> _AT_X & 255) - _X_ZERO
+        c = q >> _AT_DONE & 255
+        cl = q >> 16 & 255
+        d = q >> 8 & 255
+        old = q & 255
         o = (x << _AT_XO) + (c << _AT_C) + (cl << _AT_CL) + (d << _AT_D) + (old << _AT_OLD) + k
         if c or cl or d or old:
             counted.append(o)
@@ -1363,6 +1385,8 @@ def _rank_row(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int, keep_one
             hi_d = d
         if old > hi_old:
             hi_old = old
+    plain.sort()
+    counted.sort()
     return tuple(plain + counted), lo_x, hi_c, hi_cl, hi_d, hi_old, lo_k, len(plain)
 
 

@@ -2575,6 +2575,102 @@ def test_rank_options_packed_are_checked(
     assert _rank_option_runs(copy)[1] > 0
 
 
+def _packed_reader_runs(m: ModuleType, go: ModuleType) -> tuple[int, int]:
+    """Over the sets of the sides met in random play of every book and random unfinished ones,
+    per rank with from none to eight naturals in hand: how many outcomes `m._rank_packed`
+    holds, and at how many inputs what the searches read off them differs from the same read
+    off the tuples `_rank_options_by_tuples` finds: `m._rank_row` (one card kept over or not)
+    from the outcomes placing every natural or all but one, as `_rank_ends` filters them (its
+    parts, plain and counted, each in the tuples' order), `m._rank_pairs` (the distinct
+    naturals placed and net wilds) and `go._rank_gains` (the fewest net wilds per count of
+    melds completed)."""
+    rng = random.Random(73)
+    outcomes = differ = 0
+    for book in BOOKS:
+        rules = R(book)
+        t = tables_module._build(rules)
+        sr = m.set_rules(t)
+        inputs: set[tuple[tuple[int, int], ...]] = {()}
+        for s in walk(rules, 29, 300)[::15]:
+            for side in s.table:
+                inputs.update(b for b in m.table_of(t, side.melds).sets if b)
+        for _ in range(30):
+            n = [rng.randint(1, t.completed - 1) for _ in range(rng.randint(1, 3))]
+            inputs.add(tuple(sorted((x, rng.randint(0, min(sr.cap, x))) for x in n)))
+        for bases in sorted(inputs):
+            for a in range(9):
+                opts = _rank_options_by_tuples(m, sr, bases, a)
+                outcomes += len(m._rank_packed.__wrapped__(sr, bases, a))
+                for keep in (False, True):
+                    ends = sorted(
+                        {
+                            (o[1], o[2], o[3], o[4], o[5], a - o[0])
+                            for o in opts
+                            if o[0] == a or (keep and o[0] == a - 1)
+                        }
+                    )
+                    plain = []
+                    counted = []
+                    for x, c, cl, d, old, k in ends:
+                        packed = (
+                            (x << m._AT_XO)
+                            + (c << m._AT_C)
+                            + (cl << m._AT_CL)
+                            + (d << m._AT_D)
+                            + (old << m._AT_OLD)
+                            + k
+                        )
+                        (counted if c or cl or d or old else plain).append(packed)
+                    want = (
+                        tuple(plain + counted),
+                        min((e[0] for e in ends), default=1 << 30),
+                        max((e[1] for e in ends), default=0),
+                        max((e[2] for e in ends), default=0),
+                        max((e[3] for e in ends), default=0),
+                        max((e[4] for e in ends), default=0),
+                        min((e[5] for e in ends), default=1 << 30),
+                        len(plain),
+                    )
+                    differ += m._rank_row.__wrapped__(sr, bases, a, keep) != want
+                pairs = tuple(sorted({(o[0], o[1]) for o in opts}))
+                differ += m._rank_pairs.__wrapped__(sr, bases, a) != pairs
+                gains = [go._NEVER] * (max((o[2] for o in opts), default=-1) + 1)
+                for o in opts:
+                    gains[o[2]] = min(gains[o[2]], o[1])
+                differ += go._rank_gains.__wrapped__(sr, bases, a) != tuple(gains)
+    return outcomes, differ
+
+
+def test_packed_outcomes_read_as_tuples() -> None:
+    """`places_all`'s rows of a rank's outcomes (`arrange._rank_row`), the reaches search's
+    pairs (`arrange._rank_pairs`) and the completion screen's gains (`going_out._rank_gains`),
+    read off the packed outcomes (`arrange._rank_packed`), are what the outcomes found as
+    tuples give, for the sets met in random play of every book and random unfinished ones."""
+    from arbitro.model.rummy import arrange
+
+    outcomes, differ = _packed_reader_runs(arrange, going_out_module)
+    assert outcomes > 20000, outcomes
+    assert differ == 0
+
+
+def test_packed_outcomes_reading_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a reading of the melds completed at the bits of the clean
+    ones (here `_AT_DONE` 16, in a copy of `arrange` and then of `going_out`, run from source)
+    gives rows and gains that differ from the tuples'."""
+    from arbitro.model.rummy import arrange
+
+    copy = source_module("arbitro.model.rummy.arrange")
+    assert _packed_reader_runs(copy, going_out_module)[1] == 0
+    monkeypatch.setattr(copy, "_AT_DONE", 16)
+    assert _packed_reader_runs(copy, going_out_module)[1] > 0
+    go = source_module("arbitro.model.rummy.going_out")
+    assert _packed_reader_runs(arrange, go)[1] == 0
+    monkeypatch.setattr(go, "_AT_DONE", 16)
+    assert _packed_reader_runs(arrange, go)[1] > 0
+
+
 def _combine_runs(m: ModuleType) -> tuple[int, int]:
     """Over the sets met in random play of every book, per rank with up to eight naturals in
     hand (`_rank_ends`, one card kept over or not), and random states of `places_all`'s sets
