@@ -1036,6 +1036,8 @@ class _Places:
         "keep_ok",
         "moves",
         "need",
+        "node_states",
+        "nodes",
         "rows",
         "seen",
         "sets",
@@ -1090,6 +1092,12 @@ class _Places:
         self.varies = [False] * 13
         self.fixed: list[int] = []
         self.start: list[set[int]] = []
+        # the states the other ranks combine to, remembered along the way: the ranks combined so
+        # far and their counts (a path from `start`) lead to the same states at every leaf, so
+        # each node of the tree of such paths is combined once a call (`nodes`: the node an
+        # edge, `_edge` of its parent, rank and count, leads to; `node_states`: its states)
+        self.nodes: dict[int, int] = {}
+        self.node_states: list[set[int]] = []
 
     def dfs(self, s: int, avail: list[int], done: int) -> bool:
         """Whether some choice of escaleras for the suits from `s` on leaves naturals the sets
@@ -1204,10 +1212,30 @@ class _Places:
                     break
             start.append(states)
         states = start[0]
-        for i in range(len(per_rank)):
+        nodes = self.nodes
+        node_states = self.node_states
+        node = -1  # `start`'s states
+        i = 0
+        for rank in range(13):
             if not states:
                 break
-            states = _combine_states(states, per_rank[i], per_plain[i], hi_xo, caps)
+            if not varies[rank]:
+                continue
+            a = avail[rank]
+            if not a and not sets[rank]:
+                continue
+            # the ranks of `per_rank` again, in their order: each rank's count makes the edge
+            edge = _edge(node, rank * _COUNTS + a)
+            known = nodes.get(edge)
+            if known is None:
+                states = _combine_states(states, per_rank[i], per_plain[i], hi_xo, caps)
+                node = len(node_states)
+                node_states.append(states)
+                nodes[edge] = node
+            else:
+                node = known
+                states = node_states[node]
+            i += 1
         t = self.t
         wild_room = self.wild_room
         blacks = self.blacks
@@ -1247,6 +1275,17 @@ class _Places:
 
 Row = tuple[tuple[int, ...], int, int, int, int, int, int, int]
 """A rank's outcomes as `places_all` walks them (`_rank_row`)."""
+
+_COUNTS: Final = 4096
+"""More naturals of one rank than any hand holds: a rank and its count as one int, rank *
+_COUNTS + count (for `_edge`)."""
+
+
+def _edge(node: int, key: int) -> int:
+    """The edge of `places_all`'s tree of combined ranks from `node` (-1: the fixed ranks'
+    states) by the rank and count `key` (rank * `_COUNTS` + count), as one int."""
+    return (node + 1) * (13 * _COUNTS) + key
+
 
 _AT_OLD: Final = 1
 """Where the fields of a state of `places_all`'s sets search lie (8 bits each, above the bit of
