@@ -281,15 +281,25 @@ SeqOption = tuple[tuple[int, ...], int]
 def suit_options(
     counts: tuple[int, ...], bases: tuple[tuple[int, int], ...], smin: int, smax: int, done: int
 ) -> tuple[SeqOption, ...]:
-    """Every way to extend the suit's escaleras `bases` and start new ones from `counts`."""
+    """Every way to extend the suit's escaleras `bases` and start new ones from `counts`, those
+    leaving fewest naturals over first, in the order of the set they are gathered in among
+    equals (as a stable sort by the naturals left over gives them: a list per count left over,
+    no key function called per option)."""
     results: set[SeqOption] = set()
     _extend(results, bases, smin, smax, done, 0, list(counts), 0)
-    return tuple(sorted(results, key=_left_over))
-
-
-def _left_over(o: SeqOption) -> int:
-    """The naturals an option of `suit_options` leaves over (its order: fewest first)."""
-    return sum(o[0])
+    total = 0
+    for k in counts:
+        total += k
+    by_left: list[list[SeqOption]] = [[] for _ in range(total + 1)]
+    for o in results:
+        n = 0
+        for k in o[0]:
+            n += k
+        by_left[n].append(o)
+    out: list[SeqOption] = []
+    for row in by_left:
+        out.extend(row)
+    return tuple(out)
 
 
 def _runs(
@@ -303,21 +313,21 @@ def _runs(
     comp: int,
 ) -> None:
     """`suit_options`: new escaleras from `rem`, each starting at or after `start` (one starting
-    at `start` at least `min_len` long), then what is left."""
+    at `start` at least `min_len` long), then what is left. From each position, the escaleras
+    of every length up to the run of held positions there (at most sequence_max), shortest
+    first: `rem` is as it was after each, so the run is counted once."""
     n = len(rem)
     results.add((tuple(rem), comp))
     for i in range(start, n):
-        for length in range(min_len if i == start else smin, smax + 1):
-            if i + length > n:
-                break
-            if all(rem[k] for k in range(i, i + length)):
-                for k in range(i, i + length):
-                    rem[k] = rem[k] - 1
-                _runs(results, smin, smax, done, rem, i, length, comp + (length >= done))
-                for k in range(i, i + length):
-                    rem[k] = rem[k] + 1
-            else:
-                break
+        run = 0
+        while run < smax and i + run < n and rem[i + run]:
+            run += 1
+        for length in range(min_len if i == start else smin, run + 1):
+            for k in range(i, i + length):
+                rem[k] = rem[k] - 1
+            _runs(results, smin, smax, done, rem, i, length, comp + (length >= done))
+            for k in range(i, i + length):
+                rem[k] = rem[k] + 1
 
 
 def _extend(
