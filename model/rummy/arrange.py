@@ -1089,7 +1089,7 @@ class _Places:
         self.cap_clean = need.clean
         self.hi_xo = W + 2 * freeable
         self.moves: list[tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]] = []
-        # per rank and count of naturals in this call: the rank's outcomes (`_rank_ends`, six
+        # per rank and count of naturals in this call: the rank's outcomes (`_rank_row`, six
         # ints each in a row) and what they allow at best, for the bound below
         self.rows: dict[int, Row] = {}
         self.seen: dict[tuple[tuple[int, ...], int], bool] = {}
@@ -1384,7 +1384,9 @@ def _rank_ends(
     sr: SetRules, bases: tuple[tuple[int, int], ...], a: int, keep_one: bool
 ) -> tuple[tuple[int, int, int, int, int, int], ...]:
     """The distinct outcomes of `rank_options` that place all `a` naturals (all but one when
-    `keep_one`), as (net wilds used, completed, clean, dirty, clean completed before, kept)."""
+    `keep_one`), as (net wilds used, completed, clean, dirty, clean completed before, kept): what
+    `_rank_row` reads off the packed outcomes, as tuples (the search reads the row; the tests
+    read these)."""
     return tuple(
         sorted(
             {

@@ -32,9 +32,10 @@ SIDES: Final = 256
 MELDS: Final = 1024
 """`Tables.per_meld`, per rules: what a meld takes, by the meld object (86.5% / 86.9%)."""
 RANK_OPTIONS: Final = 1024
-"""`arrange.rank_options` (98.2% / 98.2%, 818 keys), `arrange._rank_pairs` (99.4%, 101 keys) and
-`arrange._rank_ends` (its outcomes filtered for going out, keyed as `rank_options` and whether a
-card may be kept over), and `going_out._rank_gains` (what `rank_options` completes, keyed as it)."""
+"""`arrange.rank_options` (98.2% / 98.2%, 818 keys) and its packed outcomes (`arrange._rank_packed`,
+keyed as it), `arrange._rank_pairs` (99.4%, 101 keys), `arrange._rank_row` and `arrange._rank_ends`
+(its outcomes filtered for going out, keyed as `rank_options` and whether a card may be kept
+over), and `going_out._rank_gains` (what `rank_options` completes, keyed as it)."""
 SUIT_MOVES: Final = 4096
 """`arrange._suit_moves` (77.2% / 77.2%, 2,027 keys); `arrange.suit_options` is called only
 through it and keeps no cache of its own."""
