@@ -15,6 +15,7 @@ import pytest
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy import RUMMY, engine, melding
+from arbitro.model.rummy import cards as cards_module
 from arbitro.model.rummy import going_out as going_out_module
 from arbitro.model.rummy import melds as melds_module
 from arbitro.model.rummy import pile as pile_module
@@ -24,7 +25,7 @@ from arbitro.model.rummy import tables as tables_module
 from arbitro.model.rummy import turn as turn_module
 from arbitro.model.rummy.actions import Action, LayMeld, Merge, ReplaceWild, TakePile
 from arbitro.model.rummy.arrange import Need, lost_cards, places_all, side_facts
-from arbitro.model.rummy.cards import distinct, inserted, inserted_top, is_wild, remove
+from arbitro.model.rummy.cards import distinct, inserted_top, is_wild, remove
 from arbitro.model.rummy.engine import random_step
 from arbitro.model.rummy.going_out import can_go_out, can_go_out_listed, need
 from arbitro.model.rummy.laying import shape
@@ -1845,20 +1846,47 @@ def test_owed_replacements_are_checked(
     assert runs > 0 and differ > 0
 
 
-def test_inserted_is_sorted() -> None:
-    """`cards.inserted` (and `cards.inserted_top`, the first cards of a tuple) gives the sorted multiset of a sorted hand and a few cards, for hands
-    and cards drawn at random from a two-pack deck (repeated cards, wilds, the joker)."""
+def _insertion_runs(cards_module: ModuleType) -> tuple[int, int]:
+    """Hands and cards drawn at random from a two-pack deck (repeated cards, wilds, the joker):
+    how many insertions by `cards_module.inserted` and `cards_module.inserted_top` (the first
+    cards of a tuple), and how many give other than the sorted multiset of the hand and those
+    cards, or other than a plain tuple."""
     rng = random.Random(7)
     deck = [c for c in range(53) for _ in range(2)]
+    runs = differ = 0
     for _ in range(2000):
         hand = tuple(sorted(rng.sample(deck, rng.randint(0, 15))))
         extra = tuple(rng.sample(deck, rng.randint(0, 3)))
-        got = inserted(hand, extra)
-        assert got == tuple(sorted((*hand, *extra))) and type(got) is tuple, (hand, extra)
+        got = cards_module.inserted(hand, extra)
+        differ += got != tuple(sorted((*hand, *extra))) or type(got) is not tuple
         top = tuple(rng.sample(deck, rng.randint(0, 5)))
         n = rng.randint(0, len(top))
-        got = inserted_top(hand, top, n)
-        assert got == tuple(sorted((*hand, *top[:n]))) and type(got) is tuple, (hand, top, n)
+        got = cards_module.inserted_top(hand, top, n)
+        differ += got != tuple(sorted((*hand, *top[:n]))) or type(got) is not tuple
+        runs += 2
+    return runs, differ
+
+
+def test_inserted_is_sorted() -> None:
+    """`cards.inserted` (and `cards.inserted_top`, the first cards of a tuple) gives the sorted
+    multiset of a sorted hand and a few cards: one or two cards put in place in a tuple built
+    at its size, more by a list and its inserts."""
+    runs, differ = _insertion_runs(cards_module)
+    assert runs == 4000 and differ == 0
+
+
+def test_inserted_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: the positions of a tuple built at its size read from the
+    wrong place (the table of positions shifted by one) give another hand, for one card and for
+    two. (Broken in a copy of the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.cards")
+    shifted = tuple(tuple(min(k + 1, n - 1) for k in range(n)) for n in range(copy.SPAN))
+    monkeypatch.setattr(copy, "POSITIONS", shifted)
+    assert _insertion_runs(copy)[1] > 0
+    monkeypatch.setattr(copy, "inserted", cards_module.inserted)
+    assert _insertion_runs(copy)[1] > 0  # the draws' insertions alone
 
 
 class _Card(int):
