@@ -1702,8 +1702,9 @@ def test_melds_placed_without_sorting_agree_with_sorting() -> None:
 def test_melds_placed_without_sorting_are_checked(
     monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
 ) -> None:
-    """The comparison above can fail: a grown meld always left in place, and a new meld always
-    put last, differ from the sorted melds. (Broken in a copy of the table module.)"""
+    """The comparison above can fail: a grown meld always left in place, a new meld always put
+    last, and melds tuples built at their size from positions read one place off, differ from
+    the sorted melds. (Broken in a copy of the table module.)"""
     copy = source_module("arbitro.model.rummy.table")
     assert _placed_melds(copy)[2] == 0
     with monkeypatch.context() as m:
@@ -1711,6 +1712,10 @@ def test_melds_placed_without_sorting_are_checked(
         assert _placed_melds(copy)[2] > 0
     with monkeypatch.context() as m:
         m.setattr(copy, "_before", lambda a, b: False)
+        assert _placed_melds(copy)[2] > 0
+    with monkeypatch.context() as m:
+        shifted = tuple(tuple(min(k + 1, n - 1) for k in range(n)) for n in range(copy.SPAN))
+        m.setattr(copy, "POSITIONS", shifted)
         assert _placed_melds(copy)[2] > 0
 
 
