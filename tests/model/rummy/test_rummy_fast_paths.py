@@ -9,7 +9,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -1241,13 +1241,29 @@ def test_lay_candidates_miss_no_meld(book: str) -> None:
     assert seen > 10
 
 
-def _lay_code_runs(m: ModuleType, book: str) -> tuple[int, int]:
-    """Over the hands met in random play of `book` and random part-hands of them: how many
-    candidates `m.lay_codes` lists, and at how many hands its codes, read back into cards, are
-    not `laying.lay_candidates` in the same order, or do not sort as those cards do."""
+AT_MOST_NATURALS: Final = {"wilds_at_most_naturals": "at-most-naturals"}
+"""A reading of samba-en whose new sets of one natural and two wilds `classify` refuses (the
+four books' own readings refuse none of the new sets `laying` lists)."""
+
+
+def _plainly_meld(t: Tables, cards: tuple[int, ...]) -> int:
+    """1 when `classify` makes a set or an escalera of `cards`, else 0: the mark of their code
+    in `laying.lay_codes`, worked out by the rule."""
+    from arbitro.model.rummy.melds import SEQ, classify
+
+    got = classify(t, cards)
+    return int(isinstance(got, Meld) and got.kind in (SET, SEQ))
+
+
+def _lay_code_runs(m: ModuleType, book: str, **options: str) -> tuple[int, int]:
+    """Over the hands met in random play of `book` (under `options`) and random part-hands of
+    them: how many candidates `m.lay_codes` lists, and at how many hands its codes, read back
+    into cards, are not `laying.lay_candidates` in the same order, or do not sort as those
+    cards do, or are marked where `classify` makes no set or escalera of them, or the other
+    way round."""
     from arbitro.model.rummy.laying import lay_candidates
 
-    rules = R(book)
+    rules = R(book, **options)
     t = tables_module._build(rules)
     rng = random.Random(43)
     listed = differ = 0
@@ -1263,8 +1279,10 @@ def _lay_code_runs(m: ModuleType, book: str) -> tuple[int, int]:
             got = m.lay_codes(t, h, m.shape(t, h), set_ranks)
             assert got is not None  # no candidate of these books holds more than 5 cards
             listed += len(got)
-            read = [m.code_cards(c) for c in got]
-            differ += read != want or [m.code_cards(c) for c in sorted(got)] != sorted(want)
+            # a marked code is twice the card code, plus the mark
+            read = [m.code_cards(c >> 1) for c in got]
+            differ += read != want or [m.code_cards(c >> 1) for c in sorted(got)] != sorted(want)
+            differ += [c & 1 for c in got] != [_plainly_meld(t, c) for c in want]
     return listed, differ
 
 
@@ -1280,15 +1298,56 @@ def test_lay_codes_are_the_lay_candidates(book: str) -> None:
     assert differ == 0
 
 
+def test_lay_codes_mark_the_sets_classify_refuses() -> None:
+    """The same under a reading whose new sets of one natural and two wilds `classify` refuses
+    (*:wilds-at-most-naturals): those sets are listed unmarked, the others marked."""
+    from arbitro.model.rummy import laying
+
+    listed, differ = _lay_code_runs(laying, "samba-en", **AT_MOST_NATURALS)
+    assert listed > 100, listed
+    assert differ == 0
+    t = tables_module._build(R("samba-en", **AT_MOST_NATURALS))
+    # the reading's own refusal, asked of the rule: a set of one natural and two wilds
+    assert _plainly_meld(t, C("2C 2D KH")) == 0
+    assert _plainly_meld(t, C("2C KH KS")) == 1
+
+
+def test_lay_code_marks_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: every new set with wilds marked, whatever the Tables'
+    limits on its counts (`_plain_sets` blind to the wild limits), marks sets `classify`
+    refuses. (Broken in a copy of the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    monkeypatch.setattr(copy, "_plain_sets", lambda t: (1 << t.set_lay + 1) - 1)
+    assert _lay_code_runs(copy, "samba-en", **AT_MOST_NATURALS)[1] > 0
+
+
 def test_lay_codes_are_checked(
     monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
 ) -> None:
-    """The comparison above can fail: a template kept under a key blind to the wilds held
-    (the sets of a rank taken from a hand with other wilds) lists sets of wilds not held.
-    (Broken in a copy of the module run from source.)"""
+    """The comparison above can fail: the naturals of a rank's new sets kept under a key blind
+    to the fewest naturals a new set holds (a rank's sets taken from a hand with other wilds)
+    list sets of too few naturals, or miss some. (Broken in a copy of the module run from
+    source.)"""
     copy = source_module("arbitro.model.rummy.laying")
-    right = copy._template_rest
-    monkeypatch.setattr(copy, "_template_rest", lambda code, lay, lo: right(0, lay, lo))
+    right = copy._group_rest
+    monkeypatch.setattr(copy, "_group_rest", lambda lay, lo: right(lay, 1))
+    assert _lay_code_runs(copy, "samba-en")[1] > 0
+
+
+def test_lay_codes_are_checked_with_wilds(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: the wilds that fill a set read for the first count of
+    naturals a hand needs and kept for every count (`_wild_parts` asked once per hand) list
+    sets of too many or too few cards. (Broken in a copy of the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    right = copy._wild_parts
+    first: dict[int, Any] = {}
+    monkeypatch.setattr(
+        copy, "_wild_parts", lambda sh, w, n: first.setdefault(id(sh), right(sh, w, n))
+    )
     assert _lay_code_runs(copy, "samba-en")[1] > 0
 
 
@@ -1307,12 +1366,13 @@ def test_lay_codes_are_checked_with_twos(
     assert _lay_code_runs(copy, "samba-en")[1] > 0
 
 
-def _coded_lay_runs(e: ModuleType, ref: ModuleType, book: str) -> tuple[int, int]:
-    """Over the play steps of random play of `book`: how many new melds the listing of `e`
-    offers, and at how many steps its legal actions differ from those of `ref`, an engine whose
-    candidate melds are the cards' tuples (`laying.lay_candidates`, sorted, each action found
-    by its tuple), as the listing has them when a candidate has no code."""
-    rules = R(book)
+def _coded_lay_runs(e: ModuleType, ref: ModuleType, book: str, **options: str) -> tuple[int, int]:
+    """Over the play steps of random play of `book` (under `options`): how many new melds the
+    listing of `e` offers, and at how many steps its legal actions differ from those of `ref`,
+    an engine whose candidate melds are the cards' tuples (`laying.lay_candidates`, sorted,
+    each action found by its tuple, none marked), as the listing has them when a candidate has
+    no code."""
+    rules = R(book, **options)
     t = tables(rules)
     offered = differ = 0
     for s in walk(rules, 37, 600):
@@ -1324,18 +1384,37 @@ def _coded_lay_runs(e: ModuleType, ref: ModuleType, book: str) -> tuple[int, int
     return offered, differ
 
 
-@pytest.mark.parametrize("book", BOOKS)
+@pytest.mark.parametrize("book", [*BOOKS, "samba-en at-most-naturals"])
 def test_coded_lays_are_the_tuple_lays(
     book: str, monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
 ) -> None:
-    """The listing's new melds from the candidates' codes (`laying.lay_codes`, sorted as ints,
-    each code replaced in its list by the seat's LayMeld, `engine._lays_coded`) are those from
-    the candidates' tuples, in the same order, and so is every other action listed."""
+    """The listing's new melds from the candidates' marked codes (`laying.lay_codes`, sorted as
+    ints, each code's LayMeld the seat's, `engine._lays_coded`, a marked one listed by an
+    opened side keeping two cards without reading its cards) are those from the candidates'
+    tuples, each read, in the same order, and so is every other action listed; also under a
+    reading whose new sets of one natural and two wilds `classify` refuses."""
     ref = source_module("arbitro.model.rummy.engine")
     monkeypatch.setattr(ref, "lay_codes", lambda t, pool, sh, set_ranks: None)
-    offered, differ = _coded_lay_runs(engine, ref, book)
+    options = AT_MOST_NATURALS if book.endswith("at-most-naturals") else {}
+    offered, differ = _coded_lay_runs(engine, ref, book.split()[0], **options)
     assert offered > 50, offered
     assert differ == 0
+
+
+def test_coded_lay_marks_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: every new set with wilds marked whatever the Tables'
+    limits on its counts (`laying._plain_sets` blind to them) lists, under a reading whose new
+    sets of one natural and two wilds `classify` refuses, sets that `melding.lay_meld` refuses.
+    (Broken in copies of both modules run from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    monkeypatch.setattr(copy, "_plain_sets", lambda t: (1 << t.set_lay + 1) - 1)
+    broken = source_module("arbitro.model.rummy.engine")
+    monkeypatch.setattr(broken, "lay_codes", copy.lay_codes)
+    ref = source_module("arbitro.model.rummy.engine")
+    monkeypatch.setattr(ref, "lay_codes", lambda t, pool, sh, set_ranks: None)
+    assert _coded_lay_runs(broken, ref, "samba-en", **AT_MOST_NATURALS)[1] > 0
 
 
 def test_coded_lays_are_checked(
