@@ -25,7 +25,7 @@ from arbitro.model.rummy import tables as tables_module
 from arbitro.model.rummy import turn as turn_module
 from arbitro.model.rummy.actions import Action, LayMeld, Merge, ReplaceWild, TakePile
 from arbitro.model.rummy.arrange import Need, lost_cards, places_all, side_facts
-from arbitro.model.rummy.cards import distinct, inserted_top, is_wild, remove
+from arbitro.model.rummy.cards import distinct, inserted_top, is_natural, is_wild, remove
 from arbitro.model.rummy.engine import random_step
 from arbitro.model.rummy.going_out import can_go_out, can_go_out_listed, need
 from arbitro.model.rummy.laying import shape
@@ -3153,3 +3153,40 @@ def test_score_hand_is_checked(
     monkeypatch.setattr(copy, "red_three_score", reads_all)
     _, differ, reads = _score_runs(copy, "samba-es")
     assert differ == 0 and reads > 0
+
+
+def _natural_set_runs(pile: ModuleType, book: str) -> tuple[int, int]:
+    """Over the states of random play of `book` with each natural card of a rank the mover
+    holds as the top of a pile of one card: how many pile candidate lists, and at how many the
+    new sets of naturals alone that `pile.candidate_fields` lists are not the distinct
+    sub-multisets of *:pile-new-set-naturals cards of the top card's rank among the hand's
+    cards (the hand's cards of that rank gathered one by one)."""
+    from itertools import combinations
+
+    rules = R(book)
+    t = tables(rules)
+    k = rules.pile_new_set_naturals
+    runs = differ = 0
+    for s in walk(rules, 17, 300)[::2]:
+        hand = s.hands[s.seat]
+        for top in {c for c in hand if is_natural(c)}:
+            s2 = replaced(s, pile=(top,))
+            fields = pile.candidate_fields(t, s2)
+            got = [
+                cards for use, _, cards in fields if use == "set" and not any(map(is_wild, cards))
+            ]
+            same = tuple(c for c in hand if c >> 2 == top >> 2)
+            want = sorted(set(combinations(same, k)))
+            runs += 1
+            differ += got != want
+    return runs, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_pile_sets_of_naturals_are_the_rank_combinations(book: str) -> None:
+    """The new sets of naturals a pile take offers are every distinct choice of
+    *:pile-new-set-naturals of the hand's cards of the top card's rank, which
+    `pile.candidate_fields` reads off the sorted hand as one slice."""
+    runs, differ = _natural_set_runs(pile_module, book)
+    assert runs > 300
+    assert differ == 0
