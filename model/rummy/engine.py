@@ -526,27 +526,34 @@ def _lay(seat: int, cards: tuple[int, ...]) -> LayMeld:
 
 
 _LAY_CODES: Final[list[dict[Any, LayMeld]]] = []
-"""Per seat, the LayMeld of each candidate's `laying.card_code` (`_lays_coded`)."""
+"""Per seat, the LayMeld of each candidate's marked code (`laying.lay_codes`; `_lays_coded`)."""
 
 
-def _lays_coded(seat: int, codes: list[Any]) -> list[LayMeld]:
-    """`codes` (`laying.card_code`s) with each code replaced by the LayMeld by `seat` of it, in
-    place, and returned: no second list is built and filled by appends. The actions are shared
-    by the listings that offer them (at most `caches.LAYS` kept per seat); a code is looked up
-    as the int of the list it is (not unboxed and boxed again)."""
+def _lays_coded(seat: int, codes: list[Any]) -> int:
+    """`codes` (marked codes: `laying.lay_codes`) with each code replaced by the LayMeld by
+    `seat` of it, in place: no second list is built and filled. Returns the marks, bit i the
+    mark of code i. The actions are shared by the listings that offer them (at most
+    `caches.LAYS` kept per seat); a code is looked up as the int of the list it is (not unboxed
+    and boxed again)."""
     per_seat = _LAY_CODES
     while len(per_seat) <= seat:
         per_seat.append({})
     lays = per_seat[seat]
+    marks = 0
     for i in range(len(codes)):
         code = codes[i]
+        # the code read as an int too: a shift or a test of an object goes through the
+        # interpreter's number protocol
+        marked: int = code
+        if marked & 1:
+            marks |= 1 << i
         got = lays.get(code)
         if got is None:
             if len(lays) >= caches.LAYS:
                 lays.clear()
-            got = lays[code] = _new(_LAY_MELD, (2, seat, code_cards(code)))
+            got = lays[code] = _new(_LAY_MELD, (2, seat, code_cards(marked >> 1)))
         codes[i] = got
-    return codes
+    return marks
 
 
 _UNSET: Final = -(1 << 40)
@@ -708,27 +715,40 @@ class _Moment:
         # the side has not opened: a meld or an addition leaving two cards starts or grows the
         # pending opening, legal when the minimum can still be reached (`opening.reach_ok`)
         opening = quick and not side.opened and not s.answer
-        # the candidates as codes that sort as their cards do (`laying.card_code`): sorted as
-        # ints, and each LayMeld found by its code, without a tuple hashed per candidate
+        # the candidates as marked codes that sort as their cards do (`laying.lay_codes`):
+        # sorted as ints, and each LayMeld found by its code, without a tuple hashed per
+        # candidate; a code's mark (its lowest bit) says `classify` makes a set or an escalera
+        # of it, and the candidate needs no more reading where that decides
         codes = lay_codes(t, hand, sh, set_ranks)
         lay_acts: list[LayMeld]
+        marks = 0  # bit i: the mark of candidate i (none without codes: every candidate read)
         if codes is None:
             lays = lay_candidates(t, hand, melds, -1, sh, set_ranks)
             lays.sort()
             lay_acts = [_lay(seat, c) for c in lays]
         elif codes:
             codes.sort()
-            lay_acts = _lays_coded(seat, codes)
+            marks = _lays_coded(seat, codes)
+            # the codes' list now holds their actions
+            acts: Any = codes
+            lay_acts = acts
         else:
             lay_acts = []
         if lay_acts:
             several = t.several_sets_same_rank
-            for a in lay_acts:
+            for x in range(len(lay_acts)):
+                a = lay_acts[x]
                 # the cards by index of the action as a tuple (a LayMeld is one): no generic
                 # item lookup on an object of an interpreted class
                 as_tuple: tuple[Any, ...] = a
                 laid: tuple[int, ...] = as_tuple[2]
                 if left - len(laid) >= 2 and (plain or opening):
+                    if plain and marks >> x & 1:
+                        # a set or an escalera (`classify`) of an opened side keeping two
+                        # cards, none of the side's one set of a rank (`lay_codes` leaves those
+                        # out): `melding.lay_meld` and `settle` accept it
+                        out.append(a)
+                        continue
                     m: Meld
                     if laid[0] >= LOWEST_NATURAL and laid[-1] < JOKER:
                         # naturals only: `laying` gives a set of set_lay cards of one rank (none
@@ -744,8 +764,16 @@ class _Moment:
                         )
                     else:
                         # a set with wilds is decided on its counts (`wild_set`: its rank, or
-                        # -1 refused); the rest (wild melds, black-three melds) by `classify`
-                        r = wild_set(t, laid)
+                        # -1 refused); the rest (wild melds, black-three melds) by `classify`;
+                        # a marked one is a set (`lay_codes`): the rank of its naturals
+                        r = -1
+                        if marks >> x & 1:
+                            for c in laid:
+                                if LOWEST_NATURAL <= c < JOKER:
+                                    r = c >> 2
+                                    break
+                        else:
+                            r = wild_set(t, laid)
                         if r >= 0:
                             if not several and r in set_ranks:
                                 continue

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.cards import BLACK_THREES, JOKER, KINDS, LOWEST_NATURAL, LOWEST_THREE
-from arbitro.model.rummy.melds import SET, Meld
+from arbitro.model.rummy.melds import SET, Meld, set_shape_problem
 from arbitro.model.rummy.tables import Tables
 
 if TYPE_CHECKING:
@@ -677,39 +677,36 @@ def code_cards(code: int) -> tuple[int, ...]:
     return (c0 - 1,) if c0 else ()
 
 
-_TEMPLATES: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {}
-"""The new sets of a rank as codes less the rank's part (`_template`), keyed by what `_LAID`'s
-keys hold but the rank (`_template_rest` and `_capped_counts`): the same counts of copies and
-wilds recur in every rank; at most `caches.LAYS` entries, cleared when full."""
+_GROUPS: Final[dict[int, tuple[int, ...]]] = {}
+"""`_group` of a rank's counts, keyed by those counts capped at `set_lay` (`_capped_counts`),
+`set_lay` and the fewest naturals of a new set (`_group_rest`): the same few patterns of
+copies recur in every rank and hand; at most `caches.LAYS` entries, cleared when full."""
 
 
-def _template(sh: Shape, b: int, lay: int, lo_nat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """`_rank_sets` of the rank whose lowest card is `b`, in its order, as two tuples: each
-    set's `card_code` less `b` in each slot of a natural, and the ones of those slots (the code
-    of the same sets of the rank whose lowest card is k is `base + k * ones`: a natural's slot
-    holds its card + 1, at most 52). Worked out from the suits of `_suit_segs` and the wilds
-    of `_wild_parts` as ints, without building the sets' tuples."""
-    counts = sh.counts
-    bases: list[int] = []
-    ones: list[int] = []
-    count = sh.rank_code >> b & 15  # the rank's 4 bits start at 4 * rank, its lowest card
+def _group_rest(lay: int, lo_nat: int) -> int:
+    """The part of the `_GROUPS` keys of one listing that is the same for every rank: `lay` and
+    `lo_nat` above the 16 bits of a rank's capped counts (`_capped_counts`, which its key
+    adds), or -1 when one does not fit."""
+    if lay > 63 or lo_nat > 63:
+        return -1
+    return lay << 16 | lo_nat << 22
+
+
+def _group(counts: list[int], b: int, lay: int, lo_nat: int) -> tuple[int, ...]:
+    """The naturals of the new sets of the rank whose lowest card is `b` (`_rank_sets`), by
+    their count n, most first: for each n, n, the number of its multisets and each multiset's
+    `_suit_segs` code, one after another in a tuple of ints. The wilds that fill each set are
+    the same for every rank of a hand (`lay_codes` reads them once per n)."""
+    out: list[int] = []
+    count = 0
+    for c in range(b, b + 4):
+        count += counts[c] if counts[c] < lay else lay
     for n in range(lay if lay < count else count, lo_nat - 1, -1):
-        w = lay - n
         segs = _suit_segs(counts, b, n)
-        one = _ONES[n]
-        if w == 0:
-            # the naturals fill the first n slots: the last of them is slot n - 1
-            mult = _SLOT[n - 1]
-            for seg in segs:
-                bases.append(seg * mult)
-                ones.append(one * mult)
-            continue
-        parts = _wild_parts(sh, w, n)
-        for seg in segs:
-            for part, mult in parts:
-                bases.append(part + seg * mult)
-                ones.append(one * mult)
-    return (tuple(bases), tuple(ones))
+        out.append(n)
+        out.append(len(segs))
+        out.extend(segs)
+    return tuple(out)
 
 
 _PARTS: Final[dict[int, list[tuple[int, int]]]] = {}
@@ -773,29 +770,57 @@ def _suit_segs(counts: list[int], b: int, n: int) -> tuple[int, ...]:
 
 
 _SEQ_CODES: Final[dict[int, tuple[int, ...]]] = {}
-"""`_seq_table` as codes (`card_code`), keyed as `_SEQS`."""
+"""`_seq_table` as marked codes (`lay_codes`: every one a meld), keyed as `_SEQS`."""
 
 
 def _seq_codes(smin: int, low: int) -> tuple[int, ...]:
     key = smin << 8 | low
     got = _SEQ_CODES.get(key)
     if got is None:
-        got = _SEQ_CODES[key] = tuple([card_code(cards) for cards in _seq_table(smin, low)])
+        got = _SEQ_CODES[key] = tuple([card_code(cards) * 2 + 1 for cards in _seq_table(smin, low)])
     return got
 
 
 _WILD_CODES: Final[dict[int, tuple[int, ...]]] = {}
-"""The new wild melds as codes, keyed as their entry of `_LAID` (cleared at `caches.LAYS`)."""
+"""The new wild melds as marked codes (`lay_codes`: none marked), keyed as their entry of
+`_LAID` (cleared at `caches.LAYS`)."""
+
+
+_PLAIN: Final[list[Any]] = [None, 0]
+"""The tables last asked about and their `_plain_sets`."""
+
+
+def _plain_sets(t: Tables) -> int:
+    """Bit n set when `classify` makes a set of n naturals of one rank and `set_lay - n` wilds
+    (`melds.wild_set`'s tests of its counts), and bit `set_lay` always (naturals of one rank,
+    none wild: a set); remembered for the tables last asked about."""
+    last = _PLAIN
+    if last[0] is t:
+        got: int = last[1]
+        return got
+    lay = t.set_lay
+    plain = 1 << lay
+    if t.set_min <= lay <= t.completed:
+        for n in range(max(t.set_start_min_naturals, 1), lay):
+            if set_shape_problem(t, n, lay - n) is None:
+                plain |= 1 << n
+    last[0] = t
+    last[1] = plain
+    return plain
 
 
 def lay_codes(
     t: Tables, pool: tuple[int, ...], sh: Shape, set_ranks: frozenset[int]
 ) -> list[int] | None:
-    """`lay_candidates(t, pool, melds, -1, sh, set_ranks)` as the `card_code` of each candidate
-    (`set_ranks`: the ranks of the sets of `melds`), in the same order, or None when a candidate
-    could hold more than `CODE_SLOTS` cards. The new sets of a rank are read off a template
-    kept for the counts alone (`_template`): a hand's ranks seldom repeat an earlier hand's
-    counts and wilds, its patterns of counts do."""
+    """`lay_candidates(t, pool, melds, -1, sh, set_ranks)` as marked codes, in the same order
+    (`set_ranks`: the ranks of the sets of `melds`), or None when a candidate could hold more
+    than `CODE_SLOTS` cards. A marked code is twice the candidate's `card_code`, plus one when
+    `classify` makes it a set or an escalera (naturals alone, or a set whose counts of naturals
+    and wilds the Tables allow: `_plain_sets`); the marked codes order as the card codes do,
+    and the listing takes a marked candidate as a meld without reading its cards again. The
+    new sets of a rank are read off the naturals kept for its counts alone (`_group`) and the
+    wilds read once per hand (`_wild_parts`): a hand's ranks seldom repeat an earlier hand's
+    counts and wilds together, its patterns of counts do."""
     out: list[int] = []
     nw = sh.wilds
     lay = t.set_lay
@@ -809,16 +834,18 @@ def lay_codes(
         lo_nat = 1
     several = t.several_sets_same_rank
     have_rank = _NO_SET_RANKS if several else set_ranks
-    code = sh.wild_code if lo_nat < lay else 0
-    if code > 0:
-        code = _capped_code(code, lay - lo_nat)
     counts = sh.counts
-    templates = _TEMPLATES
+    groups = _GROUPS
     # machine integers in the compiled engine (`i64`): the naturals of each rank read as its 4
     # bits of `rank_code`, not a list item
     rank_code: i64 = sh.rank_code
     rank: i64
-    rest = _template_rest(code, lay, lo_nat)
+    rest = _group_rest(lay, lo_nat)
+    # per count n of naturals below `lay`, the wilds that fill a set of n (`_wild_parts`), and
+    # the sets marked (`_plain_sets`), read at the first rank that needs them: the same for
+    # every rank of the hand
+    fill: list[list[tuple[int, int]] | None] | None = None
+    plain = 0
     for rank in range(_LOW_RANK, _JOKER_RANK):
         if rank_code >> (rank << 2) & 15 < lo_nat or (not several and rank in have_rank):
             continue
@@ -827,17 +854,40 @@ def lay_codes(
         if rest >= 0:
             held = _capped_counts(counts, b, lay)
             if held >= 0:
-                key = rest | held
-        got = templates.get(key) if key >= 0 else None
+                key = held | rest
+        got = groups.get(key) if key >= 0 else None
         if got is None:
-            got = _template(sh, b, lay, lo_nat)
+            got = _group(counts, b, lay, lo_nat)
             if key >= 0:
-                if len(templates) >= caches.LAYS:
-                    templates.clear()
-                templates[key] = got
-        bases, ones = got
-        for i in range(len(bases)):
-            out.append(bases[i] + b * ones[i])
+                if len(groups) >= caches.LAYS:
+                    groups.clear()
+                groups[key] = got
+        # each set's marked code: its naturals' code (the suits' `seg` plus `b` in each of
+        # their n slots) in the slot of its last natural (`mult`), its wilds' code (`part`)
+        i = 0
+        while i < len(got):
+            n = got[i]
+            k = got[i + 1]
+            i += 2
+            one = b * _ONES[n]
+            if n == lay:
+                # no wilds: the naturals fill the first n slots; naturals of one rank are a set
+                mult = _SLOT[n - 1] * 2
+                for j in range(i, i + k):
+                    out.append((got[j] + one) * mult + 1)
+            else:
+                if fill is None:
+                    fill = [None] * lay
+                    plain = _plain_sets(t)
+                mark = plain >> n & 1
+                parts = fill[n]
+                if parts is None:
+                    parts = fill[n] = _wild_parts(sh, lay - n, n)
+                for j in range(i, i + k):
+                    nat = got[j] + one
+                    for part, mult in parts:
+                        out.append((part + nat * mult) * 2 + mark)
+            i += k
     bits: i64 = sh.bits
     if bits:
         smin = t.sequence_min
@@ -865,7 +915,7 @@ def lay_codes(
         key = -2 - (sh.wild_code << 8 | size) if sh.wild_code >= 0 and size < 256 else -1
         wild = _WILD_CODES.get(key) if key < -1 else None
         if wild is None:
-            wild = tuple([card_code(cards) for cards in _choose(sh.wild_kinds, size)])
+            wild = tuple([card_code(cards) * 2 for cards in _choose(sh.wild_kinds, size)])
             if key < -1:
                 if len(_WILD_CODES) >= caches.LAYS:
                     _WILD_CODES.clear()
@@ -883,15 +933,5 @@ def lay_codes(
                     return None
                 for bl in _choose(sh.black_kinds, bl_n):
                     for wl in _choose(sh.wild_kinds, w):
-                        out.append(card_code(tuple(sorted(bl + wl))))
+                        out.append(card_code(tuple(sorted(bl + wl))) * 2)
     return out
-
-
-def _template_rest(wild_code: int, lay: int, lo_nat: int) -> int:
-    """The part of the `_TEMPLATES` keys of one listing that is the same for every rank: the
-    capped wild counts, `lay` and `lo_nat` above the 16 bits of a rank's capped counts
-    (`_capped_counts`, which its key adds), or -1 when one does not fit. The counts take the
-    low bits, where a dictionary starts looking: the wild counts are often zero."""
-    if wild_code < 0 or wild_code >= 1 << 20 or lay > 63 or lo_nat > 63:
-        return -1
-    return (wild_code | lay << 20 | lo_nat << 26) << 16

@@ -9,7 +9,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -1241,13 +1241,29 @@ def test_lay_candidates_miss_no_meld(book: str) -> None:
     assert seen > 10
 
 
-def _lay_code_runs(m: ModuleType, book: str) -> tuple[int, int]:
-    """Over the hands met in random play of `book` and random part-hands of them: how many
-    candidates `m.lay_codes` lists, and at how many hands its codes, read back into cards, are
-    not `laying.lay_candidates` in the same order, or do not sort as those cards do."""
+AT_MOST_NATURALS: Final = {"wilds_at_most_naturals": "at-most-naturals"}
+"""A reading of samba-en whose new sets of one natural and two wilds `classify` refuses (the
+four books' own readings refuse none of the new sets `laying` lists)."""
+
+
+def _plainly_meld(t: Tables, cards: tuple[int, ...]) -> int:
+    """1 when `classify` makes a set or an escalera of `cards`, else 0: the mark of their code
+    in `laying.lay_codes`, worked out by the rule."""
+    from arbitro.model.rummy.melds import SEQ, classify
+
+    got = classify(t, cards)
+    return int(isinstance(got, Meld) and got.kind in (SET, SEQ))
+
+
+def _lay_code_runs(m: ModuleType, book: str, **options: str) -> tuple[int, int]:
+    """Over the hands met in random play of `book` (under `options`) and random part-hands of
+    them: how many candidates `m.lay_codes` lists, and at how many hands its codes, read back
+    into cards, are not `laying.lay_candidates` in the same order, or do not sort as those
+    cards do, or are marked where `classify` makes no set or escalera of them, or the other
+    way round."""
     from arbitro.model.rummy.laying import lay_candidates
 
-    rules = R(book)
+    rules = R(book, **options)
     t = tables_module._build(rules)
     rng = random.Random(43)
     listed = differ = 0
@@ -1263,8 +1279,10 @@ def _lay_code_runs(m: ModuleType, book: str) -> tuple[int, int]:
             got = m.lay_codes(t, h, m.shape(t, h), set_ranks)
             assert got is not None  # no candidate of these books holds more than 5 cards
             listed += len(got)
-            read = [m.code_cards(c) for c in got]
-            differ += read != want or [m.code_cards(c) for c in sorted(got)] != sorted(want)
+            # a marked code is twice the card code, plus the mark
+            read = [m.code_cards(c >> 1) for c in got]
+            differ += read != want or [m.code_cards(c >> 1) for c in sorted(got)] != sorted(want)
+            differ += [c & 1 for c in got] != [_plainly_meld(t, c) for c in want]
     return listed, differ
 
 
@@ -1280,15 +1298,56 @@ def test_lay_codes_are_the_lay_candidates(book: str) -> None:
     assert differ == 0
 
 
+def test_lay_codes_mark_the_sets_classify_refuses() -> None:
+    """The same under a reading whose new sets of one natural and two wilds `classify` refuses
+    (*:wilds-at-most-naturals): those sets are listed unmarked, the others marked."""
+    from arbitro.model.rummy import laying
+
+    listed, differ = _lay_code_runs(laying, "samba-en", **AT_MOST_NATURALS)
+    assert listed > 100, listed
+    assert differ == 0
+    t = tables_module._build(R("samba-en", **AT_MOST_NATURALS))
+    # the reading's own refusal, asked of the rule: a set of one natural and two wilds
+    assert _plainly_meld(t, C("2C 2D KH")) == 0
+    assert _plainly_meld(t, C("2C KH KS")) == 1
+
+
+def test_lay_code_marks_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: every new set with wilds marked, whatever the Tables'
+    limits on its counts (`_plain_sets` blind to the wild limits), marks sets `classify`
+    refuses. (Broken in a copy of the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    monkeypatch.setattr(copy, "_plain_sets", lambda t: (1 << t.set_lay + 1) - 1)
+    assert _lay_code_runs(copy, "samba-en", **AT_MOST_NATURALS)[1] > 0
+
+
 def test_lay_codes_are_checked(
     monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
 ) -> None:
-    """The comparison above can fail: a template kept under a key blind to the wilds held
-    (the sets of a rank taken from a hand with other wilds) lists sets of wilds not held.
-    (Broken in a copy of the module run from source.)"""
+    """The comparison above can fail: the naturals of a rank's new sets kept under a key blind
+    to the fewest naturals a new set holds (a rank's sets taken from a hand with other wilds)
+    list sets of too few naturals, or miss some. (Broken in a copy of the module run from
+    source.)"""
     copy = source_module("arbitro.model.rummy.laying")
-    right = copy._template_rest
-    monkeypatch.setattr(copy, "_template_rest", lambda code, lay, lo: right(0, lay, lo))
+    right = copy._group_rest
+    monkeypatch.setattr(copy, "_group_rest", lambda lay, lo: right(lay, 1))
+    assert _lay_code_runs(copy, "samba-en")[1] > 0
+
+
+def test_lay_codes_are_checked_with_wilds(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: the wilds that fill a set read for the first count of
+    naturals a hand needs and kept for every count (`_wild_parts` asked once per hand) list
+    sets of too many or too few cards. (Broken in a copy of the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    right = copy._wild_parts
+    first: dict[int, Any] = {}
+    monkeypatch.setattr(
+        copy, "_wild_parts", lambda sh, w, n: first.setdefault(id(sh), right(sh, w, n))
+    )
     assert _lay_code_runs(copy, "samba-en")[1] > 0
 
 
@@ -1307,12 +1366,13 @@ def test_lay_codes_are_checked_with_twos(
     assert _lay_code_runs(copy, "samba-en")[1] > 0
 
 
-def _coded_lay_runs(e: ModuleType, ref: ModuleType, book: str) -> tuple[int, int]:
-    """Over the play steps of random play of `book`: how many new melds the listing of `e`
-    offers, and at how many steps its legal actions differ from those of `ref`, an engine whose
-    candidate melds are the cards' tuples (`laying.lay_candidates`, sorted, each action found
-    by its tuple), as the listing has them when a candidate has no code."""
-    rules = R(book)
+def _coded_lay_runs(e: ModuleType, ref: ModuleType, book: str, **options: str) -> tuple[int, int]:
+    """Over the play steps of random play of `book` (under `options`): how many new melds the
+    listing of `e` offers, and at how many steps its legal actions differ from those of `ref`,
+    an engine whose candidate melds are the cards' tuples (`laying.lay_candidates`, sorted,
+    each action found by its tuple, none marked), as the listing has them when a candidate has
+    no code."""
+    rules = R(book, **options)
     t = tables(rules)
     offered = differ = 0
     for s in walk(rules, 37, 600):
@@ -1324,18 +1384,37 @@ def _coded_lay_runs(e: ModuleType, ref: ModuleType, book: str) -> tuple[int, int
     return offered, differ
 
 
-@pytest.mark.parametrize("book", BOOKS)
+@pytest.mark.parametrize("book", [*BOOKS, "samba-en at-most-naturals"])
 def test_coded_lays_are_the_tuple_lays(
     book: str, monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
 ) -> None:
-    """The listing's new melds from the candidates' codes (`laying.lay_codes`, sorted as ints,
-    each code replaced in its list by the seat's LayMeld, `engine._lays_coded`) are those from
-    the candidates' tuples, in the same order, and so is every other action listed."""
+    """The listing's new melds from the candidates' marked codes (`laying.lay_codes`, sorted as
+    ints, each code's LayMeld the seat's, `engine._lays_coded`, a marked one listed by an
+    opened side keeping two cards without reading its cards) are those from the candidates'
+    tuples, each read, in the same order, and so is every other action listed; also under a
+    reading whose new sets of one natural and two wilds `classify` refuses."""
     ref = source_module("arbitro.model.rummy.engine")
     monkeypatch.setattr(ref, "lay_codes", lambda t, pool, sh, set_ranks: None)
-    offered, differ = _coded_lay_runs(engine, ref, book)
+    options = AT_MOST_NATURALS if book.endswith("at-most-naturals") else {}
+    offered, differ = _coded_lay_runs(engine, ref, book.split()[0], **options)
     assert offered > 50, offered
     assert differ == 0
+
+
+def test_coded_lay_marks_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: every new set with wilds marked whatever the Tables'
+    limits on its counts (`laying._plain_sets` blind to them) lists, under a reading whose new
+    sets of one natural and two wilds `classify` refuses, sets that `melding.lay_meld` refuses.
+    (Broken in copies of both modules run from source.)"""
+    copy = source_module("arbitro.model.rummy.laying")
+    monkeypatch.setattr(copy, "_plain_sets", lambda t: (1 << t.set_lay + 1) - 1)
+    broken = source_module("arbitro.model.rummy.engine")
+    monkeypatch.setattr(broken, "lay_codes", copy.lay_codes)
+    ref = source_module("arbitro.model.rummy.engine")
+    monkeypatch.setattr(ref, "lay_codes", lambda t, pool, sh, set_ranks: None)
+    assert _coded_lay_runs(broken, ref, "samba-en", **AT_MOST_NATURALS)[1] > 0
 
 
 def test_coded_lays_are_checked(
@@ -2623,6 +2702,102 @@ def test_rank_options_packed_are_checked(
 
     monkeypatch.setattr(copy, "_combine", unlimited)
     assert _rank_option_runs(copy)[1] > 0
+
+
+def _packed_reader_runs(m: ModuleType, go: ModuleType) -> tuple[int, int]:
+    """Over the sets of the sides met in random play of every book and random unfinished ones,
+    per rank with from none to eight naturals in hand: how many outcomes `m._rank_packed`
+    holds, and at how many inputs what the searches read off them differs from the same read
+    off the tuples `_rank_options_by_tuples` finds: `m._rank_row` (one card kept over or not)
+    from the outcomes placing every natural or all but one, as `_rank_ends` filters them (its
+    parts, plain and counted, each in the tuples' order), `m._rank_pairs` (the distinct
+    naturals placed and net wilds) and `go._rank_gains` (the fewest net wilds per count of
+    melds completed)."""
+    rng = random.Random(73)
+    outcomes = differ = 0
+    for book in BOOKS:
+        rules = R(book)
+        t = tables_module._build(rules)
+        sr = m.set_rules(t)
+        inputs: set[tuple[tuple[int, int], ...]] = {()}
+        for s in walk(rules, 29, 300)[::15]:
+            for side in s.table:
+                inputs.update(b for b in m.table_of(t, side.melds).sets if b)
+        for _ in range(30):
+            n = [rng.randint(1, t.completed - 1) for _ in range(rng.randint(1, 3))]
+            inputs.add(tuple(sorted((x, rng.randint(0, min(sr.cap, x))) for x in n)))
+        for bases in sorted(inputs):
+            for a in range(9):
+                opts = _rank_options_by_tuples(m, sr, bases, a)
+                outcomes += len(m._rank_packed.__wrapped__(sr, bases, a))
+                for keep in (False, True):
+                    ends = sorted(
+                        {
+                            (o[1], o[2], o[3], o[4], o[5], a - o[0])
+                            for o in opts
+                            if o[0] == a or (keep and o[0] == a - 1)
+                        }
+                    )
+                    plain = []
+                    counted = []
+                    for x, c, cl, d, old, k in ends:
+                        packed = (
+                            (x << m._AT_XO)
+                            + (c << m._AT_C)
+                            + (cl << m._AT_CL)
+                            + (d << m._AT_D)
+                            + (old << m._AT_OLD)
+                            + k
+                        )
+                        (counted if c or cl or d or old else plain).append(packed)
+                    want = (
+                        tuple(plain + counted),
+                        min((e[0] for e in ends), default=1 << 30),
+                        max((e[1] for e in ends), default=0),
+                        max((e[2] for e in ends), default=0),
+                        max((e[3] for e in ends), default=0),
+                        max((e[4] for e in ends), default=0),
+                        min((e[5] for e in ends), default=1 << 30),
+                        len(plain),
+                    )
+                    differ += m._rank_row.__wrapped__(sr, bases, a, keep) != want
+                pairs = tuple(sorted({(o[0], o[1]) for o in opts}))
+                differ += m._rank_pairs.__wrapped__(sr, bases, a) != pairs
+                gains = [go._NEVER] * (max((o[2] for o in opts), default=-1) + 1)
+                for o in opts:
+                    gains[o[2]] = min(gains[o[2]], o[1])
+                differ += go._rank_gains.__wrapped__(sr, bases, a) != tuple(gains)
+    return outcomes, differ
+
+
+def test_packed_outcomes_read_as_tuples() -> None:
+    """`places_all`'s rows of a rank's outcomes (`arrange._rank_row`), the reaches search's
+    pairs (`arrange._rank_pairs`) and the completion screen's gains (`going_out._rank_gains`),
+    read off the packed outcomes (`arrange._rank_packed`), are what the outcomes found as
+    tuples give, for the sets met in random play of every book and random unfinished ones."""
+    from arbitro.model.rummy import arrange
+
+    outcomes, differ = _packed_reader_runs(arrange, going_out_module)
+    assert outcomes > 20000, outcomes
+    assert differ == 0
+
+
+def test_packed_outcomes_reading_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a reading of the melds completed at the bits of the clean
+    ones (here `_AT_DONE` 16, in a copy of `arrange` and then of `going_out`, run from source)
+    gives rows and gains that differ from the tuples'."""
+    from arbitro.model.rummy import arrange
+
+    copy = source_module("arbitro.model.rummy.arrange")
+    assert _packed_reader_runs(copy, going_out_module)[1] == 0
+    monkeypatch.setattr(copy, "_AT_DONE", 16)
+    assert _packed_reader_runs(copy, going_out_module)[1] > 0
+    go = source_module("arbitro.model.rummy.going_out")
+    assert _packed_reader_runs(arrange, go)[1] == 0
+    monkeypatch.setattr(go, "_AT_DONE", 16)
+    assert _packed_reader_runs(arrange, go)[1] > 0
 
 
 def _combine_runs(m: ModuleType) -> tuple[int, int]:
