@@ -118,9 +118,17 @@ def candidate_fields(t: Tables, state: State) -> list[tuple[str, int, tuple[int,
         return []
     rank = top >> 2
     k = t.pile_new_set_naturals
-    # the hand's cards of the top card's rank (a loop of the compiled code: two calls of
-    # `bisect.bisect_left` went through the interpreter's calling convention)
-    same = tuple([c for c in hand if c >> 2 == rank])
+    # the hand's cards of the top card's rank: a slice of the sorted hand, its ends found by a
+    # loop of the compiled code (two calls of `bisect.bisect_left` went through the
+    # interpreter's calling convention; a list of them built a list and a tuple)
+    n = len(hand)
+    lo = 0
+    while lo < n and hand[lo] >> 2 < rank:
+        lo += 1
+    hi = lo
+    while hi < n and hand[hi] >> 2 == rank:
+        hi += 1
+    same = hand[lo:hi]
     sets = list(_combos(same, k)) if len(same) >= k else []
     is_frozen = frozen(t, pile)
     sd = state.table[seat % state.sides]

@@ -100,6 +100,12 @@ of the fields and no second tuple is made (`tests/model/rummy/test_rummy_fast_pa
 each against `replaced`)."""
 
 
+_ZERO: Final[Any] = 0
+_NONE: Final[Any] = -1
+"""The ints the builders put in a state (`top_points` 0, `freed` and `freed_meld` -1), as
+objects read from the module's constants: a literal int is boxed at each use."""
+
+
 def replaced(state: State, **changes: Any) -> State:
     """`state._replace(**changes)` without its generic machinery (the engine builds a state or
     two per action); an unknown field name raises KeyError."""
@@ -132,7 +138,7 @@ def next_turn(
     # fmt: off
     got: State = _new(_STATE, (
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], pile, s[11], s[12], s[13],
-        s[14], seat, DRAW, False, (), 0, False, "", False, clean_start, False, -1, -1,
+        s[14], seat, DRAW, False, (), _ZERO, False, "", False, clean_start, False, _NONE, _NONE,
     ))
     # fmt: on
     return got
@@ -145,7 +151,7 @@ def after_meld(state: State, hands: tuple[tuple[int, ...], ...], table: tuple[Si
     # fmt: off
     got: State = _new(_STATE, (
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], s[10], table, s[12], s[13],
-        s[14], s[15], PLAY, s[17], s[18], s[19], s[20], s[21], True, s[23], s[24], -1, -1,
+        s[14], s[15], PLAY, s[17], s[18], s[19], s[20], s[21], True, s[23], s[24], _NONE, _NONE,
     ))
     # fmt: on
     return got
@@ -219,7 +225,7 @@ def after_opening(
     # fmt: off
     got: State = _new(_STATE, (
         s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], hands, s[9], s[10], table, s[12], s[13],
-        s[14], s[15], s[16], s[17], (), 0, s[20], s[21], s[22], s[23], s[24], s[25], s[26],
+        s[14], s[15], s[16], s[17], (), _ZERO, s[20], s[21], s[22], s[23], s[24], s[25], s[26],
     ))
     # fmt: on
     return got

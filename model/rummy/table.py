@@ -313,7 +313,8 @@ def with_hand(state: State, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...
 
 def put(items: tuple[Any, ...], i: int, x: Any) -> tuple[Any, ...]:
     """`items` with item `i` replaced by `x`. Two and four items (the sides, the seats of a
-    partnership game) are built as a tuple of that size at once, without a list between."""
+    partnership game) are built as a tuple of that size at once, other sizes (a side's melds)
+    as a tuple of their size filled item by item over `cards.POSITIONS`: no list between."""
     n = len(items)
     if n == 2:
         return (x, items[1]) if i == 0 else (items[0], x)
@@ -325,6 +326,8 @@ def put(items: tuple[Any, ...], i: int, x: Any) -> tuple[Any, ...]:
         if i == 2:
             return (items[0], items[1], x, items[3])
         return (items[0], items[1], items[2], x)
+    if n < SPAN and 0 <= i < n:
+        return tuple(x if k == i else items[k] for k in POSITIONS[n])
     out = list(items)
     out[i] = x
     return tuple(out)
