@@ -448,15 +448,15 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "samba-bonus",
         "scoring.py",
-        '                c["canastas"] += r.bonus_samba\n',
-        '                c["canastas"] += r.bonus_clean_canasta\n',
+        "                    canastas += r.bonus_samba\n",
+        "                    canastas += r.bonus_clean_canasta\n",
         "a finished escalera scores the clean-canasta bonus",
     ),
     _r(
         "held-not-counted",
         "scoring.py",
-        "                held.extend(state.held)\n",
-        "                pass\n",
+        "                for x in state.held:\n",
+        "                for x in ():\n",
         "the rest of a pile held aside is not counted against the hand",
     ),
     _r(
@@ -469,8 +469,8 @@ MUTANTS: tuple[Mutant, ...] = (
     _r(
         "going-out-second-side",
         "scoring.py",
-        '        if i == went:\n            c["going-out"] = r.bonus_going_out\n',
-        '        if i == went:\n            c["going-out"] = r.bonus_going_out - 100 * i\n',
+        "        if i == went:\n            going_out = r.bonus_going_out\n",
+        "        if i == went:\n            going_out = r.bonus_going_out - 100 * i\n",
         "the going-out bonus of the second side is 100 short",
     ),
     _r(

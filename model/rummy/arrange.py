@@ -171,10 +171,29 @@ def _group_options(sr: SetRules, n0: int, w0: int, new: bool, a: int) -> list[Op
 
 @lru_cache(maxsize=caches.RANK_OPTIONS)
 def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> frozenset[Option]:
-    """Every outcome for one rank: existing sets `bases` (naturals, wilds), `a` naturals in hand.
+    """Every outcome for one rank: existing sets `bases` (naturals, wilds), `a` naturals in hand
+    (`_rank_packed` unpacked: the searches read the packed outcomes themselves)."""
+    out: list[Option] = []
+    for q in _rank_packed(sr, bases, a):
+        out.append(
+            (
+                q >> _AT_N,
+                (q >> _AT_X & 255) - _X_ZERO,
+                q >> _AT_DONE & 255,
+                q >> 16 & 255,
+                q >> 8 & 255,
+                q & 255,
+            )
+        )
+    return frozenset(out)
 
-    The outcomes are combined packed into ints (`_packed`: the six counts side by side, which
-    add up field by field), and unpacked once at the end."""
+
+@lru_cache(maxsize=caches.RANK_OPTIONS)
+def _rank_packed(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> tuple[int, ...]:
+    """The outcomes of `rank_options`, each once, packed into ints (`_packed`: the six counts
+    side by side, which add up field by field), as they are combined: `_rank_row`,
+    `_rank_pairs` and `going_out._rank_gains` read the fields they need of each, no tuple of
+    six built per outcome nor hashed into a frozenset."""
     results: set[int] = set()
     incomplete = [i for i, (n, w) in enumerate(bases) if n + w < sr.completed]
     complete = [i for i, (n, w) in enumerate(bases) if n + w >= sr.completed]
@@ -212,19 +231,7 @@ def rank_options(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> fr
             partial = _combine(partial, fresh, limit)
             if not partial:
                 break
-    out: list[Option] = []
-    for q in results:
-        out.append(
-            (
-                q >> _AT_N,
-                (q >> _AT_X & 255) - _X_ZERO,
-                q >> 24 & 255,
-                q >> 16 & 255,
-                q >> 8 & 255,
-                q & 255,
-            )
-        )
-    return frozenset(out)
+    return tuple(results)
 
 
 _AT_N: Final = 40
@@ -233,6 +240,10 @@ naturals placed, the net wilds (plus `_X_ZERO`), completed, clean, dirty, clean 
 (a rank's counts stay below 256, its net wilds within 127 of nought: a hand holds few cards)."""
 
 _AT_X: Final = 32
+
+_AT_DONE: Final = 24
+"""Where the melds completed lie in a packed outcome of `rank_options` (clean, dirty and clean
+completed before lie at 16, 8 and 0)."""
 
 _X_ZERO: Final = 128
 
@@ -896,8 +907,10 @@ def placed_bound(t: Tables, cards: tuple[int, ...], melds: tuple[Meld, ...], kee
 def _rank_pairs(
     sr: SetRules, bases: tuple[tuple[int, int], ...], a: int
 ) -> tuple[tuple[int, int], ...]:
-    """The distinct (naturals placed, net wilds used) of `rank_options`."""
-    return tuple(sorted({(o[0], o[1]) for o in rank_options(sr, bases, a)}))
+    """The distinct (naturals placed, net wilds used) of `rank_options` (read packed)."""
+    return tuple(
+        sorted({(q >> _AT_N, (q >> _AT_X & 255) - _X_ZERO) for q in _rank_packed(sr, bases, a)})
+    )
 
 
 @lru_cache(maxsize=caches.SUIT_MOVES)
@@ -1023,6 +1036,8 @@ class _Places:
         "keep_ok",
         "moves",
         "need",
+        "node_states",
+        "nodes",
         "rows",
         "seen",
         "sets",
@@ -1077,6 +1092,12 @@ class _Places:
         self.varies = [False] * 13
         self.fixed: list[int] = []
         self.start: list[set[int]] = []
+        # the states the other ranks combine to, remembered along the way: the ranks combined so
+        # far and their counts (a path from `start`) lead to the same states at every leaf, so
+        # each node of the tree of such paths is combined once a call (`nodes`: the node an
+        # edge, `_edge` of its parent, rank and count, leads to; `node_states`: its states)
+        self.nodes: dict[int, int] = {}
+        self.node_states: list[set[int]] = []
 
     def dfs(self, s: int, avail: list[int], done: int) -> bool:
         """Whether some choice of escaleras for the suits from `s` on leaves naturals the sets
@@ -1191,10 +1212,30 @@ class _Places:
                     break
             start.append(states)
         states = start[0]
-        for i in range(len(per_rank)):
+        nodes = self.nodes
+        node_states = self.node_states
+        node = -1  # `start`'s states
+        i = 0
+        for rank in range(13):
             if not states:
                 break
-            states = _combine_states(states, per_rank[i], per_plain[i], hi_xo, caps)
+            if not varies[rank]:
+                continue
+            a = avail[rank]
+            if not a and not sets[rank]:
+                continue
+            # the ranks of `per_rank` again, in their order: each rank's count makes the edge
+            edge = _edge(node, rank * _COUNTS + a)
+            known = nodes.get(edge)
+            if known is None:
+                states = _combine_states(states, per_rank[i], per_plain[i], hi_xo, caps)
+                node = len(node_states)
+                node_states.append(states)
+                nodes[edge] = node
+            else:
+                node = known
+                states = node_states[node]
+            i += 1
         t = self.t
         wild_room = self.wild_room
         blacks = self.blacks
@@ -1234,6 +1275,17 @@ class _Places:
 
 Row = tuple[tuple[int, ...], int, int, int, int, int, int, int]
 """A rank's outcomes as `places_all` walks them (`_rank_row`)."""
+
+_COUNTS: Final = 4096
+"""More naturals of one rank than any hand holds: a rank and its count as one int, rank *
+_COUNTS + count (for `_edge`)."""
+
+
+def _edge(node: int, key: int) -> int:
+    """The edge of `places_all`'s tree of combined ranks from `node` (-1: the fixed ranks'
+    states) by the rank and count `key` (rank * `_COUNTS` + count), as one int."""
+    return (node + 1) * (13 * _COUNTS) + key
+
 
 _AT_OLD: Final = 1
 """Where the fields of a state of `places_all`'s sets search lie (8 bits each, above the bit of
@@ -1339,13 +1391,22 @@ def _rank_row(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int, keep_one
     """`_rank_ends` as `places_all` walks it: the outcomes packed as its states are (`_AT_OLD`),
     those that complete nothing first; then the fewest net wilds, the most completed, clean,
     dirty and clean completed before, the fewest kept over of any outcome, and how many
-    outcomes complete nothing."""
-    ends = _rank_ends(sr, bases, a, keep_one)
+    outcomes complete nothing. Read off `_rank_packed` (its outcomes are distinct, and so are
+    those it keeps here: the naturals placed give the card kept over), each part sorted as
+    `_rank_ends` sorts its tuples (the fields lie in that order, each within its bits)."""
     plain: list[int] = []
     counted: list[int] = []
     lo_x = lo_k = 1 << 30
     hi_c = hi_cl = hi_d = hi_old = 0
-    for x, c, cl, d, old, k in ends:
+    for q in _rank_packed(sr, bases, a):
+        k = a - (q >> _AT_N)
+        if k and (k > 1 or not keep_one):
+            continue
+        x = (q >> _AT_X & 255) - _X_ZERO
+        c = q >> _AT_DONE & 255
+        cl = q >> 16 & 255
+        d = q >> 8 & 255
+        old = q & 255
         o = (x << _AT_XO) + (c << _AT_C) + (cl << _AT_CL) + (d << _AT_D) + (old << _AT_OLD) + k
         if c or cl or d or old:
             counted.append(o)
@@ -1363,6 +1424,8 @@ def _rank_row(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int, keep_one
             hi_d = d
         if old > hi_old:
             hi_old = old
+    plain.sort()
+    counted.sort()
     return tuple(plain + counted), lo_x, hi_c, hi_cl, hi_d, hi_old, lo_k, len(plain)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import groupby
-from typing import Final
+from typing import Any, Final
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy import caches
@@ -213,10 +213,22 @@ def distinct(cards: Iterable[int]) -> list[int]:
     return [k for k, _ in groupby(cards)]
 
 
+SPAN: Final = 128
+"""`POSITIONS` holds the positions of tuples of up to `SPAN - 1` cards (a longer one is built by
+the list and its inserts)."""
+
+POSITIONS: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(range(n)) for n in range(SPAN))
+"""The positions 0 to n - 1 of a tuple of n items, per n: the sequence a generator over which
+`tuple(...)` builds at its final size at once (mypyc preallocates `tuple(f(k) for k in t)` of
+a tuple `t`), filled item by item."""
+
+
 def inserted(cards: tuple[int, ...], extra: tuple[int, ...]) -> tuple[int, ...]:
-    """`tuple(sorted((*cards, *extra)))` for a sorted `cards` and a few cards `extra`: each put in
-    place by a loop of the compiled code (the sort built a list of the two, a second list to
-    sort, and compared objects)."""
+    """`tuple(sorted((*cards, *extra)))` for a sorted `cards` and a few cards `extra`: one card
+    put in place in a tuple built at its size (`_inserted_one`), more by a loop of the compiled
+    code (the sort built a list of the two, a second list to sort, and compared objects)."""
+    if len(extra) == 1 and len(cards) < SPAN - 1:
+        return _inserted_one(cards, extra[0])
     out = list(cards)
     for c in extra:
         i = len(out)
@@ -226,9 +238,53 @@ def inserted(cards: tuple[int, ...], extra: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _inserted_one(cards: tuple[int, ...], c: int) -> tuple[int, ...]:
+    """`inserted(cards, (c,))`: the tuple of the new size filled at once, the cards before the
+    place of `c`, then `c`, then the rest (no list copied, grown by the insert and turned into
+    a tuple); `cards` has fewer than `SPAN - 1` cards."""
+    n = len(cards)
+    i = n
+    while i > 0 and cards[i - 1] > c:
+        i -= 1
+    # the items as objects: no card unboxed and boxed again
+    cv: tuple[Any, ...] = cards
+    co: Any = c
+    got: tuple[int, ...] = tuple(
+        cv[k] if k < i else (co if k == i else cv[k - 1]) for k in POSITIONS[n + 1]
+    )
+    return got
+
+
 def inserted_top(cards: tuple[int, ...], source: tuple[int, ...], n: int) -> tuple[int, ...]:
     """`inserted(cards, source[:n])` without the slice: the first `n` cards of `source` (the
-    top of the stock) put in place in the sorted `cards`."""
+    top of the stock) put in place in the sorted `cards`; one or two cards (a draw) in a tuple
+    built at its size."""
+    m = len(cards)
+    if n == 1 and m < SPAN - 1:
+        return _inserted_one(cards, source[0])
+    if n == 2 and m < SPAN - 2:
+        a = source[0]
+        b = source[1]
+        if b < a:
+            a, b = b, a
+        # the cards up to `hi` sort before `b` (a card equal to it keeps its place before it,
+        # as the insertion of `b` after `a` leaves it), those up to `lo` before `a`
+        hi = m
+        while hi > 0 and cards[hi - 1] > b:
+            hi -= 1
+        lo = hi
+        while lo > 0 and cards[lo - 1] > a:
+            lo -= 1
+        cv: tuple[Any, ...] = cards
+        ao: Any = a
+        bo: Any = b
+        got: tuple[int, ...] = tuple(
+            cv[k]
+            if k < lo
+            else (ao if k == lo else (cv[k - 1] if k <= hi else (bo if k == hi + 1 else cv[k - 2])))
+            for k in POSITIONS[m + 2]
+        )
+        return got
     out = list(cards)
     for k in range(n):
         c = source[k]

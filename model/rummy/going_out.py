@@ -26,16 +26,19 @@ from typing import Any, Final
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.actions import Answer
 from arbitro.model.rummy.arrange import (
+    _AT_DONE,
+    _AT_X,
+    _X_ZERO,
     Need,
     SetRules,
     Table,
+    _rank_packed,
     _suit_moves,
     by_cards,
     by_count,
     lost_cards_by,
     overflow,
     places_all,
-    rank_options,
     run_cover,
     set_rules,
     split,
@@ -473,14 +476,16 @@ _NEVER: Final = 1 << 20
 def _rank_gains(sr: SetRules, bases: tuple[tuple[int, int], ...], a: int) -> tuple[int, ...]:
     """Per count of melds completed, the fewest net wilds (`_NEVER`: none) of the outcomes of
     `arrange.rank_options` for the rank's sets `bases` and up to `a` naturals (for
-    `_completes_too_few`); empty when there is no outcome at all."""
+    `_completes_too_few`); empty when there is no outcome at all. The outcomes are read packed
+    (`arrange._rank_packed`), each field off its bits."""
     best: list[int] = []
-    for o in rank_options(sr, bases, a):
-        c = o[2]
+    for q in _rank_packed(sr, bases, a):
+        c = q >> _AT_DONE & 255
+        x = (q >> _AT_X & 255) - _X_ZERO
         while len(best) <= c:
             best.append(_NEVER)
-        if o[1] < best[c]:
-            best[c] = o[1]
+        if x < best[c]:
+            best[c] = x
     return tuple(best)
 
 

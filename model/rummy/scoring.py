@@ -26,13 +26,13 @@ from typing import Any, Final
 
 from arbitro.model.game import HandResult
 from arbitro.model.rummy import caches
-from arbitro.model.rummy.cards import is_black_three, is_red_three
+from arbitro.model.rummy.cards import BLACK_THREES, RED_THREES
 from arbitro.model.rummy.layouts import layout_of
 from arbitro.model.rummy.melds import BLACK3, SEQ, SET, WILDS, is_clean
 from arbitro.model.rummy.red_threes import red_three_score
 from arbitro.model.rummy.state import Result, State
-from arbitro.model.rummy.table import completed_count
 from arbitro.model.rummy.tables import Tables
+from arbitro.model.schema import RummyRules
 
 CATEGORIES = (
     "melds",
@@ -45,78 +45,160 @@ CATEGORIES = (
     "penalties",
 )
 
-_ZEROS: Final[dict[str, int]] = dict.fromkeys(CATEGORIES, 0)
-"""Every category at 0, copied per side (`dict.fromkeys` is a method call through the
-interpreter's calling convention)."""
-
 _new: Final[Any] = tuple.__new__
 _STATE: Final[Any] = State
+_RESULT: Final[Any] = Result
 
 
 def score_hand(
     t: Tables, state: State, reason: str, out_seat: int, finding: tuple[str, ...] = ()
 ) -> Result:
-    """The result of the hand in `state`; `out_seat` went out (-1: nobody)."""
+    """The result of the hand in `state`; `out_seat` went out (-1: nobody).
+
+    Each category is an int of the compiled code and the categories a tuple of pairs written
+    in `CATEGORIES`' order (no dict per side, no generator per sum, no range object per side);
+    the rules' fields are read where the scoring of the side needs them, as `trace` notes."""
     r = t.rules
     pts = t.points
-    went = out_seat % state.sides if out_seat >= 0 else -1
-    lay = layout_of(r, state.players, state.sides, state.layout)
+    players = state.players
+    sides = state.sides
+    went = out_seat % sides if out_seat >= 0 else -1
+    lay = layout_of(r, players, sides, state.layout)
     reds_total = t.red_threes_total(lay)
     blacks_total = t.black_threes_total(lay)
+    red0, red1 = RED_THREES
+    black0, black1 = BLACK_THREES
+    hands = state.hands
+    mover = state.seat
     totals: list[int] = []
     cats: list[tuple[tuple[str, int], ...]] = []
     for i, sd in enumerate(state.table):
-        c = _ZEROS.copy()
+        melds = sd.melds
+        meld_points = 0
         if went < 0 or i == went or r.score_losing_melds:
-            c["melds"] = sum(pts[x] for m in sd.melds for x in m.cards)
-        held: list[int] = []
-        seats = range(i, state.players, state.sides)
-        for seat in seats:
-            held.extend(state.hands[seat])
-            if seat == state.seat:
-                held.extend(state.held)
-                if state.freed >= 0:
-                    held.append(state.freed)
-        c["hand"] = -sum(pts[x] for x in held if not is_red_three(x))
-        for m in sd.melds:
-            if len(m.cards) < t.completed or m.kind == BLACK3:
-                continue
-            if m.kind == SET:
-                c["canastas"] += r.bonus_clean_canasta if is_clean(m) else r.bonus_dirty_canasta
-            elif m.kind == SEQ:
-                c["canastas"] += r.bonus_samba
-            elif m.kind == WILDS:
-                c["canastas"] += r.wild_canasta_bonus
-        done = completed_count(t, sd.melds)
+            for m in melds:
+                for x in m.cards:
+                    meld_points += pts[x]
+        # the cards the side's players hold (with the mover's held rest of a pile and freed
+        # wild): their points, red threes excepted, and the red and black threes among them
+        hand_points = 0
+        reds_held = 0
+        blacks_held = 0
+        all_blacks = False
+        seat = i
+        while seat < players:
+            blacks = 0
+            for x in hands[seat]:
+                if x in (red0, red1):
+                    reds_held += 1
+                    continue
+                hand_points += pts[x]
+                if x in (black0, black1):
+                    blacks += 1
+            blacks_held += blacks
+            # *:black-threes-all-in-hand-penalty, one player's hand alone
+            all_blacks = all_blacks or blacks == blacks_total
+            if seat == mover:
+                for x in state.held:
+                    if x in (red0, red1):
+                        reds_held += 1
+                        continue
+                    hand_points += pts[x]
+                    if x in (black0, black1):
+                        blacks_held += 1
+                x = state.freed
+                if x >= 0:
+                    if x in (red0, red1):
+                        reds_held += 1
+                    else:
+                        hand_points += pts[x]
+                        if x in (black0, black1):
+                            blacks_held += 1
+            seat += sides
+        canastas = 0
+        done = 0
+        melded_blacks = 0
+        if melds:
+            completed = t.completed
+            for m in melds:
+                kind = m.kind
+                if kind == BLACK3:
+                    for x in m.cards:
+                        if x in (black0, black1):
+                            melded_blacks += 1
+                    continue
+                if len(m.cards) < completed:
+                    continue
+                done += 1
+                if kind == SET:
+                    canastas += r.bonus_clean_canasta if is_clean(m) else r.bonus_dirty_canasta
+                elif kind == SEQ:
+                    canastas += r.bonus_samba
+                elif kind == WILDS:
+                    canastas += r.wild_canasta_bonus
+        canaston = 0
         if r.canasta_de_canastas_count and done >= r.canasta_de_canastas_count:
-            c["canaston"] = r.canasta_de_canastas_bonus
+            canaston = r.canasta_de_canastas_bonus
         elif r.canaston_count and done >= r.canaston_count:
-            c["canaston"] = r.canaston_bonus
-        c["red-threes"] = red_three_score(r, len(sd.red_threes), done, reds_total)
-        blacks_held = sum(1 for x in held if is_black_three(x))
-        c["black-threes"] = -blacks_held * r.black_three_hand_penalty
-        for seat in seats:
-            if sum(1 for x in state.hands[seat] if is_black_three(x)) == blacks_total:
-                c["black-threes"] -= r.black_threes_all_in_hand_penalty
-        melded_blacks = sum(
-            1 for m in sd.melds if m.kind == BLACK3 for x in m.cards if is_black_three(x)
-        )
+            canaston = r.canaston_bonus
+        reds = red_three_score(r, len(sd.red_threes), done, reds_total)
+        black_threes = -blacks_held * r.black_three_hand_penalty
+        if all_blacks:
+            black_threes -= _all_in_hand(r, state, i, blacks_total)
         if i == went and melded_blacks == blacks_total:
-            c["black-threes"] += r.black_threes_all_melded_bonus
+            black_threes += r.black_threes_all_melded_bonus
+        going_out = 0
         if i == went:
-            c["going-out"] = r.bonus_going_out
+            going_out = r.bonus_going_out
         elif (
             went < 0
             and reason == "stock-out"
             and r.going_out_bonus_on_stock_out
-            and i == state.seat % state.sides
+            and i == mover % sides
         ):
             # reading: when the book pays it on a stock-out, it goes to the side that ended play
-            c["going-out"] = r.bonus_going_out
-        c["penalties"] = -sum(1 for x in held if is_red_three(x)) * r.red_three_undeclared_penalty
-        totals.append(sum(c.values()))
-        cats.append(tuple(c.items()))
-    return Result(state.hand_no, reason, tuple(totals), tuple(cats), finding)
+            going_out = r.bonus_going_out
+        penalties = -reds_held * r.red_three_undeclared_penalty
+        totals.append(
+            meld_points
+            - hand_points
+            + canastas
+            + canaston
+            + reds
+            + black_threes
+            + going_out
+            + penalties
+        )
+        cats.append(
+            (
+                ("melds", meld_points),
+                ("hand", -hand_points),
+                ("canastas", canastas),
+                ("canaston", canaston),
+                ("red-threes", reds),
+                ("black-threes", black_threes),
+                ("going-out", going_out),
+                ("penalties", penalties),
+            )
+        )
+    got: Result = _new(_RESULT, (state.hand_no, reason, tuple(totals), tuple(cats), finding))
+    return got
+
+
+def _all_in_hand(r: RummyRules, state: State, side: int, blacks_total: int) -> int:
+    """*:black-threes-all-in-hand-penalty for side `side`: once for each of its players who
+    holds every black three of the deck (in the hand alone, not the held rest of a pile)."""
+    black0, black1 = BLACK_THREES
+    penalty = 0
+    hands = state.hands
+    for seat in range(side, state.players, state.sides):
+        blacks = 0
+        for x in hands[seat]:
+            if x in (black0, black1):
+                blacks += 1
+        if blacks == blacks_total:
+            penalty += r.black_threes_all_in_hand_penalty
+    return penalty
 
 
 def end_hand(

@@ -9,6 +9,7 @@ from typing import Any, Final
 
 from arbitro.model.rummy import caches
 from arbitro.model.rummy.arrange import SideFacts, side_facts
+from arbitro.model.rummy.cards import POSITIONS, SPAN
 from arbitro.model.rummy.melds import SEQ, SET, WILDS, Meld, is_clean, wild_count
 from arbitro.model.rummy.state import Side, State, replaced
 from arbitro.model.rummy.tables import Tables
@@ -225,14 +226,19 @@ def with_meld_grown(state: State, i: int, grown: Meld) -> tuple[Side, ...]:
     k = state.seat % state.sides
     sd = state.table[k]
     melds: tuple[Meld, ...] = sd[0]
-    ms = list(melds)
-    ms[i] = grown
-    if (i > 0 and _before(grown, melds[i - 1])) or (
-        i + 1 < len(melds) and _before(melds[i + 1], grown)
-    ):
+    n = len(melds)
+    ordered: tuple[Meld, ...]
+    if (i > 0 and _before(grown, melds[i - 1])) or (i + 1 < n and _before(melds[i + 1], grown)):
+        ms = list(melds)
+        ms[i] = grown
         ordered = sort_melds(ms)
+    elif n < SPAN:
+        # the tuple built at its size, item by item (no list copied and turned into a tuple)
+        mv: tuple[Any, ...] = melds
+        go: Any = grown
+        ordered = tuple(go if j == i else mv[j] for j in POSITIONS[n])
     else:
-        ordered = tuple(ms)
+        ordered = put(melds, i, grown)
     got: tuple[Side, ...] = put(state.table, k, _new(_SIDE, (ordered, sd[1], sd[2])))
     return got
 
@@ -243,10 +249,21 @@ def with_meld_added(state: State, m: Meld) -> tuple[Side, ...]:
     k = state.seat % state.sides
     sd = state.table[k]
     melds: tuple[Meld, ...] = sd[0]
-    at = len(melds)
+    n = len(melds)
+    at = n
     while at > 0 and _before(m, melds[at - 1]):
         at -= 1
-    ordered = (*melds[:at], m, *melds[at:])
+    ordered: tuple[Meld, ...]
+    if n < SPAN - 1:
+        # the tuple built at its size, item by item (a starred display builds a list of
+        # the two slices and the meld, and a tuple of it)
+        mv: tuple[Any, ...] = melds
+        mo: Any = m
+        ordered = tuple(
+            mv[j] if j < at else (mo if j == at else mv[j - 1]) for j in POSITIONS[n + 1]
+        )
+    else:
+        ordered = (*melds[:at], m, *melds[at:])
     got: tuple[Side, ...] = put(state.table, k, _new(_SIDE, (ordered, sd[1], sd[2])))
     return got
 

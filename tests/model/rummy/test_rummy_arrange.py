@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 
@@ -620,3 +622,67 @@ def test_places_all_works_out_the_fixed_ranks_once_a_call(book: str) -> None:
     assert answers[True] >= 10 and answers[False] >= 10, answers
     if t.sequences:
         assert several >= 100, several
+
+
+def _combined_paths_runs(m: ModuleType, book: str, count: int) -> tuple[int, int, int]:
+    """Over `count` hands rich in runs of one or two suits (`_run_rich_hand`: several escalera
+    choices, so many leaves, and the counts of the ranks the escaleras take differ from leaf to
+    leaf) against the tables of random play, under needs of up to three canastas, with no card,
+    one card or up to one card kept over: at how many questions the plain search
+    (`plain_places_all`) combines the ranks of more than one leaf, how many it answers yes, and
+    at how many `m.places_all` answers otherwise."""
+    rules = R(book)
+    t = tables(rules)
+    rng = random.Random(f"paths:{book}")
+    deck = [c for c in t.deck(rules.layouts[0]) if not is_red_three(c)]
+    tables_seen = [
+        s.table[side].melds
+        for s in _random_play(rules, 7, sized(60, 200))[::6]
+        for side in range(s.sides)
+    ]
+    several = yes = differ = 0
+    for _ in range(count):
+        melds = rng.choice(tables_seen)
+        hand = _run_rich_hand(t, deck, rng)
+        for nd in (
+            Need(1, 0, 0, False, 0),
+            Need(2, 0, 0, False, 0),
+            Need(2, 1, 0, False, 0),
+            Need(3, 1, 1, False, 0),
+            Need(2, 1, 0, True, rng.randrange(0, 2)),
+        ):
+            for spare, slack in (("none", None), ("one", None), ("upto1", 15)):
+                reached = [0]
+                want = plain_places_all(t, hand, melds, nd, spare, slack, reached)
+                several += reached[0] > 1
+                yes += want
+                differ += m.places_all(t, hand, melds, nd, None, spare, slack) != want
+    return several, yes, differ
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_places_all_combines_each_path_of_ranks_once(book: str) -> None:
+    """`places_all` combines the ranks that vary from leaf to leaf along a tree of the ranks and
+    counts combined so far, each node's states worked out once a call and reused by every leaf
+    that reaches it (`arrange._edge`): on hands with many leaves it answers as the plain search,
+    which combines every rank of every leaf from the start; many of these questions have
+    several leaves and both answers come up."""
+    from arbitro.model.rummy import arrange
+
+    several, yes, differ = _combined_paths_runs(arrange, book, sized(40, 120))
+    assert differ == 0
+    if tables(R(book)).sequences:
+        assert several >= 100 and yes >= 10, (several, yes)
+
+
+def test_places_all_combined_paths_are_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a tree whose edges forget the count of the rank combined
+    (here `_edge` of the rank alone, in a copy of `arrange` run from source) hands a leaf the
+    states of another leaf whose ranks' counts differ, and the answers part."""
+    copy = source_module("arbitro.model.rummy.arrange")
+    assert _combined_paths_runs(copy, "samba-en", 40)[2] == 0
+    real = copy._edge
+    monkeypatch.setattr(copy, "_edge", lambda node, key: real(node, key - key % copy._COUNTS))
+    assert _combined_paths_runs(copy, "samba-en", 40)[2] > 0

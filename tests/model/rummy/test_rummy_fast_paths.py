@@ -15,6 +15,7 @@ import pytest
 
 from arbitro.model.errors import MalformedInput
 from arbitro.model.rummy import RUMMY, engine, melding
+from arbitro.model.rummy import cards as cards_module
 from arbitro.model.rummy import going_out as going_out_module
 from arbitro.model.rummy import melds as melds_module
 from arbitro.model.rummy import pile as pile_module
@@ -24,7 +25,7 @@ from arbitro.model.rummy import tables as tables_module
 from arbitro.model.rummy import turn as turn_module
 from arbitro.model.rummy.actions import Action, LayMeld, Merge, ReplaceWild, TakePile
 from arbitro.model.rummy.arrange import Need, lost_cards, places_all, side_facts
-from arbitro.model.rummy.cards import distinct, inserted, inserted_top, is_wild, remove
+from arbitro.model.rummy.cards import distinct, inserted_top, is_wild, remove
 from arbitro.model.rummy.engine import random_step
 from arbitro.model.rummy.going_out import can_go_out, can_go_out_listed, need
 from arbitro.model.rummy.laying import shape
@@ -1780,8 +1781,9 @@ def test_melds_placed_without_sorting_agree_with_sorting() -> None:
 def test_melds_placed_without_sorting_are_checked(
     monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
 ) -> None:
-    """The comparison above can fail: a grown meld always left in place, and a new meld always
-    put last, differ from the sorted melds. (Broken in a copy of the table module.)"""
+    """The comparison above can fail: a grown meld always left in place, a new meld always put
+    last, and melds tuples built at their size from positions read one place off, differ from
+    the sorted melds. (Broken in a copy of the table module.)"""
     copy = source_module("arbitro.model.rummy.table")
     assert _placed_melds(copy)[2] == 0
     with monkeypatch.context() as m:
@@ -1789,6 +1791,10 @@ def test_melds_placed_without_sorting_are_checked(
         assert _placed_melds(copy)[2] > 0
     with monkeypatch.context() as m:
         m.setattr(copy, "_before", lambda a, b: False)
+        assert _placed_melds(copy)[2] > 0
+    with monkeypatch.context() as m:
+        shifted = tuple(tuple(min(k + 1, n - 1) for k in range(n)) for n in range(copy.SPAN))
+        m.setattr(copy, "POSITIONS", shifted)
         assert _placed_melds(copy)[2] > 0
 
 
@@ -1924,20 +1930,47 @@ def test_owed_replacements_are_checked(
     assert runs > 0 and differ > 0
 
 
-def test_inserted_is_sorted() -> None:
-    """`cards.inserted` (and `cards.inserted_top`, the first cards of a tuple) gives the sorted multiset of a sorted hand and a few cards, for hands
-    and cards drawn at random from a two-pack deck (repeated cards, wilds, the joker)."""
+def _insertion_runs(cards_module: ModuleType) -> tuple[int, int]:
+    """Hands and cards drawn at random from a two-pack deck (repeated cards, wilds, the joker):
+    how many insertions by `cards_module.inserted` and `cards_module.inserted_top` (the first
+    cards of a tuple), and how many give other than the sorted multiset of the hand and those
+    cards, or other than a plain tuple."""
     rng = random.Random(7)
     deck = [c for c in range(53) for _ in range(2)]
+    runs = differ = 0
     for _ in range(2000):
         hand = tuple(sorted(rng.sample(deck, rng.randint(0, 15))))
         extra = tuple(rng.sample(deck, rng.randint(0, 3)))
-        got = inserted(hand, extra)
-        assert got == tuple(sorted((*hand, *extra))) and type(got) is tuple, (hand, extra)
+        got = cards_module.inserted(hand, extra)
+        differ += got != tuple(sorted((*hand, *extra))) or type(got) is not tuple
         top = tuple(rng.sample(deck, rng.randint(0, 5)))
         n = rng.randint(0, len(top))
-        got = inserted_top(hand, top, n)
-        assert got == tuple(sorted((*hand, *top[:n]))) and type(got) is tuple, (hand, top, n)
+        got = cards_module.inserted_top(hand, top, n)
+        differ += got != tuple(sorted((*hand, *top[:n]))) or type(got) is not tuple
+        runs += 2
+    return runs, differ
+
+
+def test_inserted_is_sorted() -> None:
+    """`cards.inserted` (and `cards.inserted_top`, the first cards of a tuple) gives the sorted
+    multiset of a sorted hand and a few cards: one or two cards put in place in a tuple built
+    at its size, more by a list and its inserts."""
+    runs, differ = _insertion_runs(cards_module)
+    assert runs == 4000 and differ == 0
+
+
+def test_inserted_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: the positions of a tuple built at its size read from the
+    wrong place (the table of positions shifted by one) give another hand, for one card and for
+    two. (Broken in a copy of the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.cards")
+    shifted = tuple(tuple(min(k + 1, n - 1) for k in range(n)) for n in range(copy.SPAN))
+    monkeypatch.setattr(copy, "POSITIONS", shifted)
+    assert _insertion_runs(copy)[1] > 0
+    monkeypatch.setattr(copy, "inserted", cards_module.inserted)
+    assert _insertion_runs(copy)[1] > 0  # the draws' insertions alone
 
 
 class _Card(int):
@@ -2654,6 +2687,102 @@ def test_rank_options_packed_are_checked(
     assert _rank_option_runs(copy)[1] > 0
 
 
+def _packed_reader_runs(m: ModuleType, go: ModuleType) -> tuple[int, int]:
+    """Over the sets of the sides met in random play of every book and random unfinished ones,
+    per rank with from none to eight naturals in hand: how many outcomes `m._rank_packed`
+    holds, and at how many inputs what the searches read off them differs from the same read
+    off the tuples `_rank_options_by_tuples` finds: `m._rank_row` (one card kept over or not)
+    from the outcomes placing every natural or all but one, as `_rank_ends` filters them (its
+    parts, plain and counted, each in the tuples' order), `m._rank_pairs` (the distinct
+    naturals placed and net wilds) and `go._rank_gains` (the fewest net wilds per count of
+    melds completed)."""
+    rng = random.Random(73)
+    outcomes = differ = 0
+    for book in BOOKS:
+        rules = R(book)
+        t = tables_module._build(rules)
+        sr = m.set_rules(t)
+        inputs: set[tuple[tuple[int, int], ...]] = {()}
+        for s in walk(rules, 29, 300)[::15]:
+            for side in s.table:
+                inputs.update(b for b in m.table_of(t, side.melds).sets if b)
+        for _ in range(30):
+            n = [rng.randint(1, t.completed - 1) for _ in range(rng.randint(1, 3))]
+            inputs.add(tuple(sorted((x, rng.randint(0, min(sr.cap, x))) for x in n)))
+        for bases in sorted(inputs):
+            for a in range(9):
+                opts = _rank_options_by_tuples(m, sr, bases, a)
+                outcomes += len(m._rank_packed.__wrapped__(sr, bases, a))
+                for keep in (False, True):
+                    ends = sorted(
+                        {
+                            (o[1], o[2], o[3], o[4], o[5], a - o[0])
+                            for o in opts
+                            if o[0] == a or (keep and o[0] == a - 1)
+                        }
+                    )
+                    plain = []
+                    counted = []
+                    for x, c, cl, d, old, k in ends:
+                        packed = (
+                            (x << m._AT_XO)
+                            + (c << m._AT_C)
+                            + (cl << m._AT_CL)
+                            + (d << m._AT_D)
+                            + (old << m._AT_OLD)
+                            + k
+                        )
+                        (counted if c or cl or d or old else plain).append(packed)
+                    want = (
+                        tuple(plain + counted),
+                        min((e[0] for e in ends), default=1 << 30),
+                        max((e[1] for e in ends), default=0),
+                        max((e[2] for e in ends), default=0),
+                        max((e[3] for e in ends), default=0),
+                        max((e[4] for e in ends), default=0),
+                        min((e[5] for e in ends), default=1 << 30),
+                        len(plain),
+                    )
+                    differ += m._rank_row.__wrapped__(sr, bases, a, keep) != want
+                pairs = tuple(sorted({(o[0], o[1]) for o in opts}))
+                differ += m._rank_pairs.__wrapped__(sr, bases, a) != pairs
+                gains = [go._NEVER] * (max((o[2] for o in opts), default=-1) + 1)
+                for o in opts:
+                    gains[o[2]] = min(gains[o[2]], o[1])
+                differ += go._rank_gains.__wrapped__(sr, bases, a) != tuple(gains)
+    return outcomes, differ
+
+
+def test_packed_outcomes_read_as_tuples() -> None:
+    """`places_all`'s rows of a rank's outcomes (`arrange._rank_row`), the reaches search's
+    pairs (`arrange._rank_pairs`) and the completion screen's gains (`going_out._rank_gains`),
+    read off the packed outcomes (`arrange._rank_packed`), are what the outcomes found as
+    tuples give, for the sets met in random play of every book and random unfinished ones."""
+    from arbitro.model.rummy import arrange
+
+    outcomes, differ = _packed_reader_runs(arrange, going_out_module)
+    assert outcomes > 20000, outcomes
+    assert differ == 0
+
+
+def test_packed_outcomes_reading_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparison above can fail: a reading of the melds completed at the bits of the clean
+    ones (here `_AT_DONE` 16, in a copy of `arrange` and then of `going_out`, run from source)
+    gives rows and gains that differ from the tuples'."""
+    from arbitro.model.rummy import arrange
+
+    copy = source_module("arbitro.model.rummy.arrange")
+    assert _packed_reader_runs(copy, going_out_module)[1] == 0
+    monkeypatch.setattr(copy, "_AT_DONE", 16)
+    assert _packed_reader_runs(copy, going_out_module)[1] > 0
+    go = source_module("arbitro.model.rummy.going_out")
+    assert _packed_reader_runs(arrange, go)[1] == 0
+    monkeypatch.setattr(go, "_AT_DONE", 16)
+    assert _packed_reader_runs(arrange, go)[1] > 0
+
+
 def _combine_runs(m: ModuleType) -> tuple[int, int]:
     """Over the sets met in random play of every book, per rank with up to eight naturals in
     hand (`_rank_ends`, one card kept over or not), and random states of `places_all`'s sets
@@ -3036,3 +3165,166 @@ def test_a_recorded_hand_that_goes_out_with_a_pair_split_by_an_escalera() -> Non
     assert places_all(t, remove(C(hand), C("9S")), mover_side(s).melds, need(t, s))
     assert can_go_out(t, s)
     assert _exhaustive_can_go_out(rules, s)
+
+
+def _score_hand_by_categories(
+    t: Tables, state: State, reason: str, out_seat: int, finding: tuple[str, ...] = ()
+) -> Any:
+    """The slow scoring of a hand, written as the rules read: a dict of every category per side,
+    the cards each side holds gathered in a list, each count a generator."""
+    from arbitro.model.rummy.cards import is_black_three, is_red_three
+    from arbitro.model.rummy.layouts import layout_of
+    from arbitro.model.rummy.melds import BLACK3, SEQ, WILDS, is_clean
+    from arbitro.model.rummy.red_threes import red_three_score
+    from arbitro.model.rummy.scoring import CATEGORIES
+    from arbitro.model.rummy.state import Result
+    from arbitro.model.rummy.table import completed_count
+
+    r = t.rules
+    pts = t.points
+    went = out_seat % state.sides if out_seat >= 0 else -1
+    lay = layout_of(r, state.players, state.sides, state.layout)
+    reds_total = t.red_threes_total(lay)
+    blacks_total = t.black_threes_total(lay)
+    totals: list[int] = []
+    cats: list[tuple[tuple[str, int], ...]] = []
+    for i, sd in enumerate(state.table):
+        c = dict.fromkeys(CATEGORIES, 0)
+        if went < 0 or i == went or r.score_losing_melds:
+            c["melds"] = sum(pts[x] for m in sd.melds for x in m.cards)
+        held: list[int] = []
+        seats = range(i, state.players, state.sides)
+        for seat in seats:
+            held.extend(state.hands[seat])
+            if seat == state.seat:
+                held.extend(state.held)
+                if state.freed >= 0:
+                    held.append(state.freed)
+        c["hand"] = -sum(pts[x] for x in held if not is_red_three(x))
+        for m in sd.melds:
+            if len(m.cards) < t.completed or m.kind == BLACK3:
+                continue
+            if m.kind == SET:
+                c["canastas"] += r.bonus_clean_canasta if is_clean(m) else r.bonus_dirty_canasta
+            elif m.kind == SEQ:
+                c["canastas"] += r.bonus_samba
+            elif m.kind == WILDS:
+                c["canastas"] += r.wild_canasta_bonus
+        done = completed_count(t, sd.melds)
+        if r.canasta_de_canastas_count and done >= r.canasta_de_canastas_count:
+            c["canaston"] = r.canasta_de_canastas_bonus
+        elif r.canaston_count and done >= r.canaston_count:
+            c["canaston"] = r.canaston_bonus
+        c["red-threes"] = red_three_score(r, len(sd.red_threes), done, reds_total)
+        blacks_held = sum(1 for x in held if is_black_three(x))
+        c["black-threes"] = -blacks_held * r.black_three_hand_penalty
+        for seat in seats:
+            if sum(1 for x in state.hands[seat] if is_black_three(x)) == blacks_total:
+                c["black-threes"] -= r.black_threes_all_in_hand_penalty
+        melded_blacks = sum(
+            1 for m in sd.melds if m.kind == BLACK3 for x in m.cards if is_black_three(x)
+        )
+        if i == went and melded_blacks == blacks_total:
+            c["black-threes"] += r.black_threes_all_melded_bonus
+        if i == went or (
+            went < 0
+            and reason == "stock-out"
+            and r.going_out_bonus_on_stock_out
+            and i == state.seat % state.sides
+        ):
+            c["going-out"] = r.bonus_going_out
+        c["penalties"] = -sum(1 for x in held if is_red_three(x)) * r.red_three_undeclared_penalty
+        totals.append(sum(c.values()))
+        cats.append(tuple(c.items()))
+    return Result(state.hand_no, reason, tuple(totals), tuple(cats), finding)
+
+
+def _scored_states(book: str) -> list[State]:
+    """States of random play of `book`, and each again with what scoring treats apart that
+    random play seldom reaches: the mover holding every black three of the deck, the rest of a
+    pile held aside and a freed wild (a red and a black three among them), and the mover's
+    side with a meld of every black three."""
+    from arbitro.model.rummy.cards import BLACK_THREES, RED_THREES
+    from arbitro.model.rummy.melds import BLACK3
+    from arbitro.model.rummy.state import Side
+
+    rules = R(book)
+    out: list[State] = []
+    for k, s in enumerate(walk(rules, 41, 300)[::3]):
+        out.append(s)
+        seat = s.seat
+        blacks = BLACK_THREES * (len(RUMMY.deck(rules, RUMMY.seatings(rules)[0])) // 54)
+        hand = tuple(sorted((*s.hands[seat], *blacks)))
+        hands = (*s.hands[:seat], hand, *s.hands[seat + 1 :])
+        held = (RED_THREES[k % 2], BLACK_THREES[0], 20, 51)
+        out.append(replaced(s, hands=hands, held=held, freed=(0, 52)[k % 2]))
+        side = seat % s.sides
+        sd = s.table[side]
+        black_meld = Meld(BLACK3, -1, tuple(sorted(blacks)))
+        table = list(s.table)
+        table[side] = Side((*sd.melds, black_meld), sd.red_threes, sd.opened)
+        out.append(replaced(s, table=tuple(table)))
+    return out
+
+
+def _score_runs(scoring: ModuleType, book: str) -> tuple[int, int, int]:
+    """Over `_scored_states` of `book`, each scored as a hand gone out by each seat, run out
+    of stock and at a dead end: how many scorings, at how many `scoring.score_hand` gives
+    another result than the slow scoring, and at how many it reads other clauses (`trace`)."""
+    from arbitro.model.rummy.trace import traced_tables
+
+    rules = R(book)
+    t = tables(rules)
+    runs = differ = reads = 0
+    for s in _scored_states(book):
+        ends = [("went-out", seat) for seat in range(s.players)]
+        ends += [("stock-out", -1), ("dead-end", -1)]
+        for reason, out_seat in ends:
+            got = scoring.score_hand(t, s, reason, out_seat, ("f",))
+            want = _score_hand_by_categories(t, s, reason, out_seat, ("f",))
+            runs += 1
+            differ += got != want or type(got) is not type(want)
+            seen_got: set[str] = set()
+            seen_want: set[str] = set()
+            scoring.score_hand(traced_tables(rules, seen_got), s, reason, out_seat)
+            _score_hand_by_categories(traced_tables(rules, seen_want), s, reason, out_seat)
+            reads += seen_got != seen_want
+    return runs, differ, reads
+
+
+@pytest.mark.parametrize("book", BOOKS)
+def test_score_hand_agrees_with_scoring_by_categories(book: str) -> None:
+    """`scoring.score_hand`, which counts each category in ints of the compiled code, gives
+    the result of scoring every category in a dict per side from the list of cards each side
+    holds, and reads the same clauses (so `trace` names the same ones), on states of random
+    play and on states built to hold what scoring treats apart."""
+    from arbitro.model.rummy import scoring
+
+    runs, differ, reads = _score_runs(scoring, book)
+    assert runs > 300
+    assert differ == 0
+    assert reads == 0
+
+
+def test_score_hand_is_checked(
+    monkeypatch: pytest.MonkeyPatch, source_module: Callable[[str], ModuleType]
+) -> None:
+    """The comparisons above can fail: a scoring that forgets the penalty for one player holding
+    every black three (*:black-threes-all-in-hand-penalty) gives other results, and one that
+    reads *:red-three-negative-all for every side, whatever its red threes, reads other clauses.
+    (Broken in a copy of the module run from source.)"""
+    copy = source_module("arbitro.model.rummy.scoring")
+    monkeypatch.setattr(copy, "_all_in_hand", lambda r, state, side, total: 0)
+    _, differ, _ = _score_runs(copy, "canasta-es")
+    assert differ > 0
+    monkeypatch.undo()
+    right = copy.red_three_score
+
+    def reads_all(rules: RummyRules, count: int, completed: int, total: int) -> int:
+        assert rules.red_three_negative_all is not None
+        got: int = right(rules, count, completed, total)
+        return got
+
+    monkeypatch.setattr(copy, "red_three_score", reads_all)
+    _, differ, reads = _score_runs(copy, "samba-es")
+    assert differ == 0 and reads > 0
