@@ -525,6 +525,10 @@ def _lay(seat: int, cards: tuple[int, ...]) -> LayMeld:
     return got
 
 
+_MARKED: Final = 62
+"""The candidates whose marks `_lays_coded` returns: their bits fit an int of one machine word
+(a longer int is shifted through calls, each making a new int)."""
+
 _LAY_CODES: Final[list[dict[Any, LayMeld]]] = []
 """Per seat, the LayMeld of each candidate's marked code (`laying.lay_codes`; `_lays_coded`)."""
 
@@ -532,9 +536,10 @@ _LAY_CODES: Final[list[dict[Any, LayMeld]]] = []
 def _lays_coded(seat: int, codes: list[Any]) -> int:
     """`codes` (marked codes: `laying.lay_codes`) with each code replaced by the LayMeld by
     `seat` of it, in place: no second list is built and filled. Returns the marks, bit i the
-    mark of code i. The actions are shared by the listings that offer them (at most
-    `caches.LAYS` kept per seat); a code is looked up as the int of the list it is (not unboxed
-    and boxed again)."""
+    mark of code i for the first `_MARKED` codes (the others' bits left 0: their cards are
+    read). The actions are shared by the listings that offer them (at most `caches.LAYS` kept
+    per seat); a code is looked up as the int of the list it is (not unboxed and boxed
+    again)."""
     per_seat = _LAY_CODES
     while len(per_seat) <= seat:
         per_seat.append({})
@@ -545,7 +550,7 @@ def _lays_coded(seat: int, codes: list[Any]) -> int:
         # the code read as an int too: a shift or a test of an object goes through the
         # interpreter's number protocol
         marked: int = code
-        if marked & 1:
+        if marked & 1 and i < _MARKED:
             marks |= 1 << i
         got = lays.get(code)
         if got is None:
@@ -743,7 +748,7 @@ class _Moment:
                 as_tuple: tuple[Any, ...] = a
                 laid: tuple[int, ...] = as_tuple[2]
                 if left - len(laid) >= 2 and (plain or opening):
-                    if plain and marks >> x & 1:
+                    if plain and x < _MARKED and marks >> x & 1:
                         # a set or an escalera (`classify`) of an opened side keeping two
                         # cards, none of the side's one set of a rank (`lay_codes` leaves those
                         # out): `melding.lay_meld` and `settle` accept it
@@ -767,7 +772,7 @@ class _Moment:
                         # -1 refused); the rest (wild melds, black-three melds) by `classify`;
                         # a marked one is a set (`lay_codes`): the rank of its naturals
                         r = -1
-                        if marks >> x & 1:
+                        if x < _MARKED and marks >> x & 1:
                             for c in laid:
                                 if LOWEST_NATURAL <= c < JOKER:
                                     r = c >> 2

@@ -846,10 +846,25 @@ def lay_codes(
     # every rank of the hand
     fill: list[list[tuple[int, int]] | None] | None = None
     plain = 0
-    for rank in range(_LOW_RANK, _JOKER_RANK):
-        if rank_code >> (rank << 2) & 15 < lo_nat or (not several and rank in have_rank):
+    # bit 4 * rank set when the rank holds `lo_nat` naturals or more, all ranks at once: each
+    # rank's 4 bits put in a byte of their own (the even ranks', then the odd ranks'), where
+    # adding 16 - lo_nat reaches 16 exactly then (a byte holds at most 15 + 15); the ranks
+    # walked from the lowest to the highest one set, most listings none (1 <= lo_nat <= lay,
+    # at most CODE_SLOTS)
+    fewest: i64 = lo_nat  # (a machine integer before the product: a tagged int's overflows)
+    add: i64 = (16 - fewest) * 0x0101010101010101
+    even: i64 = ((rank_code & 0x0F0F0F0F0F0F0F0F) + add) & 0x1010101010101010
+    odd: i64 = ((rank_code >> 4 & 0x0F0F0F0F0F0F0F0F) + add) & 0x1010101010101010
+    enough: i64 = even >> 4 | odd
+    rank = 0
+    while enough:
+        if not enough & 1 or (not several and rank in have_rank):
+            enough >>= 4
+            rank += 1
             continue
+        enough >>= 4
         b = rank * 4
+        rank += 1
         key = -1
         if rest >= 0:
             held = _capped_counts(counts, b, lay)
